@@ -1,0 +1,221 @@
+//! The conformance kit: every broadphase's tests run it, and it compares every frame with [`reference_pairs`].
+//!
+//! ```ignore
+//! #[test]
+//! fn conforms() {
+//!     collide_broadphase::conformance::assert_conforms(|| Box::new(MyBroadphase::default()));
+//! }
+//! ```
+//!
+//! It runs
+//! - **static scenes** ([`static_scenes`]): uniform, clustered, all bodies at one point, one huge body among
+//!   many small, mixed sizes (1:8), bodies touching the container walls, a 3×3×3 grid of exactly touching unit
+//!   boxes, zero-size boxes, a flat layer, far-off coordinates, an empty scene and a single body;
+//! - **moving sequences** ([`sequences`]) of 300+ frames at slow, fast and teleport speeds, one of them adding
+//!   and removing bodies every few frames through [`Broadphase::on_resize`].
+//!
+//! A fresh broadphase from `make` serves each scene and each sequence. After every call the kit checks the
+//! output (each pair once, smaller index first, the exact overlap set) and the algorithm's own
+//! [`validate`](Broadphase::validate). A failure names the scene, the frame, and the missing and extra pairs.
+//!
+//! [`reference_pairs`]: crate::reference_pairs
+
+mod scenes;
+mod sequences;
+
+pub use scenes::{snapshot_scenes, static_scenes};
+pub use sequences::{Motion, Sequence, sequences};
+
+use crate::{Aabb, Broadphase, Frame, Pair, PairList, reference_pairs};
+use std::fmt;
+
+/// A named set of boxes.
+#[derive(Clone, Debug)]
+pub struct Scene {
+    /// A short kebab-case name, used in failure reports and snapshot names.
+    pub name: &'static str,
+    /// The boxes, body `i` at index `i`.
+    pub aabbs: Vec<Aabb>,
+}
+
+/// What went wrong in one call: where, and which pairs.
+#[derive(Clone, Debug, Default)]
+pub struct Failure {
+    /// The scene or sequence.
+    pub scene: String,
+    /// The frame of a sequence (0 for static scenes).
+    pub frame: u64,
+    /// The body count.
+    pub n: usize,
+    /// Overlapping pairs the broadphase did not report.
+    pub missing: Vec<Pair>,
+    /// Reported pairs whose boxes do not overlap (or are out of range).
+    pub extra: Vec<Pair>,
+    /// Pairs reported more than once.
+    pub duplicated: Vec<Pair>,
+    /// Pairs with the larger index first, or a body paired with itself.
+    pub misordered: Vec<Pair>,
+    /// The broadphase's own `validate()` message, if it failed.
+    pub invalid: Option<String>,
+}
+
+impl Failure {
+    fn is_empty(&self) -> bool {
+        self.missing.is_empty()
+            && self.extra.is_empty()
+            && self.duplicated.is_empty()
+            && self.misordered.is_empty()
+            && self.invalid.is_none()
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fn list(f: &mut fmt::Formatter<'_>, what: &str, pairs: &[Pair]) -> fmt::Result {
+            if pairs.is_empty() {
+                return Ok(());
+            }
+            let shown: Vec<String> = pairs.iter().take(20).map(Pair::to_string).collect();
+            let more = if pairs.len() > 20 { format!(" … and {} more", pairs.len() - 20) } else { String::new() };
+            writeln!(f, "  {} {what}: {}{more}", pairs.len(), shown.join(" "))
+        }
+        writeln!(f, "scene `{}`, frame {}, {} bodies:", self.scene, self.frame, self.n)?;
+        list(f, "missing pairs (boxes overlap, not reported)", &self.missing)?;
+        list(f, "extra pairs (reported, boxes do not overlap)", &self.extra)?;
+        list(f, "duplicated pairs", &self.duplicated)?;
+        list(f, "misordered pairs (need smaller index first)", &self.misordered)?;
+        if let Some(msg) = &self.invalid {
+            writeln!(f, "  validate() failed: {msg}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Compare a broadphase's output with the reference for `aabbs`. `expected` must be sorted (as
+/// [`reference_pairs`] writes it).
+pub fn compare(aabbs: &[Aabb], expected: &PairList, actual: &PairList) -> Failure {
+    let n = aabbs.len();
+    let mut failure = Failure { n, ..Failure::default() };
+    let mut got: Vec<Pair> = Vec::with_capacity(actual.len());
+    for &p in actual {
+        if p.a >= p.b {
+            failure.misordered.push(p);
+            if p.a == p.b {
+                continue;
+            }
+        }
+        let p = Pair::new(p.a, p.b);
+        if p.b as usize >= n {
+            failure.extra.push(p);
+        } else {
+            got.push(p);
+        }
+    }
+    got.sort_unstable();
+    for w in got.windows(2) {
+        if w[0] == w[1] && failure.duplicated.last() != Some(&w[0]) {
+            failure.duplicated.push(w[0]);
+        }
+    }
+    got.dedup();
+    // Merge the two sorted lists: what only `expected` has is missing, what only `got` has is extra.
+    let (mut i, mut j) = (0, 0);
+    let want = expected.as_slice();
+    while i < want.len() || j < got.len() {
+        match (want.get(i), got.get(j)) {
+            (Some(w), Some(g)) if w == g => {
+                i += 1;
+                j += 1;
+            }
+            (Some(w), Some(g)) if w < g => {
+                failure.missing.push(*w);
+                i += 1;
+            }
+            (Some(_), Some(g)) | (None, Some(g)) => {
+                failure.extra.push(*g);
+                j += 1;
+            }
+            (Some(w), None) => {
+                failure.missing.push(*w);
+                i += 1;
+            }
+            (None, None) => unreachable!("loop condition"),
+        }
+    }
+    failure
+}
+
+/// A reusable checker: keeps the reference and output buffers between frames.
+#[derive(Default)]
+pub struct Checker {
+    expected: PairList,
+    actual: PairList,
+}
+
+impl Checker {
+    /// Run `broadphase` on `frame`, compare with the reference, and run its `validate()`.
+    pub fn check(&mut self, broadphase: &mut dyn Broadphase, frame: &Frame<'_>, scene: &str) -> Result<(), Failure> {
+        reference_pairs(frame.aabbs, &mut self.expected);
+        // Garbage in the output buffer: the contract says find_pairs replaces it.
+        self.actual.clear();
+        self.actual.push(0, u32::MAX);
+        broadphase.find_pairs(frame, &mut self.actual);
+        let mut failure = compare(frame.aabbs, &self.expected, &self.actual);
+        failure.scene = scene.to_owned();
+        failure.frame = frame.step;
+        failure.invalid = broadphase.validate().err();
+        if failure.is_empty() { Ok(()) } else { Err(failure) }
+    }
+
+    /// The pairs the broadphase reported in the last [`Checker::check`].
+    #[must_use]
+    pub fn last_output(&self) -> &PairList {
+        &self.actual
+    }
+}
+
+/// Run a fresh broadphase from `make` on every static scene and every moving sequence; the first failure is
+/// returned (its report names the scene, frame and pairs).
+pub fn check_all(make: &dyn Fn() -> Box<dyn Broadphase>) -> Result<(), Failure> {
+    let mut checker = Checker::default();
+    for scene in static_scenes() {
+        let mut bp = make();
+        checker.check(bp.as_mut(), &Frame::new(&scene.aabbs), scene.name)?;
+        // A second call on the same boxes must give the same answer (incremental algorithms take another path).
+        checker.check(bp.as_mut(), &Frame::new(&scene.aabbs).with_step(1), scene.name)?;
+    }
+    for sequence in sequences() {
+        let mut bp = make();
+        sequence.run(bp.as_mut(), &mut checker)?;
+    }
+    Ok(())
+}
+
+/// [`check_all`], panicking with the failure report: the one-line test body of every broadphase crate.
+pub fn assert_conforms(make: impl Fn() -> Box<dyn Broadphase>) {
+    if let Err(failure) = check_all(&make) {
+        let name = make().name();
+        panic!("broadphase `{name}` does not conform:\n{failure}");
+    }
+}
+
+/// The sorted pair list of a broadphase on the small named scene `scene_name`, as text for an insta snapshot:
+/// a count line, then one `a b` line per pair. The scenes are [`snapshot_scenes`]; every algorithm's snapshot
+/// of a scene must read the same, and the kit has already checked it equals the reference.
+pub fn pair_snapshot(broadphase: &mut dyn Broadphase, scene_name: &str) -> String {
+    let scene = snapshot_scenes()
+        .into_iter()
+        .find(|s| s.name == scene_name)
+        .unwrap_or_else(|| panic!("no snapshot scene `{scene_name}`"));
+    let mut out = PairList::new();
+    broadphase.find_pairs(&Frame::new(&scene.aabbs), &mut out);
+    out.sort();
+    let mut text = format!("{} bodies, {} pairs\n", scene.aabbs.len(), out.len());
+    for p in &out {
+        text.push_str(&format!("{} {}\n", p.a, p.b));
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests;

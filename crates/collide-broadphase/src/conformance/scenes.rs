@@ -1,0 +1,155 @@
+use super::Scene;
+use crate::Aabb;
+use collide_math::{Rng, Vec3};
+
+/// The container most scenes live in: `[0, 100]³`.
+pub(super) const WORLD: f32 = 100.0;
+
+fn cube(center: Vec3, half: f32) -> Aabb {
+    Aabb::from_center_radius(center, half)
+}
+
+/// `n` cubes of half edge in `half_range`, centres uniform in the world box.
+pub(super) fn uniform(rng: &mut Rng, n: usize, half_range: (f32, f32)) -> Vec<Aabb> {
+    (0..n)
+        .map(|_| cube(rng.point_in(Vec3::ZERO, Vec3::splat(WORLD)), rng.range_f32(half_range.0, half_range.1)))
+        .collect()
+}
+
+/// The static scenes of the kit. Sizes are chosen so that each has a few hundred to a few thousand pairs:
+/// enough to exercise every branch, small enough for the O(n²) reference in a debug test.
+#[must_use]
+pub fn static_scenes() -> Vec<Scene> {
+    let mut rng = Rng::new(0xC0111DE);
+    let mut scenes = Vec::new();
+
+    scenes.push(Scene { name: "uniform", aabbs: uniform(&mut rng, 1500, (0.5, 3.0)) });
+
+    // Five tight Gaussian clusters: many pairs inside, few across; the octree-nodup and grid hard case.
+    let centers: Vec<Vec3> = (0..5).map(|_| rng.point_in(Vec3::splat(10.0), Vec3::splat(90.0))).collect();
+    let clustered = (0..1500)
+        .map(|i| {
+            let c = centers[i % centers.len()];
+            let offset = Vec3::new(rng.normal(), rng.normal(), rng.normal()) * 3.0;
+            cube(c + offset, rng.range_f32(0.2, 1.0))
+        })
+        .collect();
+    scenes.push(Scene { name: "clustered", aabbs: clustered });
+
+    // Everything at one point: every pair overlaps (n(n-1)/2 of them); trees must stop splitting.
+    scenes.push(Scene { name: "one-point", aabbs: vec![cube(Vec3::splat(42.0), 1.0); 150] });
+    scenes.push(Scene { name: "one-point-zero-size", aabbs: vec![cube(Vec3::splat(17.5), 0.0); 100] });
+
+    // One body larger than the rest of the world together, among many small ones; it goes first, last and in
+    // the middle so index order cannot hide a bug.
+    let mut huge = uniform(&mut rng, 600, (0.2, 1.0));
+    let big = Aabb::new(Vec3::splat(-50.0), Vec3::splat(150.0));
+    huge.insert(0, big);
+    huge.insert(300, Aabb::new(Vec3::new(10.0, 10.0, 10.0), Vec3::new(60.0, 70.0, 80.0)));
+    huge.push(big);
+    scenes.push(Scene { name: "huge-among-small", aabbs: huge });
+
+    // Mixed sizes: 10% of bodies 8x the radius of the rest (1:8).
+    let mixed = (0..1200)
+        .map(|i| {
+            let r = if i % 10 == 3 { 4.0 } else { 0.5 };
+            cube(rng.point_in(Vec3::ZERO, Vec3::splat(WORLD)), r)
+        })
+        .collect();
+    scenes.push(Scene { name: "mixed-sizes", aabbs: mixed });
+
+    // Bodies touching the container walls exactly (min or max on 0 or WORLD), corners included.
+    let mut walls = Vec::new();
+    for i in 0..400 {
+        let h = 1.0;
+        let mut c = rng.point_in(Vec3::splat(h), Vec3::splat(WORLD - h));
+        let axis = i % 3;
+        c[axis] = if i % 2 == 0 { h } else { WORLD - h };
+        if i % 7 == 0 {
+            c[(axis + 1) % 3] = if i % 4 < 2 { h } else { WORLD - h };
+        }
+        walls.push(cube(c, h));
+    }
+    scenes.push(Scene { name: "walls", aabbs: walls });
+
+    scenes.push(Scene { name: "grid-3x3x3-touching", aabbs: touching_grid(3) });
+    scenes.push(Scene { name: "grid-8x8x8-touching", aabbs: touching_grid(8) });
+
+    // Zero-size boxes on a coarse lattice: exact coincidences are the only overlaps.
+    let points = (0..500)
+        .map(|_| {
+            let p = Vec3::new(rng.below(6) as f32, rng.below(6) as f32, rng.below(6) as f32) * 10.0;
+            Aabb::new(p, p)
+        })
+        .collect();
+    scenes.push(Scene { name: "zero-size", aabbs: points });
+
+    // A flat layer: every box has the same z extent, so one axis gives no separation at all.
+    let flat = (0..800)
+        .map(|_| {
+            let c = rng.point_in(Vec3::ZERO, Vec3::new(WORLD, WORLD, 0.0));
+            Aabb::new(c - Vec3::new(1.0, 1.0, 0.0), c + Vec3::new(1.0, 1.0, 0.0))
+        })
+        .collect();
+    scenes.push(Scene { name: "flat-layer", aabbs: flat });
+
+    // Far from the origin and partly negative: no algorithm may assume a world box at the origin.
+    let far = uniform(&mut rng, 500, (0.5, 2.0))
+        .into_iter()
+        .map(|b| {
+            let shift = Vec3::new(-1.0e4, 2.5e3, -3.0e3);
+            Aabb::new(b.min + shift, b.max + shift)
+        })
+        .collect();
+    scenes.push(Scene { name: "far-from-origin", aabbs: far });
+
+    // Long thin sticks along each axis: large extent on one axis, tiny on the others.
+    let sticks = (0..600)
+        .map(|i| {
+            let c = rng.point_in(Vec3::ZERO, Vec3::splat(WORLD));
+            let mut h = Vec3::splat(0.2);
+            h[i % 3] = 25.0;
+            Aabb::from_center_half_extents(c, h)
+        })
+        .collect();
+    scenes.push(Scene { name: "sticks", aabbs: sticks });
+
+    scenes.push(Scene { name: "empty", aabbs: Vec::new() });
+    scenes.push(Scene { name: "single", aabbs: vec![cube(Vec3::ONE, 1.0)] });
+    scenes.push(Scene { name: "two-touching", aabbs: vec![cube(Vec3::ZERO, 1.0), cube(Vec3::new(2.0, 0.0, 0.0), 1.0)] });
+    scenes
+}
+
+/// A `k×k×k` grid of unit boxes whose faces touch exactly (`[i, i+1]` on each axis): neighbours by face, edge
+/// and corner all overlap, so body pairs within Chebyshev distance 1 are exactly the answer.
+fn touching_grid(k: usize) -> Vec<Aabb> {
+    let mut boxes = Vec::with_capacity(k * k * k);
+    for x in 0..k {
+        for y in 0..k {
+            for z in 0..k {
+                let min = Vec3::new(x as f32, y as f32, z as f32);
+                boxes.push(Aabb::new(min, min + Vec3::ONE));
+            }
+        }
+    }
+    boxes
+}
+
+/// Small named scenes for insta snapshots: few enough pairs to read in a review.
+#[must_use]
+pub fn snapshot_scenes() -> Vec<Scene> {
+    let mut rng = Rng::new(0x5AA9);
+    let small_uniform = (0..60)
+        .map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(20.0)), rng.range_f32(0.5, 2.5)))
+        .collect();
+    let mut mixed: Vec<Aabb> = (0..40)
+        .map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(20.0)), 0.6))
+        .collect();
+    mixed.push(Aabb::from_center_radius(Vec3::splat(10.0), 4.8));
+    vec![
+        Scene { name: "grid-3x3x3-touching", aabbs: touching_grid(3) },
+        Scene { name: "small-uniform", aabbs: small_uniform },
+        Scene { name: "small-mixed", aabbs: mixed },
+        Scene { name: "one-point-8", aabbs: vec![Aabb::from_center_radius(Vec3::splat(3.0), 0.5); 8] },
+    ]
+}

@@ -1,0 +1,213 @@
+use super::{Checker, Failure};
+use super::scenes::WORLD;
+use crate::{Aabb, Broadphase, Frame, Resize};
+use collide_math::{Rng, Vec3};
+
+/// How the bodies of a [`Sequence`] move from frame to frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Motion {
+    /// Straight lines at `speed` world units per frame, bouncing off the walls of `[0, 100]³`.
+    Linear {
+        /// Units per frame (bodies are 1–4 units across).
+        speed: f32,
+    },
+    /// Every body jumps to a fresh random place every frame: no temporal coherence at all.
+    Teleport,
+    /// Every body heads for the centre, arriving together at frame `period / 2`, passes it and disperses;
+    /// the cycle repeats (the clustering spikes of the thesis's "jolt").
+    Converge {
+        /// Frames per cluster-and-disperse cycle.
+        period: u32,
+    },
+}
+
+/// A moving scene checked frame by frame.
+#[derive(Clone, Debug)]
+pub struct Sequence {
+    /// A short kebab-case name for reports.
+    pub name: &'static str,
+    /// The body count at the start.
+    pub bodies: usize,
+    /// How many frames to run.
+    pub frames: u32,
+    /// How bodies move.
+    pub motion: Motion,
+    /// Half edges are drawn from this range; the mixed-size sequence puts every tenth body at 8× the upper end.
+    pub half_range: (f32, f32),
+    /// Every tenth body 8× larger.
+    pub mixed_sizes: bool,
+    /// Every `churn` frames some bodies are removed and some added (0 = never).
+    pub churn: u32,
+    /// The seed.
+    pub seed: u64,
+}
+
+/// The kit's moving sequences: slow, fast, teleport, clustering, mixed sizes, and churn (bodies added and
+/// removed, once all of them at once). Each runs at least 300 frames.
+#[must_use]
+pub fn sequences() -> Vec<Sequence> {
+    let base = Sequence {
+        name: "",
+        bodies: 400,
+        frames: 300,
+        motion: Motion::Linear { speed: 0.05 },
+        half_range: (0.5, 2.0),
+        mixed_sizes: false,
+        churn: 0,
+        seed: 1,
+    };
+    vec![
+        Sequence { name: "moving-slow", frames: 320, ..base.clone() },
+        Sequence { name: "moving-fast", motion: Motion::Linear { speed: 3.0 }, seed: 2, ..base.clone() },
+        Sequence { name: "moving-teleport", bodies: 300, motion: Motion::Teleport, seed: 3, ..base.clone() },
+        Sequence { name: "moving-cluster", motion: Motion::Converge { period: 120 }, seed: 4, ..base.clone() },
+        Sequence {
+            name: "moving-mixed-sizes",
+            motion: Motion::Linear { speed: 0.7 },
+            mixed_sizes: true,
+            seed: 5,
+            ..base.clone()
+        },
+        Sequence {
+            name: "moving-churn",
+            bodies: 250,
+            motion: Motion::Linear { speed: 0.4 },
+            churn: 4,
+            seed: 6,
+            ..base
+        },
+    ]
+}
+
+/// The kit's own little world: centres, velocities and half edges of the sequence's bodies.
+struct Bodies {
+    center: Vec<Vec3>,
+    velocity: Vec<Vec3>,
+    half: Vec<f32>,
+    origin: Vec<Vec3>,
+}
+
+impl Sequence {
+    fn spawn(&self, rng: &mut Rng, bodies: &mut Bodies, count: usize) {
+        for _ in 0..count {
+            let i = bodies.center.len();
+            let mut h = rng.range_f32(self.half_range.0, self.half_range.1);
+            if self.mixed_sizes && i % 10 == 0 {
+                h = self.half_range.1 * 8.0;
+            }
+            let c = rng.point_in(Vec3::ZERO, Vec3::splat(WORLD));
+            let v = match self.motion {
+                Motion::Linear { speed } => rng.unit_vector() * speed,
+                Motion::Teleport | Motion::Converge { .. } => Vec3::ZERO,
+            };
+            bodies.center.push(c);
+            bodies.velocity.push(v);
+            bodies.half.push(h);
+            bodies.origin.push(c);
+        }
+    }
+
+    fn advance(&self, rng: &mut Rng, bodies: &mut Bodies, frame: u32) {
+        match self.motion {
+            Motion::Linear { .. } => {
+                for (c, v) in bodies.center.iter_mut().zip(&mut bodies.velocity) {
+                    *c += *v;
+                    for axis in 0..3 {
+                        if c[axis] < 0.0 || c[axis] > WORLD {
+                            c[axis] = c[axis].clamp(0.0, WORLD);
+                            v[axis] = -v[axis];
+                        }
+                    }
+                }
+            }
+            Motion::Teleport => {
+                for c in &mut bodies.center {
+                    *c = rng.point_in(Vec3::ZERO, Vec3::splat(WORLD));
+                }
+            }
+            Motion::Converge { period } => {
+                // s goes 1 → 0 → 1 over a period: the distance to the centre scales by |1 - 2t|, so at mid-period
+                // every centre is exactly at the middle of the world (the all-at-one-point case, moving in).
+                let t = (frame % period) as f32 / period as f32;
+                let s = (1.0 - 2.0 * t).abs();
+                let mid = Vec3::splat(WORLD / 2.0);
+                for (c, o) in bodies.center.iter_mut().zip(&bodies.origin) {
+                    *c = mid + (*o - mid) * s;
+                }
+            }
+        }
+    }
+
+    /// Remove some bodies (compacting by moving the last ones into the holes, as the simulation does) and
+    /// append some new ones; tell the broadphase. Returns the map for checking.
+    fn churn_step(&self, rng: &mut Rng, bodies: &mut Bodies, frame: u32, bp: &mut dyn Broadphase) {
+        let n = bodies.center.len();
+        // Once, everything goes and a new crowd arrives: the empty-world edge of every incremental structure.
+        let (remove, add) = if frame == 152 {
+            (n, 200)
+        } else {
+            ((rng.below(12) as usize).min(n), rng.below(12) as usize)
+        };
+        let mut doomed = vec![false; n];
+        let mut marked = 0;
+        while marked < remove {
+            let i = rng.below(n as u32) as usize;
+            if !doomed[i] {
+                doomed[i] = true;
+                marked += 1;
+            }
+        }
+        let mut old_to_new = vec![Resize::REMOVED; n];
+        let mut kept = Bodies { center: Vec::new(), velocity: Vec::new(), half: Vec::new(), origin: Vec::new() };
+        for i in 0..n {
+            if !doomed[i] {
+                old_to_new[i] = kept.center.len() as u32;
+                kept.center.push(bodies.center[i]);
+                kept.velocity.push(bodies.velocity[i]);
+                kept.half.push(bodies.half[i]);
+                kept.origin.push(bodies.origin[i]);
+            }
+        }
+        // Swap the last kept bodies into the lowest slots, as a swap-remove would, so that indices really move.
+        let m = kept.center.len();
+        if m >= 2 && frame % 8 == 0 {
+            kept.center.swap(0, m - 1);
+            kept.velocity.swap(0, m - 1);
+            kept.half.swap(0, m - 1);
+            kept.origin.swap(0, m - 1);
+            for slot in &mut old_to_new {
+                if *slot == 0 {
+                    *slot = (m - 1) as u32;
+                } else if *slot == (m - 1) as u32 {
+                    *slot = 0;
+                }
+            }
+        }
+        *bodies = kept;
+        self.spawn(rng, bodies, add);
+        let resize = Resize { old_to_new: &old_to_new, new_len: bodies.center.len() };
+        debug_assert!(resize.check().is_ok());
+        bp.on_resize(&resize);
+    }
+
+    /// Run the sequence on `bp`, checking every frame.
+    pub fn run(&self, bp: &mut dyn Broadphase, checker: &mut Checker) -> Result<(), Failure> {
+        let mut rng = Rng::new(self.seed);
+        let mut bodies = Bodies { center: Vec::new(), velocity: Vec::new(), half: Vec::new(), origin: Vec::new() };
+        self.spawn(&mut rng, &mut bodies, self.bodies);
+        let mut aabbs: Vec<Aabb> = Vec::new();
+        for frame in 0..self.frames {
+            if frame > 0 {
+                self.advance(&mut rng, &mut bodies, frame);
+                if self.churn > 0 && frame % self.churn == 0 {
+                    self.churn_step(&mut rng, &mut bodies, frame, bp);
+                }
+            }
+            aabbs.clear();
+            aabbs.extend(bodies.center.iter().zip(&bodies.half).map(|(&c, &h)| Aabb::from_center_radius(c, h)));
+            let f = Frame::new(&aabbs).with_step(u64::from(frame));
+            checker.check(bp, &f, self.name)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,126 @@
+use collide_math::Aabb;
+
+/// What a broadphase is given each step. It grows as algorithms need more context (velocities for swept
+/// boxes, static flags, …); construct it with [`Frame::new`] and the `with_*` methods so that new fields do
+/// not break callers.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct Frame<'a> {
+    /// This step's boxes, indexed like last step's (unless a [`Resize`] came in between).
+    pub aabbs: &'a [Aabb],
+    /// The step number, counting from 0.
+    pub step: u64,
+    /// The simulated time step in seconds that moved the bodies to these boxes.
+    pub dt: f32,
+}
+
+impl<'a> Frame<'a> {
+    /// A frame of `aabbs` at step 0 with `dt = 1/60`.
+    #[must_use]
+    pub fn new(aabbs: &'a [Aabb]) -> Self {
+        Self { aabbs, step: 0, dt: 1.0 / 60.0 }
+    }
+
+    /// The same frame at step `step`.
+    #[must_use]
+    pub fn with_step(mut self, step: u64) -> Self {
+        self.step = step;
+        self
+    }
+
+    /// The same frame with time step `dt`.
+    #[must_use]
+    pub fn with_dt(mut self, dt: f32) -> Self {
+        self.dt = dt;
+        self
+    }
+
+    /// The number of bodies.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.aabbs.len()
+    }
+
+    /// `true` when there are no bodies.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.aabbs.is_empty()
+    }
+}
+
+/// Bodies were added or removed: how old indices map to new ones.
+///
+/// `old_to_new[i]` is body `i`'s new index, or [`Resize::REMOVED`]. Every new index that no old index maps
+/// to is a body added since the last call; its box arrives with the next frame. New indices are dense:
+/// `0..new_len`.
+#[derive(Clone, Copy, Debug)]
+pub struct Resize<'a> {
+    /// For each old index, its new index or [`Resize::REMOVED`].
+    pub old_to_new: &'a [u32],
+    /// The body count after the change.
+    pub new_len: usize,
+}
+
+impl Resize<'_> {
+    /// Marks a removed body in [`Resize::old_to_new`].
+    pub const REMOVED: u32 = u32::MAX;
+
+    /// The body count before the change.
+    #[must_use]
+    pub fn old_len(&self) -> usize {
+        self.old_to_new.len()
+    }
+
+    /// The new indices of bodies that did not exist before, ascending. O(old + new); allocates (resizes are
+    /// rare events, not per-frame work).
+    #[must_use]
+    pub fn added(&self) -> Vec<u32> {
+        let mut kept = vec![false; self.new_len];
+        for &n in self.old_to_new {
+            if n != Self::REMOVED {
+                kept[n as usize] = true;
+            }
+        }
+        (0..self.new_len as u32).filter(|&i| !kept[i as usize]).collect()
+    }
+
+    /// The number of removed bodies.
+    #[must_use]
+    pub fn removed_count(&self) -> usize {
+        self.old_to_new.iter().filter(|&&n| n == Self::REMOVED).count()
+    }
+
+    /// Check that the map is injective and inside `0..new_len` (tests and debug builds).
+    pub fn check(&self) -> Result<(), String> {
+        let mut seen = vec![false; self.new_len];
+        for (old, &new) in self.old_to_new.iter().enumerate() {
+            if new == Self::REMOVED {
+                continue;
+            }
+            let slot = seen
+                .get_mut(new as usize)
+                .ok_or_else(|| format!("old body {old} maps to {new}, outside 0..{}", self.new_len))?;
+            if std::mem::replace(slot, true) {
+                return Err(format!("two old bodies map to new index {new}"));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resize_reports_added_and_removed() {
+        // 4 bodies; body 1 removed, body 3 moved into its slot, two bodies appended.
+        let map = [0, Resize::REMOVED, 2, 1];
+        let r = Resize { old_to_new: &map, new_len: 5 };
+        assert!(r.check().is_ok());
+        assert_eq!(r.added(), vec![3, 4]);
+        assert_eq!(r.removed_count(), 1);
+        let bad = Resize { old_to_new: &[0, 0], new_len: 2 };
+        assert!(bad.check().is_err());
+    }
+}

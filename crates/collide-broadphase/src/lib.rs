@@ -1,0 +1,124 @@
+//! The broadphase contract of collide.
+//!
+//! A broadphase takes this step's axis-aligned boxes and answers with every pair of bodies whose boxes
+//! overlap. It is the first filter of collision detection: the narrowphase then runs exact tests on those
+//! pairs only. Done naively that is n(n−1)/2 box tests per step — 5·10⁹ at 100 000 bodies — so the algorithms
+//! of this workspace (octrees, sweep-and-prune, grids, BVHs, kd trees) trade bookkeeping for tests. They differ
+//! hugely in *how fast* they are for a given scene; they must not differ at all in *what* they answer.
+//!
+//! This crate holds what they share:
+//! - [`Broadphase`], the trait, whose doc is the pair contract;
+//! - [`Frame`], the per-step context (a struct that grows, never a fixed argument list), and [`Resize`],
+//!   the notice that bodies were added or removed;
+//! - [`Pair`] and [`PairList`], the output;
+//! - [`Stats`], the cheap per-call counters the app, the bench and the meta-broadphase read;
+//! - [`ParamSpec`], [`Params`] and [`AlgorithmDescriptor`], the rows of the `ALGORITHMS` registry
+//!   (the table itself lives in `collide-algorithms`, which can see every implementation);
+//! - [`DebugGeometry`], what an algorithm may show of its insides (cells, nodes, intervals);
+//! - [`reference_pairs`], the O(n²) definition of the right answer;
+//! - with the `conformance` feature, the [`conformance`] kit every implementation's tests run.
+
+mod debug;
+mod frame;
+mod oracle;
+mod pair;
+mod params;
+mod stats;
+
+#[cfg(feature = "conformance")]
+pub mod conformance;
+
+pub use collide_math::Aabb;
+pub use debug::{DebugBox, DebugGeometry};
+pub use frame::{Frame, Resize};
+pub use oracle::reference_pairs;
+pub use pair::{Pair, PairList};
+pub use params::{AlgorithmDescriptor, ParamError, ParamSpec, Params, UnknownAlgorithm, find_algorithm};
+pub use stats::{Counter, Stats};
+
+/// A broad-phase collision detector.
+///
+/// # The pair contract
+///
+/// [`find_pairs`](Broadphase::find_pairs) **replaces** the contents of `out` with exactly the set
+/// `{ (i, j) : i < j, frame.aabbs[i].overlaps(&frame.aabbs[j]) }`:
+/// - overlap is [`Aabb::overlaps`], closed intervals (touching boxes overlap) — no other test;
+/// - each pair appears **once**, with the **smaller index first**;
+/// - no pair is missing and no extra pair is present (an algorithm that over-approximates internally, such as
+///   a loose octree, filters with the exact test before writing);
+/// - the **order is unspecified**: sort (see [`PairList::sort`]) before comparing.
+///
+/// Switching algorithms therefore changes only the time taken, never the pairs. The `conformance` kit checks
+/// this against [`reference_pairs`] on seeded static scenes and moving sequences of hundreds of frames.
+///
+/// # Frames and state
+///
+/// Bodies are dense indices `0..frame.aabbs.len()`, and index `i` is the same body from one call to the next
+/// unless [`on_resize`](Broadphase::on_resize) said otherwise. Incremental algorithms (sweep-and-prune, dynamic
+/// trees) keep state between calls and exploit temporal coherence; rebuild algorithms start afresh each call.
+/// Boxes are valid ([`Aabb::is_valid`]): the caller removes non-finite bodies before building their boxes, so
+/// an implementation may assume finite input but must stay correct for degenerate input (all boxes at one
+/// point, zero-size boxes, one box larger than all the others together).
+///
+/// # Optional hooks
+///
+/// [`stats`](Broadphase::stats), [`validate`](Broadphase::validate), [`debug_geometry`](Broadphase::debug_geometry)
+/// and [`reset`](Broadphase::reset) have default bodies, so the brute-force oracle stays tiny.
+pub trait Broadphase: Send {
+    /// The registry name (`"brute"`, `"octree-dup"`, `"sap"`, …): short kebab-case.
+    fn name(&self) -> &'static str;
+
+    /// Replace `out` with every overlapping pair of `frame.aabbs` (see the pair contract above).
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList);
+
+    /// Counters of the last [`find_pairs`](Broadphase::find_pairs) call: tests made, swaps, nodes, leaf loads…
+    fn stats(&self) -> Stats {
+        Stats::default()
+    }
+
+    /// Bodies were added or removed between two calls; `resize` maps old indices to new ones.
+    ///
+    /// The default forgets all temporal state ([`reset`](Broadphase::reset)), which is always correct; an
+    /// incremental algorithm overrides it to patch its structures instead of rebuilding them.
+    fn on_resize(&mut self, resize: &Resize<'_>) {
+        let _ = resize;
+        self.reset();
+    }
+
+    /// Forget everything learned from earlier frames; the next call starts as if it were the first.
+    fn reset(&mut self) {}
+
+    /// Check the structure's invariants (tests call it after every update). The message names the one broken.
+    fn validate(&self) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Append what the algorithm can show of its insides (cells, nodes, sweep intervals) to `out`.
+    fn debug_geometry(&self, out: &mut DebugGeometry) {
+        let _ = out;
+    }
+}
+
+impl<B: Broadphase + ?Sized> Broadphase for Box<B> {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        (**self).find_pairs(frame, out);
+    }
+    fn stats(&self) -> Stats {
+        (**self).stats()
+    }
+    fn on_resize(&mut self, resize: &Resize<'_>) {
+        (**self).on_resize(resize);
+    }
+    fn reset(&mut self) {
+        (**self).reset();
+    }
+    fn validate(&self) -> Result<(), String> {
+        (**self).validate()
+    }
+    fn debug_geometry(&self, out: &mut DebugGeometry) {
+        (**self).debug_geometry(out);
+    }
+}
