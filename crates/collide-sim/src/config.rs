@@ -1,0 +1,484 @@
+//! The TOML config and its errors.
+//!
+//! Every key has a default (`#[serde(default)]`), so a config names only what differs; unknown keys are errors
+//! (`deny_unknown_fields`), because a misspelt key silently ignored is a wrong experiment. Errors name the
+//! file and line of the offending key (or the `--set` that set it) and, where there is a list, the valid
+//! choices. [`Config::resolve`] turns a config into a checked [`Setup`] for the simulation.
+
+use crate::scenario::{Setup, find_scenario, mean_sphere_volume};
+use collide_algorithms::{AlgorithmDescriptor, Params};
+use collide_math::Vec3;
+use collide_timing::DtPolicy;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+/// A run's configuration, as written in TOML. See `configs/default.toml` and the README for every key.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// The scenario's registry name.
+    pub scenario: String,
+    /// Body count (scenario default when absent).
+    pub bodies: Option<usize>,
+    /// Base radius (scenario default when absent).
+    pub radius: Option<f32>,
+    /// Radii vary uniformly within `radius · [1 − spread, 1 + spread]`; 0..1.
+    pub radius_spread: f32,
+    /// Initial speed, units per second (scenario default when absent).
+    pub speed: Option<f32>,
+    /// Makes the container a cube of this width centred at the origin (scenario default when absent).
+    pub container_width: Option<f32>,
+    /// Gravity in units/s², pulling along −y (scenario default when absent).
+    pub gravity: Option<f32>,
+    /// Fraction of bodies that start at rest; 0..1.
+    pub resting_fraction: f32,
+    /// Collision response on or off.
+    pub resolution: bool,
+    /// Restitution, 0..1 (scenario default when absent).
+    pub restitution: Option<f32>,
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// Frames a headless run simulates.
+    pub frames: u64,
+    /// The broadphase's registry name.
+    pub algorithm: String,
+    /// Per-algorithm parameters: `[params.octree-dup] max_leaf = 32`.
+    pub params: BTreeMap<String, BTreeMap<String, f64>>,
+    /// The clock.
+    pub time: TimeConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            scenario: "uniform".into(),
+            bodies: None,
+            radius: None,
+            radius_spread: 0.0,
+            speed: None,
+            container_width: None,
+            gravity: None,
+            resting_fraction: 0.0,
+            resolution: true,
+            restitution: None,
+            seed: 1,
+            frames: 600,
+            algorithm: "brute".into(),
+            params: BTreeMap::new(),
+            time: TimeConfig::default(),
+        }
+    }
+}
+
+/// The `[time]` table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TimeConfig {
+    /// `fixed`, `variable` or `accumulator`.
+    pub policy: PolicyName,
+    /// Seconds per step for `fixed` and `accumulator`.
+    pub dt: f32,
+    /// The most real seconds one frame may account for (`variable`, `accumulator`); absent: no cap.
+    pub cap: Option<f32>,
+    /// Simulated seconds per real second; 0 pauses.
+    pub scale: f32,
+    /// The most steps one frame may run under `accumulator`.
+    pub max_steps: u32,
+}
+
+impl Default for TimeConfig {
+    fn default() -> Self {
+        Self {
+            policy: PolicyName::Fixed,
+            dt: 1.0 / 60.0,
+            cap: None,
+            scale: 1.0,
+            max_steps: 8,
+        }
+    }
+}
+
+/// The name of a dt policy in the config.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PolicyName {
+    /// Every step advances `dt`.
+    Fixed,
+    /// Every step advances the real elapsed time.
+    Variable,
+    /// Fixed steps, as many as real time has accumulated.
+    Accumulator,
+}
+
+impl TimeConfig {
+    /// The clock policy this table describes.
+    #[must_use]
+    pub fn policy(&self) -> DtPolicy {
+        match self.policy {
+            PolicyName::Fixed => DtPolicy::Fixed { dt: self.dt },
+            PolicyName::Variable => DtPolicy::Variable,
+            PolicyName::Accumulator => DtPolicy::Accumulator {
+                dt: self.dt,
+                max_steps: self.max_steps,
+            },
+        }
+    }
+}
+
+/// A config problem: where (file and line, or the `--set` that caused it) and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The file path, or `--set KEY=VALUE`.
+    pub origin: String,
+    /// The 1-based line in the file, when known.
+    pub line: Option<usize>,
+    /// What is wrong, with the valid choices where there is a list. One line.
+    pub message: String,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{line}: {}", self.origin, self.message),
+            None => write!(f, "{}: {}", self.origin, self.message),
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Where a config came from, kept to point errors at lines.
+#[derive(Clone, Debug, Default)]
+struct Source {
+    origin: String,
+    text: String,
+    overrides: Vec<(String, String)>,
+}
+
+impl Source {
+    /// The error for the key at `path` (`["time", "dt"]`): the `--set` that set it last, else its line.
+    fn error_at(&self, path: &[&str], message: String) -> ConfigError {
+        let dotted = path.join(".");
+        if let Some((k, v)) = self.overrides.iter().rev().find(|(k, _)| *k == dotted) {
+            return ConfigError {
+                origin: format!("--set {k}={v}"),
+                line: None,
+                message,
+            };
+        }
+        ConfigError {
+            origin: self.origin.clone(),
+            line: key_line(&self.text, path),
+            message,
+        }
+    }
+}
+
+/// The 1-based line that sets `path` in TOML `text`: `key = …` under the right `[table]` header, or a dotted
+/// key (`time.dt = …`) at the top. A plain scan rather than a span-keeping parser: configs are small and
+/// this only runs to word an error.
+fn key_line(text: &str, path: &[&str]) -> Option<usize> {
+    let (key, table) = path.split_last()?;
+    let mut current: Vec<String> = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or("").trim();
+        if let Some(header) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            current = header
+                .split('.')
+                .map(|s| s.trim().trim_matches('"').to_owned())
+                .collect();
+            continue;
+        }
+        let Some((lhs, _)) = line.split_once('=') else {
+            continue;
+        };
+        let lhs: Vec<String> = lhs
+            .split('.')
+            .map(|s| s.trim().trim_matches('"').to_owned())
+            .collect();
+        let full: Vec<&str> = current.iter().chain(&lhs).map(String::as_str).collect();
+        if full.split_last() == Some((key, table)) {
+            return Some(i + 1);
+        }
+    }
+    None
+}
+
+/// The 1-based line of byte offset `at` in `text`.
+fn line_of_offset(text: &str, at: usize) -> usize {
+    text[..at.min(text.len())].matches('\n').count() + 1
+}
+
+/// A TOML value from the text after `=` in `--set`: a TOML literal if it parses as one (`3`, `0.5`, `true`,
+/// `"x"`), else a bare string (`brute`, `octree-dup`).
+fn parse_override_value(raw: &str) -> toml::Value {
+    format!("v = {raw}")
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| toml::Value::String(raw.to_owned()))
+}
+
+/// Set `path` in `table` to `value`, creating tables on the way.
+fn set_path(table: &mut toml::Table, path: &[&str], value: toml::Value) -> Result<(), String> {
+    let (last, parents) = path.split_last().ok_or("empty key")?;
+    let mut t = table;
+    for (depth, part) in parents.iter().enumerate() {
+        let entry = t
+            .entry((*part).to_owned())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        t = entry
+            .as_table_mut()
+            .ok_or_else(|| format!("`{}` is not a table", parents[..=depth].join(".")))?;
+    }
+    t.insert((*last).to_owned(), value);
+    Ok(())
+}
+
+impl Config {
+    /// Read `path` and apply `overrides` (`KEY=VALUE`, dotted keys for tables).
+    pub fn load(path: &Path, overrides: &[String]) -> Result<Self, ConfigError> {
+        let origin = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            origin: origin.clone(),
+            line: None,
+            message: format!("cannot read config: {e}"),
+        })?;
+        Self::parse(&text, &origin, overrides)
+    }
+
+    /// Parse config `text` (named `origin` in errors), apply `overrides`, and check everything
+    /// ([`Config::resolve`] must succeed). On error nothing is returned: there is no half-applied config.
+    pub fn parse(text: &str, origin: &str, overrides: &[String]) -> Result<Self, ConfigError> {
+        let mut source = Source {
+            origin: origin.to_owned(),
+            text: text.to_owned(),
+            overrides: Vec::new(),
+        };
+        let toml_error = |e: toml::de::Error, origin: &str, text: &str| ConfigError {
+            origin: origin.to_owned(),
+            line: e.span().map(|s| line_of_offset(text, s.start)),
+            message: e.message().trim().replace('\n', " "),
+        };
+        // Parse the file on its own first, so that its errors carry its line numbers.
+        let mut config: Self = toml::from_str(text).map_err(|e| toml_error(e, origin, text))?;
+        if !overrides.is_empty() {
+            let mut table: toml::Table = text.parse().map_err(|e| toml_error(e, origin, text))?;
+            for raw in overrides {
+                let bad = |message: String| ConfigError {
+                    origin: format!("--set {raw}"),
+                    line: None,
+                    message,
+                };
+                let (key, value) = raw
+                    .split_once('=')
+                    .ok_or_else(|| bad("expected KEY=VALUE (e.g. bodies=1000)".into()))?;
+                let (key, value) = (key.trim(), value.trim());
+                let path: Vec<&str> = key.split('.').collect();
+                if path.iter().any(|p| p.is_empty()) {
+                    return Err(bad(format!("`{key}` is not a valid key")));
+                }
+                set_path(&mut table, &path, parse_override_value(value)).map_err(bad)?;
+                config = toml::Value::Table(table.clone())
+                    .try_into()
+                    .map_err(|e: toml::de::Error| bad(e.message().trim().replace('\n', " ")))?;
+                source.overrides.push((key.to_owned(), value.to_owned()));
+            }
+        }
+        config.check(&source)?;
+        Ok(config)
+    }
+
+    /// Check the config and resolve it into a [`Setup`] with the scenario's defaults filled in.
+    pub fn resolve(&self) -> Result<Setup, ConfigError> {
+        self.check(&Source {
+            origin: "config".into(),
+            ..Source::default()
+        })
+    }
+
+    /// The algorithm row and its resolved parameters.
+    pub fn algorithm(&self) -> Result<(&'static AlgorithmDescriptor, Params), ConfigError> {
+        let source = Source {
+            origin: "config".into(),
+            ..Source::default()
+        };
+        self.check_algorithm(&source)
+    }
+
+    fn check_algorithm(
+        &self,
+        source: &Source,
+    ) -> Result<(&'static AlgorithmDescriptor, Params), ConfigError> {
+        let descriptor = collide_algorithms::find(&self.algorithm)
+            .map_err(|e| source.error_at(&["algorithm"], e.to_string()))?;
+        for (name, table) in &self.params {
+            let d = collide_algorithms::find(name).map_err(|e| {
+                let key = table.keys().next().map_or("", String::as_str);
+                source.error_at(&["params", name, key], format!("in [params.{name}]: {e}"))
+            })?;
+            if let Err(e) = Params::resolve(d.params, table.iter().map(|(k, v)| (k.as_str(), *v))) {
+                let key = match &e {
+                    collide_broadphase::ParamError::Unknown { name, .. } => name.clone(),
+                    collide_broadphase::ParamError::OutOfRange { spec, .. } => spec.name.to_owned(),
+                };
+                return Err(
+                    source.error_at(&["params", name, &key], format!("in [params.{name}]: {e}"))
+                );
+            }
+        }
+        let given = self.params.get(descriptor.name);
+        let params = Params::resolve(
+            descriptor.params,
+            given.into_iter().flatten().map(|(k, v)| (k.as_str(), *v)),
+        )
+        .expect("checked above");
+        Ok((descriptor, params))
+    }
+
+    fn check(&self, source: &Source) -> Result<Setup, ConfigError> {
+        let err = |path: &[&str], message: String| source.error_at(path, message);
+        let scenario = find_scenario(&self.scenario).map_err(|m| err(&["scenario"], m))?;
+        self.check_algorithm(source)?;
+
+        let bodies = match self.bodies {
+            Some(0) => return Err(err(&["bodies"], "bodies = 0: need at least 1 body".into())),
+            Some(n) if n > u32::MAX as usize / 2 => {
+                return Err(err(
+                    &["bodies"],
+                    format!("bodies = {n}: at most {} are supported", u32::MAX / 2),
+                ));
+            }
+            Some(n) if scenario.fixed_bodies && n != scenario.default_bodies => {
+                return Err(err(
+                    &["bodies"],
+                    format!(
+                        "bodies = {n}: scenario `{}` always has {} bodies",
+                        scenario.name, scenario.default_bodies
+                    ),
+                ));
+            }
+            Some(n) => n,
+            None => scenario.default_bodies,
+        };
+        let positive = |path: &[&str], value: f32| -> Result<f32, ConfigError> {
+            if value.is_finite() && value > 0.0 {
+                Ok(value)
+            } else {
+                Err(err(
+                    path,
+                    format!("{} = {value}: must be a positive number", path.join(".")),
+                ))
+            }
+        };
+        let in_unit = |path: &[&str], value: f32| -> Result<f32, ConfigError> {
+            if (0.0..=1.0).contains(&value) {
+                Ok(value)
+            } else {
+                Err(err(
+                    path,
+                    format!("{} = {value}: must be between 0 and 1", path.join(".")),
+                ))
+            }
+        };
+        let non_negative = |path: &[&str], value: f32| -> Result<f32, ConfigError> {
+            if value.is_finite() && value >= 0.0 {
+                Ok(value)
+            } else {
+                Err(err(
+                    path,
+                    format!(
+                        "{} = {value}: must be zero or a positive number",
+                        path.join(".")
+                    ),
+                ))
+            }
+        };
+        let radius = positive(&["radius"], self.radius.unwrap_or(scenario.default_radius))?;
+        let radius_spread = in_unit(&["radius_spread"], self.radius_spread)?;
+        if radius_spread >= 1.0 {
+            return Err(err(
+                &["radius_spread"],
+                "radius_spread = 1: radii would reach zero; use less than 1".into(),
+            ));
+        }
+        let container = match self.container_width {
+            Some(w) => collide_math::Aabb::from_center_radius(
+                Vec3::ZERO,
+                positive(&["container_width"], w)? / 2.0,
+            ),
+            None => (scenario.container)(bodies, mean_sphere_volume(radius, radius_spread)),
+        };
+        let speed = non_negative(
+            &["speed"],
+            self.speed.unwrap_or_else(|| (scenario.speed)(&container)),
+        )?;
+        let gravity = self.gravity.unwrap_or(scenario.default_gravity);
+        if !gravity.is_finite() {
+            return Err(err(
+                &["gravity"],
+                format!("gravity = {gravity}: must be a finite number"),
+            ));
+        }
+        let restitution = in_unit(
+            &["restitution"],
+            self.restitution.unwrap_or(scenario.default_restitution),
+        )?;
+        let resting_fraction = in_unit(&["resting_fraction"], self.resting_fraction)?;
+        if self.frames == 0 {
+            return Err(err(&["frames"], "frames = 0: need at least 1 frame".into()));
+        }
+        positive(&["time", "dt"], self.time.dt)?;
+        if let Some(cap) = self.time.cap {
+            positive(&["time", "cap"], cap)?;
+        }
+        non_negative(&["time", "scale"], self.time.scale)?;
+        if self.time.max_steps == 0 {
+            return Err(err(
+                &["time", "max_steps"],
+                "time.max_steps = 0: need at least 1".into(),
+            ));
+        }
+
+        let setup = Setup {
+            scenario,
+            bodies,
+            radius,
+            radius_spread,
+            speed,
+            container,
+            gravity: Vec3::new(0.0, -gravity, 0.0),
+            resting_fraction,
+            resolution: self.resolution,
+            restitution,
+            seed: self.seed,
+        };
+        let largest = 2.0 * setup.max_radius();
+        let room = container.extents().min_element();
+        if largest > room {
+            let path: &[&str] = if self.container_width.is_some() {
+                &["container_width"]
+            } else {
+                &["radius"]
+            };
+            return Err(err(
+                path,
+                format!(
+                    "a body {largest} across does not fit in the container, whose smallest side is {room}"
+                ),
+            ));
+        }
+        Ok(setup)
+    }
+
+    /// The config as TOML text (for the app's "save").
+    #[must_use]
+    pub fn to_toml(&self) -> String {
+        toml::to_string_pretty(self).expect("a config always serialises")
+    }
+}
+
+#[cfg(test)]
+mod tests;

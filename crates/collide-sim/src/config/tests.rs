@@ -1,0 +1,184 @@
+use super::*;
+
+fn parse(text: &str, overrides: &[&str]) -> Result<Config, ConfigError> {
+    let overrides: Vec<String> = overrides.iter().map(|s| (*s).to_owned()).collect();
+    Config::parse(text, "test.toml", &overrides)
+}
+
+fn error(text: &str, overrides: &[&str]) -> String {
+    parse(text, overrides)
+        .expect_err("must be rejected")
+        .to_string()
+}
+
+#[test]
+fn an_empty_config_is_all_defaults() {
+    let c = parse("", &[]).unwrap();
+    assert_eq!(c, Config::default());
+    let setup = c.resolve().unwrap();
+    assert_eq!(
+        (setup.scenario.name, setup.bodies, setup.radius),
+        ("uniform", 10_000, 0.5)
+    );
+}
+
+#[test]
+fn overrides_set_any_key_including_tables() {
+    let c = parse(
+        "scenario = \"thesis\"\n",
+        &[
+            "bodies=1000",
+            "algorithm=brute",
+            "time.policy=variable",
+            "time.cap=0.1",
+            "resolution=false",
+        ],
+    )
+    .unwrap();
+    assert_eq!(c.bodies, Some(1000));
+    assert_eq!(c.time.policy, PolicyName::Variable);
+    assert_eq!(c.time.cap, Some(0.1));
+    assert!(!c.resolution);
+    let setup = c.resolve().unwrap();
+    assert_eq!(setup.speed, 0.6);
+    assert_eq!(setup.container.min.y, -0.99);
+}
+
+#[test]
+fn unknown_keys_name_the_line_and_the_valid_keys() {
+    let e = error("scenario = \"uniform\"\nbodys = 10\n", &[]);
+    assert!(
+        e.starts_with("test.toml:2: unknown field `bodys`, expected one of"),
+        "{e}"
+    );
+    assert!(e.contains("`bodies`"), "{e}");
+    assert_eq!(e.lines().count(), 1, "one line: {e}");
+    let e = error("[time]\npolicy = \"fixed\"\nstep = 3\n", &[]);
+    assert!(e.starts_with("test.toml:3: unknown field `step`"), "{e}");
+}
+
+#[test]
+fn malformed_toml_names_the_line() {
+    let e = error("bodies = 10\nscenario = \n", &[]);
+    assert!(e.starts_with("test.toml:2:"), "{e}");
+    let e = error("bodies = \"many\"\n", &[]);
+    assert!(
+        e.starts_with("test.toml:1:") && e.contains("invalid type"),
+        "{e}"
+    );
+}
+
+#[test]
+fn unknown_scenario_and_algorithm_answer_with_the_list() {
+    let e = error("bodies = 5\nscenario = \"clouds\"\n", &[]);
+    assert!(
+        e.starts_with("test.toml:2: unknown scenario `clouds`; valid scenarios: thesis,"),
+        "{e}"
+    );
+    let e = error("algorithm = \"octtree\"\n", &[]);
+    assert!(
+        e.starts_with("test.toml:1: unknown algorithm `octtree`; valid algorithms: brute"),
+        "{e}"
+    );
+    let e = error("", &["algorithm=nope"]);
+    assert!(
+        e.starts_with("--set algorithm=nope: unknown algorithm `nope`; valid algorithms:"),
+        "{e}"
+    );
+    let e = error("", &["time.policy=sometimes"]);
+    assert!(
+        e.starts_with("--set time.policy=sometimes: unknown variant `sometimes`"),
+        "{e}"
+    );
+    assert!(
+        e.contains("fixed") && e.contains("variable") && e.contains("accumulator"),
+        "{e}"
+    );
+}
+
+#[test]
+fn algorithm_parameters_are_checked_against_the_spec() {
+    let e = error("[params.nope]\nx = 1\n", &[]);
+    assert!(
+        e.starts_with("test.toml:2: in [params.nope]: unknown algorithm `nope`"),
+        "{e}"
+    );
+    let e = error("\n[params.brute]\nmax_leaf = 3\n", &[]);
+    assert!(
+        e.starts_with("test.toml:3: in [params.brute]: unknown parameter `max_leaf`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn zero_and_negative_sizes_are_rejected_by_key() {
+    assert!(error("bodies = 0\n", &[]).starts_with("test.toml:1: bodies = 0: need at least 1"));
+    let e = error("bodies = -5\n", &[]);
+    assert!(e.starts_with("test.toml:1:") && e.contains("-5"), "{e}");
+    assert!(
+        error("\nradius = -0.5\n", &[])
+            .starts_with("test.toml:2: radius = -0.5: must be a positive number")
+    );
+    assert!(error("radius = 0\n", &[]).contains("radius = 0: must be a positive number"));
+    assert!(error("container_width = 0\n", &[]).starts_with("test.toml:1: container_width = 0"));
+    assert!(error("", &["bodies=0"]).starts_with("--set bodies=0: bodies = 0"));
+    assert!(error("speed = -1\n", &[]).contains("speed = -1: must be zero or a positive number"));
+    assert!(error("[time]\ndt = 0\n", &[]).starts_with("test.toml:2: time.dt = 0"));
+    assert!(error("restitution = 1.5\n", &[]).contains("between 0 and 1"));
+    assert!(error("frames = 0\n", &[]).contains("frames = 0"));
+    assert!(error("", &["radius=nan"]).contains("must be a positive number"));
+}
+
+#[test]
+fn a_body_larger_than_the_container_is_rejected() {
+    let e = error("radius = 3\ncontainer_width = 5\n", &[]);
+    assert!(
+        e.starts_with("test.toml:2: a body 6 across does not fit in the container"),
+        "{e}"
+    );
+    let e = error("scenario = \"thesis\"\nradius = 2\n", &[]);
+    assert!(
+        e.starts_with("test.toml:2: a body 4 across does not fit"),
+        "{e}"
+    );
+}
+
+#[test]
+fn fixed_count_scenarios_refuse_other_counts() {
+    let e = error("scenario = \"two-balls\"\nbodies = 3\n", &[]);
+    assert!(
+        e.contains("scenario `two-balls` always has 2 bodies"),
+        "{e}"
+    );
+    assert!(parse("scenario = \"two-balls\"\n", &[]).is_ok());
+}
+
+#[test]
+fn malformed_overrides_say_what_is_expected() {
+    assert!(error("", &["bodies"]).starts_with("--set bodies: expected KEY=VALUE"));
+    assert!(error("", &["bodies..x=1"]).contains("not a valid key"));
+    assert!(error("", &["nonsense=1"]).starts_with("--set nonsense=1: unknown field `nonsense`"));
+}
+
+#[test]
+fn key_lines_follow_tables_and_dotted_keys() {
+    let text = "a = 1\n[time]\n# comment\ndt = 2\n[params.octree-dup]\nmax_leaf = 3\n";
+    assert_eq!(key_line(text, &["a"]), Some(1));
+    assert_eq!(key_line(text, &["time", "dt"]), Some(4));
+    assert_eq!(
+        key_line(text, &["params", "octree-dup", "max_leaf"]),
+        Some(6)
+    );
+    assert_eq!(key_line("time.dt = 1\n", &["time", "dt"]), Some(1));
+    assert_eq!(key_line(text, &["missing"]), None);
+}
+
+#[test]
+fn a_config_survives_a_save_and_load() {
+    let c = parse(
+        "scenario = \"rain\"\nbodies = 77\n[time]\npolicy = \"accumulator\"\n",
+        &[],
+    )
+    .unwrap();
+    assert_eq!(parse(&c.to_toml(), &[]).unwrap(), c);
+}

@@ -1,0 +1,378 @@
+//! The registry of named, seeded scenes. The app, the bench and the tests all build scenes from this table;
+//! a TOML config names one and overrides its parameters.
+
+use crate::Bodies;
+use collide_math::{Aabb, Rng, Vec3};
+use std::f32::consts::PI;
+
+/// A scene, resolved: every parameter the spawn needs, with the scenario's defaults filled in and checked.
+#[derive(Clone, Debug)]
+pub struct Setup {
+    /// The scenario row.
+    pub scenario: &'static ScenarioDescriptor,
+    /// How many bodies.
+    pub bodies: usize,
+    /// The base radius.
+    pub radius: f32,
+    /// Radii are drawn uniformly from `radius · [1 − spread, 1 + spread]`.
+    pub radius_spread: f32,
+    /// Initial speed in units per second.
+    pub speed: f32,
+    /// The container's inside.
+    pub container: Aabb,
+    /// Acceleration, units per second² (along −y for `gravity = g` in the config).
+    pub gravity: Vec3,
+    /// The fraction of bodies that start at rest (the octree's static/dynamic split shows on these).
+    pub resting_fraction: f32,
+    /// Collision response on or off (off: contacts are still found and counted).
+    pub resolution: bool,
+    /// Restitution of body–body and body–wall contacts: 1 elastic, 0 plastic.
+    pub restitution: f32,
+    /// The seed of every random choice.
+    pub seed: u64,
+}
+
+impl Setup {
+    /// The largest radius any body can have.
+    #[must_use]
+    pub fn max_radius(&self) -> f32 {
+        let mixed = if self.scenario.name == "mixed-sizes" {
+            MIXED_FACTOR
+        } else {
+            1.0
+        };
+        self.radius * (1.0 + self.radius_spread) * mixed
+    }
+
+    /// A radius drawn for one body.
+    fn draw_radius(&self, rng: &mut Rng) -> f32 {
+        if self.radius_spread > 0.0 {
+            self.radius * rng.range_f32(1.0 - self.radius_spread, 1.0 + self.radius_spread)
+        } else {
+            self.radius
+        }
+    }
+
+    /// A uniform position where a body of radius `r` fits inside the container.
+    fn inside(&self, rng: &mut Rng, r: f32) -> Vec3 {
+        rng.point_in(
+            self.container.min + Vec3::splat(r),
+            self.container.max - Vec3::splat(r),
+        )
+    }
+
+    /// A velocity of the configured speed in a uniformly random direction, or zero for resting bodies.
+    fn draw_velocity(&self, rng: &mut Rng) -> Vec3 {
+        if self.resting_fraction > 0.0 && rng.chance(self.resting_fraction) {
+            Vec3::ZERO
+        } else {
+            rng.unit_vector() * self.speed
+        }
+    }
+}
+
+/// A row of the scenario registry.
+#[derive(Clone, Copy)]
+pub struct ScenarioDescriptor {
+    /// The config value (`scenario = "thesis"`): short kebab-case.
+    pub name: &'static str,
+    /// One line for `--help`, the app's dropdown and the README.
+    pub summary: &'static str,
+    /// Bodies when the config does not say.
+    pub default_bodies: usize,
+    /// Radius when the config does not say.
+    pub default_radius: f32,
+    /// Gravity (units/s², along −y) when the config does not say.
+    pub default_gravity: f32,
+    /// Restitution when the config does not say.
+    pub default_restitution: f32,
+    /// `true` when the body count is fixed by the scene (`two-balls`).
+    pub fixed_bodies: bool,
+    /// The container for `bodies` bodies of mean volume `mean_volume`, when the config gives no width.
+    pub container: fn(bodies: usize, mean_volume: f32) -> Aabb,
+    /// The speed for this container, when the config gives none.
+    pub speed: fn(container: &Aabb) -> f32,
+    /// Create the bodies.
+    pub spawn: fn(&Setup, &mut Rng, &mut Bodies),
+    /// Scripted events at given steps (the cluster's pull and release); `None` for most scenes.
+    pub script: Option<fn(step: u64, &Setup, &mut Rng, &mut Bodies)>,
+}
+
+impl std::fmt::Debug for ScenarioDescriptor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScenarioDescriptor")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The thesis program's container: x∈[−2,2], y∈[−0.99,2], z∈[−2,2].
+const THESIS_BOX: Aabb = Aabb::new(Vec3::new(-2.0, -0.99, -2.0), Vec3::new(2.0, 2.0, 2.0));
+/// The thesis program's speed: 0.6 units/s (0.01 units per 1/60 s frame).
+const THESIS_SPEED: f32 = 0.6;
+/// Volume fraction of the `uniform` family: 2% of the container is inside bodies.
+const VOLUME_FRACTION: f32 = 0.02;
+/// In `mixed-sizes`, every tenth body has this many times the radius.
+const MIXED_FACTOR: f32 = 8.0;
+/// The cluster's script: pull at this step, release `CLUSTER_PULL_STEPS` later.
+const CLUSTER_PULL_AT: u64 = 60;
+/// Steps the pull lasts (1 s at 60 Hz).
+const CLUSTER_PULL_STEPS: u64 = 60;
+/// The cluster shrinks to this fraction of its size: 1/4, so 64× the density.
+const CLUSTER_SHRINK: f32 = 0.25;
+
+/// A cube centred at the origin holding `bodies` bodies of `mean_volume` at 2% volume fraction.
+fn cube_for_fraction(bodies: usize, mean_volume: f32) -> Aabb {
+    let width = (bodies as f32 * mean_volume / VOLUME_FRACTION).cbrt();
+    Aabb::from_center_radius(Vec3::ZERO, width / 2.0)
+}
+
+fn thesis_box(_: usize, _: f32) -> Aabb {
+    THESIS_BOX
+}
+
+fn spawn_uniform(setup: &Setup, rng: &mut Rng, bodies: &mut Bodies) {
+    for _ in 0..setup.bodies {
+        let r = setup.draw_radius(rng);
+        let p = setup.inside(rng, r);
+        let v = setup.draw_velocity(rng);
+        bodies.push_sphere(p, v, r);
+    }
+}
+
+fn spawn_mixed(setup: &Setup, rng: &mut Rng, bodies: &mut Bodies) {
+    for i in 0..setup.bodies {
+        let mut r = setup.draw_radius(rng);
+        if i % 10 == 0 {
+            r *= MIXED_FACTOR;
+        }
+        let p = setup.inside(rng, r);
+        let v = setup.draw_velocity(rng);
+        bodies.push_sphere(p, v, r);
+    }
+}
+
+fn spawn_rain(setup: &Setup, rng: &mut Rng, bodies: &mut Bodies) {
+    // The upper half of the container, drifting slowly; gravity does the rest.
+    let c = setup.container;
+    let mid = (c.min.y + c.max.y) / 2.0;
+    for _ in 0..setup.bodies {
+        let r = setup.draw_radius(rng);
+        let lo = Vec3::new(c.min.x + r, mid.max(c.min.y + r), c.min.z + r);
+        let p = rng.point_in(lo, c.max - Vec3::splat(r));
+        let v = setup.draw_velocity(rng);
+        bodies.push_sphere(p, v, r);
+    }
+}
+
+fn spawn_two_balls(setup: &Setup, _: &mut Rng, bodies: &mut Bodies) {
+    let r = setup.radius;
+    let d = 4.0 * r;
+    bodies.push_sphere(Vec3::new(-d, 0.0, 0.0), Vec3::new(setup.speed, 0.0, 0.0), r);
+    bodies.push_sphere(Vec3::new(d, 0.0, 0.0), Vec3::new(-setup.speed, 0.0, 0.0), r);
+}
+
+fn spawn_two_balls_oblique(setup: &Setup, _: &mut Rng, bodies: &mut Bodies) {
+    // Offset by one radius across the line of motion: a glancing hit at 30°.
+    let r = setup.radius;
+    let d = 4.0 * r;
+    bodies.push_sphere(Vec3::new(-d, 0.0, 0.0), Vec3::new(setup.speed, 0.0, 0.0), r);
+    bodies.push_sphere(Vec3::new(d, r, 0.0), Vec3::new(-setup.speed, 0.0, 0.0), r);
+}
+
+/// The cluster's script: at `CLUSTER_PULL_AT` every body is sent toward the centre so that one second later
+/// the cloud has shrunk to `CLUSTER_SHRINK` of its size; then it is released with fresh random velocities and
+/// disperses. (The thesis's "jolt", without its everything-at-one-point collapse, which no algorithm can
+/// survive at 100 000 bodies because the answer itself has n²/2 pairs.)
+fn cluster_script(step: u64, setup: &Setup, rng: &mut Rng, bodies: &mut Bodies) {
+    if step == CLUSTER_PULL_AT {
+        let center = setup.container.center();
+        pull_toward(
+            bodies,
+            center,
+            1.0 - CLUSTER_SHRINK,
+            CLUSTER_PULL_STEPS as f32 / 60.0,
+        );
+    } else if step == CLUSTER_PULL_AT + CLUSTER_PULL_STEPS {
+        for v in &mut bodies.velocity {
+            *v = rng.unit_vector() * setup.speed;
+        }
+    }
+}
+
+/// Set every velocity so that, in `seconds`, each body covers `fraction` of its way to `target` (the app's
+/// "pull everything toward me" with `fraction = 1`, the cluster scenario's pull with 3/4).
+pub fn pull_toward(bodies: &mut Bodies, target: Vec3, fraction: f32, seconds: f32) {
+    for (p, v) in bodies.position.iter().zip(&mut bodies.velocity) {
+        *v = (target - *p) * (fraction / seconds);
+    }
+}
+
+/// Every registered scenario.
+pub static SCENARIOS: &[ScenarioDescriptor] = &[
+    ScenarioDescriptor {
+        name: "thesis",
+        summary: "the thesis program's workload: cubes of edge 0.02 at 0.6 units/s in a 4×2.99×4 box",
+        default_bodies: 10_000,
+        default_radius: 0.01,
+        default_gravity: 0.0,
+        default_restitution: 1.0,
+        fixed_bodies: false,
+        container: thesis_box,
+        speed: |_| THESIS_SPEED,
+        spawn: spawn_uniform,
+        script: None,
+    },
+    ScenarioDescriptor {
+        name: "thesis-slow",
+        summary: "the thesis workload at 1/64 of the speed: sweep-and-prune's best case",
+        default_bodies: 10_000,
+        default_radius: 0.01,
+        default_gravity: 0.0,
+        default_restitution: 1.0,
+        fixed_bodies: false,
+        container: thesis_box,
+        speed: |_| THESIS_SPEED / 64.0,
+        spawn: spawn_uniform,
+        script: None,
+    },
+    ScenarioDescriptor {
+        name: "uniform",
+        summary: "radius 0.5 in a cube sized for 2% volume fraction, speed width/5 per second",
+        default_bodies: 10_000,
+        default_radius: 0.5,
+        default_gravity: 0.0,
+        default_restitution: 1.0,
+        fixed_bodies: false,
+        container: cube_for_fraction,
+        speed: |c| c.extents().x / 5.0,
+        spawn: spawn_uniform,
+        script: None,
+    },
+    ScenarioDescriptor {
+        name: "slow",
+        summary: "uniform at width/320 per second: strong temporal coherence",
+        default_bodies: 10_000,
+        default_radius: 0.5,
+        default_gravity: 0.0,
+        default_restitution: 1.0,
+        fixed_bodies: false,
+        container: cube_for_fraction,
+        speed: |c| c.extents().x / 320.0,
+        spawn: spawn_uniform,
+        script: None,
+    },
+    ScenarioDescriptor {
+        name: "cluster",
+        summary: "uniform, pulled to 1/4 of its size (64× density) at step 60, released at step 120",
+        default_bodies: 10_000,
+        default_radius: 0.5,
+        default_gravity: 0.0,
+        default_restitution: 1.0,
+        fixed_bodies: false,
+        container: cube_for_fraction,
+        speed: |c| c.extents().x / 10.0,
+        spawn: spawn_uniform,
+        script: Some(cluster_script),
+    },
+    ScenarioDescriptor {
+        name: "mixed-sizes",
+        summary: "uniform with every tenth body 8× the radius (1:8)",
+        default_bodies: 10_000,
+        default_radius: 0.5,
+        default_gravity: 0.0,
+        default_restitution: 1.0,
+        fixed_bodies: false,
+        container: |n, v| cube_for_fraction(n, v * (0.9 + 0.1 * MIXED_FACTOR.powi(3))),
+        speed: |c| c.extents().x / 5.0,
+        spawn: spawn_mixed,
+        script: None,
+    },
+    ScenarioDescriptor {
+        name: "rain",
+        summary: "bodies fall under gravity from the upper half and pile up on the floor",
+        default_bodies: 10_000,
+        default_radius: 0.5,
+        default_gravity: 9.81,
+        default_restitution: 0.6,
+        fixed_bodies: false,
+        container: cube_for_fraction,
+        speed: |c| c.extents().x / 50.0,
+        spawn: spawn_rain,
+        script: None,
+    },
+    ScenarioDescriptor {
+        name: "two-balls",
+        summary: "two equal balls meeting head-on: they swap velocities",
+        default_bodies: 2,
+        default_radius: 0.5,
+        default_gravity: 0.0,
+        default_restitution: 1.0,
+        fixed_bodies: true,
+        container: |_, _| Aabb::from_center_radius(Vec3::ZERO, 5.0),
+        speed: |_| 1.0,
+        spawn: spawn_two_balls,
+        script: None,
+    },
+    ScenarioDescriptor {
+        name: "two-balls-oblique",
+        summary: "two equal balls meeting off-centre: a glancing hit",
+        default_bodies: 2,
+        default_radius: 0.5,
+        default_gravity: 0.0,
+        default_restitution: 1.0,
+        fixed_bodies: true,
+        container: |_, _| Aabb::from_center_radius(Vec3::ZERO, 5.0),
+        speed: |_| 1.0,
+        spawn: spawn_two_balls_oblique,
+        script: None,
+    },
+];
+
+/// The scenario named `name`, or the message listing the valid names.
+pub fn find_scenario(name: &str) -> Result<&'static ScenarioDescriptor, String> {
+    SCENARIOS.iter().find(|s| s.name == name).ok_or_else(|| {
+        let valid: Vec<_> = SCENARIOS.iter().map(|s| s.name).collect();
+        format!(
+            "unknown scenario `{name}`; valid scenarios: {}",
+            valid.join(", ")
+        )
+    })
+}
+
+/// The mean volume of a sphere whose radius is uniform in `r · [1 − s, 1 + s]`: E[r³]·4π/3.
+pub(crate) fn mean_sphere_volume(r: f32, s: f32) -> f32 {
+    // E[x³] for x uniform in [a, b] is (b⁴ − a⁴) / (4 (b − a)).
+    let e_r3 = if s > 0.0 {
+        let (a, b) = (r * (1.0 - s), r * (1.0 + s));
+        (b.powi(4) - a.powi(4)) / (4.0 * (b - a))
+    } else {
+        r * r * r
+    };
+    4.0 / 3.0 * PI * e_r3
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uniform_container_has_two_percent_volume_fraction() {
+        let c = cube_for_fraction(100_000, mean_sphere_volume(0.5, 0.0));
+        let fraction = 100_000.0 * 4.0 / 3.0 * PI * 0.125 / c.volume();
+        assert!((fraction - 0.02).abs() < 1e-4, "{fraction}");
+        assert!((mean_sphere_volume(1.0, 0.5) - 4.0 / 3.0 * PI * 1.25).abs() < 1e-4);
+    }
+
+    #[test]
+    fn unknown_scenarios_list_the_valid_ones() {
+        let e = find_scenario("clustr").unwrap_err();
+        assert!(
+            e.starts_with(
+                "unknown scenario `clustr`; valid scenarios: thesis, thesis-slow, uniform"
+            ),
+            "{e}"
+        );
+        assert!(find_scenario("rain").is_ok());
+    }
+}

@@ -1,0 +1,175 @@
+use super::*;
+use collide_broadphase::reference_pairs;
+
+fn sim(text: &str, overrides: &[&str]) -> Simulation {
+    let overrides: Vec<String> = overrides.iter().map(|s| (*s).to_owned()).collect();
+    Simulation::new(&Config::parse(text, "test.toml", &overrides).unwrap()).unwrap()
+}
+
+#[test]
+fn two_equal_balls_head_on_swap_velocities() {
+    let mut s = sim("scenario = \"two-balls\"\n", &[]);
+    let before = s.bodies().velocity.clone();
+    for _ in 0..120 {
+        s.step(1.0 / 60.0);
+    }
+    let after = &s.bodies().velocity;
+    assert!((after[0] - before[1]).length() < 1e-5, "{after:?}");
+    assert!((after[1] - before[0]).length() < 1e-5, "{after:?}");
+    assert!(s.records().iter().any(|r| r.contacts == 1));
+}
+
+#[test]
+fn oblique_hit_deflects_both_and_conserves_momentum() {
+    let mut s = sim("scenario = \"two-balls-oblique\"\n", &[]);
+    let p0: Vec3 = s.bodies().velocity.iter().sum();
+    for _ in 0..150 {
+        s.step(1.0 / 60.0);
+    }
+    let v = &s.bodies().velocity;
+    assert!(
+        v[0].y.abs() > 0.1 && v[1].y.abs() > 0.1,
+        "glancing hit turns both: {v:?}"
+    );
+    assert!((v.iter().sum::<Vec3>() - p0).length() < 1e-5);
+}
+
+#[test]
+fn the_pipeline_finds_exactly_the_reference_pairs() {
+    let mut s = sim("scenario = \"uniform\"\nbodies = 400\n", &[]);
+    let mut expected = PairList::new();
+    for _ in 0..50 {
+        s.step(1.0 / 60.0);
+        reference_pairs(s.aabbs(), &mut expected);
+        assert_eq!(s.pairs(), &expected);
+    }
+}
+
+#[test]
+fn same_seed_same_run_and_the_seed_matters() {
+    let run = |seed: &str| {
+        let mut s = sim("scenario = \"uniform\"\nbodies = 300\n", &[seed]);
+        s.run(60, |_, _| {});
+        s.state_hash()
+    };
+    assert_eq!(run("seed=5"), run("seed=5"));
+    assert_ne!(run("seed=5"), run("seed=6"));
+}
+
+#[test]
+fn a_non_finite_body_is_removed_and_the_run_goes_on() {
+    let mut s = sim("scenario = \"uniform\"\nbodies = 200\n", &[]);
+    s.step(1.0 / 60.0);
+    s.bodies_mut().velocity[17] = Vec3::new(f32::NAN, 0.0, 0.0);
+    s.bodies_mut().position[150].y = f32::INFINITY;
+    let record = *s.step(1.0 / 60.0);
+    assert_eq!(record.removed, 2);
+    assert_eq!(record.n, 198);
+    assert!(
+        s.aabbs().iter().all(Aabb::is_valid),
+        "no NaN reaches the broadphase"
+    );
+    let mut expected = PairList::new();
+    for _ in 0..20 {
+        s.step(1.0 / 60.0);
+        reference_pairs(s.aabbs(), &mut expected);
+        assert_eq!(s.pairs(), &expected);
+    }
+    assert_eq!(s.summary().removed, 2);
+}
+
+#[test]
+fn kinetic_energy_never_grows_with_elastic_or_lossy_response() {
+    for e in ["restitution=1.0", "restitution=0.5"] {
+        let mut s = sim("scenario = \"uniform\"\nbodies = 500\n", &[e, "speed=8"]);
+        let e0 = s.bodies().kinetic_energy();
+        for _ in 0..200 {
+            s.step(1.0 / 60.0);
+            assert!(
+                s.bodies().kinetic_energy() <= e0 * (1.0 + 1e-4),
+                "{e}: energy grew"
+            );
+        }
+        assert!(
+            s.records().iter().map(|r| r.contacts).sum::<u64>() > 0,
+            "bodies did collide"
+        );
+    }
+}
+
+#[test]
+fn bodies_stay_inside_the_container() {
+    let mut s = sim("scenario = \"rain\"\nbodies = 300\n", &[]);
+    s.run(300, |_, _| {});
+    let c = s.setup().container;
+    for (p, r) in s.bodies().position.iter().zip(&s.bodies().radius) {
+        assert!(
+            c.expanded(1e-4).contains(&Aabb::from_center_radius(*p, *r)),
+            "{p} outside {c:?}"
+        );
+    }
+    let mean_y = s.bodies().position.iter().map(|p| p.y).sum::<f32>() / 300.0;
+    assert!(mean_y < c.center().y, "rain fell: mean y {mean_y}");
+}
+
+#[test]
+fn the_cluster_gets_dense_then_disperses() {
+    let mut s = sim(
+        "scenario = \"cluster\"\nbodies = 2000\n",
+        &["resolution=false"],
+    );
+    s.run(240, |_, _| {});
+    let pairs: Vec<u64> = s.records().iter().map(|r| r.pairs).collect();
+    let (start, peak, end) = (pairs[50], pairs[119], pairs[239]);
+    assert!(
+        peak > 20 * start.max(1),
+        "dense at the pull's end: {start} -> {peak}"
+    );
+    assert!(end * 5 < peak, "disperses after release: {peak} -> {end}");
+}
+
+#[test]
+fn variable_dt_follows_the_wall_clock_and_the_cap_bounds_it() {
+    let mut s = sim(
+        "scenario = \"uniform\"\nbodies = 50\n",
+        &["time.policy=variable", "time.cap=0.001"],
+    );
+    s.run(20, |_, _| {});
+    assert!(s.records().iter().skip(1).all(|r| r.dt_ms <= 1.0 + 1e-9));
+    let mut paused = sim("", &["time.scale=0", "bodies=10"]);
+    paused.run(5, |_, _| {});
+    assert!(paused.records().is_empty(), "scale 0 runs no steps");
+}
+
+#[test]
+fn resting_bodies_start_at_rest() {
+    let s = sim(
+        "scenario = \"uniform\"\nbodies = 1000\nresting_fraction = 0.9\n",
+        &[],
+    );
+    let resting = s
+        .bodies()
+        .velocity
+        .iter()
+        .filter(|v| **v == Vec3::ZERO)
+        .count();
+    assert!((850..=950).contains(&resting), "{resting}");
+}
+
+#[test]
+fn thesis_run_snapshot() {
+    // Pair counts per step and the final state hash of a small thesis run: any change to spawning, the step
+    // order or the response shows up here.
+    let mut s = sim("scenario = \"thesis\"\nbodies = 3000\n", &[]);
+    s.run(30, |_, _| {});
+    let pairs: Vec<String> = s
+        .records()
+        .iter()
+        .map(|r| format!("{}/{}", r.pairs, r.contacts))
+        .collect();
+    insta::assert_snapshot!(format!(
+        "pairs/contacts per step: {}\nhash: {:016x}",
+        pairs.join(" "),
+        s.state_hash()
+    ));
+}

@@ -1,0 +1,119 @@
+use std::time::Instant;
+
+/// The phases of one simulation step, in pipeline order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Velocities and positions advanced by dt.
+    Integrate,
+    /// Bounding boxes rebuilt (and non-finite bodies removed).
+    Aabbs,
+    /// The broadphase's `find_pairs`.
+    Broadphase,
+    /// Exact tests on the candidate pairs.
+    Narrowphase,
+    /// Push-out and impulses.
+    Resolution,
+    /// Container walls.
+    Walls,
+}
+
+impl Phase {
+    /// Every phase, in pipeline order.
+    pub const ALL: [Self; 6] = [
+        Self::Integrate,
+        Self::Aabbs,
+        Self::Broadphase,
+        Self::Narrowphase,
+        Self::Resolution,
+        Self::Walls,
+    ];
+
+    /// The snake_case name used in CSV headers and puffin scopes.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Integrate => "integrate",
+            Self::Aabbs => "aabbs",
+            Self::Broadphase => "broadphase",
+            Self::Narrowphase => "narrowphase",
+            Self::Resolution => "resolution",
+            Self::Walls => "walls",
+        }
+    }
+}
+
+/// Milliseconds spent in each [`Phase`] of one step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PhaseTimes {
+    ms: [f64; 6],
+}
+
+impl PhaseTimes {
+    /// The time of `phase` in milliseconds.
+    #[must_use]
+    pub fn get(&self, phase: Phase) -> f64 {
+        self.ms[phase as usize]
+    }
+
+    /// Add `ms` to `phase`.
+    pub fn add(&mut self, phase: Phase, ms: f64) {
+        self.ms[phase as usize] += ms;
+    }
+
+    /// The sum over all phases.
+    #[must_use]
+    pub fn total(&self) -> f64 {
+        self.ms.iter().sum()
+    }
+}
+
+/// Measures consecutive phases with one clock read per boundary.
+#[derive(Debug)]
+pub struct PhaseTimer {
+    last: Instant,
+    times: PhaseTimes,
+}
+
+impl PhaseTimer {
+    /// Start timing now.
+    #[must_use]
+    pub fn start() -> Self {
+        Self {
+            last: Instant::now(),
+            times: PhaseTimes::default(),
+        }
+    }
+
+    /// The time since the last boundary belongs to `phase`.
+    pub fn end(&mut self, phase: Phase) {
+        let now = Instant::now();
+        self.times.add(phase, (now - self.last).as_secs_f64() * 1e3);
+        self.last = now;
+    }
+
+    /// The times so far.
+    #[must_use]
+    pub fn times(&self) -> PhaseTimes {
+        self.times
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phases_accumulate_and_total() {
+        let mut t = PhaseTimes::default();
+        t.add(Phase::Broadphase, 2.0);
+        t.add(Phase::Broadphase, 1.5);
+        t.add(Phase::Walls, 0.5);
+        assert_eq!(t.get(Phase::Broadphase), 3.5);
+        assert_eq!(t.total(), 4.0);
+        let mut timer = PhaseTimer::start();
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        timer.end(Phase::Integrate);
+        assert!(timer.times().get(Phase::Integrate) >= 2.0);
+        assert_eq!(Phase::ALL.map(Phase::name)[2], "broadphase");
+    }
+}
