@@ -13,16 +13,9 @@ pub fn run(path: &Path, cli: &Cli) -> Result<(), String> {
     let config = Config::load(path, &overrides).map_err(|e| e.to_string())?;
     // Check the CSV's folder before simulating, so a long run never ends in "cannot write".
     if let Some(csv) = &cli.csv {
-        let dir = csv
-            .parent()
-            .filter(|d| !d.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
+        let dir = csv.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
         if !dir.is_dir() {
-            return Err(format!(
-                "--csv {}: folder {} does not exist",
-                csv.display(),
-                dir.display()
-            ));
+            return Err(format!("--csv {}: folder {} does not exist", csv.display(), dir.display()));
         }
     }
     let mut sim = Simulation::new(&config).map_err(|e| e.to_string())?;
@@ -35,11 +28,7 @@ pub fn run(path: &Path, cli: &Cli) -> Result<(), String> {
         setup.radius,
         setup.speed,
         algorithm.name,
-        if params.iter().next().is_some() {
-            " "
-        } else {
-            ""
-        },
+        if params.iter().next().is_some() { " " } else { "" },
         params,
         config.frames,
     );
@@ -69,14 +58,8 @@ pub fn run(path: &Path, cli: &Cli) -> Result<(), String> {
 fn print_summary(sim: &Simulation) {
     let s = sim.summary();
     let last = sim.records().last().copied().unwrap_or_default();
-    println!(
-        "steps      {} ({} warm-up steps excluded from the statistics)",
-        s.frames, s.warmup
-    );
-    println!(
-        "step ms    mean {:.3}  p50 {:.3}  p95 {:.3}  max {:.3}",
-        s.step.mean, s.step.p50, s.step.p95, s.step.max
-    );
+    println!("steps      {} ({} warm-up steps excluded from the statistics)", s.frames, s.warmup);
+    println!("step ms    mean {:.3}  p50 {:.3}  p95 {:.3}  max {:.3}", s.step.mean, s.step.p50, s.step.p95, s.step.max);
     println!(
         "broadphase mean {:.3}  p50 {:.3}  p95 {:.3}  max {:.3} ms",
         s.broadphase.mean, s.broadphase.p50, s.broadphase.p95, s.broadphase.max
@@ -98,10 +81,6 @@ fn print_summary(sim: &Simulation) {
     if s.removed > 0 {
         println!("removed    {} bodies with non-finite state", s.removed);
     }
-    println!(
-        "bodies     {} at the end · simulated {:.3} s",
-        last.n,
-        sim.time()
-    );
+    println!("bodies     {} at the end · simulated {:.3} s", last.n, sim.time());
     println!("hash       {:016x}", sim.state_hash());
 }

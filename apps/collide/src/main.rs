@@ -48,19 +48,12 @@ struct Cli {
 fn after_help() -> String {
     let algorithms: Vec<_> = collide_algorithms::names().collect();
     let scenarios: Vec<_> = collide_sim::SCENARIOS.iter().map(|s| s.name).collect();
-    format!(
-        "Algorithms: {}\nScenarios:  {}",
-        algorithms.join(", "),
-        scenarios.join(", ")
-    )
+    format!("Algorithms: {}\nScenarios:  {}", algorithms.join(", "), scenarios.join(", "))
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let config = cli
-        .config
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_CONFIG));
+    let config = cli.config.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_CONFIG));
     if cli.headless {
         return match headless::run(&config, &cli) {
             Ok(()) => ExitCode::SUCCESS,

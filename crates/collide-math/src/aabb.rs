@@ -39,7 +39,9 @@ pub enum AabbError {
 impl fmt::Display for AabbError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::NotFinite { min, max } => write!(f, "box corners must be finite, got min {min} max {max}"),
+            Self::NotFinite { min, max } => {
+                write!(f, "box corners must be finite, got min {min} max {max}")
+            }
             Self::Inverted { axis, min, max } => {
                 let name = ["x", "y", "z"][*axis];
                 write!(f, "box has min > max on {name}: min {min} max {max}")

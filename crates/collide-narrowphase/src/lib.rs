@@ -37,11 +37,7 @@ pub fn sphere_sphere(ca: Vec3, ra: f32, cb: Vec3, rb: f32) -> Option<Contact> {
     let depth = r - dist;
     // The overlap runs from b's surface (cb + normal*rb) back to a's surface (ca - normal*ra).
     let point = (cb + normal * rb + ca - normal * ra) * 0.5;
-    Some(Contact {
-        normal,
-        depth,
-        point,
-    })
+    Some(Contact { normal, depth, point })
 }
 
 #[cfg(test)]

@@ -80,13 +80,7 @@ pub fn impulse(a: &mut BodyState, b: &mut BodyState, e: f32) -> bool {
 
 /// Keep a body of half extents `half` inside `container`: a body past a wall is put back against it and its
 /// velocity component into the wall is reflected with restitution `e`. Returns `true` when a wall was hit.
-pub fn wall(
-    position: &mut Vec3,
-    velocity: &mut Vec3,
-    half: Vec3,
-    container: &Aabb,
-    e: f32,
-) -> bool {
+pub fn wall(position: &mut Vec3, velocity: &mut Vec3, half: Vec3, container: &Aabb, e: f32) -> bool {
     let mut hit = false;
     for axis in 0..3 {
         let lo = container.min[axis] + half[axis];

@@ -4,11 +4,7 @@ use super::*;
 use collide_math::Rng;
 
 fn body(x: f32, y: f32, z: f32, v: Vec3, mass: f32) -> BodyState {
-    BodyState {
-        position: Vec3::new(x, y, z),
-        velocity: v,
-        inv_mass: 1.0 / mass,
-    }
+    BodyState { position: Vec3::new(x, y, z), velocity: v, inv_mass: 1.0 / mass }
 }
 
 fn momentum(a: &BodyState, b: &BodyState) -> Vec3 {
@@ -42,24 +38,13 @@ fn elastic_impulse_equals_the_seed_formula_for_oblique_hits() {
         let c1 = rng.point_in(Vec3::splat(-1.0), Vec3::ONE);
         let c2 = c1 + rng.unit_vector() * 0.5;
         let (v1, v2) = (rng.unit_vector() * 2.0, rng.unit_vector() * 2.0);
-        let mut a = BodyState {
-            position: c1,
-            velocity: v1,
-            inv_mass: 1.0 / m1,
-        };
-        let mut b = BodyState {
-            position: c2,
-            velocity: v2,
-            inv_mass: 1.0 / m2,
-        };
+        let mut a = BodyState { position: c1, velocity: v1, inv_mass: 1.0 / m1 };
+        let mut b = BodyState { position: c2, velocity: v2, inv_mass: 1.0 / m2 };
         if impulse(&mut a, &mut b, 1.0) {
             assert!((a.velocity - elastic_formula(c1, v1, m1, c2, v2, m2)).length() < 1e-4);
             assert!((b.velocity - elastic_formula(c2, v2, m2, c1, v1, m1)).length() < 1e-4);
         } else {
-            assert!(
-                (v1 - v2).dot(c1 - c2) >= 0.0,
-                "only separating pairs are skipped"
-            );
+            assert!((v1 - v2).dot(c1 - c2) >= 0.0, "only separating pairs are skipped");
         }
     }
 }
@@ -69,11 +54,7 @@ fn light_ball_bounces_back_off_a_very_heavy_one() {
     let mut light = body(0.0, 0.0, 0.0, Vec3::new(1.0, 0.0, 0.0), 1.0);
     let mut heavy = body(1.0, 0.0, 0.0, Vec3::ZERO, 1.0e6);
     impulse(&mut light, &mut heavy, 1.0);
-    assert!(
-        (light.velocity.x + 1.0).abs() < 1e-4,
-        "reverses: {}",
-        light.velocity
-    );
+    assert!((light.velocity.x + 1.0).abs() < 1e-4, "reverses: {}", light.velocity);
     assert!(heavy.velocity.x.abs() < 1e-5);
 }
 
@@ -106,15 +87,8 @@ fn momentum_is_conserved_and_energy_never_grows() {
         let scale = (a.velocity / a.inv_mass).length() + (b.velocity / b.inv_mass).length();
         impulse(&mut a, &mut b, e);
         let p1 = momentum(&a, &b);
-        assert!(
-            (p1 - p0).length() <= 1e-6 * scale,
-            "momentum {p0} -> {p1} (scale {scale})"
-        );
-        assert!(
-            energy(&a, &b) <= e0 * (1.0 + 1e-5),
-            "energy grew: {e0} -> {}",
-            energy(&a, &b)
-        );
+        assert!((p1 - p0).length() <= 1e-6 * scale, "momentum {p0} -> {p1} (scale {scale})");
+        assert!(energy(&a, &b) <= e0 * (1.0 + 1e-5), "energy grew: {e0} -> {}", energy(&a, &b));
     }
 }
 
@@ -132,21 +106,10 @@ fn push_out_splits_by_inverse_mass_and_respects_immovable_bodies() {
     let mut b = body(1.5, 0.0, 0.0, Vec3::ZERO, 3.0);
     let depth = push_out(&mut a, 1.0, &mut b, 1.0).unwrap();
     assert!((depth - 0.5).abs() < 1e-6);
-    assert!(
-        (a.position.x + 0.375).abs() < 1e-6,
-        "light body takes 3/4: {}",
-        a.position
-    );
+    assert!((a.position.x + 0.375).abs() < 1e-6, "light body takes 3/4: {}", a.position);
     assert!((b.position.x - 1.625).abs() < 1e-6);
-    assert!(
-        ((b.position - a.position).length() - 2.0).abs() < 1e-5,
-        "exactly touching afterwards"
-    );
-    let mut wall_body = BodyState {
-        position: Vec3::ZERO,
-        velocity: Vec3::ZERO,
-        inv_mass: 0.0,
-    };
+    assert!(((b.position - a.position).length() - 2.0).abs() < 1e-5, "exactly touching afterwards");
+    let mut wall_body = BodyState { position: Vec3::ZERO, velocity: Vec3::ZERO, inv_mass: 0.0 };
     let mut c = body(0.5, 0.0, 0.0, Vec3::ZERO, 1.0);
     push_out(&mut wall_body, 0.5, &mut c, 0.5).unwrap();
     assert_eq!(wall_body.position, Vec3::ZERO);
@@ -171,21 +134,12 @@ fn balls_stacked_on_a_vertical_line_stay_on_it_for_10000_steps() {
             bounces += 1;
         }
         for s in [&mut a, &mut b] {
-            wall(
-                &mut s.position,
-                &mut s.velocity,
-                Vec3::splat(r),
-                &container,
-                1.0,
-            );
+            wall(&mut s.position, &mut s.velocity, Vec3::splat(r), &container, 1.0);
         }
     }
     assert!(bounces > 100, "they kept bouncing on each other: {bounces}");
     for s in [a, b] {
-        assert_eq!(
-            (s.position.x, s.position.z, s.velocity.x, s.velocity.z),
-            (0.0, 0.0, 0.0, 0.0)
-        );
+        assert_eq!((s.position.x, s.position.z, s.velocity.x, s.velocity.z), (0.0, 0.0, 0.0, 0.0));
     }
 }
 

@@ -90,13 +90,7 @@ pub struct TimeConfig {
 
 impl Default for TimeConfig {
     fn default() -> Self {
-        Self {
-            policy: PolicyName::Fixed,
-            dt: 1.0 / 60.0,
-            cap: None,
-            scale: 1.0,
-            max_steps: 8,
-        }
+        Self { policy: PolicyName::Fixed, dt: 1.0 / 60.0, cap: None, scale: 1.0, max_steps: 8 }
     }
 }
 
@@ -119,10 +113,7 @@ impl TimeConfig {
         match self.policy {
             PolicyName::Fixed => DtPolicy::Fixed { dt: self.dt },
             PolicyName::Variable => DtPolicy::Variable,
-            PolicyName::Accumulator => DtPolicy::Accumulator {
-                dt: self.dt,
-                max_steps: self.max_steps,
-            },
+            PolicyName::Accumulator => DtPolicy::Accumulator { dt: self.dt, max_steps: self.max_steps },
         }
     }
 }
@@ -162,17 +153,9 @@ impl Source {
     fn error_at(&self, path: &[&str], message: String) -> ConfigError {
         let dotted = path.join(".");
         if let Some((k, v)) = self.overrides.iter().rev().find(|(k, _)| *k == dotted) {
-            return ConfigError {
-                origin: format!("--set {k}={v}"),
-                line: None,
-                message,
-            };
+            return ConfigError { origin: format!("--set {k}={v}"), line: None, message };
         }
-        ConfigError {
-            origin: self.origin.clone(),
-            line: key_line(&self.text, path),
-            message,
-        }
+        ConfigError { origin: self.origin.clone(), line: key_line(&self.text, path), message }
     }
 }
 
@@ -185,19 +168,13 @@ fn key_line(text: &str, path: &[&str]) -> Option<usize> {
     for (i, raw) in text.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or("").trim();
         if let Some(header) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            current = header
-                .split('.')
-                .map(|s| s.trim().trim_matches('"').to_owned())
-                .collect();
+            current = header.split('.').map(|s| s.trim().trim_matches('"').to_owned()).collect();
             continue;
         }
         let Some((lhs, _)) = line.split_once('=') else {
             continue;
         };
-        let lhs: Vec<String> = lhs
-            .split('.')
-            .map(|s| s.trim().trim_matches('"').to_owned())
-            .collect();
+        let lhs: Vec<String> = lhs.split('.').map(|s| s.trim().trim_matches('"').to_owned()).collect();
         let full: Vec<&str> = current.iter().chain(&lhs).map(String::as_str).collect();
         if full.split_last() == Some((key, table)) {
             return Some(i + 1);
@@ -226,12 +203,8 @@ fn set_path(table: &mut toml::Table, path: &[&str], value: toml::Value) -> Resul
     let (last, parents) = path.split_last().ok_or("empty key")?;
     let mut t = table;
     for (depth, part) in parents.iter().enumerate() {
-        let entry = t
-            .entry((*part).to_owned())
-            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
-        t = entry
-            .as_table_mut()
-            .ok_or_else(|| format!("`{}` is not a table", parents[..=depth].join(".")))?;
+        let entry = t.entry((*part).to_owned()).or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        t = entry.as_table_mut().ok_or_else(|| format!("`{}` is not a table", parents[..=depth].join(".")))?;
     }
     t.insert((*last).to_owned(), value);
     Ok(())
@@ -252,11 +225,7 @@ impl Config {
     /// Parse config `text` (named `origin` in errors), apply `overrides`, and check everything
     /// ([`Config::resolve`] must succeed). On error nothing is returned: there is no half-applied config.
     pub fn parse(text: &str, origin: &str, overrides: &[String]) -> Result<Self, ConfigError> {
-        let mut source = Source {
-            origin: origin.to_owned(),
-            text: text.to_owned(),
-            overrides: Vec::new(),
-        };
+        let mut source = Source { origin: origin.to_owned(), text: text.to_owned(), overrides: Vec::new() };
         let toml_error = |e: toml::de::Error, origin: &str, text: &str| ConfigError {
             origin: origin.to_owned(),
             line: e.span().map(|s| line_of_offset(text, s.start)),
@@ -267,14 +236,9 @@ impl Config {
         if !overrides.is_empty() {
             let mut table: toml::Table = text.parse().map_err(|e| toml_error(e, origin, text))?;
             for raw in overrides {
-                let bad = |message: String| ConfigError {
-                    origin: format!("--set {raw}"),
-                    line: None,
-                    message,
-                };
-                let (key, value) = raw
-                    .split_once('=')
-                    .ok_or_else(|| bad("expected KEY=VALUE (e.g. bodies=1000)".into()))?;
+                let bad = |message: String| ConfigError { origin: format!("--set {raw}"), line: None, message };
+                let (key, value) =
+                    raw.split_once('=').ok_or_else(|| bad("expected KEY=VALUE (e.g. bodies=1000)".into()))?;
                 let (key, value) = (key.trim(), value.trim());
                 let path: Vec<&str> = key.split('.').collect();
                 if path.iter().any(|p| p.is_empty()) {
@@ -293,27 +257,18 @@ impl Config {
 
     /// Check the config and resolve it into a [`Setup`] with the scenario's defaults filled in.
     pub fn resolve(&self) -> Result<Setup, ConfigError> {
-        self.check(&Source {
-            origin: "config".into(),
-            ..Source::default()
-        })
+        self.check(&Source { origin: "config".into(), ..Source::default() })
     }
 
     /// The algorithm row and its resolved parameters.
     pub fn algorithm(&self) -> Result<(&'static AlgorithmDescriptor, Params), ConfigError> {
-        let source = Source {
-            origin: "config".into(),
-            ..Source::default()
-        };
+        let source = Source { origin: "config".into(), ..Source::default() };
         self.check_algorithm(&source)
     }
 
-    fn check_algorithm(
-        &self,
-        source: &Source,
-    ) -> Result<(&'static AlgorithmDescriptor, Params), ConfigError> {
-        let descriptor = collide_algorithms::find(&self.algorithm)
-            .map_err(|e| source.error_at(&["algorithm"], e.to_string()))?;
+    fn check_algorithm(&self, source: &Source) -> Result<(&'static AlgorithmDescriptor, Params), ConfigError> {
+        let descriptor =
+            collide_algorithms::find(&self.algorithm).map_err(|e| source.error_at(&["algorithm"], e.to_string()))?;
         for (name, table) in &self.params {
             let d = collide_algorithms::find(name).map_err(|e| {
                 let key = table.keys().next().map_or("", String::as_str);
@@ -324,17 +279,12 @@ impl Config {
                     collide_broadphase::ParamError::Unknown { name, .. } => name.clone(),
                     collide_broadphase::ParamError::OutOfRange { spec, .. } => spec.name.to_owned(),
                 };
-                return Err(
-                    source.error_at(&["params", name, &key], format!("in [params.{name}]: {e}"))
-                );
+                return Err(source.error_at(&["params", name, &key], format!("in [params.{name}]: {e}")));
             }
         }
         let given = self.params.get(descriptor.name);
-        let params = Params::resolve(
-            descriptor.params,
-            given.into_iter().flatten().map(|(k, v)| (k.as_str(), *v)),
-        )
-        .expect("checked above");
+        let params = Params::resolve(descriptor.params, given.into_iter().flatten().map(|(k, v)| (k.as_str(), *v)))
+            .expect("checked above");
         Ok((descriptor, params))
     }
 
@@ -346,18 +296,12 @@ impl Config {
         let bodies = match self.bodies {
             Some(0) => return Err(err(&["bodies"], "bodies = 0: need at least 1 body".into())),
             Some(n) if n > u32::MAX as usize / 2 => {
-                return Err(err(
-                    &["bodies"],
-                    format!("bodies = {n}: at most {} are supported", u32::MAX / 2),
-                ));
+                return Err(err(&["bodies"], format!("bodies = {n}: at most {} are supported", u32::MAX / 2)));
             }
             Some(n) if scenario.fixed_bodies && n != scenario.default_bodies => {
                 return Err(err(
                     &["bodies"],
-                    format!(
-                        "bodies = {n}: scenario `{}` always has {} bodies",
-                        scenario.name, scenario.default_bodies
-                    ),
+                    format!("bodies = {n}: scenario `{}` always has {} bodies", scenario.name, scenario.default_bodies),
                 ));
             }
             Some(n) => n,
@@ -367,65 +311,38 @@ impl Config {
             if value.is_finite() && value > 0.0 {
                 Ok(value)
             } else {
-                Err(err(
-                    path,
-                    format!("{} = {value}: must be a positive number", path.join(".")),
-                ))
+                Err(err(path, format!("{} = {value}: must be a positive number", path.join("."))))
             }
         };
         let in_unit = |path: &[&str], value: f32| -> Result<f32, ConfigError> {
             if (0.0..=1.0).contains(&value) {
                 Ok(value)
             } else {
-                Err(err(
-                    path,
-                    format!("{} = {value}: must be between 0 and 1", path.join(".")),
-                ))
+                Err(err(path, format!("{} = {value}: must be between 0 and 1", path.join("."))))
             }
         };
         let non_negative = |path: &[&str], value: f32| -> Result<f32, ConfigError> {
             if value.is_finite() && value >= 0.0 {
                 Ok(value)
             } else {
-                Err(err(
-                    path,
-                    format!(
-                        "{} = {value}: must be zero or a positive number",
-                        path.join(".")
-                    ),
-                ))
+                Err(err(path, format!("{} = {value}: must be zero or a positive number", path.join("."))))
             }
         };
         let radius = positive(&["radius"], self.radius.unwrap_or(scenario.default_radius))?;
         let radius_spread = in_unit(&["radius_spread"], self.radius_spread)?;
         if radius_spread >= 1.0 {
-            return Err(err(
-                &["radius_spread"],
-                "radius_spread = 1: radii would reach zero; use less than 1".into(),
-            ));
+            return Err(err(&["radius_spread"], "radius_spread = 1: radii would reach zero; use less than 1".into()));
         }
         let container = match self.container_width {
-            Some(w) => collide_math::Aabb::from_center_radius(
-                Vec3::ZERO,
-                positive(&["container_width"], w)? / 2.0,
-            ),
+            Some(w) => collide_math::Aabb::from_center_radius(Vec3::ZERO, positive(&["container_width"], w)? / 2.0),
             None => (scenario.container)(bodies, mean_sphere_volume(radius, radius_spread)),
         };
-        let speed = non_negative(
-            &["speed"],
-            self.speed.unwrap_or_else(|| (scenario.speed)(&container)),
-        )?;
+        let speed = non_negative(&["speed"], self.speed.unwrap_or_else(|| (scenario.speed)(&container)))?;
         let gravity = self.gravity.unwrap_or(scenario.default_gravity);
         if !gravity.is_finite() {
-            return Err(err(
-                &["gravity"],
-                format!("gravity = {gravity}: must be a finite number"),
-            ));
+            return Err(err(&["gravity"], format!("gravity = {gravity}: must be a finite number")));
         }
-        let restitution = in_unit(
-            &["restitution"],
-            self.restitution.unwrap_or(scenario.default_restitution),
-        )?;
+        let restitution = in_unit(&["restitution"], self.restitution.unwrap_or(scenario.default_restitution))?;
         let resting_fraction = in_unit(&["resting_fraction"], self.resting_fraction)?;
         if self.frames == 0 {
             return Err(err(&["frames"], "frames = 0: need at least 1 frame".into()));
@@ -436,10 +353,7 @@ impl Config {
         }
         non_negative(&["time", "scale"], self.time.scale)?;
         if self.time.max_steps == 0 {
-            return Err(err(
-                &["time", "max_steps"],
-                "time.max_steps = 0: need at least 1".into(),
-            ));
+            return Err(err(&["time", "max_steps"], "time.max_steps = 0: need at least 1".into()));
         }
 
         let setup = Setup {
@@ -458,16 +372,10 @@ impl Config {
         let largest = 2.0 * setup.max_radius();
         let room = container.extents().min_element();
         if largest > room {
-            let path: &[&str] = if self.container_width.is_some() {
-                &["container_width"]
-            } else {
-                &["radius"]
-            };
+            let path: &[&str] = if self.container_width.is_some() { &["container_width"] } else { &["radius"] };
             return Err(err(
                 path,
-                format!(
-                    "a body {largest} across does not fit in the container, whose smallest side is {room}"
-                ),
+                format!("a body {largest} across does not fit in the container, whose smallest side is {room}"),
             ));
         }
         Ok(setup)

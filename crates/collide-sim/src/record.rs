@@ -40,20 +40,12 @@ pub fn write_csv(path: &Path, records: &[FrameRecord]) -> std::io::Result<()> {
     text.push_str(CSV_HEADER);
     text.push('\n');
     for r in records {
-        let _ = write!(
-            text,
-            "{},{},{},{:.4},{:.4}",
-            r.frame, r.n, r.algorithm, r.dt_ms, r.step_ms
-        );
+        let _ = write!(text, "{},{},{},{:.4},{:.4}", r.frame, r.n, r.algorithm, r.dt_ms, r.step_ms);
         for phase in Phase::ALL {
             let _ = write!(text, ",{:.4}", r.phases.get(phase));
         }
         let relative = r.dt_ms / (1000.0 / 60.0);
-        let _ = writeln!(
-            text,
-            ",{},{},{},{relative:.4},{}",
-            r.pairs, r.contacts, r.removed, r.stats
-        );
+        let _ = writeln!(text, ",{},{},{},{relative:.4},{}", r.pairs, r.contacts, r.removed, r.stats);
     }
     let tmp = path.with_extension("csv.partial");
     let mut file = std::fs::File::create(&tmp)?;
@@ -89,9 +81,7 @@ impl RunSummary {
     pub fn of(records: &[FrameRecord]) -> Self {
         let warmup = (records.len() / 10).min(10);
         let measured = &records[warmup..];
-        let of = |f: &dyn Fn(&FrameRecord) -> f64| {
-            Summary::of(&measured.iter().map(f).collect::<Vec<_>>())
-        };
+        let of = |f: &dyn Fn(&FrameRecord) -> f64| Summary::of(&measured.iter().map(f).collect::<Vec<_>>());
         let mut phase_means = [0.0; 6];
         for (slot, phase) in phase_means.iter_mut().zip(Phase::ALL) {
             *slot = of(&|r| r.phases.get(phase)).mean;

@@ -36,11 +36,7 @@ impl Setup {
     /// The largest radius any body can have.
     #[must_use]
     pub fn max_radius(&self) -> f32 {
-        let mixed = if self.scenario.name == "mixed-sizes" {
-            MIXED_FACTOR
-        } else {
-            1.0
-        };
+        let mixed = if self.scenario.name == "mixed-sizes" { MIXED_FACTOR } else { 1.0 };
         self.radius * (1.0 + self.radius_spread) * mixed
     }
 
@@ -55,10 +51,7 @@ impl Setup {
 
     /// A uniform position where a body of radius `r` fits inside the container.
     fn inside(&self, rng: &mut Rng, r: f32) -> Vec3 {
-        rng.point_in(
-            self.container.min + Vec3::splat(r),
-            self.container.max - Vec3::splat(r),
-        )
+        rng.point_in(self.container.min + Vec3::splat(r), self.container.max - Vec3::splat(r))
     }
 
     /// A velocity of the configured speed in a uniformly random direction, or zero for resting bodies.
@@ -100,9 +93,7 @@ pub struct ScenarioDescriptor {
 
 impl std::fmt::Debug for ScenarioDescriptor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ScenarioDescriptor")
-            .field("name", &self.name)
-            .finish_non_exhaustive()
+        f.debug_struct("ScenarioDescriptor").field("name", &self.name).finish_non_exhaustive()
     }
 }
 
@@ -187,12 +178,7 @@ fn spawn_two_balls_oblique(setup: &Setup, _: &mut Rng, bodies: &mut Bodies) {
 fn cluster_script(step: u64, setup: &Setup, rng: &mut Rng, bodies: &mut Bodies) {
     if step == CLUSTER_PULL_AT {
         let center = setup.container.center();
-        pull_toward(
-            bodies,
-            center,
-            1.0 - CLUSTER_SHRINK,
-            CLUSTER_PULL_STEPS as f32 / 60.0,
-        );
+        pull_toward(bodies, center, 1.0 - CLUSTER_SHRINK, CLUSTER_PULL_STEPS as f32 / 60.0);
     } else if step == CLUSTER_PULL_AT + CLUSTER_PULL_STEPS {
         for v in &mut bodies.velocity {
             *v = rng.unit_vector() * setup.speed;
@@ -333,10 +319,7 @@ pub static SCENARIOS: &[ScenarioDescriptor] = &[
 pub fn find_scenario(name: &str) -> Result<&'static ScenarioDescriptor, String> {
     SCENARIOS.iter().find(|s| s.name == name).ok_or_else(|| {
         let valid: Vec<_> = SCENARIOS.iter().map(|s| s.name).collect();
-        format!(
-            "unknown scenario `{name}`; valid scenarios: {}",
-            valid.join(", ")
-        )
+        format!("unknown scenario `{name}`; valid scenarios: {}", valid.join(", "))
     })
 }
 
@@ -367,12 +350,7 @@ mod tests {
     #[test]
     fn unknown_scenarios_list_the_valid_ones() {
         let e = find_scenario("clustr").unwrap_err();
-        assert!(
-            e.starts_with(
-                "unknown scenario `clustr`; valid scenarios: thesis, thesis-slow, uniform"
-            ),
-            "{e}"
-        );
+        assert!(e.starts_with("unknown scenario `clustr`; valid scenarios: thesis, thesis-slow, uniform"), "{e}");
         assert!(find_scenario("rain").is_ok());
     }
 }

@@ -34,20 +34,13 @@ impl Simulation {
     pub fn new(config: &Config) -> Result<Self, ConfigError> {
         let setup = config.resolve()?;
         let (algorithm, params) = config.algorithm()?;
-        let clock = Clock::new(config.time.policy())
-            .with_cap(config.time.cap)
-            .with_scale(config.time.scale);
+        let clock = Clock::new(config.time.policy()).with_cap(config.time.cap).with_scale(config.time.scale);
         Ok(Self::from_parts(setup, algorithm, params, clock))
     }
 
     /// A simulation from already checked parts.
     #[must_use]
-    pub fn from_parts(
-        setup: Setup,
-        algorithm: &'static AlgorithmDescriptor,
-        params: Params,
-        clock: Clock,
-    ) -> Self {
+    pub fn from_parts(setup: Setup, algorithm: &'static AlgorithmDescriptor, params: Params, clock: Clock) -> Self {
         let mut sim = Self {
             broadphase: (algorithm.build)(&params),
             algorithm,
@@ -128,12 +121,7 @@ impl Simulation {
         {
             puffin::profile_scope!("integrate");
             let g = self.setup.gravity * dt;
-            for (p, v) in self
-                .bodies
-                .position
-                .iter_mut()
-                .zip(&mut self.bodies.velocity)
-            {
+            for (p, v) in self.bodies.position.iter_mut().zip(&mut self.bodies.velocity) {
                 *v += g;
                 *p += *v * dt;
             }
@@ -146,11 +134,7 @@ impl Simulation {
         };
         self.aabbs.clear();
         self.aabbs.extend(
-            self.bodies
-                .position
-                .iter()
-                .zip(&self.bodies.radius)
-                .map(|(&p, &r)| Aabb::from_center_radius(p, r)),
+            self.bodies.position.iter().zip(&self.bodies.radius).map(|(&p, &r)| Aabb::from_center_radius(p, r)),
         );
         timer.end(Phase::Aabbs);
 
@@ -184,16 +168,8 @@ impl Simulation {
             let b = &mut self.bodies;
             for &Pair { a, b: c } in &self.contacts {
                 let (i, j) = (a as usize, c as usize);
-                let mut s1 = BodyState {
-                    position: b.position[i],
-                    velocity: b.velocity[i],
-                    inv_mass: b.inv_mass[i],
-                };
-                let mut s2 = BodyState {
-                    position: b.position[j],
-                    velocity: b.velocity[j],
-                    inv_mass: b.inv_mass[j],
-                };
+                let mut s1 = BodyState { position: b.position[i], velocity: b.velocity[i], inv_mass: b.inv_mass[i] };
+                let mut s2 = BodyState { position: b.position[j], velocity: b.velocity[j], inv_mass: b.inv_mass[j] };
                 collide_resolution::push_out(&mut s1, b.radius[i], &mut s2, b.radius[j]);
                 collide_resolution::impulse(&mut s1, &mut s2, e);
                 (b.position[i], b.velocity[i]) = (s1.position, s1.velocity);
@@ -244,20 +220,14 @@ impl Simulation {
             return 0;
         }
         for &i in &self.doomed {
-            let (p, v) = (
-                self.bodies.position[i as usize],
-                self.bodies.velocity[i as usize],
-            );
+            let (p, v) = (self.bodies.position[i as usize], self.bodies.velocity[i as usize]);
             eprintln!(
                 "warning: step {}: body {i} has a non-finite state (position {p}, velocity {v}); removed",
                 self.step
             );
         }
         self.bodies.remove(&self.doomed, &mut self.old_to_new);
-        self.broadphase.on_resize(&Resize {
-            old_to_new: &self.old_to_new,
-            new_len: self.bodies.len(),
-        });
+        self.broadphase.on_resize(&Resize { old_to_new: &self.old_to_new, new_len: self.bodies.len() });
         self.doomed.len() as u32
     }
 

@@ -23,9 +23,7 @@ pub enum DtPolicy {
 
 impl Default for DtPolicy {
     fn default() -> Self {
-        Self::Fixed {
-            dt: crate::FRAME_60HZ,
-        }
+        Self::Fixed { dt: crate::FRAME_60HZ }
     }
 }
 
@@ -61,14 +59,7 @@ impl Clock {
     /// A running clock with the given policy, no cap and scale 1.
     #[must_use]
     pub fn new(policy: DtPolicy) -> Self {
-        Self {
-            policy,
-            cap: None,
-            scale: 1.0,
-            paused: false,
-            single_steps: 0,
-            accumulator: 0.0,
-        }
+        Self { policy, cap: None, scale: 1.0, paused: false, single_steps: 0, accumulator: 0.0 }
     }
 
     /// The same clock with a cap on real time per frame.
@@ -104,15 +95,9 @@ impl Clock {
         if self.paused || self.scale <= 0.0 {
             if self.single_steps > 0 {
                 self.single_steps -= 1;
-                return Steps {
-                    count: 1,
-                    dt: self.nominal_dt(),
-                };
+                return Steps { count: 1, dt: self.nominal_dt() };
             }
-            return Steps {
-                count: 0,
-                dt: self.nominal_dt(),
-            };
+            return Steps { count: 0, dt: self.nominal_dt() };
         }
         let real = match self.cap {
             Some(cap) => real_elapsed.min(cap),
@@ -120,14 +105,8 @@ impl Clock {
         }
         .max(0.0);
         match self.policy {
-            DtPolicy::Fixed { dt } => Steps {
-                count: 1,
-                dt: dt * self.scale,
-            },
-            DtPolicy::Variable => Steps {
-                count: 1,
-                dt: real * self.scale,
-            },
+            DtPolicy::Fixed { dt } => Steps { count: 1, dt: dt * self.scale },
+            DtPolicy::Variable => Steps { count: 1, dt: real * self.scale },
             DtPolicy::Accumulator { dt, max_steps } => {
                 self.accumulator += real * self.scale;
                 let wanted = (self.accumulator / dt).floor() as u32;
@@ -161,13 +140,7 @@ mod tests {
         let mut c = Clock::new(DtPolicy::Fixed { dt: 0.01 });
         assert_eq!(c.advance(5.0), Steps { count: 1, dt: 0.01 });
         c.scale = 0.5;
-        assert_eq!(
-            c.advance(0.0),
-            Steps {
-                count: 1,
-                dt: 0.005
-            }
-        );
+        assert_eq!(c.advance(0.0), Steps { count: 1, dt: 0.005 });
         c.paused = true;
         assert_eq!(c.advance(1.0).count, 0);
         c.single_step();
@@ -182,21 +155,14 @@ mod tests {
     fn variable_follows_real_time_up_to_the_cap() {
         let mut c = Clock::new(DtPolicy::Variable).with_cap(Some(0.05));
         assert_eq!(c.advance(0.02).dt, 0.02);
-        assert_eq!(
-            c.advance(3.0).dt,
-            0.05,
-            "a 3 s hitch becomes slow motion, not a 3 s jump"
-        );
+        assert_eq!(c.advance(3.0).dt, 0.05, "a 3 s hitch becomes slow motion, not a 3 s jump");
         let mut uncapped = Clock::new(DtPolicy::Variable).with_scale(2.0);
         assert_eq!(uncapped.advance(3.0).dt, 6.0);
     }
 
     #[test]
     fn accumulator_runs_whole_steps_and_carries_the_rest() {
-        let mut c = Clock::new(DtPolicy::Accumulator {
-            dt: 0.01,
-            max_steps: 5,
-        });
+        let mut c = Clock::new(DtPolicy::Accumulator { dt: 0.01, max_steps: 5 });
         assert_eq!(c.advance(0.025).count, 2);
         assert!((c.alpha() - 0.5).abs() < 1e-3);
         assert_eq!(c.advance(0.006).count, 1, "0.005 carried + 0.006");

@@ -19,14 +19,8 @@ pub enum Phase {
 
 impl Phase {
     /// Every phase, in pipeline order.
-    pub const ALL: [Self; 6] = [
-        Self::Integrate,
-        Self::Aabbs,
-        Self::Broadphase,
-        Self::Narrowphase,
-        Self::Resolution,
-        Self::Walls,
-    ];
+    pub const ALL: [Self; 6] =
+        [Self::Integrate, Self::Aabbs, Self::Broadphase, Self::Narrowphase, Self::Resolution, Self::Walls];
 
     /// The snake_case name used in CSV headers and puffin scopes.
     #[must_use]
@@ -78,10 +72,7 @@ impl PhaseTimer {
     /// Start timing now.
     #[must_use]
     pub fn start() -> Self {
-        Self {
-            last: Instant::now(),
-            times: PhaseTimes::default(),
-        }
+        Self { last: Instant::now(), times: PhaseTimes::default() }
     }
 
     /// The time since the last boundary belongs to `phase`.

@@ -32,9 +32,7 @@ impl Summary {
         }
         let mut sorted = samples.to_vec();
         sorted.sort_unstable_by(f64::total_cmp);
-        let rank = |p: f64| {
-            sorted[(((p / 100.0) * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len()) - 1]
-        };
+        let rank = |p: f64| sorted[(((p / 100.0) * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len()) - 1];
         Self {
             count: sorted.len(),
             mean: sorted.iter().sum::<f64>() / sorted.len() as f64,
@@ -60,11 +58,7 @@ impl Window {
     #[must_use]
     pub fn new(capacity: usize) -> Self {
         let capacity = capacity.max(1);
-        Self {
-            samples: Vec::with_capacity(capacity),
-            capacity,
-            next: 0,
-        }
+        Self { samples: Vec::with_capacity(capacity), capacity, next: 0 }
     }
 
     /// Add a sample, dropping the oldest when full. No allocation once full.
@@ -79,13 +73,7 @@ impl Window {
 
     /// The samples, oldest first.
     pub fn iter(&self) -> impl Iterator<Item = f64> + '_ {
-        let (newer, older) = self
-            .samples
-            .split_at(if self.samples.len() < self.capacity {
-                0
-            } else {
-                self.next
-            });
+        let (newer, older) = self.samples.split_at(if self.samples.len() < self.capacity { 0 } else { self.next });
         older.iter().chain(newer).copied()
     }
 
@@ -116,10 +104,7 @@ mod tests {
     fn percentiles_by_nearest_rank() {
         let samples: Vec<f64> = (1..=100).map(f64::from).collect();
         let s = Summary::of(&samples);
-        assert_eq!(
-            (s.count, s.min, s.p50, s.p95, s.p99, s.max),
-            (100, 1.0, 50.0, 95.0, 99.0, 100.0)
-        );
+        assert_eq!((s.count, s.min, s.p50, s.p95, s.p99, s.max), (100, 1.0, 50.0, 95.0, 99.0, 100.0));
         assert_eq!(s.mean, 50.5);
         assert_eq!(Summary::of(&[]).count, 0);
         assert_eq!(Summary::of(&[7.0]).p99, 7.0);

@@ -116,7 +116,8 @@ pub fn static_scenes() -> Vec<Scene> {
 
     scenes.push(Scene { name: "empty", aabbs: Vec::new() });
     scenes.push(Scene { name: "single", aabbs: vec![cube(Vec3::ONE, 1.0)] });
-    scenes.push(Scene { name: "two-touching", aabbs: vec![cube(Vec3::ZERO, 1.0), cube(Vec3::new(2.0, 0.0, 0.0), 1.0)] });
+    scenes
+        .push(Scene { name: "two-touching", aabbs: vec![cube(Vec3::ZERO, 1.0), cube(Vec3::new(2.0, 0.0, 0.0), 1.0)] });
     scenes
 }
 
@@ -142,9 +143,8 @@ pub fn snapshot_scenes() -> Vec<Scene> {
     let small_uniform = (0..60)
         .map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(20.0)), rng.range_f32(0.5, 2.5)))
         .collect();
-    let mut mixed: Vec<Aabb> = (0..40)
-        .map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(20.0)), 0.6))
-        .collect();
+    let mut mixed: Vec<Aabb> =
+        (0..40).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(20.0)), 0.6)).collect();
     mixed.push(Aabb::from_center_radius(Vec3::splat(10.0), 4.8));
     vec![
         Scene { name: "grid-3x3x3-touching", aabbs: touching_grid(3) },

@@ -1,5 +1,5 @@
-use super::{Checker, Failure};
 use super::scenes::WORLD;
+use super::{Checker, Failure};
 use crate::{Aabb, Broadphase, Frame, Resize};
 use collide_math::{Rng, Vec3};
 
@@ -143,11 +143,8 @@ impl Sequence {
     fn churn_step(&self, rng: &mut Rng, bodies: &mut Bodies, frame: u32, bp: &mut dyn Broadphase) {
         let n = bodies.center.len();
         // Once, everything goes and a new crowd arrives: the empty-world edge of every incremental structure.
-        let (remove, add) = if frame == 152 {
-            (n, 200)
-        } else {
-            ((rng.below(12) as usize).min(n), rng.below(12) as usize)
-        };
+        let (remove, add) =
+            if frame == 152 { (n, 200) } else { ((rng.below(12) as usize).min(n), rng.below(12) as usize) };
         let mut doomed = vec![false; n];
         let mut marked = 0;
         while marked < remove {

@@ -6,9 +6,7 @@ fn parse(text: &str, overrides: &[&str]) -> Result<Config, ConfigError> {
 }
 
 fn error(text: &str, overrides: &[&str]) -> String {
-    parse(text, overrides)
-        .expect_err("must be rejected")
-        .to_string()
+    parse(text, overrides).expect_err("must be rejected").to_string()
 }
 
 #[test]
@@ -16,23 +14,14 @@ fn an_empty_config_is_all_defaults() {
     let c = parse("", &[]).unwrap();
     assert_eq!(c, Config::default());
     let setup = c.resolve().unwrap();
-    assert_eq!(
-        (setup.scenario.name, setup.bodies, setup.radius),
-        ("uniform", 10_000, 0.5)
-    );
+    assert_eq!((setup.scenario.name, setup.bodies, setup.radius), ("uniform", 10_000, 0.5));
 }
 
 #[test]
 fn overrides_set_any_key_including_tables() {
     let c = parse(
         "scenario = \"thesis\"\n",
-        &[
-            "bodies=1000",
-            "algorithm=brute",
-            "time.policy=variable",
-            "time.cap=0.1",
-            "resolution=false",
-        ],
+        &["bodies=1000", "algorithm=brute", "time.policy=variable", "time.cap=0.1", "resolution=false"],
     )
     .unwrap();
     assert_eq!(c.bodies, Some(1000));
@@ -47,10 +36,7 @@ fn overrides_set_any_key_including_tables() {
 #[test]
 fn unknown_keys_name_the_line_and_the_valid_keys() {
     let e = error("scenario = \"uniform\"\nbodys = 10\n", &[]);
-    assert!(
-        e.starts_with("test.toml:2: unknown field `bodys`, expected one of"),
-        "{e}"
-    );
+    assert!(e.starts_with("test.toml:2: unknown field `bodys`, expected one of"), "{e}");
     assert!(e.contains("`bodies`"), "{e}");
     assert_eq!(e.lines().count(), 1, "one line: {e}");
     let e = error("[time]\npolicy = \"fixed\"\nstep = 3\n", &[]);
@@ -62,52 +48,28 @@ fn malformed_toml_names_the_line() {
     let e = error("bodies = 10\nscenario = \n", &[]);
     assert!(e.starts_with("test.toml:2:"), "{e}");
     let e = error("bodies = \"many\"\n", &[]);
-    assert!(
-        e.starts_with("test.toml:1:") && e.contains("invalid type"),
-        "{e}"
-    );
+    assert!(e.starts_with("test.toml:1:") && e.contains("invalid type"), "{e}");
 }
 
 #[test]
 fn unknown_scenario_and_algorithm_answer_with_the_list() {
     let e = error("bodies = 5\nscenario = \"clouds\"\n", &[]);
-    assert!(
-        e.starts_with("test.toml:2: unknown scenario `clouds`; valid scenarios: thesis,"),
-        "{e}"
-    );
+    assert!(e.starts_with("test.toml:2: unknown scenario `clouds`; valid scenarios: thesis,"), "{e}");
     let e = error("algorithm = \"octtree\"\n", &[]);
-    assert!(
-        e.starts_with("test.toml:1: unknown algorithm `octtree`; valid algorithms: brute"),
-        "{e}"
-    );
+    assert!(e.starts_with("test.toml:1: unknown algorithm `octtree`; valid algorithms: brute"), "{e}");
     let e = error("", &["algorithm=nope"]);
-    assert!(
-        e.starts_with("--set algorithm=nope: unknown algorithm `nope`; valid algorithms:"),
-        "{e}"
-    );
+    assert!(e.starts_with("--set algorithm=nope: unknown algorithm `nope`; valid algorithms:"), "{e}");
     let e = error("", &["time.policy=sometimes"]);
-    assert!(
-        e.starts_with("--set time.policy=sometimes: unknown variant `sometimes`"),
-        "{e}"
-    );
-    assert!(
-        e.contains("fixed") && e.contains("variable") && e.contains("accumulator"),
-        "{e}"
-    );
+    assert!(e.starts_with("--set time.policy=sometimes: unknown variant `sometimes`"), "{e}");
+    assert!(e.contains("fixed") && e.contains("variable") && e.contains("accumulator"), "{e}");
 }
 
 #[test]
 fn algorithm_parameters_are_checked_against_the_spec() {
     let e = error("[params.nope]\nx = 1\n", &[]);
-    assert!(
-        e.starts_with("test.toml:2: in [params.nope]: unknown algorithm `nope`"),
-        "{e}"
-    );
+    assert!(e.starts_with("test.toml:2: in [params.nope]: unknown algorithm `nope`"), "{e}");
     let e = error("\n[params.brute]\nmax_leaf = 3\n", &[]);
-    assert!(
-        e.starts_with("test.toml:3: in [params.brute]: unknown parameter `max_leaf`"),
-        "{e}"
-    );
+    assert!(e.starts_with("test.toml:3: in [params.brute]: unknown parameter `max_leaf`"), "{e}");
 }
 
 #[test]
@@ -115,10 +77,7 @@ fn zero_and_negative_sizes_are_rejected_by_key() {
     assert!(error("bodies = 0\n", &[]).starts_with("test.toml:1: bodies = 0: need at least 1"));
     let e = error("bodies = -5\n", &[]);
     assert!(e.starts_with("test.toml:1:") && e.contains("-5"), "{e}");
-    assert!(
-        error("\nradius = -0.5\n", &[])
-            .starts_with("test.toml:2: radius = -0.5: must be a positive number")
-    );
+    assert!(error("\nradius = -0.5\n", &[]).starts_with("test.toml:2: radius = -0.5: must be a positive number"));
     assert!(error("radius = 0\n", &[]).contains("radius = 0: must be a positive number"));
     assert!(error("container_width = 0\n", &[]).starts_with("test.toml:1: container_width = 0"));
     assert!(error("", &["bodies=0"]).starts_with("--set bodies=0: bodies = 0"));
@@ -132,24 +91,15 @@ fn zero_and_negative_sizes_are_rejected_by_key() {
 #[test]
 fn a_body_larger_than_the_container_is_rejected() {
     let e = error("radius = 3\ncontainer_width = 5\n", &[]);
-    assert!(
-        e.starts_with("test.toml:2: a body 6 across does not fit in the container"),
-        "{e}"
-    );
+    assert!(e.starts_with("test.toml:2: a body 6 across does not fit in the container"), "{e}");
     let e = error("scenario = \"thesis\"\nradius = 2\n", &[]);
-    assert!(
-        e.starts_with("test.toml:2: a body 4 across does not fit"),
-        "{e}"
-    );
+    assert!(e.starts_with("test.toml:2: a body 4 across does not fit"), "{e}");
 }
 
 #[test]
 fn fixed_count_scenarios_refuse_other_counts() {
     let e = error("scenario = \"two-balls\"\nbodies = 3\n", &[]);
-    assert!(
-        e.contains("scenario `two-balls` always has 2 bodies"),
-        "{e}"
-    );
+    assert!(e.contains("scenario `two-balls` always has 2 bodies"), "{e}");
     assert!(parse("scenario = \"two-balls\"\n", &[]).is_ok());
 }
 
@@ -165,20 +115,13 @@ fn key_lines_follow_tables_and_dotted_keys() {
     let text = "a = 1\n[time]\n# comment\ndt = 2\n[params.octree-dup]\nmax_leaf = 3\n";
     assert_eq!(key_line(text, &["a"]), Some(1));
     assert_eq!(key_line(text, &["time", "dt"]), Some(4));
-    assert_eq!(
-        key_line(text, &["params", "octree-dup", "max_leaf"]),
-        Some(6)
-    );
+    assert_eq!(key_line(text, &["params", "octree-dup", "max_leaf"]), Some(6));
     assert_eq!(key_line("time.dt = 1\n", &["time", "dt"]), Some(1));
     assert_eq!(key_line(text, &["missing"]), None);
 }
 
 #[test]
 fn a_config_survives_a_save_and_load() {
-    let c = parse(
-        "scenario = \"rain\"\nbodies = 77\n[time]\npolicy = \"accumulator\"\n",
-        &[],
-    )
-    .unwrap();
+    let c = parse("scenario = \"rain\"\nbodies = 77\n[time]\npolicy = \"accumulator\"\n", &[]).unwrap();
     assert_eq!(parse(&c.to_toml(), &[]).unwrap(), c);
 }

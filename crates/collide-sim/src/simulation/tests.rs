@@ -27,10 +27,7 @@ fn oblique_hit_deflects_both_and_conserves_momentum() {
         s.step(1.0 / 60.0);
     }
     let v = &s.bodies().velocity;
-    assert!(
-        v[0].y.abs() > 0.1 && v[1].y.abs() > 0.1,
-        "glancing hit turns both: {v:?}"
-    );
+    assert!(v[0].y.abs() > 0.1 && v[1].y.abs() > 0.1, "glancing hit turns both: {v:?}");
     assert!((v.iter().sum::<Vec3>() - p0).length() < 1e-5);
 }
 
@@ -65,10 +62,7 @@ fn a_non_finite_body_is_removed_and_the_run_goes_on() {
     let record = *s.step(1.0 / 60.0);
     assert_eq!(record.removed, 2);
     assert_eq!(record.n, 198);
-    assert!(
-        s.aabbs().iter().all(Aabb::is_valid),
-        "no NaN reaches the broadphase"
-    );
+    assert!(s.aabbs().iter().all(Aabb::is_valid), "no NaN reaches the broadphase");
     let mut expected = PairList::new();
     for _ in 0..20 {
         s.step(1.0 / 60.0);
@@ -85,15 +79,9 @@ fn kinetic_energy_never_grows_with_elastic_or_lossy_response() {
         let e0 = s.bodies().kinetic_energy();
         for _ in 0..200 {
             s.step(1.0 / 60.0);
-            assert!(
-                s.bodies().kinetic_energy() <= e0 * (1.0 + 1e-4),
-                "{e}: energy grew"
-            );
+            assert!(s.bodies().kinetic_energy() <= e0 * (1.0 + 1e-4), "{e}: energy grew");
         }
-        assert!(
-            s.records().iter().map(|r| r.contacts).sum::<u64>() > 0,
-            "bodies did collide"
-        );
+        assert!(s.records().iter().map(|r| r.contacts).sum::<u64>() > 0, "bodies did collide");
     }
 }
 
@@ -103,10 +91,7 @@ fn bodies_stay_inside_the_container() {
     s.run(300, |_, _| {});
     let c = s.setup().container;
     for (p, r) in s.bodies().position.iter().zip(&s.bodies().radius) {
-        assert!(
-            c.expanded(1e-4).contains(&Aabb::from_center_radius(*p, *r)),
-            "{p} outside {c:?}"
-        );
+        assert!(c.expanded(1e-4).contains(&Aabb::from_center_radius(*p, *r)), "{p} outside {c:?}");
     }
     let mean_y = s.bodies().position.iter().map(|p| p.y).sum::<f32>() / 300.0;
     assert!(mean_y < c.center().y, "rain fell: mean y {mean_y}");
@@ -114,26 +99,17 @@ fn bodies_stay_inside_the_container() {
 
 #[test]
 fn the_cluster_gets_dense_then_disperses() {
-    let mut s = sim(
-        "scenario = \"cluster\"\nbodies = 2000\n",
-        &["resolution=false"],
-    );
+    let mut s = sim("scenario = \"cluster\"\nbodies = 2000\n", &["resolution=false"]);
     s.run(240, |_, _| {});
     let pairs: Vec<u64> = s.records().iter().map(|r| r.pairs).collect();
     let (start, peak, end) = (pairs[50], pairs[119], pairs[239]);
-    assert!(
-        peak > 20 * start.max(1),
-        "dense at the pull's end: {start} -> {peak}"
-    );
+    assert!(peak > 20 * start.max(1), "dense at the pull's end: {start} -> {peak}");
     assert!(end * 5 < peak, "disperses after release: {peak} -> {end}");
 }
 
 #[test]
 fn variable_dt_follows_the_wall_clock_and_the_cap_bounds_it() {
-    let mut s = sim(
-        "scenario = \"uniform\"\nbodies = 50\n",
-        &["time.policy=variable", "time.cap=0.001"],
-    );
+    let mut s = sim("scenario = \"uniform\"\nbodies = 50\n", &["time.policy=variable", "time.cap=0.001"]);
     s.run(20, |_, _| {});
     assert!(s.records().iter().skip(1).all(|r| r.dt_ms <= 1.0 + 1e-9));
     let mut paused = sim("", &["time.scale=0", "bodies=10"]);
@@ -143,16 +119,8 @@ fn variable_dt_follows_the_wall_clock_and_the_cap_bounds_it() {
 
 #[test]
 fn resting_bodies_start_at_rest() {
-    let s = sim(
-        "scenario = \"uniform\"\nbodies = 1000\nresting_fraction = 0.9\n",
-        &[],
-    );
-    let resting = s
-        .bodies()
-        .velocity
-        .iter()
-        .filter(|v| **v == Vec3::ZERO)
-        .count();
+    let s = sim("scenario = \"uniform\"\nbodies = 1000\nresting_fraction = 0.9\n", &[]);
+    let resting = s.bodies().velocity.iter().filter(|v| **v == Vec3::ZERO).count();
     assert!((850..=950).contains(&resting), "{resting}");
 }
 
@@ -162,14 +130,6 @@ fn thesis_run_snapshot() {
     // order or the response shows up here.
     let mut s = sim("scenario = \"thesis\"\nbodies = 3000\n", &[]);
     s.run(30, |_, _| {});
-    let pairs: Vec<String> = s
-        .records()
-        .iter()
-        .map(|r| format!("{}/{}", r.pairs, r.contacts))
-        .collect();
-    insta::assert_snapshot!(format!(
-        "pairs/contacts per step: {}\nhash: {:016x}",
-        pairs.join(" "),
-        s.state_hash()
-    ));
+    let pairs: Vec<String> = s.records().iter().map(|r| format!("{}/{}", r.pairs, r.contacts)).collect();
+    insta::assert_snapshot!(format!("pairs/contacts per step: {}\nhash: {:016x}", pairs.join(" "), s.state_hash()));
 }
