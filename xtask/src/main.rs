@@ -1,5 +1,58 @@
-//! `cargo xtask`: project chores. The bench suite arrives with its issue.
-fn main() {
-    eprintln!("cargo xtask: no subcommands yet");
-    std::process::exit(2);
+//! `cargo xtask`: project chores, the rust-analyzer way (an alias in `.cargo/config.toml` runs this binary).
+//!
+//! - `cargo xtask test`: everything CI checks, in the order a failure is cheapest to see — formatting, the
+//!   workspace's tests, then the renderer's and the app's checks that need a display server, then the
+//!   bench's smoke run. `.ci/run` runs exactly this.
+//! - `cargo xtask bench`: the measurement suite (its own module).
+//!
+//! Each subcommand lives in its own module; this file only parses and dispatches.
+
+mod test;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// collide's project chores.
+#[derive(Debug, Parser)]
+#[command(name = "cargo xtask")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run every check CI runs: fmt, the workspace tests, the renderer and app checks, the bench smoke test.
+    Test(test::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Test(args) => test::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("xtask: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The workspace root (xtask's parent folder).
+fn root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
+}
+
+/// Run `program args…` in the workspace root, echoing it; an error names the command that failed.
+fn run_command(program: &str, args: &[&str], envs: &[(&str, &str)]) -> Result<(), String> {
+    eprintln!("\n==> {program} {}", args.join(" "));
+    let status = std::process::Command::new(program)
+        .args(args)
+        .envs(envs.iter().copied())
+        .current_dir(root())
+        .status()
+        .map_err(|e| format!("cannot start `{program}`: {e}"))?;
+    if status.success() { Ok(()) } else { Err(format!("`{program} {}` failed ({status})", args.join(" "))) }
 }
