@@ -9,12 +9,56 @@ pub use collide_broadphase::{AlgorithmDescriptor, ParamSpec, Params, UnknownAlgo
 use collide_broadphase::{Broadphase, find_algorithm};
 
 /// Every registered broadphase, the oracle first.
-pub static ALGORITHMS: &[AlgorithmDescriptor] = &[AlgorithmDescriptor {
-    name: "brute",
-    summary: "test every pair: O(n²), the oracle; only for a few hundred bodies",
-    params: &[],
-    build: |_| Box::new(collide_brute::BruteForce::new()),
-}];
+pub static ALGORITHMS: &[AlgorithmDescriptor] = &[
+    AlgorithmDescriptor {
+        name: "brute",
+        summary: "test every pair: O(n²), the oracle; only for a few hundred bodies",
+        params: &[],
+        build: |_| Box::new(collide_brute::BruteForce::new()),
+    },
+    AlgorithmDescriptor {
+        name: "octree-dup",
+        summary: "octree, a body in every leaf it touches, each pair once; best for many small spread-out bodies",
+        params: collide_octree::PARAMS,
+        build: |p| Box::new(collide_octree::Octree::from_params(collide_octree::Variant::Dup, p)),
+    },
+    AlgorithmDescriptor {
+        name: "octree-nodup",
+        summary: "octree, straddlers kept in inner nodes; best for clusters, mixed sizes; O(n²) if all straddle",
+        params: collide_octree::PARAMS,
+        build: |p| Box::new(collide_octree::Octree::from_params(collide_octree::Variant::Nodup, p)),
+    },
+    AlgorithmDescriptor {
+        name: "octree-loose",
+        summary: "loose octree, each body in one enlarged cell by centre and size; robust for mixed sizes",
+        params: collide_octree::LOOSE_PARAMS,
+        build: |p| Box::new(collide_octree::Octree::from_params(collide_octree::Variant::Loose, p)),
+    },
+    AlgorithmDescriptor {
+        name: "sap",
+        summary: "incremental sweep-and-prune, insertion sort + persistent pairs; best by far for slow bodies",
+        params: collide_sap::SAP_PARAMS,
+        build: |p| Box::new(collide_sap::SweepAndPrune::from_params(p)),
+    },
+    AlgorithmDescriptor {
+        name: "sort-sweep",
+        summary: "sort-and-sweep rebuilt every frame on the axis of greatest spread; immune to speed",
+        params: &[],
+        build: |_| Box::new(collide_sap::SortSweep::new()),
+    },
+    AlgorithmDescriptor {
+        name: "mbp",
+        summary: "multi-box pruning: sort-and-sweep per region of a coarse grid, parallel; fast at any speed",
+        params: collide_sap::MBP_PARAMS,
+        build: |p| Box::new(collide_sap::MultiBoxPruning::from_params(p)),
+    },
+    AlgorithmDescriptor {
+        name: "pair-count",
+        summary: "per-axis overlap lists, a pair counted on three axes is real (the BSP study's variant)",
+        params: &[],
+        build: |_| Box::new(collide_sap::PairCount::new()),
+    },
+];
 
 /// The descriptor named `name`, or an error listing the valid names.
 pub fn find(name: &str) -> Result<&'static AlgorithmDescriptor, UnknownAlgorithm> {

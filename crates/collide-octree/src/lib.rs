@@ -1,0 +1,144 @@
+//! Octrees for the broadphase: with duplicates, without duplicates, and loose.
+//!
+//! An octree cuts space into eight octants, recursively, until each cell holds few bodies; bodies in distant
+//! cells are never compared. The three variants here differ in *where a body that crosses a split plane is
+//! stored*, and that one choice decides their best and worst scenes (Dimitrijević 2019, ch. 3.2 and 5.2, which
+//! this crate follows; the thesis found 32 bodies per leaf best and depths 9–12 good).
+//!
+//! # Octree with duplicates (`octree-dup`)
+//!
+//! A body goes into **every leaf its box touches**; a leaf splits into eight when it holds more than
+//! `max_leaf` bodies, unless it is at `max_depth`. Pairs are found per leaf. The naive version reports a pair
+//! once per leaf the two bodies share — the thesis's program reported the same pair up to 64 times in clusters.
+//! Here a pair is reported only in the leaf that owns the **min corner of the two boxes' intersection**,
+//! `max(a.min, b.min)`: that point lies in both boxes, the leaves' half-open cells partition space (the root's
+//! faces are infinite), so exactly one leaf owns it and that leaf stores both bodies. One comparison per
+//! overlapping pair; no hash set, no sort.
+//!
+//! What breaks next: bodies large against the cells are stored many times (a body spanning k leaves per axis is
+//! stored k³ times), and a dense cluster makes the tree split to `max_depth` while every leaf still holds the
+//! same crowd.
+//!
+//! # Octree without duplicates (`octree-nodup`)
+//!
+//! A body that **straddles a node's split planes stays in that node**; only bodies that fit one octant go down.
+//! Every body is stored once. Bodies in disjoint subtrees cannot overlap (a lower-child body has `max < c`, an
+//! upper-child body `min >= c`), so the pairs are: a node's bodies among themselves, and a node's bodies against
+//! its subtree — walked only through the children the straddler's box touches.
+//!
+//! **Worst case:** every body straddles the root's centre (say, a crowd gathered exactly there, or bodies as large
+//! as half the world): all of them stay in the root and the search is the brute-force n(n−1)/2. **Best case:**
+//! clusters and mixed sizes — large bodies stop high in the tree instead of being copied into hundreds of leaves,
+//! and a dense crowd is not split over and over.
+//!
+//! # Loose octree (`octree-loose`)
+//!
+//! Each cell's *loose bound* is the cell grown by a factor `looseness` (2 = twice the edge). A body goes into
+//! exactly one node: down to the child whose cell holds its **centre**, as long as its box fits that child's loose
+//! bound. Stored once, and a body near a plane no longer sticks at the top as in nodup; the price is that loose
+//! bounds of neighbours overlap, so each body queries the tree from the root (every node whose loose bound its
+//! box touches) and the exact [`Aabb::overlaps`](collide_math::Aabb::overlaps) filters candidates before a pair
+//! is written; the body stored first writes it.
+//!
+//! # The static/dynamic split
+//!
+//! [`Frame`](collide_broadphase::Frame) carries no "moved" flags, so the octree finds the bodies that did not
+//! move itself: it compares each box **bit for bit** with the one it kept from the last frame (O(n), a few
+//! nanoseconds per body). When enough bodies are at rest (at least [`OctreeConfig::static_min`] and a quarter of
+//! the moving set) it builds them into a **static tree once** and caches the pairs among them. Each later frame
+//! only the moving bodies are built into the dynamic tree; each is queried against the static tree — O(log n)
+//! per moving body instead of O(n) — and the cached static pairs are copied. A static body that starts moving
+//! leaves the static set (its stale entry is skipped by queries) and the static tree is rebuilt when half of it
+//! is stale. [`on_resize`](collide_broadphase::Broadphase::on_resize) forgets everything (the trait's default
+//! `reset`), and the next frame starts afresh. With 90% of bodies at rest a frame costs about a tenth of a
+//! full rebuild.
+//!
+//! # Layout
+//!
+//! Flat arrays with `u32` indices, never `Box` trees: a node pool whose 8 children are consecutive, and one
+//! item array holding each stored box *next to its id*, the items of a node contiguous, so that leaf scans read
+//! memory in order. The build goes level by level over a contiguous buffer (one streaming pass per level).
+//! Pool, items and scratch are kept across frames: a warm octree allocates nothing. The pair search runs on
+//! rayon (chunks of nodes, one reused pair buffer per chunk, appended in chunk order, so the output is
+//! deterministic) once a tree holds more than a few thousand items; below that it is serial.
+//!
+//! # Complexity
+//!
+//! n bodies, of which d move; k overlapping pairs; h ≤ `max_depth` the depth reached; m ≤ `max_leaf` the leaf load.
+//! - **Build** (every frame, the moving bodies): O(d · h) — one pass per level — plus the duplicates (dup).
+//!   Uniform small bodies: h ≈ log₈(d / m).
+//! - **Pair search:** dup O(Σ leaf m²) ≈ O(d · m); nodup O(d · m + s · h) for s straddlers; loose O(d · h · m)
+//!   (a root-down query per body). All + O(k) output.
+//! - **Static/dynamic:** O(n) comparison per frame; a static rebuild O((n − d) · h) when bodies come to rest;
+//!   moving-vs-static queries O(d · (h + m)).
+//! - **Memory:** O(n + nodes) for nodup and loose; dup O(n · r) where r is the mean number of leaves a body
+//!   touches (1–2 for bodies small against the leaves, up to 8^h for one body covering the world).
+//! - **Best case:** uniform bodies small against the leaf cells: linear in practice.
+//! - **Worst case:** all bodies overlapping each other (one point): every variant stops at `max_depth` or keeps
+//!   them at the root and does k = n(n−1)/2 tests, the output's own size. Nodup also degrades to n²/2 when all
+//!   bodies merely straddle the root's centre without overlapping; dup when bodies are large (duplicates).
+//!
+//! # Performance tips
+//!
+//! - `max_leaf` 16–64 (32 default): larger leaves cost m² tests, smaller ones cost levels and duplicates.
+//! - `max_depth` 9–12; deeper only wastes time on clusters that cannot be separated.
+//! - Prefer **dup** for many similar small bodies spread out (the thesis's default scene), **nodup** or **loose**
+//!   for clusters and mixed sizes, where dup stores a large or crowded body many times.
+//! - `looseness` 2 is the classic choice; 1 makes loose behave like nodup by centre, larger values push bodies
+//!   deeper at the cost of more overlapping loose bounds.
+//! - Scenes where most bodies rest gain most from the static/dynamic split; it costs one O(n) comparison when
+//!   nothing rests (turn it off with [`OctreeConfig::static_split`] if even that matters).
+//! - Degenerate input terminates: a cell never splits deeper than `max_depth`, so all bodies at one point cost
+//!   O(n · max_depth) to build plus the n²/2 pairs that really exist.
+
+mod dup;
+mod loose;
+mod nodup;
+mod octree;
+mod par;
+mod tree;
+mod validate;
+
+#[cfg(test)]
+mod tests;
+
+pub use octree::{Octree, OctreeConfig};
+pub use tree::{MAX_DEPTH_LIMIT, Variant};
+
+use collide_broadphase::ParamSpec;
+
+/// `max_leaf`: bodies per leaf before it splits.
+pub const MAX_LEAF: ParamSpec = ParamSpec {
+    name: "max_leaf",
+    description: "bodies a leaf holds before it splits into eight (the thesis's sweep found 32 best)",
+    default: 32.0,
+    min: 1.0,
+    max: 1024.0,
+    integer: true,
+};
+
+/// `max_depth`: the deepest level (root = 0).
+pub const MAX_DEPTH: ParamSpec = ParamSpec {
+    name: "max_depth",
+    description: "deepest level of the tree, root = 0 (9–12 is the good range)",
+    default: 10.0,
+    min: 0.0,
+    max: MAX_DEPTH_LIMIT as f64,
+    integer: true,
+};
+
+/// `looseness`: loose cells are this many times the cell's edge.
+pub const LOOSENESS: ParamSpec = ParamSpec {
+    name: "looseness",
+    description: "loose cells are this many times the cell's edge (2 is classic)",
+    default: 2.0,
+    min: 1.0,
+    max: 4.0,
+    integer: false,
+};
+
+/// The parameters of `octree-dup` and `octree-nodup`.
+pub const PARAMS: &[ParamSpec] = &[MAX_LEAF, MAX_DEPTH];
+
+/// The parameters of `octree-loose`.
+pub const LOOSE_PARAMS: &[ParamSpec] = &[MAX_LEAF, MAX_DEPTH, LOOSENESS];

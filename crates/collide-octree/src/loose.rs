@@ -1,0 +1,63 @@
+//! Loose octree: every body in exactly one node, chosen by its centre and size.
+//!
+//! A node's loose bound is its cell grown by `(looseness − 1)/2` of the edge on every side. A body goes down into
+//! the child whose cell holds its centre when its box fits that child's loose bound, else it stays. Loose bounds
+//! of siblings overlap, so two overlapping bodies may sit in unrelated nodes: the pair search is a query per
+//! body from the root, visiting every node whose loose bound the body's box touches, and a pair is reported
+//! by the body stored first (items are in node order) — each overlapping pair is tested from both sides but
+//! written once. Every candidate passes the exact [`Aabb::overlaps`](collide_math::Aabb::overlaps) before it
+//! is written.
+
+use crate::tree::{Item, NONE, Node, STACK, window};
+use collide_broadphase::Pair;
+
+/// Pairs whose first-stored body is one of the items of `nodes[range]`.
+pub(crate) fn self_pairs(nodes: &[Node], items: &[Item], range: std::ops::Range<usize>, out: &mut Vec<Pair>) -> u64 {
+    let mut tests = 0;
+    for node in &nodes[range] {
+        for pos in node.start as usize..node.end as usize {
+            tests += walk(nodes, items, &items[pos], pos + 1, None, out);
+        }
+    }
+    tests
+}
+
+/// Test `q` against the stored bodies at positions `>= after` in every node whose loose bound `q` touches.
+#[inline]
+fn walk(nodes: &[Node], items: &[Item], q: &Item, after: usize, live: Option<&[bool]>, out: &mut Vec<Pair>) -> u64 {
+    if nodes.is_empty() {
+        return 0;
+    }
+    let mut tests = 0;
+    let mut stack = [0u32; STACK];
+    let mut sp = 1;
+    while sp > 0 {
+        sp -= 1;
+        let node = &nodes[stack[sp] as usize];
+        let w = window(node, items, q.aabb.min.x, q.aabb.max.x);
+        let (from, end) = (w.start.max(after), w.end);
+        if from < end {
+            tests += (end - from) as u64;
+            for t in &items[from..end] {
+                if q.aabb.overlaps(&t.aabb) && live.is_none_or(|l| l[t.id as usize]) {
+                    out.push(Pair::new(q.id, t.id));
+                }
+            }
+        }
+        if node.first_child != NONE {
+            for k in 0..8 {
+                let ci = node.first_child + k;
+                if nodes[ci as usize].loose.overlaps(&q.aabb) {
+                    stack[sp] = ci;
+                    sp += 1;
+                }
+            }
+        }
+    }
+    tests
+}
+
+/// Pairs of `q` with the live bodies of a loose tree. O(depth · visited nodes + their bodies).
+pub(crate) fn query(nodes: &[Node], items: &[Item], q: &Item, live: &[bool], out: &mut Vec<Pair>) -> u64 {
+    walk(nodes, items, q, 0, Some(live), out)
+}

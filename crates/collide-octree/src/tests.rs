@@ -1,0 +1,219 @@
+use crate::{Octree, OctreeConfig, Variant};
+use collide_broadphase::conformance::{Checker, assert_conforms, pair_snapshot, snapshot_scenes};
+use collide_broadphase::{Aabb, Broadphase, Frame, PairList, reference_pairs};
+use collide_math::{Rng, Vec3};
+
+const VARIANTS: [Variant; 3] = [Variant::Dup, Variant::Nodup, Variant::Loose];
+
+fn make(variant: Variant, max_leaf: u32, max_depth: u32, static_split: bool) -> Box<dyn Broadphase> {
+    let config = OctreeConfig { max_leaf, max_depth, static_split, static_min: 1, ..OctreeConfig::default() };
+    Box::new(Octree::new(variant, config))
+}
+
+#[test]
+fn conforms_with_default_parameters() {
+    assert_conforms(|| Box::new(Octree::dup()));
+    assert_conforms(|| Box::new(Octree::nodup()));
+    assert_conforms(|| Box::new(Octree::loose()));
+}
+
+#[test]
+fn conforms_with_small_leaves_and_depths() {
+    // Small leaves force deep splitting; depth 0 and 1 force the "too full but cannot split" paths.
+    for v in VARIANTS {
+        for (leaf, depth) in [(1, 10), (2, 4), (4, 12), (1, 0), (3, 1), (8, 20)] {
+            assert_conforms(|| make(v, leaf, depth, true));
+        }
+    }
+}
+
+#[test]
+fn conforms_without_the_static_split() {
+    for v in VARIANTS {
+        assert_conforms(|| make(v, 4, 10, false));
+    }
+}
+
+#[test]
+fn conforms_with_other_looseness() {
+    for looseness in [1.0, 1.5, 4.0] {
+        let config = OctreeConfig { max_leaf: 2, looseness, static_min: 1, ..OctreeConfig::default() };
+        assert_conforms(|| Box::new(Octree::new(Variant::Loose, config)));
+    }
+}
+
+#[test]
+fn snapshots_of_small_scenes() {
+    for v in VARIANTS {
+        for scene in snapshot_scenes() {
+            let name = format!("{}-{}", v.name(), scene.name);
+            insta::assert_snapshot!(name, pair_snapshot(&mut Octree::new(v, OctreeConfig::default()), scene.name));
+        }
+    }
+}
+
+/// 90% of bodies at rest, some of them starting and stopping, all checked against the reference and
+/// `validate()` every frame: the static tree, its cached pairs, stale entries and rebuilds all get exercised.
+#[test]
+fn static_dynamic_split_stays_correct_as_bodies_start_and_stop() {
+    for v in VARIANTS {
+        let mut rng = Rng::new(77);
+        let n = 600;
+        let mut center: Vec<Vec3> = (0..n).map(|_| rng.point_in(Vec3::ZERO, Vec3::splat(40.0))).collect();
+        let half: Vec<f32> = (0..n).map(|_| rng.range_f32(0.3, 1.5)).collect();
+        let mut moving: Vec<bool> = (0..n).map(|i| i % 10 == 0).collect();
+        let mut bp = make(v, 4, 10, true);
+        let mut checker = Checker::default();
+        let mut aabbs = Vec::new();
+        let mut rebuilds = 0;
+        for frame in 0..120u64 {
+            if frame > 0 {
+                for i in 0..n {
+                    if moving[i] {
+                        center[i] += rng.unit_vector() * 0.6;
+                    }
+                }
+                // Every few frames some bodies start moving and some stop.
+                if frame % 7 == 0 {
+                    for _ in 0..30 {
+                        let i = rng.below(n as u32) as usize;
+                        moving[i] = !moving[i];
+                    }
+                }
+            }
+            aabbs.clear();
+            aabbs.extend(center.iter().zip(&half).map(|(&c, &h)| Aabb::from_center_radius(c, h)));
+            if let Err(f) = checker.check(bp.as_mut(), &Frame::new(&aabbs).with_step(frame), "ninety-percent-rest") {
+                panic!("{}: {f}", v.name());
+            }
+            let stats = bp.stats();
+            rebuilds += stats.get("static_rebuilt").unwrap() as u32;
+            if frame > 2 {
+                let resting = moving.iter().filter(|m| !**m).count() as f64;
+                assert!(stats.get("static_bodies").unwrap() >= resting * 0.7, "{}: static set too small", v.name());
+            }
+        }
+        assert!(rebuilds >= 2, "{}: the static tree was rebuilt only {rebuilds} times", v.name());
+    }
+}
+
+#[test]
+fn all_bodies_at_one_point_terminate_with_every_pair() {
+    for v in VARIANTS {
+        let aabbs = vec![Aabb::from_center_radius(Vec3::splat(3.0), 0.0); 200];
+        let mut bp = make(v, 1, 20, true);
+        let mut out = PairList::new();
+        bp.find_pairs(&Frame::new(&aabbs), &mut out);
+        assert_eq!(out.len(), 200 * 199 / 2, "{}", v.name());
+        bp.validate().unwrap();
+        let depth = bp.stats().get("depth").unwrap();
+        assert!(depth <= 20.0, "{}: depth {depth}", v.name());
+    }
+}
+
+#[test]
+fn body_larger_than_the_root_and_far_coordinates() {
+    for v in VARIANTS {
+        let mut rng = Rng::new(5);
+        let shift = Vec3::new(3.0e5, -2.0e5, 1.0e5);
+        let mut aabbs: Vec<Aabb> = (0..300)
+            .map(|_| Aabb::from_center_radius(shift + rng.point_in(Vec3::ZERO, Vec3::splat(50.0)), 0.7))
+            .collect();
+        aabbs.insert(150, Aabb::new(shift - Vec3::splat(1.0e4), shift + Vec3::splat(1.0e4)));
+        let mut bp = make(v, 2, 12, true);
+        let (mut out, mut want) = (PairList::new(), PairList::new());
+        bp.find_pairs(&Frame::new(&aabbs), &mut out);
+        bp.validate().unwrap();
+        reference_pairs(&aabbs, &mut want);
+        out.sort();
+        assert_eq!(out, want, "{}", v.name());
+        // The huge body pairs with every other one.
+        assert_eq!(out.iter().filter(|p| p.a == 150 || p.b == 150).count(), 300);
+    }
+}
+
+#[test]
+fn stats_count_what_the_tree_did() {
+    // 8 unit boxes, one per octant of [0, 4]³, far apart, plus one box across the centre.
+    let mut aabbs: Vec<Aabb> = (0..8)
+        .map(|k| {
+            let c = Vec3::new(
+                (k & 1) as f32 * 3.0 + 0.5,
+                ((k >> 1) & 1) as f32 * 3.0 + 0.5,
+                ((k >> 2) & 1) as f32 * 3.0 + 0.5,
+            );
+            Aabb::from_center_radius(c, 0.5)
+        })
+        .collect();
+    aabbs.push(Aabb::from_center_radius(Vec3::splat(2.0), 0.25));
+    let mut out = PairList::new();
+
+    let mut dup = make(Variant::Dup, 1, 1, false);
+    dup.find_pairs(&Frame::new(&aabbs), &mut out);
+    let s = dup.stats();
+    assert_eq!(out.len(), 0);
+    assert_eq!(s.get("nodes"), Some(9.0), "{s}");
+    assert_eq!(s.get("leaves"), Some(8.0));
+    assert_eq!(s.get("depth"), Some(1.0));
+    // The centre box touches all 8 leaves: 7 extra references, 2 bodies in every leaf.
+    assert_eq!(s.get("dup_refs"), Some(7.0));
+    assert_eq!(s.get("max_leaf_load"), Some(2.0));
+    assert_eq!(s.get("mean_leaf_load"), Some(2.0));
+    assert_eq!(s.get("inner_bodies"), Some(0.0));
+    // Every leaf's two boxes are apart on x, so the leaf sweep (items sorted by min.x) makes no test at all.
+    assert_eq!(s.get("pair_tests"), Some(0.0));
+    assert_eq!(s.get("dynamic_bodies"), Some(9.0));
+
+    let mut nodup = make(Variant::Nodup, 1, 1, false);
+    nodup.find_pairs(&Frame::new(&aabbs), &mut out);
+    let s = nodup.stats();
+    assert_eq!(s.get("inner_bodies"), Some(1.0), "{s}");
+    assert_eq!(s.get("dup_refs"), Some(0.0));
+    assert_eq!(s.get("max_leaf_load"), Some(1.0));
+    // The straddler walks all 8 children, but the x window of each child's items excludes the corner box.
+    assert_eq!(s.get("pair_tests"), Some(0.0));
+
+    // Ten identical boxes in one leaf: the sweep cannot prune, 45 tests, 45 pairs.
+    let same = vec![Aabb::from_center_radius(Vec3::ONE, 0.5); 10];
+    for v in VARIANTS {
+        let mut bp = make(v, 32, 10, false);
+        bp.find_pairs(&Frame::new(&same), &mut out);
+        assert_eq!(out.len(), 45, "{}", v.name());
+        assert_eq!(bp.stats().get("pair_tests"), Some(45.0), "{}", v.name());
+        assert_eq!(bp.stats().get("leaves"), Some(1.0), "{}", v.name());
+    }
+
+    // Static split: the second identical frame moves everything into the static tree.
+    let mut split = make(Variant::Dup, 1, 1, true);
+    split.find_pairs(&Frame::new(&aabbs), &mut out);
+    split.find_pairs(&Frame::new(&aabbs), &mut out);
+    let s = split.stats();
+    assert_eq!(s.get("static_bodies"), Some(9.0), "{s}");
+    assert_eq!(s.get("dynamic_bodies"), Some(0.0));
+    assert_eq!(s.get("static_rebuilt"), Some(1.0));
+    split.find_pairs(&Frame::new(&aabbs), &mut out);
+    assert_eq!(split.stats().get("static_rebuilt"), Some(0.0));
+    assert_eq!(split.stats().get("pair_tests"), Some(0.0));
+}
+
+#[test]
+fn nodup_keeps_root_straddlers_at_the_root() {
+    // Every body straddles the root centre: the documented worst case, all in the root.
+    let aabbs: Vec<Aabb> = (0..50).map(|i| Aabb::from_center_radius(Vec3::splat(i as f32 * 0.01), 1.0)).collect();
+    let mut bp = make(Variant::Nodup, 4, 10, false);
+    let mut out = PairList::new();
+    bp.find_pairs(&Frame::new(&aabbs), &mut out);
+    assert_eq!(bp.stats().get("inner_bodies"), Some(50.0));
+    assert_eq!(out.len(), 50 * 49 / 2);
+    bp.validate().unwrap();
+}
+
+#[test]
+fn params_map_to_the_config() {
+    let p = collide_broadphase::Params::resolve(crate::LOOSE_PARAMS, [("max_leaf", 7.0), ("looseness", 1.5)]).unwrap();
+    let o = Octree::from_params(Variant::Loose, &p);
+    assert_eq!(o.config().max_leaf, 7);
+    assert_eq!(o.config().max_depth, 10);
+    assert_eq!(o.config().looseness, 1.5);
+    assert_eq!(o.name(), "octree-loose");
+}

@@ -1,0 +1,263 @@
+//! The crate's tests: the conformance kit for every variant, insta snapshots, and SAP's own behaviour.
+
+use crate::{MultiBoxPruning, PairCount, SortSweep, SweepAndPrune, UpdateMode};
+use collide_broadphase::conformance::{assert_conforms, pair_snapshot, snapshot_scenes};
+use collide_broadphase::{Aabb, Broadphase, Frame, Pair, PairList, Resize, reference_pairs};
+use collide_math::{Rng, Vec3};
+
+/// A variant's constructor.
+type Make = fn() -> Box<dyn Broadphase>;
+
+/// Every variant under test, by a snapshot-friendly name.
+fn variants() -> Vec<(&'static str, Make)> {
+    vec![
+        ("sap", || Box::new(SweepAndPrune::default())),
+        ("sap-pure", || Box::new(SweepAndPrune::new(0.0))),
+        // A budget so small that most moving frames take the rebuild path.
+        ("sap-tiny-budget", || Box::new(SweepAndPrune::new(0.5))),
+        ("sort-sweep", || Box::new(SortSweep::new())),
+        ("mbp", || Box::new(MultiBoxPruning::new(0))),
+        ("mbp-1", || Box::new(MultiBoxPruning::new(1))),
+        ("mbp-7", || Box::new(MultiBoxPruning::new(7))),
+        ("mbp-20", || Box::new(MultiBoxPruning::new(20))),
+        ("pair-count", || Box::new(PairCount::new())),
+    ]
+}
+
+#[test]
+fn sap_conforms() {
+    assert_conforms(|| Box::new(SweepAndPrune::default()));
+}
+
+#[test]
+fn sap_without_budget_conforms() {
+    assert_conforms(|| Box::new(SweepAndPrune::new(0.0)));
+}
+
+#[test]
+fn sap_with_tiny_budget_conforms() {
+    assert_conforms(|| Box::new(SweepAndPrune::new(0.5)));
+}
+
+#[test]
+fn sort_sweep_conforms() {
+    assert_conforms(|| Box::new(SortSweep::new()));
+}
+
+#[test]
+fn mbp_conforms_with_auto_one_and_many_regions() {
+    for regions in [0, 1, 7, 20] {
+        assert_conforms(move || Box::new(MultiBoxPruning::new(regions)));
+    }
+}
+
+#[test]
+fn pair_count_conforms() {
+    assert_conforms(|| Box::new(PairCount::new()));
+}
+
+#[test]
+fn snapshots_of_small_scenes() {
+    for (name, make) in variants() {
+        for scene in snapshot_scenes() {
+            insta::assert_snapshot!(format!("{name}-{}", scene.name), pair_snapshot(make().as_mut(), scene.name));
+        }
+    }
+}
+
+/// `n` cubes in `[0, w]³` with velocities of `speed` per frame, as the kit's sequences move them.
+struct World {
+    center: Vec<Vec3>,
+    velocity: Vec<Vec3>,
+    half: f32,
+    width: f32,
+}
+
+impl World {
+    fn new(seed: u64, n: usize, width: f32, half: f32, speed: f32) -> Self {
+        let mut rng = Rng::new(seed);
+        let center = (0..n).map(|_| rng.point_in(Vec3::ZERO, Vec3::splat(width))).collect();
+        let velocity = (0..n).map(|_| rng.unit_vector() * speed).collect();
+        Self { center, velocity, half, width }
+    }
+
+    fn step(&mut self) {
+        for (c, v) in self.center.iter_mut().zip(&mut self.velocity) {
+            *c += *v;
+            for k in 0..3 {
+                if c[k] < 0.0 || c[k] > self.width {
+                    c[k] = c[k].clamp(0.0, self.width);
+                    v[k] = -v[k];
+                }
+            }
+        }
+    }
+
+    fn aabbs(&self) -> Vec<Aabb> {
+        self.center.iter().map(|&c| Aabb::from_center_radius(c, self.half)).collect()
+    }
+}
+
+fn sorted_pairs(bp: &mut dyn Broadphase, aabbs: &[Aabb], step: u64) -> PairList {
+    let mut out = PairList::new();
+    bp.find_pairs(&Frame::new(aabbs).with_step(step), &mut out);
+    out.sort();
+    out
+}
+
+#[test]
+fn warm_start_from_known_pairs_equals_a_cold_start() {
+    let mut world = World::new(11, 800, 40.0, 1.0, 0.2);
+    let first = world.aabbs();
+    let mut known = PairList::new();
+    reference_pairs(&first, &mut known);
+    assert!(known.len() > 50, "the scene must have pairs to carry over");
+
+    let mut cold = SweepAndPrune::default();
+    let mut warm = SweepAndPrune::default();
+    let cold_first = sorted_pairs(&mut cold, &first, 0);
+    assert_eq!(cold.last_mode(), UpdateMode::Init);
+    warm.warm_start(&first, known.as_slice());
+    warm.validate().unwrap();
+    for step in 1..40 {
+        world.step();
+        let aabbs = world.aabbs();
+        let a = sorted_pairs(&mut cold, &aabbs, step);
+        let b = sorted_pairs(&mut warm, &aabbs, step);
+        assert_eq!(a, b, "step {step}");
+        assert_eq!(warm.last_mode(), UpdateMode::Incremental, "a warm start continues incrementally");
+        assert_eq!(cold.stats().get("swaps"), warm.stats().get("swaps"), "same arrays, same swaps");
+        warm.validate().unwrap();
+    }
+    assert_eq!(cold_first, known);
+}
+
+#[test]
+fn swaps_are_counted_per_axis() {
+    // Two unit boxes apart on x; the second moves past the first on x only: its begin and end each pass both
+    // endpoints of the first — four swaps on x, none on y or z.
+    let a = Aabb::new(Vec3::ZERO, Vec3::ONE);
+    let b = |x: f32| Aabb::new(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 1.0, 1.0));
+    let mut sap = SweepAndPrune::new(0.0);
+    let mut out = PairList::new();
+    sap.find_pairs(&Frame::new(&[a, b(3.0)]), &mut out);
+    assert!(out.is_empty());
+    sap.find_pairs(&Frame::new(&[a, b(-3.0)]), &mut out);
+    let s = sap.stats();
+    assert_eq!((s.get("swaps_x"), s.get("swaps_y"), s.get("swaps_z")), (Some(4.0), Some(0.0), Some(0.0)));
+    assert_eq!(s.get("swaps"), Some(4.0));
+    // Touching exactly (closed intervals): the begin of b passes the end of a, and the pair is added.
+    sap.find_pairs(&Frame::new(&[a, b(1.0)]), &mut out);
+    assert_eq!(out.as_slice(), &[Pair::new(0, 1)]);
+    assert_eq!(sap.stats().get("pairs_added"), Some(1.0));
+    assert!(sap.stats().get("swaps_x").unwrap() >= 3.0);
+}
+
+#[test]
+fn slow_motion_swaps_far_less_than_fast_motion() {
+    let swaps_at = |speed: f32| {
+        let mut world = World::new(5, 2000, 50.0, 0.5, speed);
+        let mut sap = SweepAndPrune::new(0.0);
+        let mut out = PairList::new();
+        let mut total = 0.0;
+        for step in 0..20 {
+            sap.find_pairs(&Frame::new(&world.aabbs()).with_step(step), &mut out);
+            if step > 0 {
+                total += sap.stats().get("swaps").unwrap();
+            }
+            world.step();
+        }
+        total
+    };
+    let (slow, fast) = (swaps_at(0.01), swaps_at(0.64));
+    assert!(fast > 20.0 * slow, "slow {slow}, fast {fast}");
+}
+
+#[test]
+fn the_swap_budget_switches_to_rebuilds_and_stays_correct() {
+    let mut world = World::new(3, 600, 30.0, 0.6, 6.0);
+    let mut sap = SweepAndPrune::new(4.0);
+    let mut expected = PairList::new();
+    let mut rebuilds = 0;
+    for step in 0..30 {
+        let aabbs = world.aabbs();
+        let got = sorted_pairs(&mut sap, &aabbs, step);
+        reference_pairs(&aabbs, &mut expected);
+        assert_eq!(got, expected, "step {step}");
+        sap.validate().unwrap();
+        rebuilds += usize::from(sap.last_mode() == UpdateMode::Rebuild);
+        world.step();
+    }
+    assert!(rebuilds > 10, "teleport-like speeds must take the rebuild path ({rebuilds} rebuilds)");
+}
+
+#[test]
+fn small_resizes_are_patched_without_a_rebuild() {
+    let mut world = World::new(8, 500, 30.0, 0.8, 0.1);
+    let mut sap = SweepAndPrune::default();
+    let mut expected = PairList::new();
+    sorted_pairs(&mut sap, &world.aabbs(), 0);
+    // Remove bodies 3 and 10 (the last two take their places), add three.
+    let n = world.center.len();
+    let mut map: Vec<u32> = (0..n as u32).collect();
+    map[3] = Resize::REMOVED;
+    map[10] = Resize::REMOVED;
+    map[n - 1] = 3;
+    map[n - 2] = 10;
+    world.center.swap_remove(10);
+    world.center.swap_remove(3);
+    for i in 0..3 {
+        world.center.push(Vec3::new(5.0 + i as f32, 5.0, 5.0));
+    }
+    sap.on_resize(&Resize { old_to_new: &map, new_len: n + 1 });
+    sap.validate().unwrap();
+    let aabbs = world.aabbs();
+    let got = sorted_pairs(&mut sap, &aabbs, 1);
+    reference_pairs(&aabbs, &mut expected);
+    assert_eq!(got, expected);
+    assert_eq!(sap.last_mode(), UpdateMode::Incremental);
+    assert_eq!(sap.stats().get("bodies_inserted"), Some(3.0));
+    sap.validate().unwrap();
+}
+
+#[test]
+fn validate_catches_an_unsorted_axis_and_a_false_pair() {
+    let world = World::new(9, 300, 20.0, 0.8, 0.0);
+    let aabbs = world.aabbs();
+    let mut sap = SweepAndPrune::default();
+    sorted_pairs(&mut sap, &aabbs, 0);
+    sap.validate().unwrap();
+    let mut broken = sap.clone();
+    broken.unsort_for_test();
+    let e = broken.validate().unwrap_err();
+    assert!(e.contains("axis y is not sorted"), "{e}");
+
+    let far = (0..aabbs.len() as u32)
+        .flat_map(|i| (i + 1..aabbs.len() as u32).map(move |j| (i, j)))
+        .find(|&(i, j)| !aabbs[i as usize].overlaps(&aabbs[j as usize]))
+        .unwrap();
+    let mut broken = sap.clone();
+    broken.insert_pair_for_test(Pair::new(far.0, far.1));
+    let e = broken.validate().unwrap_err();
+    assert!(e.contains("do not overlap"), "{e}");
+}
+
+#[test]
+fn every_variant_agrees_with_the_reference_on_a_larger_parallel_scene() {
+    // Above the parallel thresholds of sort-sweep and mbp.
+    let world = World::new(21, 25_000, 120.0, 0.5, 0.0);
+    let aabbs = world.aabbs();
+    let mut expected = PairList::new();
+    SortSweep::new().find_pairs(&Frame::new(&aabbs), &mut expected);
+    expected.sort();
+    // Check the parallel sort-sweep itself on a sample against the oracle's definition.
+    assert!(expected.iter().all(|p| aabbs[p.a as usize].overlaps(&aabbs[p.b as usize])));
+    assert!(expected.len() > 1000);
+    for (name, make) in variants() {
+        let mut bp = make();
+        let got = sorted_pairs(bp.as_mut(), &aabbs, 0);
+        assert_eq!(got.len(), expected.len(), "{name}");
+        assert_eq!(got, expected, "{name}");
+        bp.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}

@@ -1,1 +1,0 @@
-//! Workspace-level tests live in `tests/tests/`; this library is empty.

@@ -1,0 +1,29 @@
+//! Every config shipped in `configs/` loads, resolves and runs: a renamed key or scenario breaks this test
+//! rather than a user's first run.
+
+use collide_sim::{Config, Simulation};
+use std::path::Path;
+
+#[test]
+fn every_shipped_config_loads_and_runs() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "toml") {
+            continue;
+        }
+        let config = Config::load(&path, &[]).unwrap_or_else(|e| panic!("{e}"));
+        // The shipped body counts are for real runs; a few hundred bodies prove the config works.
+        let mut small = config.clone();
+        if !small.resolve().unwrap().scenario.fixed_bodies {
+            small.bodies = Some(300);
+        }
+        let mut sim = Simulation::new(&small).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        sim.run(5, |_, _| {});
+        assert!(!sim.records().is_empty(), "{}: no steps ran", path.display());
+        seen += 1;
+    }
+    assert!(seen >= 10, "expected the default config and one per scenario, found {seen}");
+    assert!(dir.join("default.toml").exists());
+}
