@@ -36,8 +36,12 @@ pub struct Sequence {
     pub half_range: (f32, f32),
     /// Every tenth body 8× larger.
     pub mixed_sizes: bool,
-    /// Every `churn` frames some bodies are removed and some added (0 = never).
+    /// Every `churn` frames some bodies are removed and some added (0 = never). A churning sequence also
+    /// resizes once before its first frame and twice in a row (no frame between) at frame 100.
     pub churn: u32,
+    /// Fraction of bodies at rest under [`Motion::Linear`]; every 10 frames some start moving and some stop,
+    /// so structures that keep resting bodies apart (an octree's static tree) must notice both.
+    pub resting_fraction: f32,
     /// The seed.
     pub seed: u64,
 }
@@ -54,6 +58,7 @@ pub fn sequences() -> Vec<Sequence> {
         half_range: (0.5, 2.0),
         mixed_sizes: false,
         churn: 0,
+        resting_fraction: 0.0,
         seed: 1,
     };
     vec![
@@ -66,6 +71,13 @@ pub fn sequences() -> Vec<Sequence> {
             motion: Motion::Linear { speed: 0.7 },
             mixed_sizes: true,
             seed: 5,
+            ..base.clone()
+        },
+        Sequence {
+            name: "moving-partly-resting",
+            motion: Motion::Linear { speed: 0.5 },
+            resting_fraction: 0.7,
+            seed: 7,
             ..base.clone()
         },
         Sequence {
@@ -92,11 +104,12 @@ impl Sequence {
         for _ in 0..count {
             let i = bodies.center.len();
             let mut h = rng.range_f32(self.half_range.0, self.half_range.1);
-            if self.mixed_sizes && i % 10 == 0 {
+            if self.mixed_sizes && i.is_multiple_of(10) {
                 h = self.half_range.1 * 8.0;
             }
             let c = rng.point_in(Vec3::ZERO, Vec3::splat(WORLD));
             let v = match self.motion {
+                Motion::Linear { .. } if rng.chance(self.resting_fraction) => Vec3::ZERO,
                 Motion::Linear { speed } => rng.unit_vector() * speed,
                 Motion::Teleport | Motion::Converge { .. } => Vec3::ZERO,
             };
@@ -109,7 +122,15 @@ impl Sequence {
 
     fn advance(&self, rng: &mut Rng, bodies: &mut Bodies, frame: u32) {
         match self.motion {
-            Motion::Linear { .. } => {
+            Motion::Linear { speed } => {
+                if self.resting_fraction > 0.0 && frame.is_multiple_of(10) {
+                    // Some resting bodies start moving, some moving bodies stop.
+                    for v in &mut bodies.velocity {
+                        if rng.chance(0.1) {
+                            *v = if *v == Vec3::ZERO { rng.unit_vector() * speed } else { Vec3::ZERO };
+                        }
+                    }
+                }
                 for (c, v) in bodies.center.iter_mut().zip(&mut bodies.velocity) {
                     *c += *v;
                     for axis in 0..3 {
@@ -142,9 +163,10 @@ impl Sequence {
     /// append some new ones; tell the broadphase. Returns the map for checking.
     fn churn_step(&self, rng: &mut Rng, bodies: &mut Bodies, frame: u32, bp: &mut dyn Broadphase) {
         let n = bodies.center.len();
-        // Once, everything goes and a new crowd arrives: the empty-world edge of every incremental structure.
+        // Once, everything goes and a crowd twice the starting size arrives: the empty-world edge of every
+        // incremental structure, and growth past any size it saw before.
         let (remove, add) =
-            if frame == 152 { (n, 200) } else { ((rng.below(12) as usize).min(n), rng.below(12) as usize) };
+            if frame == 152 { (n, 2 * self.bodies) } else { ((rng.below(12) as usize).min(n), rng.below(12) as usize) };
         let mut doomed = vec![false; n];
         let mut marked = 0;
         while marked < remove {
@@ -167,7 +189,7 @@ impl Sequence {
         }
         // Swap the last kept bodies into the lowest slots, as a swap-remove would, so that indices really move.
         let m = kept.center.len();
-        if m >= 2 && frame % 8 == 0 {
+        if m >= 2 && frame.is_multiple_of(8) {
             kept.center.swap(0, m - 1);
             kept.velocity.swap(0, m - 1);
             kept.half.swap(0, m - 1);
@@ -188,12 +210,20 @@ impl Sequence {
     }
 
     /// Run the sequence on `bp`, checking every frame.
-    pub fn run(&self, bp: &mut dyn Broadphase, checker: &mut Checker) -> Result<(), Failure> {
+    pub fn run(&self, bp: &mut dyn Broadphase, checker: &mut Checker) -> Result<(), Box<Failure>> {
         let mut rng = Rng::new(self.seed);
         let mut bodies = Bodies { center: Vec::new(), velocity: Vec::new(), half: Vec::new(), origin: Vec::new() };
         self.spawn(&mut rng, &mut bodies, self.bodies);
         let mut aabbs: Vec<Aabb> = Vec::new();
+        if self.churn > 0 {
+            // A resize before the structure has seen any frame.
+            self.churn_step(&mut rng, &mut bodies, 1, bp);
+        }
         for frame in 0..self.frames {
+            if frame == 100 && self.churn > 0 {
+                // Two resizes with no frame between: the second map is relative to the first's result.
+                self.churn_step(&mut rng, &mut bodies, frame + 1, bp);
+            }
             if frame > 0 {
                 self.advance(&mut rng, &mut bodies, frame);
                 if self.churn > 0 && frame % self.churn == 0 {

@@ -89,7 +89,7 @@ impl Broadphase for Broken {
     }
 }
 
-fn failure_of(defect: Defect) -> Failure {
+fn failure_of(defect: Defect) -> Box<Failure> {
     let make = move || -> Box<dyn Broadphase> { Box::new(Broken { defect, calls: 0, known: None }) };
     check_all(&make).expect_err("the kit must reject a broken broadphase")
 }

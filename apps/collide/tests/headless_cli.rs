@@ -1,0 +1,151 @@
+//! The headless CLI as a user meets it: a good run prints a summary and writes one CSV row per step; every
+//! kind of bad input gets one clear line naming the file, line and valid choices, exit code 2, and no file.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn collide(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_collide"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .output()
+        .expect("the binary runs")
+}
+
+/// A fresh scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("collide-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Run headless on a config with `text`, asking for a CSV; assert exit 2, one stderr line starting with
+/// `error: ` and containing each of `expected`, and that no CSV appeared.
+fn rejects(name: &str, text: &str, extra: &[&str], expected: &[&str]) {
+    let dir = scratch(name);
+    let config = dir.join("bad.toml");
+    std::fs::write(&config, text).unwrap();
+    let csv = dir.join("out.csv");
+    let mut args = vec!["--headless", config.to_str().unwrap(), "--frames", "3", "--csv", csv.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let out = collide(&args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{name}: exit code; stderr: {stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{name}: one line, got: {stderr}");
+    assert!(stderr.starts_with("error: "), "{name}: {stderr}");
+    for e in expected {
+        let e = e.replace("{file}", config.to_str().unwrap());
+        assert!(stderr.contains(&e), "{name}: expected `{e}` in: {stderr}");
+    }
+    assert!(!csv.exists(), "{name}: nothing may be written");
+    assert!(out.stdout.is_empty(), "{name}: no summary for a run that did not happen");
+}
+
+#[test]
+fn a_good_run_prints_the_summary_and_writes_the_csv() {
+    let dir = scratch("good");
+    let csv = dir.join("x.csv");
+    let out = collide(&[
+        "--headless",
+        "configs/default.toml",
+        "--frames",
+        "12",
+        "--set",
+        "bodies=500",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for line in ["steps      12", "step ms    mean", "broadphase mean", "phases ms  integrate", "pairs      mean", "hash "] {
+        assert!(stdout.contains(line), "summary lacks `{line}`:\n{stdout}");
+    }
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    for column in [
+        "frame",
+        "n",
+        "algorithm",
+        "dt_ms",
+        "step_ms",
+        "integrate_ms",
+        "broadphase_ms",
+        "narrowphase_ms",
+        "resolution_ms",
+        "pairs",
+        "contacts",
+    ] {
+        assert!(header.contains(&column), "CSV lacks column {column}");
+    }
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 12, "one row per frame");
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row.len(), header.len());
+        assert_eq!(row[col("frame")], i.to_string());
+        assert_eq!(row[col("n")], "500");
+        assert!(row[col("broadphase_ms")].parse::<f64>().unwrap() >= 0.0);
+        assert!(collide_algorithms_names().contains(&row[col("algorithm")].to_owned()));
+    }
+}
+
+fn collide_algorithms_names() -> Vec<String> {
+    let out = collide(&["--help"]);
+    let help = String::from_utf8_lossy(&out.stdout).to_string();
+    let line = help.lines().find(|l| l.starts_with("Algorithms:")).expect("--help lists algorithms");
+    line.trim_start_matches("Algorithms:").split(',').map(|s| s.trim().to_owned()).collect()
+}
+
+#[test]
+fn a_missing_config_file_is_named() {
+    let out = collide(&["--headless", "configs/does-not-exist.toml"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr.starts_with("error: configs/does-not-exist.toml: cannot read config:"), "{stderr}");
+}
+
+#[test]
+fn malformed_toml() {
+    rejects("malformed", "bodies = 10\nscenario = \"uniform\n", &[], &["{file}:2:"]);
+}
+
+#[test]
+fn unknown_key() {
+    rejects("unknown-key", "scenario = \"uniform\"\nbodys = 10\n", &[], &["{file}:2:", "unknown field `bodys`", "`bodies`"]);
+}
+
+#[test]
+fn unknown_scenario_lists_the_valid_ones() {
+    rejects("scenario", "scenario = \"clouds\"\n", &[], &["{file}:1:", "unknown scenario `clouds`", "thesis, thesis-slow"]);
+}
+
+#[test]
+fn unknown_algorithm_lists_the_valid_ones() {
+    rejects("algorithm-file", "algorithm = \"octtree\"\n", &[], &["{file}:1:", "valid algorithms: brute"]);
+    rejects("algorithm-set", "", &["--set", "algorithm=octtree"], &["--set algorithm=octtree", "valid algorithms: brute"]);
+}
+
+#[test]
+fn zero_and_negative_counts_and_sizes() {
+    rejects("zero-bodies", "bodies = 0\n", &[], &["{file}:1:", "bodies = 0"]);
+    rejects("negative-bodies", "\nbodies = -3\n", &[], &["{file}:2:", "-3"]);
+    rejects("zero-radius", "radius = 0.0\n", &[], &["{file}:1:", "radius = 0: must be a positive number"]);
+    rejects("negative-width", "container_width = -4\n", &[], &["{file}:1:", "container_width = -4"]);
+    rejects("set-zero", "", &["--set", "bodies=0"], &["--set bodies=0"]);
+}
+
+#[test]
+fn a_body_larger_than_the_container() {
+    rejects("too-big", "radius = 3\ncontainer_width = 4\n", &[], &["{file}:2:", "does not fit in the container"]);
+}
+
+#[test]
+fn a_missing_csv_folder_is_caught_before_the_run() {
+    let out = collide(&["--headless", "configs/default.toml", "--frames", "2", "--csv", "/nonexistent-dir/x.csv"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("folder /nonexistent-dir does not exist"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
