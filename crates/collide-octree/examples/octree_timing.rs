@@ -10,6 +10,16 @@
 //! It generates the boxes with `collide_math::Rng`, moves them frame by frame (fixed dt 1/60, bouncing off the
 //! container walls), and times `find_pairs` only: mean, p95 and max over `F` frames (default 100) after 10
 //! warm-up frames. `--check` compares the first and the last frame with the O(n²) `reference_pairs` (small n).
+//!
+//! Every line gives wall time and CPU time: the calling thread's, and the whole process's (all rayon workers,
+//! summed from `/proc/self/task/*/schedstat`). With `RAYON_NUM_THREADS=1` the CPU time is the figure that does
+//! not depend on what else the machine runs. rayon runs parallel sections on its pool threads, never on the
+//! calling thread, so the main thread's CPU time is the serial part; `idle est.` = main + (all − main) / threads
+//! is what the frame would take on an idle machine with that many cores (an upper bound: spinning workers count).
+//!
+//! `cluster` follows the sim's script (`collide-sim`'s `cluster` scenario): uniform spawn at speed W/10 per s;
+//! at step 60 every body is sent toward the centre so that the cloud is 1/4 of its size at step 120 (64× the
+//! density); there it is released with random velocities at W/10 per s. The dense moment is step 120.
 
 use collide_broadphase::{Aabb, Broadphase, Frame, PairList, reference_pairs};
 use collide_math::{Rng, Vec3};
@@ -18,13 +28,20 @@ use std::time::Instant;
 
 const WARMUP: usize = 10;
 
+/// The cluster's pull starts at this step and lasts this many steps (as in `collide-sim`).
+const PULL_AT: usize = 60;
+const PULL_STEPS: usize = 60;
+
 struct World {
     center: Vec<Vec3>,
+    /// Displacement per step.
     velocity: Vec<Vec3>,
-    origin: Vec<Vec3>,
     half: f32,
     lo: Vec3,
     hi: Vec3,
+    /// Units per second.
+    speed: f32,
+    rng: Rng,
     workload: String,
 }
 
@@ -35,7 +52,8 @@ impl World {
             "thesis" => (Vec3::new(-2.0, -0.99, -2.0), Vec3::new(2.0, 2.0, 2.0), 0.01, 0.6),
             "uniform" | "cluster" | "rest" => {
                 let w = (n as f32 * (4.0 / 3.0) * std::f32::consts::PI * 0.125 / 0.02).cbrt();
-                (Vec3::ZERO, Vec3::splat(w), 0.5, w / 5.0)
+                let speed = if workload == "cluster" { w / 10.0 } else { w / 5.0 };
+                (Vec3::ZERO, Vec3::splat(w), 0.5, speed)
             }
             other => panic!("unknown workload `{other}`: thesis | uniform | cluster | rest"),
         };
@@ -43,12 +61,25 @@ impl World {
         let velocity = (0..n)
             .map(|i| if workload == "rest" && i % 10 != 0 { Vec3::ZERO } else { rng.unit_vector() * speed / 60.0 })
             .collect();
-        Self { origin: center.clone(), center, velocity, half, lo, hi, workload: workload.to_owned() }
+        Self { center, velocity, half, lo, hi, speed, rng, workload: workload.to_owned() }
     }
 
-    /// One fixed step. `cluster` scales the cloud towards the middle: 1 → 1/4 of its size (64× the density) at
-    /// `frame == total / 2`, then back out, on top of the bodies' own motion.
-    fn step(&mut self, frame: usize, total: usize) {
+    /// One fixed step (`frame` is the step number). `cluster` runs the sim's script first: the pull at
+    /// `PULL_AT`, the release `PULL_STEPS` later.
+    fn step(&mut self, frame: usize) {
+        if self.workload == "cluster" {
+            if frame == PULL_AT {
+                let mid = (self.lo + self.hi) * 0.5;
+                let k = 0.75 / (PULL_STEPS as f32 / 60.0) / 60.0;
+                for (c, v) in self.center.iter().zip(&mut self.velocity) {
+                    *v = (mid - *c) * k;
+                }
+            } else if frame == PULL_AT + PULL_STEPS {
+                for v in &mut self.velocity {
+                    *v = self.rng.unit_vector() * self.speed / 60.0;
+                }
+            }
+        }
         for (c, v) in self.center.iter_mut().zip(&mut self.velocity) {
             *c += *v;
             for a in 0..3 {
@@ -56,14 +87,6 @@ impl World {
                     c[a] = c[a].clamp(self.lo[a] + self.half, self.hi[a] - self.half);
                     v[a] = -v[a];
                 }
-            }
-        }
-        if self.workload == "cluster" {
-            let t = frame as f32 / total as f32;
-            let s = 1.0 - 0.75 * (1.0 - (1.0 - 2.0 * t).abs());
-            let mid = (self.lo + self.hi) * 0.5;
-            for (c, o) in self.center.iter_mut().zip(&self.origin) {
-                *c = mid + (*o - mid) * s;
             }
         }
     }
@@ -78,6 +101,19 @@ impl World {
 /// so this figure stays meaningful on a machine shared with other jobs, where wall time does not.
 fn thread_cpu_ns() -> Option<u64> {
     std::fs::read_to_string("/proc/thread-self/schedstat").ok()?.split_whitespace().next()?.parse().ok()
+}
+
+/// CPU time of every thread of the process in ns (Linux), or `None`: the rayon workers included.
+fn process_cpu_ns() -> Option<u64> {
+    let mut total = 0;
+    for task in std::fs::read_dir("/proc/self/task").ok()? {
+        let path = task.ok()?.path().join("schedstat");
+        // A thread may end between the listing and the read; it then counts nothing.
+        if let Ok(s) = std::fs::read_to_string(path) {
+            total += s.split_whitespace().next()?.parse::<u64>().ok()?;
+        }
+    }
+    Some(total)
 }
 
 fn percentile(sorted: &[f64], p: f64) -> f64 {
@@ -111,14 +147,15 @@ fn main() {
         let (mut aabbs, mut out, mut want) = (Vec::new(), PairList::new(), PairList::new());
         let total = WARMUP + frames;
         let mut times = Vec::with_capacity(frames);
-        let mut cpu_ns = 0u64;
+        let mut cpu_timeline = Vec::with_capacity(frames);
+        let (mut cpu_ns, mut proc_ns) = (0u64, 0u64);
         let mut pairs = 0;
         for frame in 0..total {
             if frame > 0 {
-                world.step(frame, total);
+                world.step(frame);
             }
             world.aabbs(&mut aabbs);
-            let cpu0 = thread_cpu_ns();
+            let (proc0, cpu0) = (process_cpu_ns(), thread_cpu_ns());
             let t = Instant::now();
             bp.find_pairs(&Frame::new(&aabbs).with_step(frame as u64), &mut out);
             let ms = t.elapsed().as_secs_f64() * 1e3;
@@ -127,6 +164,13 @@ fn main() {
                 if let (Some(a), Some(b)) = (cpu0, thread_cpu_ns()) {
                     cpu_ns += b - a;
                 }
+                if let (Some(a), Some(b)) = (proc0, process_cpu_ns()) {
+                    proc_ns += b - a;
+                    cpu_timeline.push((b - a) as f64 / 1e6);
+                }
+            }
+            if workload == "cluster" && frame == PULL_AT + PULL_STEPS {
+                println!("  dense moment (step {frame}): {ms:.3} ms, {} pairs, stats: {}", out.len(), bp.stats());
             }
             pairs = out.len();
             if check && (frame == 0 || frame == total - 1) {
@@ -140,19 +184,27 @@ fn main() {
         times.sort_by(f64::total_cmp);
         let mean = times.iter().sum::<f64>() / times.len() as f64;
         let median = percentile(&times, 0.5);
+        let (main, all) = (cpu_ns as f64 / 1e6 / frames as f64, proc_ns as f64 / 1e6 / frames as f64);
         println!(
-            "{:<13} mean {mean:8.3} ms  p95 {:8.3}  median {median:8.3}  max {:8.3} (max/median {:.1})  pairs(last) {pairs}  main-thread cpu mean {:.3} ms",
+            "{:<13} wall mean {mean:8.3} ms  p95 {:8.3}  median {median:8.3}  max {:8.3} (max/median {:.1})  \
+             cpu mean: main thread {main:.3} ms, all threads {all:.3} ms, idle est. {:.3} ms  pairs(last) {pairs}",
             bp.name(),
             percentile(&times, 0.95),
             times[times.len() - 1],
             times[times.len() - 1] / median,
-            cpu_ns as f64 / 1e6 / frames as f64,
+            main + (all - main) / rayon::current_num_threads() as f64,
         );
-        if workload == "cluster" && frames >= 10 {
-            // The dense moment is frame total/2; report the frames around it.
-            let mid = total / 2 - WARMUP;
-            let dense = &timeline[mid - 2..=mid + 2];
-            println!("  dense moment (5 frames around the peak): mean {:.3} ms", dense.iter().sum::<f64>() / 5.0);
+        let dense = PULL_AT + PULL_STEPS;
+        if workload == "cluster" && (WARMUP + 2..total - 2).contains(&dense) {
+            let around = &timeline[dense - 2 - WARMUP..=dense + 2 - WARMUP];
+            let cpu =
+                cpu_timeline.get(dense - 2 - WARMUP..=dense + 2 - WARMUP).map_or(0.0, |c| c.iter().sum::<f64>() / 5.0);
+            println!(
+                "  dense moment (steps {}..={}): wall mean {:.3} ms, cpu (all threads) mean {cpu:.3} ms",
+                dense - 2,
+                dense + 2,
+                around.iter().sum::<f64>() / 5.0
+            );
         }
         println!("  stats(last): {}", bp.stats());
     }

@@ -24,7 +24,12 @@
 //! A body that **straddles a node's split planes stays in that node**; only bodies that fit one octant go down.
 //! Every body is stored once. Bodies in disjoint subtrees cannot overlap (a lower-child body has `max < c`, an
 //! upper-child body `min >= c`), so the pairs are: a node's bodies among themselves, and a node's bodies against
-//! its subtree — walked only through the children the straddler's box touches.
+//! its subtree. The naive search walks the subtree once per straddler; here one depth-first pass carries the
+//! ancestors' straddlers down as an **active list**, pruned at each level to the bodies touching the cell and
+//! kept sorted on x (one sorted run per ancestor), so a node tests its bodies against the list as a sweep. A
+//! node's own straddlers are split by the plane they straddle into three slabs, each swept along an axis it
+//! spreads over: the bodies straddling the x plane all overlap in x, and a sweep on x would test them all
+//! against each other.
 //!
 //! **Worst case:** every body straddles the root's centre (say, a crowd gathered exactly there, or bodies as large
 //! as half the world): all of them stay in the root and the search is the brute-force n(n−1)/2. **Best case:**
@@ -57,18 +62,21 @@
 //!
 //! Flat arrays with `u32` indices, never `Box` trees: a node pool whose 8 children are consecutive, and one
 //! item array holding each stored box *next to its id*, the items of a node contiguous, so that leaf scans read
-//! memory in order. The build goes level by level over a contiguous buffer (one streaming pass per level).
-//! Pool, items and scratch are kept across frames: a warm octree allocates nothing. The pair search runs on
-//! rayon (chunks of nodes, one reused pair buffer per chunk, appended in chunk order, so the output is
-//! deterministic) once a tree holds more than a few thousand items; below that it is serial.
+//! memory in order. The build goes level by level over a contiguous buffer (one streaming pass per level); a
+//! tree of more than a few thousand bodies splits its root, builds the eight subtrees independently on rayon's
+//! threads and joins them. Pool, items and scratch are kept across frames: a warm octree allocates nothing. The
+//! pair search runs on rayon too (dup and loose: chunks of nodes; nodup: the root's bodies and the eight
+//! subtrees; one reused pair buffer per chunk, appended in chunk order, so the output is deterministic); below
+//! a few thousand items everything is serial.
 //!
 //! # Complexity
 //!
 //! n bodies, of which d move; k overlapping pairs; h ≤ `max_depth` the depth reached; m ≤ `max_leaf` the leaf load.
 //! - **Build** (every frame, the moving bodies): O(d · h) — one pass per level — plus the duplicates (dup).
 //!   Uniform small bodies: h ≈ log₈(d / m).
-//! - **Pair search:** dup O(Σ leaf m²) ≈ O(d · m); nodup O(d · m + s · h) for s straddlers; loose O(d · h · m)
-//!   (a root-down query per body). All + O(k) output.
+//! - **Pair search:** dup O(Σ leaf m²) ≈ O(d · m); nodup O(d · m + Σ active-list lengths), the lists holding
+//!   each straddler once per node whose cell it touches; loose O(d · h · m) (a root-down query per body). All
+//!   + O(k) output, and tests per pair grow with the cell size against the bodies (a sweep prunes one axis).
 //! - **Static/dynamic:** O(n) comparison per frame; a static rebuild O((n − d) · h) when bodies come to rest;
 //!   moving-vs-static queries O(d · (h + m)).
 //! - **Memory:** O(n + nodes) for nodup and loose; dup O(n · r) where r is the mean number of leaves a body
@@ -84,6 +92,10 @@
 //! - `max_depth` 9–12; deeper only wastes time on clusters that cannot be separated.
 //! - Prefer **dup** for many similar small bodies spread out (the thesis's default scene), **nodup** or **loose**
 //!   for clusters and mixed sizes, where dup stores a large or crowded body many times.
+//! - A dense crowd of *equal* bodies is not nodup's big win: in the `cluster` scene at its densest (10⁵ bodies
+//!   of width 1 at 64× the uniform density, ~10⁶ pairs) nodup is about 1.5× faster than dup, not more. Cells
+//!   of 2–4 body widths are where the crowd stops splitting, so 82% of the bodies straddle a plane and stay in
+//!   inner nodes, and a one-axis sweep over straddlers makes ~12 tests per pair where dup's small leaves make ~6.
 //! - `looseness` 2 is the classic choice; 1 makes loose behave like nodup by centre, larger values push bodies
 //!   deeper at the cost of more overlapping loose bounds.
 //! - Scenes where most bodies rest gain most from the static/dynamic split; it costs one O(n) comparison when
@@ -91,11 +103,13 @@
 //! - Degenerate input terminates: a cell never splits deeper than `max_depth`, so all bodies at one point cost
 //!   O(n · max_depth) to build plus the n²/2 pairs that really exist.
 
+mod build;
 mod dup;
 mod loose;
 mod nodup;
 mod octree;
 mod par;
+mod straddlers;
 mod tree;
 mod validate;
 

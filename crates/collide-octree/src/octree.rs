@@ -225,7 +225,9 @@ fn self_pairs(shape: &Shape, tree: &Tree, bufs: &mut PairBufs, out: &mut Vec<Pai
     let parallel = items.len() >= PAR_MIN_WORK;
     match shape.variant {
         Variant::Dup => bufs.run(nodes.len(), parallel, out, |r, o| dup::self_pairs(nodes, items, r, o)),
-        Variant::Nodup => bufs.run(nodes.len(), parallel, out, |r, o| nodup::self_pairs(nodes, items, r, o)),
+        Variant::Nodup => {
+            bufs.run_with(nodup::tasks(nodes), parallel, out, |r, o, s| nodup::self_pairs(nodes, items, r, o, s))
+        }
         Variant::Loose => bufs.run(nodes.len(), parallel, out, |r, o| loose::self_pairs(nodes, items, r, o)),
     }
 }

@@ -1,5 +1,6 @@
 //! Parallel pair collection without per-frame allocation.
 
+use crate::nodup::Scratch;
 use collide_broadphase::Pair;
 use rayon::prelude::*;
 use std::ops::Range;
@@ -12,10 +13,12 @@ pub(crate) const PAR_MIN_WORK: usize = 8192;
 /// a subtree full of straddlers).
 const CHUNKS: usize = 64;
 
-/// One pair buffer per chunk, kept across frames so that a warm broadphase allocates nothing.
+/// One pair buffer and one search scratch per chunk, kept across frames so that a warm broadphase allocates
+/// nothing.
 #[derive(Debug, Default)]
 pub(crate) struct PairBufs {
     bufs: Vec<Vec<Pair>>,
+    scratch: Vec<Scratch>,
 }
 
 impl PairBufs {
@@ -26,19 +29,32 @@ impl PairBufs {
     where
         F: Fn(Range<usize>, &mut Vec<Pair>) -> u64 + Sync,
     {
-        if !parallel || tasks < 2 || rayon::current_num_threads() < 2 {
-            return work(0..tasks, out);
+        self.run_with(tasks, parallel, out, |r, o, _| work(r, o))
+    }
+
+    /// [`PairBufs::run`] whose `work` also gets a scratch of its own, kept across frames.
+    pub fn run_with<F>(&mut self, tasks: usize, parallel: bool, out: &mut Vec<Pair>, work: F) -> u64
+    where
+        F: Fn(Range<usize>, &mut Vec<Pair>, &mut Scratch) -> u64 + Sync,
+    {
+        let parallel = parallel && tasks >= 2 && rayon::current_num_threads() >= 2;
+        let chunks = if parallel { CHUNKS.min(tasks) } else { 1 };
+        if self.scratch.len() < chunks {
+            self.scratch.resize_with(chunks, Scratch::default);
         }
-        let chunks = CHUNKS.min(tasks);
+        if !parallel {
+            return work(0..tasks, out, &mut self.scratch[0]);
+        }
         if self.bufs.len() < chunks {
             self.bufs.resize_with(chunks, Vec::new);
         }
         let tests = self.bufs[..chunks]
             .par_iter_mut()
+            .zip(&mut self.scratch[..chunks])
             .enumerate()
-            .map(|(c, buf)| {
+            .map(|(c, (buf, scratch))| {
                 buf.clear();
-                work(c * tasks / chunks..(c + 1) * tasks / chunks, buf)
+                work(c * tasks / chunks..(c + 1) * tasks / chunks, buf, scratch)
             })
             .sum();
         let total: usize = self.bufs[..chunks].iter().map(Vec::len).sum();

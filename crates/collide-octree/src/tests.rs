@@ -217,3 +217,35 @@ fn params_map_to_the_config() {
     assert_eq!(o.config().looseness, 1.5);
     assert_eq!(o.name(), "octree-loose");
 }
+
+/// A dense cloud of bodies as large as a twentieth of it: hundreds straddle every plane of the upper nodes, so
+/// nodup pairs them slab by slab, and the tree is joined from eight subtrees. Moving, checked every frame.
+#[test]
+fn dense_clouds_match_the_reference() {
+    let mut rng = Rng::new(11);
+    let n = 2500;
+    let mut center: Vec<Vec3> = (0..n).map(|_| rng.point_in(Vec3::ZERO, Vec3::splat(30.0))).collect();
+    let half: Vec<f32> = (0..n).map(|_| rng.range_f32(0.4, 1.2)).collect();
+    for v in VARIANTS {
+        for (leaf, depth) in [(32, 10), (4, 6)] {
+            let mut bp = make(v, leaf, depth, false);
+            let (mut aabbs, mut out, mut want) = (Vec::new(), PairList::new(), PairList::new());
+            for frame in 0..4 {
+                aabbs.clear();
+                aabbs.extend(center.iter().zip(&half).map(|(&c, &h)| Aabb::from_center_radius(c, h)));
+                bp.find_pairs(&Frame::new(&aabbs), &mut out);
+                bp.validate().unwrap();
+                reference_pairs(&aabbs, &mut want);
+                out.sort();
+                assert_eq!(out, want, "{} max_leaf {leaf} frame {frame}", v.name());
+                for c in &mut center {
+                    // Shrink towards the middle: denser every frame.
+                    *c = Vec3::splat(15.0) + (*c - Vec3::splat(15.0)) * 0.7;
+                }
+            }
+            if v == Variant::Nodup {
+                assert!(bp.stats().get("inner_bodies").unwrap() > 500.0, "{}", bp.stats());
+            }
+        }
+    }
+}

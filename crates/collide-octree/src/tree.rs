@@ -1,15 +1,10 @@
-//! The node pool shared by the three variants, and the level-by-level build.
+//! The node pool shared by the three variants (the build is in [`crate::build`]).
 //!
 //! A tree is two flat arrays: `nodes` (children of a node are 8 consecutive entries, addressed by a `u32`) and
 //! `items` (every stored box with its body id, the items of one node contiguous). Both are cleared and refilled
 //! every build, so a tree that has grown to a scene's size allocates nothing afterwards.
-//!
-//! The build is breadth-first: all nodes of one depth are split in one sweep over a contiguous buffer of the
-//! level's items (`cur`), scattering the items that go down into `next`, grouped by child. The items a node
-//! keeps (all of them in a leaf; the straddlers of an inner node in the variants that keep some) are copied to
-//! `items` in node order. Every level is a sequential pass over at most one copy of the items (plus the
-//! duplicates of the dup variant), so the build is O(n · depth) with streaming memory access.
 
+use crate::build::Builders;
 use collide_math::{Aabb, Vec3};
 
 /// "No node": the `first_child` of a leaf.
@@ -119,15 +114,44 @@ impl Node {
 /// `k & 4`. Build (dup) and every query use this one function, so they agree on boundaries bit for bit.
 #[inline]
 pub(crate) fn child_mask(min: Vec3, max: Vec3, c: Vec3) -> u8 {
-    // Branch-free: which side of a plane a body lies on is a coin flip, and mispredicted branches here were the
-    // largest single cost of the build in perf.
-    let axis = |lower: bool, upper: bool, lo_pat: u8, hi_pat: u8| {
-        (u8::from(lower).wrapping_neg() & lo_pat) | (u8::from(upper).wrapping_neg() & hi_pat)
-    };
-    axis(min.x < c.x, max.x >= c.x, 0x55, 0xAA)
-        & axis(min.y < c.y, max.y >= c.y, 0x33, 0xCC)
-        & axis(min.z < c.z, max.z >= c.z, 0x0F, 0xF0)
+    let (lower, upper) = sides(min, max, c);
+    CHILD_MASKS[(lower | upper << 3) as usize]
 }
+
+/// Per axis (bit 0 = x), whether a box `[min, max]` reaches below `c` (`lower`) and at or above it (`upper`).
+/// Vector compares and a table instead of per-axis conditions: which side of a plane a body lies on is a coin
+/// flip, the compiler turned the conditions into branches, and their mispredictions were the largest cost of
+/// the build in perf.
+#[inline]
+pub(crate) fn sides(min: Vec3, max: Vec3, c: Vec3) -> (u32, u32) {
+    (min.cmplt(c).bitmask(), max.cmpge(c).bitmask())
+}
+
+/// [`child_mask`] by `lower | upper << 3` (see [`sides`]).
+static CHILD_MASKS: [u8; 64] = {
+    let mut table = [0u8; 64];
+    let mut i = 0;
+    while i < 64 {
+        let (lower, upper) = (i & 7, i >> 3);
+        let mut mask = 0xFFu8;
+        let patterns = [(0x55u8, 0xAAu8), (0x33, 0xCC), (0x0F, 0xF0)];
+        let mut axis = 0;
+        while axis < 3 {
+            let mut m = 0;
+            if lower >> axis & 1 == 1 {
+                m |= patterns[axis].0;
+            }
+            if upper >> axis & 1 == 1 {
+                m |= patterns[axis].1;
+            }
+            mask &= m;
+            axis += 1;
+        }
+        table[i] = mask;
+        i += 1;
+    }
+    table
+};
 
 /// The child whose half-open cell holds point `p`.
 #[inline]
@@ -167,21 +191,17 @@ pub(crate) fn split_is_useless(counts: &[u32; 8], count: usize) -> bool {
     refs > count && tests >= count * count.saturating_sub(1)
 }
 
-/// Where the build sends one item of a splitting node (`STAY` = keep it in the node).
-const STAY: u8 = 8;
-
 /// One octree: node pool, items and the build's scratch buffers.
 #[derive(Debug, Default)]
 pub(crate) struct Tree {
-    /// Node 0 is the root (absent when no body was inserted).
+    /// Node 0 is the root (absent when no body was inserted); a node's children follow it in the pool.
     pub nodes: Vec<Node>,
-    /// Stored boxes, grouped by node in node order.
+    /// Stored boxes, grouped by node.
     pub items: Vec<Item>,
     /// Bodies inserted by the last build (items count duplicates; this does not).
     pub bodies: usize,
-    cur: Vec<Item>,
-    next: Vec<Item>,
-    codes: Vec<u8>,
+    /// The build's scratch (see [`crate::build`]).
+    pub(crate) builders: Builders,
 }
 
 impl Tree {
@@ -189,198 +209,14 @@ impl Tree {
     pub fn clear(&mut self) {
         self.nodes.clear();
         self.items.clear();
-        self.cur.clear();
+        self.builders.input.clear();
         self.bodies = 0;
     }
 
     /// The buffer the caller fills with the bodies to insert before calling [`Tree::build`].
     pub fn input(&mut self) -> &mut Vec<Item> {
-        self.cur.clear();
-        &mut self.cur
-    }
-
-    /// Build the tree from the items in [`Tree::input`]. O(n · depth) time (plus duplicates for dup).
-    pub fn build(&mut self, shape: &Shape) {
-        self.nodes.clear();
-        self.items.clear();
-        self.next.clear();
-        self.bodies = self.cur.len();
-        if self.cur.is_empty() {
-            return;
-        }
-        let (mut bmin, mut bmax) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
-        for it in &self.cur {
-            bmin = bmin.min(it.aabb.min);
-            bmax = bmax.max(it.aabb.max);
-        }
-        // A cubic root keeps cells cubic, which the loose variant's size test assumes. The geometric cell only
-        // places split planes: membership uses the infinite root faces, so rounding in `bmin + side` cannot lose
-        // a body.
-        let side = (bmax - bmin).max_element();
-        let (lo, hi) = (bmin, bmin + Vec3::splat(side));
-        self.nodes.push(Node {
-            lo,
-            hi,
-            c: (lo + hi) * 0.5,
-            lo_t: Vec3::NEG_INFINITY,
-            hi_t: Vec3::INFINITY,
-            loose: Aabb::new(Vec3::NEG_INFINITY, Vec3::INFINITY),
-            max_w: 0.0,
-            first_child: NONE,
-            start: 0,
-            end: self.cur.len() as u32,
-            depth: 0,
-        });
-        let mut level = 0..1;
-        while !level.is_empty() {
-            let next_level = self.nodes.len();
-            for ni in level {
-                // While a node waits for its level, `start..end` index `cur`; afterwards, `items`.
-                let node = self.nodes[ni];
-                let (s, e) = (node.start as usize, node.end as usize);
-                if e - s <= shape.max_leaf as usize || node.depth >= shape.max_depth {
-                    let start = self.items.len() as u32;
-                    self.items.extend_from_slice(&self.cur[s..e]);
-                    let n = &mut self.nodes[ni];
-                    n.start = start;
-                    n.end = self.items.len() as u32;
-                    self.seal(ni);
-                } else {
-                    self.split(ni, s, e, shape);
-                }
-            }
-            level = next_level..self.nodes.len();
-            std::mem::swap(&mut self.cur, &mut self.next);
-            self.next.clear();
-        }
-    }
-
-    /// Split node `ni` whose items are `cur[s..e]`: create its 8 children, keep the items that stay, and
-    /// scatter the others into `next` grouped by child. A dup split that would not reduce the pair tests is
-    /// refused and the node becomes a leaf (see [`split_is_useless`]).
-    fn split(&mut self, ni: usize, s: usize, e: usize, shape: &Shape) {
-        let node = self.nodes[ni];
-        let c = node.c;
-        let mut children = [node; 8];
-        for (k, ch) in children.iter_mut().enumerate() {
-            for axis in 0..3 {
-                if k >> axis & 1 == 1 {
-                    ch.lo[axis] = c[axis];
-                    ch.lo_t[axis] = c[axis];
-                } else {
-                    ch.hi[axis] = c[axis];
-                    ch.hi_t[axis] = c[axis];
-                }
-            }
-            ch.c = (ch.lo + ch.hi) * 0.5;
-            let margin = (ch.hi - ch.lo) * ((shape.looseness - 1.0) * 0.5);
-            ch.loose = Aabb::new(ch.lo - margin, ch.hi + margin);
-            ch.first_child = NONE;
-            ch.depth = node.depth + 1;
-        }
-
-        // Classify: a child mask (dup) or a child index / STAY (nodup, loose), remembered for the scatter pass.
-        let mut counts = [0u32; 9];
-        self.codes.clear();
-        match shape.variant {
-            Variant::Dup => {
-                for it in &self.cur[s..e] {
-                    let mask = child_mask(it.aabb.min, it.aabb.max, c);
-                    self.codes.push(mask);
-                    let mut m = mask;
-                    while m != 0 {
-                        counts[m.trailing_zeros() as usize] += 1;
-                        m &= m - 1;
-                    }
-                }
-                if split_is_useless(counts[..8].try_into().expect("8 children"), e - s) {
-                    let start = self.items.len() as u32;
-                    self.items.extend_from_slice(&self.cur[s..e]);
-                    let n = &mut self.nodes[ni];
-                    n.start = start;
-                    n.end = self.items.len() as u32;
-                    self.seal(ni);
-                    return;
-                }
-            }
-            Variant::Nodup => {
-                for it in &self.cur[s..e] {
-                    let mask = child_mask(it.aabb.min, it.aabb.max, c);
-                    // Exactly one bit: the box lies on one side of every plane.
-                    let code = if mask.is_power_of_two() { mask.trailing_zeros() as u8 } else { STAY };
-                    self.codes.push(code);
-                    counts[code as usize] += 1;
-                }
-            }
-            Variant::Loose => {
-                for it in &self.cur[s..e] {
-                    let k = child_of_point(center(&it.aabb), c);
-                    let code = if children[k].loose.contains(&it.aabb) { k as u8 } else { STAY };
-                    self.codes.push(code);
-                    counts[code as usize] += 1;
-                }
-            }
-        }
-
-        // Items that stay belong to this node: it is processed now, so they follow the earlier nodes' items.
-        let start = self.items.len() as u32;
-        if counts[STAY as usize] > 0 {
-            for (it, &code) in self.cur[s..e].iter().zip(&self.codes) {
-                if code == STAY {
-                    self.items.push(*it);
-                }
-            }
-        }
-        let first = self.nodes.len();
-        let n = &mut self.nodes[ni];
-        n.start = start;
-        n.end = self.items.len() as u32;
-        n.first_child = first as u32;
-        self.seal(ni);
-
-        let base = self.next.len();
-        let mut offsets = [0usize; 8];
-        let mut at = base;
-        for (k, ch) in children.iter_mut().enumerate() {
-            offsets[k] = at;
-            ch.start = at as u32;
-            at += counts[k] as usize;
-            ch.end = at as u32;
-        }
-        self.nodes.extend_from_slice(&children);
-        self.next.resize(at, Item::default());
-        let next = &mut self.next;
-        if shape.variant == Variant::Dup {
-            for (it, &mask) in self.cur[s..e].iter().zip(&self.codes) {
-                let mut m = mask;
-                while m != 0 {
-                    let k = m.trailing_zeros() as usize;
-                    next[offsets[k]] = *it;
-                    offsets[k] += 1;
-                    m &= m - 1;
-                }
-            }
-        } else {
-            for (it, &code) in self.cur[s..e].iter().zip(&self.codes) {
-                if code != STAY {
-                    let k = code as usize;
-                    next[offsets[k]] = *it;
-                    offsets[k] += 1;
-                }
-            }
-        }
-    }
-
-    /// Sort node `ni`'s own items by `min.x` and record their widest x extent: every scan of them becomes a
-    /// sweep over a window instead of a full pass (the root of a nodup tree holds every body crossing one of
-    /// the three central planes — thousands at 10⁵ bodies — and their all-pairs test was most of its time).
-    fn seal(&mut self, ni: usize) {
-        let n = &mut self.nodes[ni];
-        let own = &mut self.items[n.start as usize..n.end as usize];
-        if own.len() > 1 {
-            own.sort_unstable_by(|a, b| a.aabb.min.x.total_cmp(&b.aabb.min.x));
-        }
-        n.max_w = own.iter().fold(0.0, |w, it| w.max(it.aabb.max.x - it.aabb.min.x));
+        self.builders.input.clear();
+        &mut self.builders.input
     }
 
     /// Shape numbers for [`Stats`](collide_broadphase::Stats), summed into `acc`.

@@ -2,7 +2,9 @@
 //!
 //! ```text
 //! cargo run --release -p collide-sap --example sap_timing -- ALGORITHM WORKLOAD N [FRAMES] [WARMUP]
-//!   ALGORITHM  sap | sap-pure | sort-sweep | mbp | mbp-R (R regions per axis) | pair-count
+//!   ALGORITHM  sap | sap-R (R regions per axis; sap-1 = the thesis's global arrays) | sap-pure | sap-pure-R
+//!              | sort-sweep | mbp | mbp-R (R regions per axis) | pair-count
+//!              (sap-pure = no swap budget; with the default auto regions unless -R is given)
 //!   WORKLOAD   thesis | thesis-slow | uniform
 //! ```
 //!
@@ -82,6 +84,13 @@ fn make(name: &str) -> Box<dyn Broadphase> {
     match name {
         "sap" => Box::new(SweepAndPrune::default()),
         "sap-pure" => Box::new(SweepAndPrune::new(0.0)),
+        other if other.starts_with("sap-") => {
+            let (budget, r) = match other.strip_prefix("sap-pure-") {
+                Some(r) => (0.0, r),
+                None => (SweepAndPrune::DEFAULT_REBUILD_SWAPS_PER_BODY, &other[4..]),
+            };
+            Box::new(SweepAndPrune::with_regions(budget, r.parse().expect("sap-R: R regions per axis")))
+        }
         "sort-sweep" => Box::new(SortSweep::new()),
         "mbp" => Box::new(MultiBoxPruning::new(0)),
         "pair-count" => Box::new(PairCount::new()),

@@ -1,12 +1,15 @@
-//! Incremental sweep-and-prune, as the thesis describes it (chapter 3.3), plus the initialisation, batched
-//! insertion/removal and the fall-back that make it usable at scale. See the crate docs for the essay.
+//! Regional incremental sweep-and-prune: the thesis's algorithm (chapter 3.3) in every region of a coarse grid,
+//! plus the initialisation, batched insertion/removal and the fall-back that make it usable at scale. See the
+//! crate docs for the essay and `regions` for the grid and the pair rule.
 
-use crate::endpoints::{self, MAX_BODIES, body, first_unsorted, is_end, merge_into, of_box, order};
+use crate::endpoints::{self, MAX_BODIES, of_box};
 use crate::mbp::MultiBoxPruning;
 use crate::pairset::PairSet;
 use crate::radix::sort_by_high_bits;
-use crate::update::{self, AxisState, Prepared};
+use crate::regions::{self, NO_RANGE, Quantizer, Range, Region, RegionGrid, contains};
+use crate::update::{self, AxisState, Budget};
 use collide_broadphase::{Aabb, Broadphase, Frame, Pair, PairList, Resize, Stats};
+use rayon::prelude::*;
 
 /// How the last [`find_pairs`](Broadphase::find_pairs) call got its pairs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -14,7 +17,8 @@ pub enum UpdateMode {
     /// Insertion sort of last frame's endpoints, pairs patched on each crossing.
     #[default]
     Incremental,
-    /// First frame, after a reset, or after a resize the structure could not patch: full sort plus one sweep.
+    /// First frame, after a reset, after a resize the structure could not patch, or after the scene outgrew the
+    /// region grid: full sort plus one sweep.
     Init,
     /// The swap budget ran out (bodies moved too far): full sort plus one sweep instead of finishing the
     /// insertion sort — the guard against the thesis's feedback loop.
@@ -29,24 +33,38 @@ struct Counters {
     added: u64,
     removed: u64,
     inserted: u64,
+    transfers: u64,
     mode: UpdateMode,
 }
 
-/// Incremental sweep-and-prune with a persistent pair set. Registry name: `sap`.
+/// Regional incremental sweep-and-prune with a persistent pair set. Registry name: `sap`.
 #[derive(Clone, Debug)]
 pub struct SweepAndPrune {
-    /// Per axis, the 2·`live` endpoints of the bodies in the structure, sorted by `endpoints::order`.
-    axes: [AxisState; 3],
-    /// This frame's boxes in compact per-axis layouts (see `update`).
-    prep: Prepared,
-    /// Exactly the overlapping pairs among the bodies in `axes`, as of their values in `axes`.
-    pairs: PairSet,
-    /// Bodies in `axes` (ids are `0..live + pending.len()`, not necessarily the first `live`).
-    live: usize,
-    /// Bodies announced by `on_resize` whose boxes arrive with the next frame; not yet in `axes`.
-    pending: Vec<u32>,
+    /// `axes[3·r + k]`: axis k of region r, the endpoints of the bodies whose `ranges` contain r, sorted by
+    /// `endpoints::order`.
+    pub(crate) axes: Vec<AxisState>,
+    /// Per region: its cell and this frame's transfers.
+    pub(crate) regions: Vec<Region>,
+    /// The region grid, fixed from the first frame until a reset (or until the scene outgrows it).
+    pub(crate) grid: RegionGrid,
+    /// Per body: the regions it is entered in ([`NO_RANGE`] for bodies announced but not inserted yet).
+    pub(crate) ranges: Vec<Range>,
+    /// The overlap filter's quantisation, fixed with the grid.
+    quantizer: Quantizer,
+    /// Bit per body: in a pair of the set at the start of the frame (see `update::mark_and_verify`).
+    paired: Vec<u64>,
+    /// Exactly the overlapping pairs among the inserted bodies, as of their values in `axes`.
+    pub(crate) pairs: PairSet,
+    /// Bodies the structure knows (inserted or announced by `on_resize`).
+    pub(crate) len: usize,
+    /// Bodies announced by `on_resize` whose boxes arrive with the next frame.
+    pending: usize,
     /// `false` until the first frame (or after `reset`): the next frame initialises.
     initialized: bool,
+    /// `false` when the next initialisation must plan a new grid.
+    grid_planned: bool,
+    /// Regions per axis (0 = auto, 1 = the thesis's global arrays).
+    regions_per_axis: usize,
     /// Swap budget per body, per axis and frame (0 = unlimited).
     rebuild_swaps_per_body: f64,
     /// Frames left to rebuild directly after the budget ran out, and the current back-off.
@@ -55,14 +73,13 @@ pub struct SweepAndPrune {
     counters: Counters,
     // Scratch, kept so that a warmed-up frame allocates nothing.
     scratch: Vec<u64>,
-    new_endpoints: Vec<u64>,
+    sorted: Vec<u64>,
     keys: Vec<u64>,
+    moved: Vec<u64>,
+    old_ranges: Vec<Range>,
+    local_of: Vec<u32>,
     init_pairs: PairList,
     init_finder: MultiBoxPruning,
-    open: Vec<u32>,
-    open_new: Vec<u32>,
-    open_pos: Vec<u32>,
-    is_new: Vec<bool>,
 }
 
 impl Default for SweepAndPrune {
@@ -72,39 +89,60 @@ impl Default for SweepAndPrune {
 }
 
 impl SweepAndPrune {
-    /// The default swap budget per body, per axis and frame. Measured with the `sap_timing` example on the thesis
-    /// workload at 10⁵ bodies, a swap costs ~13 ns (the random accesses it implies) and a full rebuild (radix
-    /// sorts plus multi-box pruning) ~20 ms, i.e. ~5 swaps per body and axis; slow motion (1/64 of the thesis
-    /// speed) makes 5–7 at 10⁵ bodies and ~60 at 10⁶. The budget lets all of those run incrementally and stops
-    /// full-speed frames (~350 per body and axis at 10⁵) after a tenth of their swaps.
-    pub const DEFAULT_REBUILD_SWAPS_PER_BODY: f64 = 32.0;
-    /// From this many bodies the three axes sort on separate threads.
+    /// The default swap budget per body, per axis and frame. Measured with the `sap_timing` example at 10⁵ bodies
+    /// (2 cores, loaded): a swap with its events costs ~13 ns, and multi-box pruning, which answers while the
+    /// budget keeps failing, ~7.5 ms — about 2 swaps per body and axis. Regions make 0.13 swaps per body and axis on
+    /// thesis-slow at 10⁵ bodies and 0.34 at 10⁶; the thesis's full speed makes ~8 (37 ms incremental against
+    /// 7.5 ms for multi-box pruning), so the budget stops those frames. With global arrays (`regions_per_axis =
+    /// 1`) thesis-slow makes ~6 and also rebuilds under this budget — set it higher (or 0) to keep them
+    /// incremental.
+    pub const DEFAULT_REBUILD_SWAPS_PER_BODY: f64 = 4.0;
+    /// The longest wait, in frames, before insertion sort is tried again after the budget ran out. A failed try and
+    /// the initialisation after it cost ~6 multi-box-pruning frames (thesis speed, 10⁵ bodies); with a wait of 16
+    /// they raised the mean over 100 frames from 7.5 to 12 ms CPU, with 64 the mean over 200 frames is 8.7 ms,
+    /// and a scene that slows down is back on insertion sort within about a second at 60 Hz.
+    pub const MAX_BACKOFF: u32 = 64;
+    /// From this many bodies the arrays sort on all threads.
     pub const PARALLEL_MIN: usize = 20_000;
+    /// The auto grid aims at this many bodies per region.
+    pub const BODIES_PER_REGION: f32 = 256.0;
 
-    /// Incremental SAP that rebuilds a frame when insertion sort would need more than `rebuild_swaps_per_body · n`
-    /// swaps on an axis (0 = never: the thesis's pure algorithm, quadratic at high speed).
+    /// Regional incremental SAP with the automatic grid that rebuilds a frame when insertion sort would need more
+    /// than `rebuild_swaps_per_body · n` swaps per axis (0 = never: quadratic at high speed).
     #[must_use]
     pub fn new(rebuild_swaps_per_body: f64) -> Self {
+        Self::with_regions(rebuild_swaps_per_body, 0)
+    }
+
+    /// As [`new`](Self::new) with `regions_per_axis` regions on every axis: 0 = auto (about
+    /// [`BODIES_PER_REGION`](Self::BODIES_PER_REGION) bodies each), 1 = the thesis's three global arrays.
+    #[must_use]
+    pub fn with_regions(rebuild_swaps_per_body: f64, regions_per_axis: usize) -> Self {
         Self {
-            axes: Default::default(),
-            prep: Prepared::default(),
+            axes: Vec::new(),
+            regions: Vec::new(),
+            grid: RegionGrid::default(),
+            ranges: Vec::new(),
+            quantizer: Quantizer::default(),
+            paired: Vec::new(),
             pairs: PairSet::default(),
-            live: 0,
-            pending: Vec::new(),
+            len: 0,
+            pending: 0,
             initialized: false,
+            grid_planned: false,
+            regions_per_axis,
             rebuild_swaps_per_body: rebuild_swaps_per_body.max(0.0),
             cooldown: 0,
             backoff: 0,
             counters: Counters::default(),
             scratch: Vec::new(),
-            new_endpoints: Vec::new(),
+            sorted: Vec::new(),
             keys: Vec::new(),
+            moved: Vec::new(),
+            old_ranges: Vec::new(),
+            local_of: Vec::new(),
             init_pairs: PairList::new(),
             init_finder: MultiBoxPruning::new(0),
-            open: Vec::new(),
-            open_new: Vec::new(),
-            open_pos: Vec::new(),
-            is_new: Vec::new(),
         }
     }
 
@@ -112,6 +150,12 @@ impl SweepAndPrune {
     #[must_use]
     pub fn last_mode(&self) -> UpdateMode {
         self.counters.mode
+    }
+
+    /// The number of regions of the current grid.
+    #[must_use]
+    pub fn region_count(&self) -> usize {
+        self.grid.count()
     }
 
     /// Initialise from `aabbs` and a pair set already known to be exactly their overlapping pairs (for example
@@ -122,27 +166,54 @@ impl SweepAndPrune {
         self.init(aabbs, Some(known_pairs));
     }
 
-    /// Sort every axis from scratch and fill the pair set, from `known` or by multi-box pruning. O(n) radix sorts
-    /// plus the sweep — never an insertion sort of a random order, which would be Θ(n²).
+    /// Enter every body in its regions with sorted arrays and fill the pair set, from `known` or by multi-box
+    /// pruning. Per axis one O(n) radix sort of all endpoints, scattered in order to the regions (so each region's
+    /// array comes out sorted) — never an insertion sort of a random order, which would be Θ(n²).
     fn init(&mut self, aabbs: &[Aabb], known: Option<&[Pair]>) {
         let n = aabbs.len();
         assert!(n < MAX_BODIES, "sweep-and-prune holds at most 2^31 - 1 bodies, got {n}");
-        for (k, axis) in self.axes.iter_mut().enumerate() {
-            let axis = &mut axis.endpoints;
-            axis.clear();
-            for (i, b) in aabbs.iter().enumerate() {
-                axis.extend_from_slice(&of_box(b, k, i as u32));
-            }
-            // Bits 31.. are value and flag: the sort order; the body bits below need no order.
-            sort_by_high_bits(axis, &mut self.scratch, 31);
+        if !self.grid_planned || self.grid.outgrown(&bounds_of(aabbs)) {
+            self.grid = RegionGrid::plan(aabbs, self.regions_per_axis, Self::BODIES_PER_REGION);
+            self.grid_planned = true;
         }
-        self.prep.fit(aabbs);
+        let count = self.grid.count();
+        self.axes.resize_with(3 * count, AxisState::default);
+        self.regions.resize_with(count, Region::default);
+        for (r, region) in self.regions.iter_mut().enumerate() {
+            region.coords = self.grid.coords(r);
+            region.entering.clear();
+        }
+        self.ranges.clear();
+        self.ranges.extend(aabbs.iter().map(|b| self.grid.range(b)));
+        for k in 0..3 {
+            if count == 1 {
+                let axis = &mut self.axes[k].endpoints;
+                axis.clear();
+                axis.extend(aabbs.iter().enumerate().flat_map(|(i, b)| of_box(b, k, i as u32)));
+                // Bits 31.. are value and flag: the sort order; the body bits below need no order.
+                sort_by_high_bits(axis, &mut self.scratch, 31);
+                continue;
+            }
+            let sorted = &mut self.sorted;
+            sorted.clear();
+            sorted.extend(aabbs.iter().enumerate().flat_map(|(i, b)| of_box(b, k, i as u32)));
+            sort_by_high_bits(sorted, &mut self.scratch, 31);
+            for r in 0..count {
+                self.axes[3 * r + k].endpoints.clear();
+            }
+            for &e in sorted.iter() {
+                let axes = &mut self.axes;
+                self.grid.for_each(&self.ranges[endpoints::body(e) as usize], |r| axes[3 * r + k].endpoints.push(e));
+            }
+        }
+        self.number_locally(n);
+        self.quantizer = Quantizer::new(&self.grid.bounds);
         self.pairs.clear();
         let pairs = match known {
             Some(p) => p,
             None => {
-                // One sweep of the sorted x axis would test every body against the ~n·(2h/W) bodies of its slab;
-                // the per-region sweeps of multi-box pruning find the same pairs in O(n) for uniform scenes.
+                // Multi-box pruning finds the pairs in O(n) for uniform scenes; a sweep of each region would test
+                // every body against the ~m·(2h/w) bodies of its slab in the region.
                 self.init_finder.find_pairs(&Frame::new(aabbs), &mut self.init_pairs);
                 self.counters.tests += self.init_finder.stats().get("pair_tests").unwrap_or(0.0) as u64;
                 self.init_pairs.as_slice()
@@ -152,92 +223,143 @@ impl SweepAndPrune {
         for p in pairs {
             self.pairs.insert(p.key());
         }
-        self.live = n;
-        self.pending.clear();
+        self.len = n;
+        self.pending = 0;
         self.initialized = true;
     }
 
-    /// Refresh every endpoint's value and insertion-sort the three axes, patching the pair set (see `update`).
-    /// `false` when the swap budget ran out (the structure is then inconsistent and must be re-initialised).
-    fn update_incremental(&mut self, aabbs: &[Aabb]) -> bool {
+    /// Give each region's members local indices (in the order of their begins on x) and relabel the endpoints,
+    /// which `init` scattered with body ids. O(n · regions per body).
+    fn number_locally(&mut self, n: usize) {
+        if self.regions.len() == 1 {
+            let members = &mut self.regions[0].members;
+            members.clear();
+            members.extend(0..n as u32);
+            return;
+        }
+        self.local_of.resize(n, 0);
+        let local_of = &mut self.local_of;
+        for (axes, region) in self.axes.chunks_mut(3).zip(self.regions.iter_mut()) {
+            region.members.clear();
+            for &e in &axes[0].endpoints {
+                if !endpoints::is_end(e) {
+                    local_of[endpoints::body(e) as usize] = region.members.len() as u32;
+                    region.members.push(endpoints::body(e));
+                }
+            }
+            for axis in axes {
+                for e in &mut axis.endpoints {
+                    *e = endpoints::relabel(*e, local_of[endpoints::body(*e) as usize]);
+                }
+            }
+        }
+    }
+
+    /// One incremental frame: transfers out, insertion sort with events, transfers in (see `regions`).
+    /// `Some(false)` when the swap budget ran out (the structure is then inconsistent and must be re-initialised),
+    /// `None` when the scene outgrew the grid (nothing was changed; a new grid must be planned).
+    fn update_incremental(&mut self, aabbs: &[Aabb]) -> Option<bool> {
+        let n = aabbs.len();
         let budget = if self.rebuild_swaps_per_body > 0.0 {
-            (self.rebuild_swaps_per_body * self.live.max(1) as f64) as u64
+            (3.0 * self.rebuild_swaps_per_body * n.max(1) as f64) as u64
         } else {
             u64::MAX
         };
-        self.prep.build(aabbs);
-        self.prep.mark_paired(aabbs.len(), &self.pairs);
-        let parallel = self.live >= Self::PARALLEL_MIN;
-        let (ok, added, removed) = update::run(&mut self.axes, &self.prep, aabbs, &mut self.pairs, budget, parallel);
+        let parallel = n >= Self::PARALLEL_MIN;
+        if self.grid.count() > 1 && self.grid.outgrown(&bounds_of(aabbs)) {
+            // Bodies far outside the planned bounds crowd the border regions (or the scene shrank into a few).
+            return None;
+        }
+        self.find_transfers(aabbs);
+        update::mark_and_verify(aabbs, &self.pairs, &self.moved, &mut self.paired, &mut self.keys);
+        let mut removed = 0;
+        for &key in &self.keys {
+            removed += u64::from(self.pairs.remove(key));
+        }
+        let (ranges, quantizer) = (&self.ranges, &self.quantizer);
+        let leave_and_gather = |(axes, region): (&mut [AxisState], &mut Region)| {
+            if region.leaving > 0 {
+                regions::leave(axes, region, ranges);
+            }
+            regions::gather(region, aabbs, quantizer);
+        };
+        if parallel && self.regions.len() > 1 {
+            self.axes.par_chunks_mut(3).zip(self.regions.par_iter_mut()).with_max_len(4).for_each(leave_and_gather);
+        } else {
+            self.axes.chunks_mut(3).zip(self.regions.iter_mut()).for_each(leave_and_gather);
+        }
+        let budget = Budget::new(budget);
+        let (ok, added, removed_by_events) =
+            update::run(&mut self.axes, &self.regions, aabbs, &mut self.pairs, &self.paired, &budget, parallel);
         let c = &mut self.counters;
-        for (k, axis) in self.axes.iter().enumerate() {
-            c.swaps[k] = axis.swaps;
+        for (i, axis) in self.axes.iter().enumerate() {
+            c.swaps[i % 3] += axis.swaps;
             c.tests += axis.tests;
         }
-        c.added = added;
-        c.removed = removed;
-        ok
+        if !ok {
+            return Some(false);
+        }
+        let enter = |(axes, region): (&mut [AxisState], &mut Region)| regions::enter(axes, region, aabbs);
+        if parallel && self.regions.len() > 1 {
+            self.axes.par_chunks_mut(3).zip(self.regions.par_iter_mut()).with_max_len(4).for_each(enter);
+        } else {
+            self.axes.chunks_mut(3).zip(self.regions.iter_mut()).for_each(enter);
+        }
+        let mut added_by_entering = 0;
+        for region in &self.regions {
+            c.tests += region.tests;
+            for &key in &region.adds {
+                added_by_entering += u64::from(self.pairs.insert(key));
+            }
+        }
+        c.added = added + added_by_entering;
+        c.removed = removed + removed_by_events;
+        c.inserted = self.pending as u64;
+        self.pending = 0;
+        Some(true)
     }
 
-    /// Insert the pending bodies (Tracy, Buss & Woods 2009): sort their endpoints, merge them into each axis in
-    /// O(n + k log k), then find their pairs with one sweep of the x axis that tests only pairs involving a new
-    /// body: O(n + k·o) where o is the number of intervals open at a new body's begin.
-    fn insert_pending(&mut self, aabbs: &[Aabb]) {
-        let n = self.live + self.pending.len();
-        self.pending.sort_unstable();
-        for (k, axis) in self.axes.iter_mut().enumerate() {
-            let axis = &mut axis.endpoints;
-            self.new_endpoints.clear();
-            for &id in &self.pending {
-                self.new_endpoints.extend_from_slice(&of_box(&aabbs[id as usize], k, id));
-            }
-            self.new_endpoints.sort_unstable_by_key(|&e| order(e));
-            merge_into(axis, &self.new_endpoints);
+    /// Compute every body's regions for this frame, flag the bodies whose regions changed in `moved`, and list the
+    /// transfers per region (entering bodies, and a count of leaving ones). O(n + transfers).
+    fn find_transfers(&mut self, aabbs: &[Aabb]) {
+        for region in &mut self.regions {
+            region.entering.clear();
+            region.leaving = 0;
         }
-        self.is_new.clear();
-        self.is_new.resize(n, false);
-        for &id in &self.pending {
-            self.is_new[id as usize] = true;
-        }
-        self.open_pos.clear();
-        self.open_pos.resize(n, 0);
-        self.open.clear();
-        self.open_new.clear();
-        // Open lists with swap-remove through `open_pos`: O(1) per endpoint. At a new body's begin test every
-        // open interval; at an old body's begin only the open new ones, so each new pair is tested once.
-        for &e in &self.axes[0].endpoints {
-            let id = body(e);
-            let fresh = self.is_new[id as usize];
-            if is_end(e) {
-                let list = if fresh { &mut self.open_new } else { &mut self.open };
-                let p = self.open_pos[id as usize] as usize;
-                list.swap_remove(p);
-                if let Some(&moved) = list.get(p) {
-                    self.open_pos[moved as usize] = p as u32;
-                }
+        self.moved.clear();
+        self.moved.resize(aabbs.len().div_ceil(64), 0);
+        let grid = &self.grid;
+        let mut transfers = 0;
+        for (i, (b, range)) in aabbs.iter().zip(self.ranges.iter_mut()).enumerate() {
+            let new = grid.range(b);
+            if new == *range {
                 continue;
             }
-            let a = &aabbs[id as usize];
-            let candidates = self.open_new.iter().chain(if fresh { &self.open[..] } else { &[][..] });
-            for &o in candidates {
-                self.counters.tests += 1;
-                if a.overlaps(&aabbs[o as usize]) {
-                    self.pairs.insert(Pair::new(id, o).key());
-                }
+            let old = std::mem::replace(range, new);
+            transfers += 1;
+            self.moved[i / 64] |= 1 << (i % 64);
+            let regions = &mut self.regions;
+            if old != NO_RANGE {
+                grid.for_each(&old, |r| {
+                    if !contains(&new, regions[r].coords) {
+                        regions[r].leaving += 1;
+                    }
+                });
             }
-            let list = if fresh { &mut self.open_new } else { &mut self.open };
-            self.open_pos[id as usize] = list.len() as u32;
-            list.push(id);
+            grid.for_each(&new, |r| {
+                if old == NO_RANGE || !contains(&old, regions[r].coords) {
+                    regions[r].entering.push(i as u32);
+                }
+            });
         }
-        self.counters.inserted = self.pending.len() as u64;
-        self.live = n;
-        self.pending.clear();
+        self.counters.transfers = transfers;
     }
 
     /// Swap two endpoints of different values on the y axis, breaking the sort (for `validate` tests).
     #[cfg(test)]
     pub(crate) fn unsort_for_test(&mut self) {
-        let axis = &mut self.axes[1].endpoints;
+        use crate::endpoints::order;
+        let axis = self.axes.chunks_mut(3).map(|c| &mut c[1].endpoints).max_by_key(|a| a.len()).expect("a region");
         let p = axis.windows(2).position(|w| order(w[0]) < order(w[1])).expect("two distinct endpoints");
         axis.swap(p, p + 1);
     }
@@ -249,6 +371,10 @@ impl SweepAndPrune {
     }
 }
 
+fn bounds_of(aabbs: &[Aabb]) -> Aabb {
+    aabbs.iter().fold(Aabb::EMPTY, |b, a| b.union(a))
+}
+
 impl Broadphase for SweepAndPrune {
     fn name(&self) -> &'static str {
         "sap"
@@ -257,14 +383,14 @@ impl Broadphase for SweepAndPrune {
     fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
         let aabbs = frame.aabbs;
         self.counters = Counters::default();
-        if !self.initialized || aabbs.len() != self.live + self.pending.len() {
+        if !self.initialized || aabbs.len() != self.len {
             // First frame, or a body count that no resize announced: start afresh, which is always correct.
             self.init(aabbs, None);
             self.counters.mode = UpdateMode::Init;
         } else if self.cooldown > 0 {
             // While bodies move fast, answer with multi-box pruning alone and leave the arrays unsorted: sorting
-            // them (3 radix sorts) and filling the set would double the cost of a frame nobody continues from.
-            // The frame after the cool-down initialises, and the one after that tries insertion sort again.
+            // them and filling the set would double the cost of a frame nobody continues from. The frame after
+            // the cool-down initialises, and the one after that tries insertion sort again.
             self.cooldown -= 1;
             self.init_finder.find_pairs(frame, out);
             self.counters.tests = self.init_finder.stats().get("pair_tests").unwrap_or(0.0) as u64;
@@ -273,18 +399,24 @@ impl Broadphase for SweepAndPrune {
                 self.initialized = false;
             }
             return;
-        } else if self.update_incremental(aabbs) {
-            self.backoff = 0;
-            if !self.pending.is_empty() {
-                self.insert_pending(aabbs);
-            }
         } else {
-            // Too many swaps: bodies moved far. Finishing the insertion sort could cost Θ(n²); a rebuild costs
-            // O(n). Skip the incremental attempt for a few frames, doubling the wait while it keeps failing.
-            self.init(aabbs, None);
-            self.counters.mode = UpdateMode::Rebuild;
-            self.backoff = (self.backoff * 2).clamp(1, 16);
-            self.cooldown = self.backoff;
+            match self.update_incremental(aabbs) {
+                Some(true) => self.backoff = 0,
+                Some(false) => {
+                    // Too many swaps: bodies moved far. Finishing the insertion sort could cost Θ(n²); a rebuild
+                    // costs O(n). Skip the incremental attempt for a few frames, doubling the wait while it keeps
+                    // failing.
+                    self.init(aabbs, None);
+                    self.counters.mode = UpdateMode::Rebuild;
+                    self.backoff = (self.backoff * 2).clamp(1, Self::MAX_BACKOFF);
+                    self.cooldown = self.backoff;
+                }
+                None => {
+                    self.grid_planned = false;
+                    self.init(aabbs, None);
+                    self.counters.mode = UpdateMode::Init;
+                }
+            }
         }
         out.clear();
         out.reserve(self.pairs.len());
@@ -305,6 +437,8 @@ impl Broadphase for SweepAndPrune {
             .with("pairs_removed", c.removed as f64)
             .with("pairs", self.pairs.len() as f64)
             .with("bodies_inserted", c.inserted as f64)
+            .with("regions", self.grid.count() as f64)
+            .with("region_transfers", c.transfers as f64)
             .with(
                 "rebuilt",
                 match c.mode {
@@ -319,19 +453,21 @@ impl Broadphase for SweepAndPrune {
         if !self.initialized {
             return;
         }
-        if resize.old_len() != self.live + self.pending.len() {
+        if resize.old_len() != self.len {
             self.reset();
             return;
         }
         let map = resize.old_to_new;
-        // Drop removed bodies' endpoints and relabel the rest in one order-preserving pass per axis: the body
-        // bits take no part in the sort order, so the arrays stay sorted. O(n).
-        for axis in &mut self.axes {
-            axis.endpoints.retain_mut(|e| {
-                let new = map[body(*e) as usize];
-                *e = endpoints::relabel(*e, new);
-                new != Resize::REMOVED
-            });
+        // Endpoints name local indices, so relabelling is a pass over the members; a region that lost a member
+        // also drops its endpoints and renumbers the rest in one order-preserving pass per array (the index bits
+        // take no part in the sort order, so the arrays stay sorted). O(n · regions per body).
+        let relabel = |(axes, region): (&mut [AxisState], &mut Region)| {
+            regions::compact(axes, region, |id| Some(map[id as usize]).filter(|&to| to != Resize::REMOVED));
+        };
+        if self.len >= Self::PARALLEL_MIN {
+            self.axes.par_chunks_mut(3).zip(self.regions.par_iter_mut()).for_each(relabel);
+        } else {
+            self.axes.chunks_mut(3).zip(self.regions.iter_mut()).for_each(relabel);
         }
         // Keys change with the labels, so the set is refilled: O(p).
         self.keys.clear();
@@ -344,91 +480,44 @@ impl Broadphase for SweepAndPrune {
                 self.pairs.insert(Pair::new(a, b).key());
             }
         }
-        self.pending.retain_mut(|id| {
-            *id = map[*id as usize];
-            *id != Resize::REMOVED
-        });
-        self.live = self.axes[0].endpoints.len() / 2;
-        self.pending.extend(resize.added());
+        // Kept bodies keep their regions; added ones are in none, so the next frame enters them like bodies
+        // moving in from outside (one sweep per region, testing only pairs with a new body).
+        self.old_ranges.clear();
+        self.old_ranges.append(&mut self.ranges);
+        self.ranges.resize(resize.new_len, NO_RANGE);
+        let mut pending = resize.new_len;
+        for (old, &new) in map.iter().enumerate() {
+            if new != Resize::REMOVED {
+                self.ranges[new as usize] = self.old_ranges[old];
+                pending -= usize::from(self.old_ranges[old] != NO_RANGE);
+            }
+        }
+        self.len = resize.new_len;
+        self.pending = pending;
         // A batch larger than a quarter of the structure is cheaper to rebuild than to merge and sweep.
-        if self.pending.len() * 4 > self.live.max(16) {
+        if self.pending * 4 > (self.len - self.pending).max(16) {
             self.reset();
         }
     }
 
     fn reset(&mut self) {
         self.initialized = false;
-        self.live = 0;
-        self.pending.clear();
+        self.grid_planned = false;
+        self.len = 0;
+        self.pending = 0;
         for axis in &mut self.axes {
             axis.endpoints.clear();
         }
+        for region in &mut self.regions {
+            region.members.clear();
+        }
+        self.ranges.clear();
         self.pairs.clear();
         self.cooldown = 0;
         self.backoff = 0;
     }
 
     fn validate(&self) -> Result<(), String> {
-        let n = self.live + self.pending.len();
-        // Per body and axis, the keys of its begin and end (read back from the arrays).
-        let mut lo = vec![[u64::MAX; 3]; n];
-        let mut hi = vec![[u64::MAX; 3]; n];
-        for (k, axis) in self.axes.iter().map(|a| &a.endpoints).enumerate() {
-            let name = ["x", "y", "z"][k];
-            if axis.len() != 2 * self.live {
-                return Err(format!("axis {name} holds {} endpoints for {} bodies", axis.len(), self.live));
-            }
-            if let Some(p) = first_unsorted(axis) {
-                return Err(format!("axis {name} is not sorted at position {p}"));
-            }
-            for &e in axis {
-                let id = body(e) as usize;
-                let slot = if is_end(e) { hi.get_mut(id) } else { lo.get_mut(id) }
-                    .ok_or_else(|| format!("axis {name} names body {id} of {n}"))?;
-                if slot[k] != u64::MAX {
-                    return Err(format!(
-                        "body {id} has two {} endpoints on axis {name}",
-                        if is_end(e) { "end" } else { "begin" }
-                    ));
-                }
-                slot[k] = order(e);
-            }
-        }
-        let overlaps = |a: usize, b: usize| (0..3).all(|k| lo[a][k] <= hi[b][k] && lo[b][k] <= hi[a][k]);
-        for key in self.pairs.iter() {
-            let p = Pair::from_key(key);
-            if p.a >= p.b || p.b as usize >= n || lo[p.a as usize][0] == u64::MAX || lo[p.b as usize][0] == u64::MAX {
-                return Err(format!("pair {p} names a body outside the structure"));
-            }
-            if !overlaps(p.a as usize, p.b as usize) {
-                return Err(format!("pair {p} is in the set but the boxes do not overlap"));
-            }
-        }
-        // Every overlapping pair is in the set: a sweep of the x axis (O(n + overlaps on x)).
-        let mut open: Vec<usize> = Vec::new();
-        let mut found = 0usize;
-        for &e in self.axes[0].endpoints.iter() {
-            let id = body(e) as usize;
-            if is_end(e) {
-                open.retain(|&o| o != id);
-                continue;
-            }
-            for &o in &open {
-                if overlaps(id, o) {
-                    found += 1;
-                    if !self.pairs.contains(Pair::new(id as u32, o as u32).key()) {
-                        return Err(format!(
-                            "pair {} overlaps but is missing from the set",
-                            Pair::new(id as u32, o as u32)
-                        ));
-                    }
-                }
-            }
-            open.push(id);
-        }
-        if found != self.pairs.len() {
-            return Err(format!("the set holds {} pairs, the sweep finds {found}", self.pairs.len()));
-        }
-        Ok(())
+        crate::validate::validate(self)
     }
 }

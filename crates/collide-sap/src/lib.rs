@@ -18,17 +18,35 @@
 //! — the thesis saw one frame sink below 1 fps at 12 800 bodies and SAP diverge from 20 000. Insertion sort is
 //! also the wrong tool for the first frame: sorting a random order by insertion is n²/4 swaps.
 //!
+//! **Why global arrays swap so much** even at slow speed: an endpoint passes every endpoint within its displacement
+//! *on its axis*, and in a global array those belong to the whole slab of the world at that coordinate — the
+//! density per axis is 2n / W, whatever the other two coordinates. Thesis-slow at 10⁵ bodies makes 1.74 million
+//! swaps a frame (~22 ms serial CPU), at 10⁶ 174 million (2.6 s).
+//!
 //! **What fixes it here**:
+//! - **regions** (the shape of PhysX's MBP, kept incremental): a coarse grid fixed at the first frame, each region
+//!   with its own persistent, insertion-sorted arrays of its bodies' endpoints and the same crossing events. A
+//!   region of width W/R holds n/R³ bodies: density 2n / (W·R²), so **R² times fewer swaps**, in arrays that stay
+//!   in L1/L2. With ~256 bodies per region (`regions_per_axis = 0`): thesis-slow at 10⁵ bodies, 384 regions,
+//!   38 000 swaps a frame (46× fewer) and ~8 ms serial CPU; at 10⁶, 3 757 regions, 1.0 million swaps (170×
+//!   fewer) and ~155 ms serial CPU. Bodies spanning several regions are in each; all regions share one pair set,
+//!   and every event is true of this frame's boxes, so repeats are harmless and each pair is output once; bodies
+//!   crossing region borders are moved in batches (see the `regions` module for the pair rule).
+//!   `regions_per_axis = 1` is the thesis's algorithm on three global arrays;
 //! - initialisation (first frame, after a reset, or [`SweepAndPrune::warm_start`] with a known pair set when
-//!   the meta-broadphase switches to SAP) sorts the endpoints with an O(n) radix sort and fills the pair set by
-//!   a sweep (or copies the known set) — never insertion sort of a random order;
+//!   the meta-broadphase switches to SAP) sorts the endpoints with an O(n) radix sort (scattered in order to the
+//!   regions) and fills the pair set by multi-box pruning (or copies the known set) — never insertion sort of a
+//!   random order;
 //! - a **swap budget** (`rebuild_swaps_per_body`): when insertion sort would exceed it, the frame is rebuilt by
-//!   the O(n) path instead, and the next few frames rebuild directly (with doubling back-off). That caps a
-//!   frame's cost near the rebuild cost whatever the speed, which breaks the feedback loop: a long `dt` no longer
-//!   makes the next frame slower than a rebuild;
+//!   the O(n) path instead, and the next few frames answer by multi-box pruning directly (with doubling back-off).
+//!   That caps a frame's cost near the cost of `mbp` whatever the speed, which breaks the feedback loop: a long
+//!   `dt` no longer makes the next frame slower than a rebuild. At the thesis's full speed regions still make ~8
+//!   swaps per body and axis (37 ms against 7.5 ms for `mbp` at 10⁵), so the budget (4) sends those frames to the
+//!   rebuild path;
 //! - bodies added and removed ([`Broadphase::on_resize`]) are patched in batches (Tracy, Buss & Woods 2009):
-//!   removed endpoints dropped and the rest relabelled in one pass, new endpoints sorted and merged, and new pairs
-//!   found by one sweep that tests only pairs involving a new body;
+//!   removed bodies dropped and the rest relabelled per region in one pass, new bodies entered into their regions
+//!   next frame like bodies crossing a border: endpoints sorted and merged, pairs found by one sweep that tests
+//!   only pairs involving a new body;
 //! - a rebuilt-every-frame family immune to speed: **sort-and-sweep** ([`SortSweep`], `sort-sweep`) on the axis
 //!   of greatest spread, and **multi-box pruning** ([`MultiBoxPruning`], `mbp`, PhysX's scheme), a sort-and-sweep
 //!   per region of a coarse grid, in parallel, because a single sweep axis gets crowded in 3-D as n grows;
@@ -39,25 +57,31 @@
 //!
 //! | algorithm    | per frame                                        | memory            |
 //! |--------------|--------------------------------------------------|-------------------|
-//! | `sap`        | O(n + swaps + p); init O(n) radix + sweep        | 3·2n endpoints (8 B) + pair set |
+//! | `sap`        | O(n·c + swaps + t·m + p); init O(n) radix + mbp  | 3·2n·c endpoints (8 B) + pair set |
 //! | `sort-sweep` | O(n) radix + O(n + s_axis) tests                 | O(n)              |
 //! | `mbp`        | O(n·copies) + Σ per-region sweeps ≈ O(n) uniform | O(n·copies)       |
 //! | `pair-count` | O(n log n) + O(p_x + p_y + p_z)                  | O(Σ p_k)          |
 //!
-//! `swaps` is the number of endpoint pairs that changed order since the last frame (≈ n · displacement /
-//! endpoint spacing per axis); `p` pairs; `s_axis` and `p_k` pairs overlapping on one axis (O(n²) in a crowded
+//! `swaps` is the number of endpoint pairs that changed order since the last frame, summed over `sap`'s regions
+//! (≈ n · displacement / endpoint spacing per axis inside a region); `c` the mean number of regions per body
+//! (1.1 for the thesis workloads), `t` bodies crossing a region border and `m` bodies per region; `p` pairs; `s_axis` and `p_k` pairs overlapping on one axis (O(n²) in a crowded
 //! 3-D world). Each type's docs give its details.
 //!
-//! - **Best case** for `sap`: slow, coherent motion (a few swaps per body), pairs changing little — cost ~ n
-//!   with a tiny constant, the pair set never rebuilt. For `mbp`: uniform scenes of many bodies.
+//! - **Best case** for `sap`: slow, coherent motion (well under one swap per body in regions), pairs changing
+//!   little, bodies smaller than regions — cost ~ n with a small constant (mostly one read of each box), the pair
+//!   set never rebuilt. For `mbp`: uniform scenes of many bodies.
 //! - **Worst case** for `sap`: fast or teleporting bodies (insertion sort → Θ(n²) without the budget; with it,
-//!   a rebuild per frame), and clustering on one axis (every crossing inside the cluster is an event). For
+//!   `mbp`'s cost per frame), a dense cluster inside one region (it degrades to global SAP on the cluster),
+//!   bodies larger than regions (copied into many), and clustering on one axis. For
 //!   `sort-sweep`: a crowded sweep axis. For all: everything at one point (n²/2 pairs to report).
 //!
 //! # Performance tips
 //!
 //! - Use `sap` when bodies take ~100 s or more to cross the world (the thesis's rule); watch the `swaps` stat:
-//!   a few per body is its sweet spot, hundreds mean `mbp` would be faster.
+//!   under one per body is its sweet spot, several per body and axis mean `mbp` is faster.
+//! - Leave `regions_per_axis` at 0: about 256 bodies per region measured best (128: more transfers and copies;
+//!   512 equal). Use 1 only to reproduce the thesis. A large `region_transfers` stat means regions are small
+//!   for the speed.
 //! - Keep `rebuild_swaps_per_body` on in real-time loops with variable `dt`: it is what prevents the feedback
 //!   loop. Set it to 0 only to reproduce the thesis's pure algorithm.
 //! - When switching to SAP with the pairs of the current frame in hand, call [`SweepAndPrune::warm_start`].
@@ -72,8 +96,10 @@ mod mbp;
 mod pair_count;
 mod pairset;
 mod radix;
+mod regions;
 mod sort_sweep;
 mod update;
+mod validate;
 
 #[cfg(test)]
 mod tests;
@@ -83,19 +109,30 @@ pub use mbp::{MAX_REGIONS_PER_AXIS, MultiBoxPruning};
 pub use pair_count::PairCount;
 pub use pairset::PairSet;
 pub use radix::{float_key, key_float, sort_by_high_bits};
+pub use regions::MAX_SAP_REGIONS_PER_AXIS;
 pub use sort_sweep::{SortSweep, axis_of_greatest_spread};
 
 use collide_broadphase::ParamSpec;
 
 /// The tunables of `sap`.
-pub const SAP_PARAMS: &[ParamSpec] = &[ParamSpec {
-    name: "rebuild_swaps_per_body",
-    description: "swap budget per body and axis per frame before SAP rebuilds instead (0 = never: the thesis's pure algorithm)",
-    default: SweepAndPrune::DEFAULT_REBUILD_SWAPS_PER_BODY,
-    min: 0.0,
-    max: 1.0e6,
-    integer: false,
-}];
+pub const SAP_PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "rebuild_swaps_per_body",
+        description: "swap budget per body and axis per frame before SAP rebuilds instead (0 = never: the thesis's pure algorithm)",
+        default: SweepAndPrune::DEFAULT_REBUILD_SWAPS_PER_BODY,
+        min: 0.0,
+        max: 1.0e6,
+        integer: false,
+    },
+    ParamSpec {
+        name: "regions_per_axis",
+        description: "regions per axis, each with its own sorted endpoint arrays (0 = auto, a few hundred bodies per region; 1 = the thesis's global arrays)",
+        default: 0.0,
+        min: 0.0,
+        max: MAX_SAP_REGIONS_PER_AXIS as f64,
+        integer: true,
+    },
+];
 
 /// The tunables of `mbp`.
 pub const MBP_PARAMS: &[ParamSpec] = &[ParamSpec {
@@ -111,7 +148,7 @@ impl SweepAndPrune {
     /// Build from resolved [`SAP_PARAMS`].
     #[must_use]
     pub fn from_params(params: &collide_broadphase::Params) -> Self {
-        Self::new(params.get("rebuild_swaps_per_body"))
+        Self::with_regions(params.get("rebuild_swaps_per_body"), params.get("regions_per_axis") as usize)
     }
 }
 

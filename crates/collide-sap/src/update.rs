@@ -1,34 +1,38 @@
-//! The per-frame pass of incremental SAP: refresh the endpoint values, insertion-sort the three axes and collect
-//! the pair events — the three axes in parallel.
+//! The per-frame pass of incremental SAP: refresh the endpoint values, insertion-sort the three axes of every
+//! region and collect the pair events — all (region, axis) arrays in parallel.
 //!
-//! # Why the axes can run in parallel
+//! # Why the axes (and the regions) can run in parallel
 //! For a pair of bodies, the crossings of its endpoints on all three axes decide its fate, and the last one
 //! wins in the serial algorithm. But the outcome does not depend on which is last: an end passing a begin on any
 //! axis means the boxes are separated *on that axis in this frame* (each endpoint pair swaps at most once), and a
 //! begin passing an end is settled by the full overlap test *with this frame's boxes*, which is then false
 //! whenever some axis had a separation. So each axis can sort on its own thread, reading the old pair set, and
 //! record "remove k" (only for keys in the set) and "add k" (only when the full test passes); applying all
-//! removes and all adds afterwards gives the serial result.
+//! removes and all adds afterwards gives the serial result. The same argument covers regions: an event seen in
+//! one region is true of this frame's boxes, whichever region sees it (see `regions`).
 //!
-//! # Why the prepared arrays
+//! # Why region-local arrays
 //! The pass is bound by memory latency, not by the swaps themselves: endpoints are in sorted order while boxes are
-//! in body order, so every value refresh and every overlap test is a random access. [`Prepared`] copies the
-//! boxes once per frame, sequentially, into per-axis arrays of 8 bytes per body (exact keys, for the refresh)
-//! and 4 bytes per body (16-bit quantised intervals, rounded outwards, for a conservative overlap filter). The
-//! filter rejects ~99% of begin-passes-end events from a 400 KB array (10⁵ bodies) instead of a 2.4 MB one;
-//! only survivors are tested exactly on the original boxes.
+//! in body order, so every value refresh and every overlap test is a random access. Endpoints therefore name a
+//! body by its *local* index in its region, and each region gathers its members' boxes once per frame (one
+//! random read of a box per member, see `regions::gather`) into local per-axis arrays of 8 bytes per body
+//! (exact keys, for the refresh) and 4 bytes per body (16-bit quantised intervals, rounded outwards, for a
+//! conservative overlap filter). For a region of a few hundred bodies these are a few KB: the refresh and the
+//! filter, which rejects ~99% of begin-passes-end events, run from L1; only survivors are tested exactly on the
+//! original boxes. With global arrays (one region) the refresh was ~half of a thesis-slow frame.
 
 use crate::endpoints::{END, body, is_end, order};
 use crate::pairset::PairSet;
-use crate::radix::float_key;
+use crate::regions::Region;
 use collide_broadphase::{Aabb, Pair};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// One axis: its sorted endpoints and this frame's events and counters.
+/// One axis of one region: its sorted endpoints and this frame's events and counters.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct AxisState {
-    /// 2·live endpoints, sorted by `endpoints::order` (value, then begin before end).
+    /// Two endpoints per member of the region, named by local index, sorted by `endpoints::order` (value, then
+    /// begin before end).
     pub endpoints: Vec<u64>,
     /// Keys of pairs to add (the full test passed) and to remove (in the set, separated on this axis).
     pub adds: Vec<u64>,
@@ -39,107 +43,87 @@ pub(crate) struct AxisState {
     pub finished: bool,
 }
 
-/// This frame's boxes in the layouts the pass reads randomly.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Prepared {
-    /// Per axis and body: `float_key(min) << 32 | float_key(max)`.
-    keys: [Vec<u64>; 3],
-    /// Per axis and body: the interval quantised to 16 bits, `lo << 16 | hi`, rounded outwards.
-    quant: [Vec<u32>; 3],
-    origin: [f32; 3],
-    scale: [f32; 3],
-    /// Bit per body: in at least one pair of the set at the start of the frame. An end passing a begin needs a
-    /// set probe only when both bodies have a pair — ~2% of such events in the thesis workload — and this
-    /// bitset (12 KB at 10⁵ bodies) answers from L1.
-    paired: Vec<u64>,
-}
-
-impl Prepared {
-    /// Set the quantisation grid to the bounds of `aabbs` (after that, each frame's bounds serve the next frame;
-    /// bodies outside are clamped, which keeps the filter conservative).
-    pub fn fit(&mut self, aabbs: &[Aabb]) {
-        let mut b = Aabb::EMPTY;
-        for a in aabbs {
-            b = b.union(a);
-        }
-        self.set_bounds(b);
-    }
-
-    fn set_bounds(&mut self, b: Aabb) {
-        for k in 0..3 {
-            let extent = b.max[k] - b.min[k];
-            self.origin[k] = if extent.is_finite() { b.min[k] } else { 0.0 };
-            self.scale[k] = if extent.is_finite() && extent > 0.0 { 65535.0 / extent } else { 0.0 };
-        }
-    }
-
-    /// Fill the arrays from `aabbs`: one sequential pass. O(n).
-    pub fn build(&mut self, aabbs: &[Aabb]) {
-        let mut bounds = Aabb::EMPTY;
-        for k in 0..3 {
-            self.keys[k].clear();
-            self.quant[k].clear();
-        }
-        for a in aabbs {
-            bounds = bounds.union(a);
-            for k in 0..3 {
-                let (lo, hi) = (a.min[k], a.max[k]);
-                self.keys[k].push((u64::from(float_key(lo)) << 32) | u64::from(float_key(hi)));
-                // Floor and ceiling of monotone maps: real overlap implies quantised overlap.
-                let ql = ((lo - self.origin[k]) * self.scale[k]).floor().clamp(0.0, 65535.0) as u32;
-                let qh = ((hi - self.origin[k]) * self.scale[k]).ceil().clamp(0.0, 65535.0) as u32;
-                self.quant[k].push((ql << 16) | qh);
-            }
-        }
-        self.set_bounds(bounds);
-    }
-
-    /// Mark the bodies of `pairs` in the `paired` bitset. O(n/64 + capacity of the set).
-    pub fn mark_paired(&mut self, n: usize, pairs: &PairSet) {
-        self.paired.clear();
-        self.paired.resize(n.div_ceil(64), 0);
-        for key in pairs.iter() {
-            let p = Pair::from_key(key);
-            for b in [p.a, p.b] {
-                self.paired[b as usize / 64] |= 1 << (b % 64);
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn is_paired(&self, b: usize) -> bool {
-        self.paired[b / 64] & (1 << (b % 64)) != 0
-    }
-}
-
-/// Refresh, sort and collect events on one axis (see the module docs).
-fn run_axis(
-    state: &mut AxisState,
-    axis: usize,
-    prep: &Prepared,
+/// Re-test the pairs of `pairs` with a body in `moved` (it changed regions: no region may see the pair's
+/// separation) on this frame's boxes, collecting the failures in `stale`; mark the bodies of the others in the
+/// `paired` bitset. An end passing a begin needs a set probe only when both bodies have a pair — ~2% of such
+/// events in the thesis workload — and the bitset (12 KB at 10⁵ bodies) answers from L1/L2.
+/// One pass over the set: O(n/64 + capacity of the set).
+pub(crate) fn mark_and_verify(
     aabbs: &[Aabb],
     pairs: &PairSet,
-    budget: u64,
-    stop: &AtomicBool,
+    moved: &[u64],
+    paired: &mut Vec<u64>,
+    stale: &mut Vec<u64>,
 ) {
+    paired.clear();
+    paired.resize(aabbs.len().div_ceil(64), 0);
+    stale.clear();
+    let is_moved = |b: u32| moved[b as usize / 64] & (1 << (b % 64)) != 0;
+    for key in pairs.iter() {
+        let p = Pair::from_key(key);
+        if (is_moved(p.a) || is_moved(p.b)) && !aabbs[p.a as usize].overlaps(&aabbs[p.b as usize]) {
+            stale.push(key);
+            continue;
+        }
+        for b in [p.a, p.b] {
+            paired[b as usize / 64] |= 1 << (b % 64);
+        }
+    }
+}
+
+#[inline(always)]
+fn bit(bits: &[u64], b: u32) -> bool {
+    bits[b as usize / 64] & (1 << (b % 64)) != 0
+}
+
+/// The shared swap budget of a frame: every (region, axis) array draws from it.
+pub(crate) struct Budget {
+    pub limit: u64,
+    spent: AtomicU64,
+    stop: AtomicBool,
+}
+
+impl Budget {
+    pub fn new(limit: u64) -> Self {
+        Self { limit, spent: AtomicU64::new(0), stop: AtomicBool::new(false) }
+    }
+}
+
+/// What every array of a frame reads.
+pub(crate) struct Shared<'a> {
+    pub aabbs: &'a [Aabb],
+    pub pairs: &'a PairSet,
+    pub paired: &'a [u64],
+    pub budget: &'a Budget,
+}
+
+/// Refresh, sort and collect events on one array (see the module docs).
+fn run_axis(state: &mut AxisState, axis: usize, region: &Region, sh: &Shared<'_>) {
     state.adds.clear();
     state.removes.clear();
     state.tests = 0;
-    let keys = &prep.keys[axis];
+    state.swaps = 0;
+    let budget = sh.budget;
+    if budget.stop.load(Ordering::Relaxed) {
+        state.finished = false;
+        return;
+    }
+    let keys = &region.keys[axis];
     for e in state.endpoints.iter_mut() {
-        let id = body(*e);
-        let k = keys[id as usize];
+        let k = keys[body(*e) as usize];
         let value = if is_end(*e) { k & 0xFFFF_FFFF } else { k >> 32 };
         *e = (value << 32) | (*e & (END | (END - 1)));
     }
-    let (k1, k2) = ((axis + 1) % 3, (axis + 2) % 3);
-    let result = sort_axis(state, prep, (k1, k2), aabbs, pairs, budget, stop);
-    if result.is_none() {
-        // The frame will be rebuilt: tell the other axes to stop too.
-        stop.store(true, Ordering::Relaxed);
-    }
+    let left = budget.limit.saturating_sub(budget.spent.load(Ordering::Relaxed));
+    let result = sort_axis(state, axis, region, sh, left);
     state.finished = result.is_some();
-    state.swaps = result.unwrap_or(budget);
+    state.swaps = result.unwrap_or(left);
+    let spent = budget.spent.fetch_add(state.swaps, Ordering::Relaxed) + state.swaps;
+    if result.is_none() || spent > budget.limit {
+        // The frame will be rebuilt: tell the other arrays to stop too.
+        budget.stop.store(true, Ordering::Relaxed);
+        state.finished = false;
+    }
     debug_assert!(!state.finished || state.endpoints.windows(2).all(|w| order(w[0]) <= order(w[1])));
 }
 
@@ -152,16 +136,10 @@ fn overlap16(qa: u32, qb: u32) -> bool {
 /// that what depends only on it is loaded once per element instead of once per swap: a moving end whose body has
 /// no pair skips every probe, and a moving begin keeps its own quantised intervals in registers.
 /// O(n + swaps); `None` when the swaps exceed `budget`.
-fn sort_axis(
-    state: &mut AxisState,
-    prep: &Prepared,
-    (k1, k2): (usize, usize),
-    aabbs: &[Aabb],
-    pairs: &PairSet,
-    budget: u64,
-    stop: &AtomicBool,
-) -> Option<u64> {
-    let (q1, q2) = (&prep.quant[k1], &prep.quant[k2]);
+fn sort_axis(state: &mut AxisState, axis: usize, region: &Region, sh: &Shared<'_>, budget: u64) -> Option<u64> {
+    let (q1, q2) = (&region.quant[(axis + 1) % 3], &region.quant[(axis + 2) % 3]);
+    let members = &region.members;
+    let (aabbs, pairs, paired) = (sh.aabbs, sh.pairs, sh.paired);
     let e = &mut state.endpoints;
     let mut swaps = 0u64;
     for i in 1..e.len() {
@@ -174,16 +152,17 @@ fn sort_axis(
         let mut j = i;
         if is_end(cur) {
             // An end moving left past a begin: separated on this axis; remove the pair if it is in the set.
-            let probe = prep.is_paired(a);
+            let ga = members[a];
+            let probe = bit(paired, ga);
             while j > 0 {
                 let prev = e[j - 1];
                 if order(prev) <= key {
                     break;
                 }
                 if probe && !is_end(prev) {
-                    let b = body(prev) as usize;
-                    if prep.is_paired(b) {
-                        let k = Pair::new(a as u32, b as u32).key();
+                    let gb = members[body(prev) as usize];
+                    if bit(paired, gb) {
+                        let k = Pair::new(ga, gb).key();
                         if pairs.contains(k) {
                             state.removes.push(k);
                         }
@@ -204,8 +183,9 @@ fn sort_axis(
                     let b = body(prev) as usize;
                     if overlap16(qa1, q1[b]) && overlap16(qa2, q2[b]) {
                         state.tests += 1;
-                        if aabbs[a].overlaps(&aabbs[b]) {
-                            state.adds.push(Pair::new(a as u32, b as u32).key());
+                        let (ga, gb) = (members[a], members[b]);
+                        if aabbs[ga as usize].overlaps(&aabbs[gb as usize]) {
+                            state.adds.push(Pair::new(ga, gb).key());
                         }
                     }
                 }
@@ -215,40 +195,35 @@ fn sort_axis(
         }
         e[j] = cur;
         swaps += (i - j) as u64;
-        if swaps > budget || (i % 4096 == 0 && stop.load(Ordering::Relaxed)) {
+        if swaps > budget || (i % 4096 == 0 && sh.budget.stop.load(Ordering::Relaxed)) {
             return None;
         }
     }
     Some(swaps)
 }
 
-/// Run the three axes (in parallel when `parallel`), then apply the events to `pairs`. Returns `false` when an
-/// axis ran out of budget (`pairs` is then left as it was, and the arrays must be rebuilt).
+/// Run every array — `axes[3·r + k]` is axis k of region r — (in parallel when `parallel`), then apply the events
+/// to `pairs`. Returns `false` when the swap budget ran out (`pairs` is then left as it was, and the arrays must
+/// be rebuilt).
 pub(crate) fn run(
-    axes: &mut [AxisState; 3],
-    prep: &Prepared,
+    axes: &mut [AxisState],
+    regions: &[Region],
     aabbs: &[Aabb],
     pairs: &mut PairSet,
-    budget: u64,
+    paired: &[u64],
+    budget: &Budget,
     parallel: bool,
 ) -> (bool, u64, u64) {
     {
-        let shared: &PairSet = pairs;
-        let stop = AtomicBool::new(false);
+        let sh = Shared { aabbs, pairs, paired, budget };
+        let job = |(i, s): (usize, &mut AxisState)| run_axis(s, i % 3, &regions[i / 3], &sh);
         if parallel {
-            axes.par_iter_mut().enumerate().for_each(|(k, s)| run_axis(s, k, prep, aabbs, shared, budget, &stop));
+            axes.par_iter_mut().enumerate().with_max_len(8).for_each(job);
         } else {
-            for (k, s) in axes.iter_mut().enumerate() {
-                if !stop.load(Ordering::Relaxed) {
-                    run_axis(s, k, prep, aabbs, shared, budget, &stop);
-                } else {
-                    s.finished = false;
-                    s.swaps = 0;
-                }
-            }
+            axes.iter_mut().enumerate().for_each(job);
         }
     }
-    if !axes.iter().all(|s| s.finished) {
+    if budget.stop.load(Ordering::Relaxed) || !axes.iter().all(|s| s.finished) {
         return (false, 0, 0);
     }
     let (mut added, mut removed) = (0, 0);
