@@ -202,7 +202,7 @@ impl Octree {
         self.static_stale = 0;
         self.static_tree.build(&self.shape);
         self.static_pairs.clear();
-        let tests = self_pairs(&self.shape, &self.static_tree, &mut self.bufs, &mut self.static_pairs);
+        let tests = self_pairs(&self.shape, &mut self.static_tree, &mut self.bufs, &mut self.static_pairs);
         self.last.pair_tests += tests;
     }
 }
@@ -220,13 +220,16 @@ fn same_bits(a: &Aabb, b: &Aabb) -> bool {
 }
 
 /// All pairs among a tree's bodies, appended to `out`; returns the tests made.
-fn self_pairs(shape: &Shape, tree: &Tree, bufs: &mut PairBufs, out: &mut Vec<Pair>) -> u64 {
-    let (nodes, items) = (&tree.nodes[..], &tree.items[..]);
+fn self_pairs(shape: &Shape, tree: &mut Tree, bufs: &mut PairBufs, out: &mut Vec<Pair>) -> u64 {
+    if shape.variant == Variant::Nodup {
+        tree.root_slabs.prepare(&tree.nodes, &tree.items);
+    }
+    let (nodes, items, root) = (&tree.nodes[..], &tree.items[..], &tree.root_slabs);
     let parallel = items.len() >= PAR_MIN_WORK;
     match shape.variant {
         Variant::Dup => bufs.run(nodes.len(), parallel, out, |r, o| dup::self_pairs(nodes, items, r, o)),
         Variant::Nodup => {
-            bufs.run_with(nodup::tasks(nodes), parallel, out, |r, o, s| nodup::self_pairs(nodes, items, r, o, s))
+            bufs.run_with(nodup::tasks(nodes), parallel, out, |r, o, s| nodup::self_pairs(nodes, items, root, r, o, s))
         }
         Variant::Loose => bufs.run(nodes.len(), parallel, out, |r, o| loose::self_pairs(nodes, items, r, o)),
     }
@@ -267,7 +270,7 @@ impl Broadphase for Octree {
             let live = &self.in_static;
             out.extend(self.static_pairs.iter().filter(|p| live[p.a as usize] && live[p.b as usize]));
         }
-        self.last.pair_tests += self_pairs(&self.shape, &self.dynamic_tree, &mut self.bufs, out);
+        self.last.pair_tests += self_pairs(&self.shape, &mut self.dynamic_tree, &mut self.bufs, out);
 
         // Moving–static pairs: each moving body walks the static tree, O(log n) expected instead of O(n).
         if self.static_tree.bodies > self.static_stale && !self.dynamic_ids.is_empty() {

@@ -249,3 +249,27 @@ fn dense_clouds_match_the_reference() {
         }
     }
 }
+
+#[test]
+fn nodup_sheets_on_the_central_planes() {
+    // Three sheets of bodies crossing the root's planes: the root's slabs are cut into strips, and the deeper
+    // nodes get runs of every slab; far coordinates test the strip index's rounding.
+    let mut rng = Rng::new(17);
+    let shift = Vec3::new(-4.0e4, 2.0e4, 7.0e3);
+    let mut aabbs = Vec::new();
+    for i in 0..3000 {
+        let mut c = rng.point_in(Vec3::ZERO, Vec3::splat(40.0));
+        c[i % 3] = 20.0 + rng.range_f32(-0.5, 0.5);
+        aabbs.push(Aabb::from_center_radius(shift + c, rng.range_f32(0.3, 1.0)));
+    }
+    for (leaf, depth) in [(32, 10), (4, 6)] {
+        let mut bp = make(Variant::Nodup, leaf, depth, false);
+        let (mut out, mut want) = (PairList::new(), PairList::new());
+        bp.find_pairs(&Frame::new(&aabbs), &mut out);
+        bp.validate().unwrap();
+        reference_pairs(&aabbs, &mut want);
+        out.sort();
+        assert_eq!(out, want, "max_leaf {leaf}");
+        assert!(bp.stats().get("inner_bodies").unwrap() > 1000.0, "{}", bp.stats());
+    }
+}

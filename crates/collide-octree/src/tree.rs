@@ -5,6 +5,7 @@
 //! every build, so a tree that has grown to a scene's size allocates nothing afterwards.
 
 use crate::build::Builders;
+use crate::nodup::RootSlabs;
 use collide_math::{Aabb, Vec3};
 
 /// "No node": the `first_child` of a leaf.
@@ -202,6 +203,8 @@ pub(crate) struct Tree {
     pub bodies: usize,
     /// The build's scratch (see [`crate::build`]).
     pub(crate) builders: Builders,
+    /// Nodup: the root's own bodies split into slabs for the pair search, refreshed before each search.
+    pub(crate) root_slabs: RootSlabs,
 }
 
 impl Tree {
