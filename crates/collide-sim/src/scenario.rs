@@ -194,124 +194,88 @@ pub fn pull_toward(bodies: &mut Bodies, target: Vec3, fraction: f32, seconds: f3
     }
 }
 
+/// The defaults most rows share: the `uniform` family (radius 0.5, 2% volume fraction, no gravity, elastic).
+const UNIFORM: ScenarioDescriptor = ScenarioDescriptor {
+    name: "uniform",
+    summary: "radius 0.5 in a cube sized for 2% volume fraction, speed width/5 per second",
+    default_bodies: 10_000,
+    default_radius: 0.5,
+    default_gravity: 0.0,
+    default_restitution: 1.0,
+    fixed_bodies: false,
+    container: cube_for_fraction,
+    speed: |c| c.extents().x / 5.0,
+    spawn: spawn_uniform,
+    script: None,
+};
+
+/// The thesis program's workload.
+const THESIS: ScenarioDescriptor = ScenarioDescriptor {
+    name: "thesis",
+    summary: "the thesis program's workload: cubes of edge 0.02 at 0.6 units/s in a 4×2.99×4 box",
+    default_radius: 0.01,
+    container: thesis_box,
+    speed: |_| THESIS_SPEED,
+    ..UNIFORM
+};
+
+/// Two balls in a 10-unit box.
+const TWO_BALLS: ScenarioDescriptor = ScenarioDescriptor {
+    name: "two-balls",
+    summary: "two equal balls meeting head-on: they swap velocities",
+    default_bodies: 2,
+    fixed_bodies: true,
+    container: |_, _| Aabb::from_center_radius(Vec3::ZERO, 5.0),
+    speed: |_| 1.0,
+    spawn: spawn_two_balls,
+    ..UNIFORM
+};
+
 /// Every registered scenario.
 pub static SCENARIOS: &[ScenarioDescriptor] = &[
-    ScenarioDescriptor {
-        name: "thesis",
-        summary: "the thesis program's workload: cubes of edge 0.02 at 0.6 units/s in a 4×2.99×4 box",
-        default_bodies: 10_000,
-        default_radius: 0.01,
-        default_gravity: 0.0,
-        default_restitution: 1.0,
-        fixed_bodies: false,
-        container: thesis_box,
-        speed: |_| THESIS_SPEED,
-        spawn: spawn_uniform,
-        script: None,
-    },
+    THESIS,
     ScenarioDescriptor {
         name: "thesis-slow",
         summary: "the thesis workload at 1/64 of the speed: sweep-and-prune's best case",
-        default_bodies: 10_000,
-        default_radius: 0.01,
-        default_gravity: 0.0,
-        default_restitution: 1.0,
-        fixed_bodies: false,
-        container: thesis_box,
         speed: |_| THESIS_SPEED / 64.0,
-        spawn: spawn_uniform,
-        script: None,
+        ..THESIS
     },
-    ScenarioDescriptor {
-        name: "uniform",
-        summary: "radius 0.5 in a cube sized for 2% volume fraction, speed width/5 per second",
-        default_bodies: 10_000,
-        default_radius: 0.5,
-        default_gravity: 0.0,
-        default_restitution: 1.0,
-        fixed_bodies: false,
-        container: cube_for_fraction,
-        speed: |c| c.extents().x / 5.0,
-        spawn: spawn_uniform,
-        script: None,
-    },
+    UNIFORM,
     ScenarioDescriptor {
         name: "slow",
         summary: "uniform at width/320 per second: strong temporal coherence",
-        default_bodies: 10_000,
-        default_radius: 0.5,
-        default_gravity: 0.0,
-        default_restitution: 1.0,
-        fixed_bodies: false,
-        container: cube_for_fraction,
         speed: |c| c.extents().x / 320.0,
-        spawn: spawn_uniform,
-        script: None,
+        ..UNIFORM
     },
     ScenarioDescriptor {
         name: "cluster",
         summary: "uniform, pulled to 1/4 of its size (64× density) at step 60, released at step 120",
-        default_bodies: 10_000,
-        default_radius: 0.5,
-        default_gravity: 0.0,
-        default_restitution: 1.0,
-        fixed_bodies: false,
-        container: cube_for_fraction,
         speed: |c| c.extents().x / 10.0,
-        spawn: spawn_uniform,
         script: Some(cluster_script),
+        ..UNIFORM
     },
     ScenarioDescriptor {
         name: "mixed-sizes",
         summary: "uniform with every tenth body 8× the radius (1:8)",
-        default_bodies: 10_000,
-        default_radius: 0.5,
-        default_gravity: 0.0,
-        default_restitution: 1.0,
-        fixed_bodies: false,
         container: |n, v| cube_for_fraction(n, v * (0.9 + 0.1 * MIXED_FACTOR.powi(3))),
-        speed: |c| c.extents().x / 5.0,
         spawn: spawn_mixed,
-        script: None,
+        ..UNIFORM
     },
     ScenarioDescriptor {
         name: "rain",
         summary: "bodies fall under gravity from the upper half and pile up on the floor",
-        default_bodies: 10_000,
-        default_radius: 0.5,
         default_gravity: 9.81,
         default_restitution: 0.6,
-        fixed_bodies: false,
-        container: cube_for_fraction,
         speed: |c| c.extents().x / 50.0,
         spawn: spawn_rain,
-        script: None,
+        ..UNIFORM
     },
-    ScenarioDescriptor {
-        name: "two-balls",
-        summary: "two equal balls meeting head-on: they swap velocities",
-        default_bodies: 2,
-        default_radius: 0.5,
-        default_gravity: 0.0,
-        default_restitution: 1.0,
-        fixed_bodies: true,
-        container: |_, _| Aabb::from_center_radius(Vec3::ZERO, 5.0),
-        speed: |_| 1.0,
-        spawn: spawn_two_balls,
-        script: None,
-    },
+    TWO_BALLS,
     ScenarioDescriptor {
         name: "two-balls-oblique",
         summary: "two equal balls meeting off-centre: a glancing hit",
-        default_bodies: 2,
-        default_radius: 0.5,
-        default_gravity: 0.0,
-        default_restitution: 1.0,
-        fixed_bodies: true,
-        container: |_, _| Aabb::from_center_radius(Vec3::ZERO, 5.0),
-        speed: |_| 1.0,
         spawn: spawn_two_balls_oblique,
-        script: None,
+        ..TWO_BALLS
     },
 ];
 
