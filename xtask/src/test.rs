@@ -1,6 +1,14 @@
 //! `cargo xtask test`: the one test command of the README and of `.ci/run`.
+//!
+//! 1. `cargo fmt --check`;
+//! 2. every workspace test, including the renderer's off-screen golden-image test (`collide-render`'s
+//!    `tests/golden.rs`), which runs on mesa's software rasterizer: `WGPU_BACKEND=gl` (llvmpipe through EGL,
+//!    no display needed) unless the caller chose a backend;
+//! 3. the app's start test: the real window under Xvfb, 30 frames, then a clean exit. `xvfb-run` and
+//!    `xauth` are installed with apt-get when missing (CI runs as root on a clean Debian 12).
 
 use crate::run_command;
+use std::process::Command;
 
 /// Options of `cargo xtask test`.
 #[derive(Debug, clap::Args)]
@@ -10,11 +18,83 @@ pub struct Args {
     no_fmt: bool,
 }
 
+/// Frames the start test runs before the app exits by itself.
+const START_TEST_FRAMES: &str = "30";
+
 /// Run every check, stopping at the first failure.
 pub fn run(args: &Args) -> Result<(), String> {
     if !args.no_fmt {
         run_command("cargo", &["fmt", "--all", "--", "--check"], &[])?;
     }
-    run_command("cargo", &["test", "--workspace", "--locked"], &[])?;
+    let backend = std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "gl".to_owned());
+    let gpu_env = [("WGPU_BACKEND", backend.as_str())];
+    run_command("cargo", &["test", "--workspace", "--locked"], &gpu_env)?;
+    start_test(&gpu_env)?;
     Ok(())
+}
+
+/// The app opens its window under Xvfb, runs frames and exits 0 with its summary line.
+fn start_test(env: &[(&str, &str)]) -> Result<(), String> {
+    ensure_packages(&[("xvfb-run", "xvfb"), ("xauth", "xauth")])?;
+    run_command("cargo", &["build", "--package", "collide", "--locked"], env)?;
+    let args = [
+        "-a",
+        "-s",
+        "-screen 0 1280x720x24",
+        "timeout",
+        "300",
+        "cargo",
+        "run",
+        "--quiet",
+        "--package",
+        "collide",
+        "--locked",
+        "--",
+        "configs/default.toml",
+        "--exit-after-frames",
+        START_TEST_FRAMES,
+    ];
+    eprintln!("\n==> xvfb-run {}", args.join(" "));
+    let output = Command::new("xvfb-run")
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(crate::root())
+        .output()
+        .map_err(|e| format!("cannot start xvfb-run: {e}"))?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    eprint!("{stderr}");
+    if !output.status.success() {
+        return Err(format!("the app's start test under Xvfb failed ({})", output.status));
+    }
+    let expected = format!("collide: {START_TEST_FRAMES} frames");
+    if !stderr.contains(&expected) {
+        return Err(format!("the app exited without its summary line (`{expected} …`)"));
+    }
+    Ok(())
+}
+
+/// Install the Debian packages whose programs are missing (`(program, package)` pairs). Only root can; anyone
+/// else is told what to install.
+fn ensure_packages(needed: &[(&str, &str)]) -> Result<(), String> {
+    let missing: Vec<&str> =
+        needed.iter().filter(|(program, _)| !on_path(program)).map(|&(_, package)| package).collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let is_root = Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.trim_ascii() == b"0");
+    if !is_root {
+        return Err(format!(
+            "the start test needs `apt-get install {}` (run as root, or install them)",
+            missing.join(" ")
+        ));
+    }
+    let noninteractive = [("DEBIAN_FRONTEND", "noninteractive")];
+    run_command("apt-get", &["update", "-q"], &noninteractive)?;
+    let mut install = vec!["install", "-y", "-q", "--no-install-recommends"];
+    install.extend(&missing);
+    run_command("apt-get", &install, &noninteractive)
+}
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
 }

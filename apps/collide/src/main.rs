@@ -3,12 +3,24 @@
 //! - `collide --headless CONFIG [--frames N] [--csv FILE] [--set KEY=VALUE]…` runs a scene with no window and
 //!   prints a summary: frames, step time (mean, p95, max), the phase split, pairs, the broadphase's counters
 //!   and the final state hash.
-//! - `collide [CONFIG]` will open the window (the desktop app's issue); until then it says so.
+//! - `collide [CONFIG] [--set KEY=VALUE]…` opens the window (`configs/default.toml` when no config is given):
+//!   fly through the scene, change the algorithm and the scene live, read the statistics and the puffin
+//!   profiler (F1 lists the keys). `--exit-after-frames N` closes it after N frames and prints the mean fps,
+//!   step and draw times (the start test and measurements).
+//! - `collide --screenshot OUT.png [CONFIG] [--frames N] [--size WxH]` simulates N steps and draws them
+//!   off-screen to a PNG; it needs no display.
 //!
 //! Bad input (a missing file, a malformed or unknown key, an unknown scenario or algorithm, a zero or negative
-//! size) gets one line naming the file, line and valid choices, and exit code 2; nothing is written.
+//! size) gets one line naming the file, line and valid choices, and exit code 2 — before any window opens;
+//! nothing is written. A window or graphics failure gets one line and exit code 1.
 
+mod app;
+mod camera;
 mod headless;
+mod screenshot;
+mod settings;
+mod ui;
+mod window;
 
 use clap::Parser;
 use std::path::PathBuf;
@@ -43,6 +55,32 @@ struct Cli {
     /// Print progress every N frames (0: only the summary).
     #[arg(long, value_name = "N", default_value_t = 0)]
     progress: u64,
+
+    /// Draw the scene off-screen after the config's frames (or --frames) and write it to this PNG; no window.
+    #[arg(long, value_name = "OUT.png", conflicts_with = "headless")]
+    screenshot: Option<PathBuf>,
+
+    /// Close the window after N frames and print the mean fps, step and draw times.
+    #[arg(long, value_name = "N", conflicts_with_all = ["headless", "screenshot"])]
+    exit_after_frames: Option<u64>,
+
+    /// View settings (TOML: `render = false`, `camera = "orbit"`, `debug_views = { octree-dup = true }`, …);
+    /// every setting not named keeps its default.
+    #[arg(long, value_name = "FILE", conflicts_with = "headless")]
+    settings: Option<PathBuf>,
+
+    /// The window's or the screenshot's size in pixels.
+    #[arg(long, value_name = "WxH", default_value = "1280x720", value_parser = parse_size)]
+    size: (u32, u32),
+}
+
+fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let (w, h) = text.split_once(['x', 'X']).ok_or("expected WIDTHxHEIGHT, e.g. 1280x720")?;
+    let parse = |s: &str| s.trim().parse::<u32>().ok().filter(|&n| (1..=16384).contains(&n));
+    match (parse(w), parse(h)) {
+        (Some(w), Some(h)) => Ok((w, h)),
+        _ => Err(format!("`{text}`: expected WIDTHxHEIGHT with sides from 1 to 16384, e.g. 1280x720")),
+    }
 }
 
 fn after_help() -> String {
@@ -63,10 +101,44 @@ fn main() -> ExitCode {
             }
         };
     }
-    eprintln!(
-        "collide: the desktop window is not built yet (it arrives with the app issue).\n\
-         Run headless instead: collide --headless {}",
-        config.display()
-    );
-    ExitCode::from(2)
+    // The config is checked before any window or device exists, so a typo costs one line and exit code 2.
+    let mut overrides = cli.overrides.clone();
+    if let Some(frames) = cli.frames {
+        overrides.push(format!("frames={frames}"));
+    }
+    let loaded = match collide_sim::Config::load(&config, &overrides) {
+        Ok(loaded) => loaded,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let view = match &cli.settings {
+        None => settings::Settings::default(),
+        Some(path) => {
+            match std::fs::read_to_string(path)
+                .map_err(|e| e.to_string())
+                .and_then(|t| settings::Settings::from_toml(&t))
+            {
+                Ok(view) => view,
+                Err(e) => {
+                    eprintln!("error: {}: {e}", path.display());
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    };
+    let result = match &cli.screenshot {
+        Some(out) => screenshot::run(loaded, &config, view, out, cli.size),
+        None => app::App::new(loaded, config.display().to_string(), view).and_then(|app| {
+            window::run(app, window::WindowOptions { exit_after_frames: cli.exit_after_frames, size: cli.size })
+        }),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
 }

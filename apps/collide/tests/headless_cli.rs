@@ -58,7 +58,9 @@ fn a_good_run_prints_the_summary_and_writes_the_csv() {
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    for line in ["steps      12", "step ms    mean", "broadphase mean", "phases ms  integrate", "pairs      mean", "hash "] {
+    for line in
+        ["steps      12", "step ms    mean", "broadphase mean", "phases ms  integrate", "pairs      mean", "hash "]
+    {
         assert!(stdout.contains(line), "summary lacks `{line}`:\n{stdout}");
     }
     let text = std::fs::read_to_string(&csv).unwrap();
@@ -113,18 +115,33 @@ fn malformed_toml() {
 
 #[test]
 fn unknown_key() {
-    rejects("unknown-key", "scenario = \"uniform\"\nbodys = 10\n", &[], &["{file}:2:", "unknown field `bodys`", "`bodies`"]);
+    rejects(
+        "unknown-key",
+        "scenario = \"uniform\"\nbodys = 10\n",
+        &[],
+        &["{file}:2:", "unknown field `bodys`", "`bodies`"],
+    );
 }
 
 #[test]
 fn unknown_scenario_lists_the_valid_ones() {
-    rejects("scenario", "scenario = \"clouds\"\n", &[], &["{file}:1:", "unknown scenario `clouds`", "thesis, thesis-slow"]);
+    rejects(
+        "scenario",
+        "scenario = \"clouds\"\n",
+        &[],
+        &["{file}:1:", "unknown scenario `clouds`", "thesis, thesis-slow"],
+    );
 }
 
 #[test]
 fn unknown_algorithm_lists_the_valid_ones() {
     rejects("algorithm-file", "algorithm = \"octtree\"\n", &[], &["{file}:1:", "valid algorithms: brute"]);
-    rejects("algorithm-set", "", &["--set", "algorithm=octtree"], &["--set algorithm=octtree", "valid algorithms: brute"]);
+    rejects(
+        "algorithm-set",
+        "",
+        &["--set", "algorithm=octtree"],
+        &["--set algorithm=octtree", "valid algorithms: brute"],
+    );
 }
 
 #[test]

@@ -1,0 +1,330 @@
+//! The app's state apart from the window and the GPU: the simulation, its config, the view settings, the
+//! camera, the frame statistics — and the [`Command`]s the UI and the keys produce.
+//!
+//! egui's pattern: while a frame's UI runs, it only *reads* this state (and edits working copies: the
+//! config being edited, the view settings); everything that changes the simulation, files or the GPU is a
+//! `Command` queued on [`App::commands`] and applied by [`App::apply_commands`] once the frame is drawn. So
+//! nothing changes under the UI halfway through a pass, and a key and a button do the same thing.
+
+use crate::camera::{CameraRig, MoveInput};
+use crate::settings::{CameraMode, Light, Settings};
+use collide_broadphase::DebugGeometry;
+use collide_math::Aabb;
+use collide_render::{PointLight, Scene, SphereInstance};
+use collide_sim::{Config, FrameRecord, Simulation};
+use collide_timing::Window;
+use glam::Vec3;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Something the user asked for, applied at the end of the frame.
+#[derive(Clone, Debug)]
+pub enum Command {
+    /// Use this config: the scene respawns if its setup changed, the broadphase is rebuilt if the algorithm or
+    /// its parameters changed, and the clock takes the `[time]` table.
+    SetConfig(Box<Config>),
+    /// Load a config file (errors are shown, and the current scene stays).
+    LoadConfig(PathBuf),
+    /// Save the current config as TOML.
+    SaveConfig(PathBuf),
+    /// Save the view settings as TOML (load them with `--settings FILE`).
+    SaveSettings(PathBuf),
+    /// Spawn the scene again from its seed.
+    Respawn,
+    /// The thesis's "pull everything toward me": every body heads for the eye.
+    PullTowardMe,
+    /// Pause or resume the clock.
+    SetPaused(bool),
+    /// While paused, run one step.
+    SingleStep,
+    /// Put the camera back where it started.
+    ResetCamera,
+    /// Place a point light at the eye.
+    AddLight,
+    /// Remove the point light at this index.
+    RemoveLight(usize),
+    /// Write the profiler's recent frames to a `.puffin` file.
+    SaveProfile,
+    /// Rebuild the renderer with this MSAA sample count.
+    SetMsaa(u32),
+    /// Capture the mouse for looking around, or release it.
+    CaptureMouse(bool),
+    /// Close the app.
+    Quit,
+}
+
+/// How many frames the frame-time graph and the fps figure cover.
+pub const GRAPH_FRAMES: usize = 240;
+
+/// Colours of the bodies: muted, distinguishable, none of them the flash's red.
+const PALETTE: [[u8; 4]; 6] = [
+    [120, 160, 210, 255],
+    [110, 190, 150, 255],
+    [200, 180, 110, 255],
+    [170, 140, 200, 255],
+    [100, 180, 190, 255],
+    [190, 190, 190, 255],
+];
+
+/// The app's state.
+pub struct App {
+    /// The config the simulation runs (what "save" writes).
+    pub config: Config,
+    /// The UI's working copy of the config.
+    pub edit: Config,
+    /// Where the config came from (and where "save" writes by default).
+    pub config_path: String,
+    /// View settings.
+    pub settings: Settings,
+    /// The world.
+    pub sim: Simulation,
+    /// The cameras.
+    pub camera: CameraRig,
+    /// Movement keys and mouse motion gathered since the last frame.
+    pub input: MoveInput,
+    /// The mouse is captured for looking.
+    pub mouse_captured: bool,
+    /// What the UI and keys asked for this frame.
+    pub commands: Vec<Command>,
+    /// A message for the user (load and save results, errors) and when it was set.
+    pub status: Option<(String, bool, Instant)>,
+    /// Frame times, ms, for the graph and the fps.
+    pub frame_ms: Window,
+    /// The last step's record.
+    pub last: FrameRecord,
+    /// Steps the last frame ran.
+    pub steps_last_frame: u32,
+    /// How long the last scene drawing took on the CPU side (building instances and recording), ms.
+    pub render_ms: f64,
+    /// Frames since the start.
+    pub frames: u64,
+    /// The scene handed to the renderer, refilled every frame.
+    pub scene: Scene,
+    debug: DebugGeometry,
+    aspect: f32,
+}
+
+impl App {
+    /// The app for `config`, loaded from `config_path`, with the view `settings`.
+    pub fn new(config: Config, config_path: String, settings: Settings) -> Result<Self, String> {
+        let sim = Simulation::new(&config).map_err(|e| e.to_string())?;
+        let camera = CameraRig::new(&sim.setup().container);
+        Ok(Self {
+            edit: config.clone(),
+            config,
+            config_path,
+            settings,
+            camera,
+            sim,
+            input: MoveInput::default(),
+            mouse_captured: false,
+            commands: Vec::new(),
+            status: None,
+            frame_ms: Window::new(GRAPH_FRAMES),
+            last: FrameRecord::default(),
+            steps_last_frame: 0,
+            render_ms: 0.0,
+            frames: 0,
+            scene: Scene::default(),
+            debug: DebugGeometry::default(),
+            aspect: 16.0 / 9.0,
+        })
+    }
+
+    /// The container.
+    #[must_use]
+    pub fn container(&self) -> Aabb {
+        self.sim.setup().container
+    }
+
+    /// Show `message` in the window (and on stderr when it is an error).
+    pub fn say(&mut self, message: String, error: bool) {
+        if error {
+            eprintln!("error: {message}");
+        }
+        self.status = Some((message, error, Instant::now()));
+    }
+
+    /// One frame's work before drawing: move the camera, run the simulation's steps, keep the statistics.
+    /// `real_seconds` is the previous frame's duration.
+    pub fn update(&mut self, real_seconds: f32, aspect: f32) {
+        puffin::profile_function!();
+        self.aspect = aspect;
+        let container = self.container();
+        // A very long frame (a respawn of a million bodies, a window drag) must not fling the camera.
+        self.camera.update(real_seconds.min(0.1), &self.input, &self.settings, &container);
+        self.input.look = glam::Vec2::ZERO;
+        self.input.zoom = 0.0;
+        self.steps_last_frame = self.sim.frame(real_seconds);
+        if let Some(r) = self.sim.records().last() {
+            self.last = *r;
+        }
+        // The app keeps only the last record: records of a long session would grow without bound.
+        self.sim.clear_records();
+        self.frame_ms.push(f64::from(real_seconds) * 1e3);
+        self.frames += 1;
+    }
+
+    /// Fill [`App::scene`] from the simulation: camera, lights, spheres with their flash, the container and the
+    /// active algorithm's debug geometry.
+    pub fn build_scene(&mut self) {
+        puffin::profile_function!();
+        let container = self.container();
+        let width = container.extents().max_element();
+        self.scene.camera = self.camera.camera(&self.settings, self.aspect, &container);
+        self.scene.point_lights.clear();
+        self.scene.point_lights.extend(self.settings.lights.iter().map(|l| PointLight {
+            position: Vec3::from(l.position),
+            color: Vec3::from(l.color),
+            range: l.range * width,
+        }));
+        self.scene.clear_geometry();
+        let bodies = self.sim.bodies();
+        // `steps()` is the number of the next step; the last one run is one less.
+        let now = self.sim.steps().saturating_sub(1);
+        let fade = self.settings.flash_steps.max(1) as f32;
+        self.scene.spheres.extend(
+            bodies.position.iter().zip(&bodies.radius).zip(&bodies.last_contact).enumerate().map(
+                |(i, ((p, &r), &contact))| {
+                    let flash = if contact == u64::MAX {
+                        0.0
+                    } else {
+                        (1.0 - now.saturating_sub(contact) as f32 / fade).max(0.0)
+                    };
+                    SphereInstance { center: (*p).into(), radius: r, color: PALETTE[i % PALETTE.len()], flash }
+                },
+            ),
+        );
+        if self.settings.show_container {
+            self.scene.wire_box(container.min, container.max, [200, 200, 200, 255]);
+        }
+        for l in &self.settings.lights {
+            self.scene.cross(Vec3::from(l.position), width * 0.01, [255, 240, 120, 255]);
+        }
+        let (algorithm, _) = self.sim.algorithm();
+        if self.settings.debug_view(algorithm.name) {
+            self.debug.clear();
+            self.sim.broadphase().debug_geometry(&mut self.debug);
+            for b in self.debug.boxes.iter().take(self.settings.debug_max_boxes) {
+                // Deeper levels fade and cool, so the coarse structure stays readable over the fine one.
+                let t = (b.depth as f32 / 8.0).min(1.0);
+                let alpha = (220.0 * (1.0 - 0.7 * t)) as u8;
+                let color =
+                    [(80.0 + 150.0 * (1.0 - t)) as u8, (200.0 - 60.0 * t) as u8, (90.0 + 140.0 * t) as u8, alpha];
+                self.scene.wire_box(b.aabb.min, b.aabb.max, color);
+            }
+            for [a, b] in &self.debug.segments {
+                self.scene.segment(*a, *b, [255, 160, 60, 200]);
+            }
+        }
+    }
+
+    /// How many bodies touched another in the last step.
+    #[must_use]
+    pub fn colliding_bodies(&self) -> usize {
+        let last = self.sim.steps().saturating_sub(1);
+        self.sim.bodies().last_contact.iter().filter(|&&c| c == last).count()
+    }
+
+    /// Apply the queued commands. Returns the ones the window must carry out (mouse capture, MSAA, quit).
+    pub fn apply_commands(&mut self) -> Vec<Command> {
+        let mut for_window = Vec::new();
+        for command in std::mem::take(&mut self.commands) {
+            match command {
+                Command::SetConfig(config) => self.set_config(*config),
+                Command::LoadConfig(path) => match Config::load(&path, &[]) {
+                    Ok(config) => {
+                        self.config_path = path.display().to_string();
+                        self.set_config(config);
+                        self.camera = CameraRig::new(&self.container());
+                        self.say(format!("loaded {}", path.display()), false);
+                    }
+                    Err(e) => self.say(e.to_string(), true),
+                },
+                Command::SaveConfig(path) => match std::fs::write(&path, self.config.to_toml()) {
+                    Ok(()) => {
+                        self.config_path = path.display().to_string();
+                        self.say(format!("saved {}", path.display()), false);
+                    }
+                    Err(e) => self.say(format!("{}: {e}", path.display()), true),
+                },
+                Command::SaveSettings(path) => match std::fs::write(&path, self.settings.to_toml()) {
+                    Ok(()) => self
+                        .say(format!("saved the view settings to {} (--settings loads them)", path.display()), false),
+                    Err(e) => self.say(format!("{}: {e}", path.display()), true),
+                },
+                Command::Respawn => self.sim.respawn(),
+                Command::PullTowardMe => {
+                    // The orbit camera's eye is outside the container, where the walls would flatten the
+                    // cluster; its centre is where it looks.
+                    let target = match self.settings.camera {
+                        CameraMode::FirstPerson => self.camera.position,
+                        CameraMode::Orbit => self.camera.target,
+                    };
+                    self.sim.pull_toward(target, self.settings.pull_seconds);
+                }
+                Command::SetPaused(paused) => self.sim.clock_mut().paused = paused,
+                Command::SingleStep => {
+                    let clock = self.sim.clock_mut();
+                    clock.paused = true;
+                    clock.single_step();
+                }
+                Command::ResetCamera => self.camera = CameraRig::new(&self.container()),
+                Command::AddLight => {
+                    if self.settings.lights.len() < collide_render::MAX_POINT_LIGHTS {
+                        let eye = self.camera.eye(self.settings.camera);
+                        self.settings.lights.push(Light { position: eye.into(), color: [1.0, 0.85, 0.6], range: 0.3 });
+                    } else {
+                        self.say(format!("at most {} point lights", collide_render::MAX_POINT_LIGHTS), true);
+                    }
+                }
+                Command::RemoveLight(i) => {
+                    if i < self.settings.lights.len() {
+                        self.settings.lights.remove(i);
+                    }
+                }
+                Command::SaveProfile | Command::SetMsaa(_) | Command::CaptureMouse(_) | Command::Quit => {
+                    for_window.push(command);
+                }
+            }
+        }
+        for_window
+    }
+
+    /// Switch to `config`, doing only the work its differences need.
+    fn set_config(&mut self, config: Config) {
+        let setup = match config.resolve() {
+            Ok(setup) => setup,
+            Err(e) => {
+                // Keep running the last good config; put the editor back in step with it.
+                self.say(e.to_string(), true);
+                self.edit = self.config.clone();
+                return;
+            }
+        };
+        let (algorithm, params) = config.algorithm().expect("resolve checked the algorithm");
+        let old = std::mem::replace(&mut self.config, config);
+        let scene_changed = {
+            let strip = |c: &Config| Config {
+                algorithm: String::new(),
+                params: Default::default(),
+                time: Default::default(),
+                frames: 0,
+                ..c.clone()
+            };
+            strip(&old) != strip(&self.config)
+        };
+        if scene_changed {
+            self.sim.set_setup(setup);
+        }
+        if old.algorithm != self.config.algorithm || old.params != self.config.params {
+            self.sim.set_algorithm(algorithm, params);
+        }
+        let time = &self.config.time;
+        let clock = self.sim.clock_mut();
+        clock.policy = time.policy();
+        clock.cap = time.cap;
+        clock.scale = time.scale;
+        self.edit = self.config.clone();
+    }
+}

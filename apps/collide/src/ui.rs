@@ -1,0 +1,457 @@
+//! The egui panels: controls, statistics, help and the profiler. They read the [`App`] and queue
+//! [`Command`]s; the only state they change directly is the config being edited and the view settings.
+
+use crate::app::{App, Command};
+use crate::settings::CameraMode;
+use collide_sim::{Config, Phase, PolicyName, SCENARIOS};
+use egui::{Align2, Color32, RichText, Ui};
+use std::path::PathBuf;
+
+/// The keys, for the help overlay (and the README).
+pub const KEYS: &[(&str, &str)] = &[
+    ("W A S D", "move relative to the view (forward is the view flattened to the ground)"),
+    ("Space / Ctrl", "up / down"),
+    ("Shift", "move four times faster"),
+    ("click the scene", "capture the mouse to look around"),
+    ("Esc", "release the mouse"),
+    ("G", "pull everything toward me: the eye, or the orbit camera's centre (the bodies arrive together)"),
+    ("P", "pause / resume"),
+    ("N", "single step (pauses)"),
+    ("R", "respawn the scene"),
+    ("C", "first-person / orbit camera (orbit: drag to turn, wheel to zoom)"),
+    ("Home", "reset the camera"),
+    ("B", "the algorithm's debug view on / off"),
+    ("V", "rendering on / off (measure the step without drawing)"),
+    ("L", "place a point light at the eye"),
+    ("F1", "this help"),
+    ("F2", "controls panel (or right-click)"),
+    ("F3", "statistics overlay"),
+    ("F4", "puffin profiler"),
+    ("F5", "save a .puffin capture of recent frames"),
+    ("Ctrl+Q", "quit"),
+];
+
+/// A widget's edit is final: released after a drag, or changed by typing or clicking. Respawning a million
+/// bodies on every pixel of a slider drag would make the slider unusable.
+fn committed(r: &egui::Response) -> bool {
+    r.drag_stopped() || (r.changed() && !r.dragged())
+}
+
+/// Draw every panel for this frame.
+pub fn draw(ctx: &egui::Context, app: &mut App, profiler: &mut puffin_egui::GlobalProfilerUi) {
+    puffin::profile_function!();
+    if app.settings.show_controls {
+        egui::SidePanel::left("controls").default_width(300.0).resizable(true).show(ctx, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| controls(ui, app));
+        });
+    }
+    // What the side panel left: the 3D view, whose lower-left corner holds the statistics (as in the thesis).
+    let view = ctx.available_rect();
+    if app.settings.show_stats {
+        egui::Area::new(egui::Id::new("stats"))
+            .fixed_pos(view.left_bottom() + egui::vec2(8.0, -8.0))
+            .pivot(Align2::LEFT_BOTTOM)
+            .interactable(false)
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style()).fill(Color32::from_black_alpha(200)).show(ui, |ui| stats(ui, app));
+            });
+    }
+    if app.settings.show_help {
+        let mut open = true;
+        egui::Window::new("Keys").open(&mut open).anchor(Align2::CENTER_CENTER, [0.0, 0.0]).collapsible(false).show(
+            ctx,
+            |ui| {
+                egui::Grid::new("keys").striped(true).show(ui, |ui| {
+                    for (key, what) in KEYS {
+                        ui.label(RichText::new(*key).strong().monospace());
+                        ui.label(*what);
+                        ui.end_row();
+                    }
+                });
+            },
+        );
+        app.settings.show_help = open;
+    }
+    if app.settings.show_profiler {
+        app.settings.show_profiler = profiler.window(ctx);
+    }
+    if let Some((message, error, at)) = &app.status
+        && at.elapsed().as_secs() < 8
+    {
+        egui::Area::new(egui::Id::new("status")).anchor(Align2::CENTER_TOP, [0.0, 8.0]).interactable(false).show(
+            ctx,
+            |ui| {
+                egui::Frame::popup(ui.style()).show(ui, |ui| {
+                    let color = if *error { Color32::from_rgb(255, 110, 100) } else { Color32::LIGHT_GREEN };
+                    ui.label(RichText::new(message).color(color));
+                });
+            },
+        );
+    }
+    if !app.mouse_captured && !app.settings.show_help {
+        let hint = match app.settings.camera {
+            CameraMode::FirstPerson => "click the scene to look around · C orbit camera · F1 keys",
+            CameraMode::Orbit => "drag to turn · wheel to zoom · C first-person camera · F1 keys",
+        };
+        egui::Area::new(egui::Id::new("hint"))
+            .fixed_pos(view.center_top() + egui::vec2(0.0, 8.0))
+            .pivot(Align2::CENTER_TOP)
+            .interactable(false)
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style()).fill(Color32::from_black_alpha(160)).show(ui, |ui| {
+                    ui.label(RichText::new(hint).color(Color32::from_gray(200)));
+                });
+            });
+    }
+}
+
+fn controls(ui: &mut Ui, app: &mut App) {
+    ui.heading("collide");
+    ui.horizontal(|ui| {
+        ui.label("config");
+        ui.text_edit_singleline(&mut app.config_path);
+    });
+    ui.horizontal(|ui| {
+        if ui.button("Load").clicked() {
+            app.commands.push(Command::LoadConfig(PathBuf::from(&app.config_path)));
+        }
+        if ui.button("Save").clicked() {
+            app.commands.push(Command::SaveConfig(PathBuf::from(&app.config_path)));
+        }
+        if ui.button("Save view settings").on_hover_text("to collide-view.toml; load with --settings").clicked() {
+            app.commands.push(Command::SaveSettings(PathBuf::from("collide-view.toml")));
+        }
+    });
+    ui.separator();
+
+    ui.horizontal(|ui| {
+        if ui.button("Pull everything toward me (G)").clicked() {
+            app.commands.push(Command::PullTowardMe);
+        }
+        ui.add(egui::DragValue::new(&mut app.settings.pull_seconds).range(0.1..=30.0).speed(0.05).suffix(" s"))
+            .on_hover_text("the bodies arrive together after this long");
+    });
+    ui.horizontal(|ui| {
+        if ui.button("Respawn (R)").clicked() {
+            app.commands.push(Command::Respawn);
+        }
+        if ui.button("Reset camera").clicked() {
+            app.commands.push(Command::ResetCamera);
+        }
+    });
+
+    let mut edit_changed = false;
+    egui::CollapsingHeader::new("Scene").default_open(true).show(ui, |ui| edit_changed |= scene_controls(ui, app));
+    egui::CollapsingHeader::new("Algorithm")
+        .default_open(true)
+        .show(ui, |ui| edit_changed |= algorithm_controls(ui, app));
+    egui::CollapsingHeader::new("Time").default_open(true).show(ui, |ui| edit_changed |= time_controls(ui, app));
+    egui::CollapsingHeader::new("View").default_open(false).show(ui, |ui| view_controls(ui, app));
+    if edit_changed {
+        app.commands.push(Command::SetConfig(Box::new(app.edit.clone())));
+    }
+}
+
+/// Scene parameters; `true` when an edit is final.
+fn scene_controls(ui: &mut Ui, app: &mut App) -> bool {
+    let mut changed = false;
+    let setup = app.sim.setup().clone();
+    let e = &mut app.edit;
+    egui::ComboBox::from_label("scenario").selected_text(e.scenario.clone()).show_ui(ui, |ui| {
+        for s in SCENARIOS {
+            if ui.selectable_label(e.scenario == s.name, s.name).on_hover_text(s.summary).clicked()
+                && e.scenario != s.name
+            {
+                // A new scenario brings its own defaults: forget the old one's sizes.
+                *e = Config {
+                    scenario: s.name.to_owned(),
+                    algorithm: e.algorithm.clone(),
+                    params: e.params.clone(),
+                    time: e.time.clone(),
+                    seed: e.seed,
+                    ..Config::default()
+                };
+                changed = true;
+            }
+        }
+    });
+    let mut bodies = e.bodies.unwrap_or(setup.bodies);
+    ui.add_enabled_ui(!setup.scenario.fixed_bodies, |ui| {
+        let r = ui.add(egui::Slider::new(&mut bodies, 1..=2_000_000).logarithmic(true).text("bodies"));
+        if committed(&r) {
+            e.bodies = Some(bodies);
+            changed = true;
+        }
+    });
+    let mut radius = e.radius.unwrap_or(setup.radius);
+    let r = ui.add(egui::Slider::new(&mut radius, 0.001..=10.0).logarithmic(true).text("radius"));
+    if committed(&r) {
+        e.radius = Some(radius);
+        changed = true;
+    }
+    let r = ui.add(egui::Slider::new(&mut e.radius_spread, 0.0..=0.95).text("size spread"));
+    changed |= committed(&r);
+    let mut speed = e.speed.unwrap_or(setup.speed);
+    let r = ui.add(egui::Slider::new(&mut speed, 0.0..=1000.0).logarithmic(true).text("speed"));
+    if committed(&r) {
+        e.speed = Some(speed);
+        changed = true;
+    }
+    let mut width = e.container_width.unwrap_or(setup.container.extents().max_element());
+    let r = ui.add(egui::Slider::new(&mut width, 0.1..=10_000.0).logarithmic(true).text("container width"));
+    if committed(&r) {
+        e.container_width = Some(width);
+        changed = true;
+    }
+    let mut gravity = e.gravity.unwrap_or(-setup.gravity.y);
+    let r = ui.add(egui::Slider::new(&mut gravity, -20.0..=20.0).text("gravity"));
+    if committed(&r) {
+        e.gravity = Some(gravity);
+        changed = true;
+    }
+    let mut restitution = e.restitution.unwrap_or(setup.restitution);
+    let r = ui.add(egui::Slider::new(&mut restitution, 0.0..=1.0).text("restitution"));
+    if committed(&r) {
+        e.restitution = Some(restitution);
+        changed = true;
+    }
+    let r = ui.add(egui::Slider::new(&mut e.resting_fraction, 0.0..=1.0).text("resting fraction"));
+    changed |= committed(&r);
+    changed |= ui.checkbox(&mut e.resolution, "collision resolution").changed();
+    let r = ui.add(egui::DragValue::new(&mut e.seed).prefix("seed "));
+    changed |= committed(&r);
+    if ui.button("Scenario defaults").on_hover_text("forget the sizes, speed and container set here").clicked() {
+        (e.bodies, e.radius, e.speed, e.container_width, e.gravity, e.restitution) =
+            (None, None, None, None, None, None);
+        e.radius_spread = 0.0;
+        e.resting_fraction = 0.0;
+        changed = true;
+    }
+    changed
+}
+
+/// The algorithm and its parameters, built from the registry; `true` when an edit is final.
+fn algorithm_controls(ui: &mut Ui, app: &mut App) -> bool {
+    let mut changed = false;
+    let e = &mut app.edit;
+    egui::ComboBox::from_label("broadphase").selected_text(e.algorithm.clone()).show_ui(ui, |ui| {
+        for d in collide_algorithms::ALGORITHMS {
+            if ui.selectable_label(e.algorithm == d.name, d.name).on_hover_text(d.summary).clicked() {
+                e.algorithm = d.name.to_owned();
+                changed = true;
+            }
+        }
+    });
+    // There is no "none": the step always needs the pair set (resolution and the flash use it). Turning
+    // collision resolution off is the nearest thing, and brute force is the reference for small scenes.
+    ui.label(RichText::new("no \"none\": every step needs its pairs; switch resolution off instead").small().weak());
+    let Ok(descriptor) = collide_algorithms::find(&e.algorithm) else {
+        return changed;
+    };
+    ui.label(RichText::new(descriptor.summary).small());
+    for spec in descriptor.params {
+        let table = e.params.entry(descriptor.name.to_owned()).or_default();
+        let mut value = table.get(spec.name).copied().unwrap_or(spec.default);
+        let mut slider = egui::Slider::new(&mut value, spec.min..=spec.max).text(spec.name);
+        if spec.integer {
+            slider = slider.integer();
+        }
+        if spec.max / spec.min.max(1e-9) > 100.0 && spec.min > 0.0 {
+            slider = slider.logarithmic(true);
+        }
+        let r = ui.add(slider).on_hover_text(spec.description);
+        if committed(&r) {
+            table.insert(spec.name.to_owned(), if spec.integer { value.round() } else { value });
+            changed = true;
+        }
+    }
+    if e.params.get(descriptor.name).is_some_and(|t| t.is_empty()) {
+        e.params.remove(descriptor.name);
+    }
+    let name = descriptor.name;
+    let mut debug = app.settings.debug_view(name);
+    if ui
+        .checkbox(&mut debug, "debug view (B)")
+        .on_hover_text("draw the algorithm's cells, nodes or intervals")
+        .changed()
+    {
+        app.settings.debug_views.insert(name.to_owned(), debug);
+    }
+    changed
+}
+
+/// Pause, stepping, scale, dt policy; `true` when a config edit is final.
+fn time_controls(ui: &mut Ui, app: &mut App) -> bool {
+    let mut changed = false;
+    let paused = app.sim.clock().paused;
+    ui.horizontal(|ui| {
+        if ui.button(if paused { "Resume (P)" } else { "Pause (P)" }).clicked() {
+            app.commands.push(Command::SetPaused(!paused));
+        }
+        if ui.button("Step (N)").clicked() {
+            app.commands.push(Command::SingleStep);
+        }
+    });
+    let t = &mut app.edit.time;
+    let r = ui.add(egui::Slider::new(&mut t.scale, 0.0..=4.0).text("time scale"));
+    changed |= committed(&r);
+    egui::ComboBox::from_label("dt policy").selected_text(format!("{:?}", t.policy).to_lowercase()).show_ui(ui, |ui| {
+        for (p, what) in [
+            (PolicyName::Fixed, "every step advances dt (reproducible)"),
+            (PolicyName::Variable, "every step advances the real frame time (the thesis)"),
+            (PolicyName::Accumulator, "fixed steps, as many as real time accumulated"),
+        ] {
+            changed |=
+                ui.selectable_value(&mut t.policy, p, format!("{p:?}").to_lowercase()).on_hover_text(what).changed();
+        }
+    });
+    let r = ui.add(egui::Slider::new(&mut t.dt, 0.001..=0.1).logarithmic(true).text("dt (s)"));
+    changed |= committed(&r);
+    let mut capped = t.cap.is_some();
+    let mut cap = t.cap.unwrap_or(0.1);
+    ui.horizontal(|ui| {
+        changed |=
+            ui.checkbox(&mut capped, "cap").on_hover_text("the most real time one frame may account for").changed();
+        let r = ui.add_enabled(capped, egui::Slider::new(&mut cap, 0.005..=1.0).logarithmic(true).suffix(" s"));
+        changed |= committed(&r);
+    });
+    t.cap = capped.then_some(cap);
+    changed
+}
+
+fn view_controls(ui: &mut Ui, app: &mut App) {
+    let s = &mut app.settings;
+    ui.checkbox(&mut s.render, "render bodies (V)").on_hover_text("off: measure the step without drawing");
+    ui.checkbox(&mut s.show_container, "container");
+    ui.add(egui::Slider::new(&mut s.flash_steps, 1..=240).text("flash steps"));
+    ui.horizontal(|ui| {
+        ui.label("camera");
+        ui.selectable_value(&mut s.camera, CameraMode::FirstPerson, "first person");
+        ui.selectable_value(&mut s.camera, CameraMode::Orbit, "orbit");
+    });
+    ui.add(egui::Slider::new(&mut s.fov_degrees, 20.0..=120.0).text("field of view"));
+    ui.add(egui::Slider::new(&mut s.move_speed, 0.01..=2.0).logarithmic(true).text("move speed (widths/s)"));
+    ui.add(egui::Slider::new(&mut s.acceleration, 0.5..=30.0).logarithmic(true).text("acceleration"));
+    ui.add(egui::Slider::new(&mut s.mouse_sensitivity, 0.0005..=0.01).logarithmic(true).text("mouse"));
+    ui.checkbox(&mut s.walls_stop_camera, "walls stop the camera");
+    let mut msaa = s.msaa;
+    egui::ComboBox::from_label("MSAA").selected_text(format!("{msaa}×")).show_ui(ui, |ui| {
+        ui.label(RichText::new("software rasterizers pay for every sample").small().weak());
+        for n in [1, 2, 4, 8] {
+            ui.selectable_value(&mut msaa, n, format!("{n}×"));
+        }
+    });
+    if msaa != s.msaa {
+        app.commands.push(Command::SetMsaa(msaa));
+    }
+    let s = &mut app.settings;
+    ui.checkbox(&mut s.vsync, "vsync");
+    ui.separator();
+    ui.horizontal(|ui| {
+        ui.label(format!("point lights: {}", s.lights.len()));
+        if ui.button("Add at eye (L)").clicked() {
+            app.commands.push(Command::AddLight);
+        }
+    });
+    let s = &mut app.settings;
+    let mut remove = None;
+    for (i, l) in s.lights.iter_mut().enumerate() {
+        ui.horizontal(|ui| {
+            ui.color_edit_button_rgb(&mut l.color);
+            ui.add(egui::Slider::new(&mut l.range, 0.01..=2.0).logarithmic(true).text("range"));
+            if ui.small_button("✖").clicked() {
+                remove = Some(i);
+            }
+        });
+    }
+    if let Some(i) = remove {
+        app.commands.push(Command::RemoveLight(i));
+    }
+}
+
+fn stats(ui: &mut Ui, app: &App) {
+    let r = &app.last;
+    let (algorithm, params) = app.sim.algorithm();
+    let frame = app.frame_ms.summary();
+    let fps = if frame.mean > 0.0 { 1000.0 / frame.mean } else { 0.0 };
+    let mono = |ui: &mut Ui, text: String| {
+        ui.label(RichText::new(text).monospace().color(Color32::from_gray(230)));
+    };
+    mono(ui, format!("bodies     {}", app.sim.bodies().len()));
+    mono(ui, format!("fps        {fps:.1}  (frame {:.2} ms, p95 {:.2})", frame.mean, frame.p95));
+    mono(
+        ui,
+        format!(
+            "dt         {:.3} ms  relative {:.2}  steps/frame {}{}",
+            r.dt_ms,
+            collide_timing::relative_dt(r.dt_ms / 1e3),
+            app.steps_last_frame,
+            if app.sim.clock().paused { "  PAUSED" } else { "" }
+        ),
+    );
+    mono(ui, format!("step       {:.3} ms   draw (cpu) {:.3} ms", r.step_ms, app.render_ms));
+    let phases: Vec<String> = Phase::ALL.iter().map(|&p| format!("{} {:.2}", p.name(), r.phases.get(p))).collect();
+    for line in phases.chunks(3) {
+        mono(ui, format!("  {}", line.join("  ")));
+    }
+    mono(ui, format!("pairs      {}  contacts {}  colliding bodies {}", r.pairs, r.contacts, app.colliding_bodies()));
+    mono(
+        ui,
+        format!("algorithm  {}{}{}", algorithm.name, if params.iter().next().is_some() { "  " } else { "" }, params),
+    );
+    if !r.stats.is_empty() {
+        let counters: Vec<String> = r
+            .stats
+            .iter()
+            .map(|c| {
+                if c.value.fract() == 0.0 {
+                    format!("{} {}", c.name, c.value)
+                } else {
+                    format!("{} {:.2}", c.name, c.value)
+                }
+            })
+            .collect();
+        for line in counters.chunks(3) {
+            mono(ui, format!("  {}", line.join("  ")));
+        }
+    }
+    let setup = app.sim.setup();
+    mono(
+        ui,
+        format!(
+            "scene      {} · r {} · speed {:.3} · resolution {}",
+            setup.scenario.name,
+            setup.radius,
+            setup.speed,
+            if setup.resolution { "on" } else { "off" }
+        ),
+    );
+    frame_graph(ui, app);
+}
+
+/// Frame times of the last frames as a line, with the 60 and 30 fps marks (30 in red, the thesis's target).
+fn frame_graph(ui: &mut Ui, app: &App) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(360.0, 70.0), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 2.0, Color32::from_black_alpha(120));
+    let top_ms = app.frame_ms.iter().fold(40.0f64, f64::max) * 1.1;
+    let y = |ms: f64| rect.bottom() - (ms / top_ms) as f32 * rect.height();
+    for (ms, color) in [(1000.0 / 60.0, Color32::from_gray(110)), (1000.0 / 30.0, Color32::from_rgb(200, 60, 50))] {
+        painter.hline(rect.x_range(), y(ms), egui::Stroke::new(1.0, color));
+    }
+    let n = app.frame_ms.len().max(2) as f32;
+    let points: Vec<egui::Pos2> = app
+        .frame_ms
+        .iter()
+        .enumerate()
+        .map(|(i, ms)| egui::pos2(rect.left() + rect.width() * i as f32 / (n - 1.0), y(ms)))
+        .collect();
+    painter.add(egui::Shape::line(points, egui::Stroke::new(1.5, Color32::LIGHT_GREEN)));
+    painter.text(
+        rect.left_top() + egui::vec2(4.0, 2.0),
+        Align2::LEFT_TOP,
+        format!("frame ms (max {:.1})", app.frame_ms.summary().max),
+        egui::FontId::monospace(11.0),
+        Color32::from_gray(200),
+    );
+}
