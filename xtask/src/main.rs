@@ -7,6 +7,7 @@
 //!
 //! Each subcommand lives in its own module; this file only parses and dispatches.
 
+mod bench;
 mod test;
 
 use clap::{Parser, Subcommand};
@@ -24,12 +25,15 @@ struct Cli {
 enum Command {
     /// Run every check CI runs: fmt, the workspace tests, the renderer and app checks, the bench smoke test.
     Test(test::Args),
+    /// Measure every broadphase and the peers; write CSVs, PNG plots and report.md to bench-results/<machine>/.
+    Bench(bench::Args),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Test(args) => test::run(&args),
+        Command::Bench(args) => bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,7 +5,8 @@
 //!    `tests/golden.rs`), which runs on mesa's software rasterizer: `WGPU_BACKEND=gl` (llvmpipe through EGL,
 //!    no display needed) unless the caller chose a backend;
 //! 3. the app's start test: the real window under Xvfb, 30 frames, then a clean exit. `xvfb-run` and
-//!    `xauth` are installed with apt-get when missing (CI runs as root on a clean Debian 12).
+//!    `xauth` are installed with apt-get when missing (CI runs as root on a clean Debian 12);
+//! 4. `cargo xtask bench --quick`: the bench's smoke run (pair sets checked against brute force, files written).
 
 use crate::run_command;
 use std::process::Command;
@@ -30,6 +31,9 @@ pub fn run(args: &Args) -> Result<(), String> {
     let gpu_env = [("WGPU_BACKEND", backend.as_str())];
     run_command("cargo", &["test", "--workspace", "--locked"], &gpu_env)?;
     start_test(&gpu_env)?;
+    // The bench's smoke run: every algorithm's pairs against brute force on small sizes, and every output
+    // file written (not timings: CI machines are shared).
+    run_command("cargo", &["xtask", "bench", "--quick"], &[])?;
     Ok(())
 }
 

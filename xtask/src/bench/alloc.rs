@@ -1,0 +1,109 @@
+//! A counting global allocator: the bench's peak-memory figures.
+//!
+//! Every allocation, reallocation and free of the process goes through [`Counting`], which keeps the bytes
+//! currently allocated and the highest value seen since the last [`reset_peak`]. A series measures
+//! `peak() − baseline`, where the baseline is the live heap when the series starts: the heap the series added at
+//! its worst moment (structures, buffers, output pairs). Two relaxed atomic adds per allocation; the broadphases
+//! allocate nothing per frame once warm, so this does not show in their timings.
+#![allow(unsafe_code, reason = "a GlobalAlloc impl is unsafe by definition; it only forwards to System")]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+/// The system allocator, counting.
+pub struct Counting;
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn grew(bytes: usize) {
+    let now = CURRENT.fetch_add(bytes, Relaxed) + bytes;
+    PEAK.fetch_max(now, Relaxed);
+}
+
+fn shrank(bytes: usize) {
+    CURRENT.fetch_sub(bytes, Relaxed);
+}
+
+// SAFETY: every method forwards to `System` with the caller's arguments unchanged and only counts sizes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded as is; the caller upholds `alloc`'s contract.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: forwarded as is.
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded as is; `ptr` came from this allocator, which is `System`'s.
+        unsafe { System.dealloc(ptr, layout) };
+        shrank(layout.size());
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: forwarded as is.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                grew(new_size - layout.size());
+            } else {
+                shrank(layout.size() - new_size);
+            }
+        }
+        p
+    }
+}
+
+/// Bytes allocated now.
+#[must_use]
+pub fn current() -> usize {
+    CURRENT.load(Relaxed)
+}
+
+/// Start a new peak window at the current level; returns that level (the baseline).
+pub fn reset_peak() -> usize {
+    let now = current();
+    PEAK.store(now, Relaxed);
+    now
+}
+
+/// The highest level since the last [`reset_peak`].
+#[must_use]
+pub fn peak() -> usize {
+    PEAK.load(Relaxed).max(current())
+}
+
+/// Bytes above `baseline` at the peak: what a series added at its worst moment.
+#[must_use]
+pub fn peak_above(baseline: usize) -> u64 {
+    peak().saturating_sub(baseline) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_vector_shows_in_the_peak_and_leaves_when_freed() {
+        let base = reset_peak();
+        let v = vec![0u8; 1 << 20];
+        assert!(current() >= base + (1 << 20) - 4096 || current() >= 1 << 20);
+        drop(v);
+        // Other test threads allocate too, so only lower bounds hold.
+        assert!(peak_above(base) >= 1 << 20, "{}", peak_above(base));
+    }
+}

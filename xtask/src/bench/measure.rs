@@ -1,0 +1,444 @@
+//! Running one measured point, the budgets that stop a series, the memory floor and the pair-set check.
+
+use super::alloc;
+use super::rows::Row;
+use collide_algorithms::{AlgorithmDescriptor, Params};
+use collide_broadphase::{Pair, PairList, reference_pairs};
+use collide_math::Aabb;
+use collide_sim::{Config, FrameRecord, Phase, PolicyName, Simulation, Summary, TimeConfig};
+use std::collections::BTreeMap;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// The time limits of a mode.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// A point measures frames until this much time has passed (at least `min_frames`, at most its maximum).
+    pub point: Duration,
+    /// A step slower than this ends its point, and a series whose mean reaches it stops growing n.
+    pub frame_ms: f64,
+    /// One series (one algorithm in one study) stops growing n once it has used this much time.
+    pub series: Duration,
+    /// Steps every point measures at least (when the frame limit allows): the state hash is taken after them.
+    pub min_frames: usize,
+    /// Steps a point measures at most.
+    pub max_frames: usize,
+    /// Brute force runs only up to this many bodies.
+    pub brute_max: usize,
+    /// Pair sets are compared with brute force (`reference_pairs`) up to this many bodies.
+    pub check_max: usize,
+}
+
+impl Limits {
+    /// The full run's limits: about 30–40 minutes on a 2-core machine.
+    #[must_use]
+    pub fn full() -> Self {
+        Self {
+            point: Duration::from_secs(4),
+            frame_ms: 1000.0,
+            series: Duration::from_secs(75),
+            min_frames: 20,
+            max_frames: 300,
+            brute_max: 20_000,
+            check_max: 10_000,
+        }
+    }
+
+    /// The smoke test's limits.
+    #[must_use]
+    pub fn quick() -> Self {
+        Self {
+            point: Duration::from_millis(300),
+            frame_ms: 1000.0,
+            series: Duration::from_secs(10),
+            min_frames: 10,
+            max_frames: 60,
+            brute_max: 20_000,
+            check_max: 20_000,
+        }
+    }
+}
+
+/// Decides whether a series may take its next, larger point.
+#[derive(Debug)]
+pub struct SeriesGuard {
+    started: Instant,
+    budget: Duration,
+    frame_ms: f64,
+    stopped: Option<String>,
+    last: Option<(usize, f64)>,
+}
+
+impl SeriesGuard {
+    /// A series starting now under `limits`.
+    #[must_use]
+    pub fn new(limits: &Limits) -> Self {
+        Self::with(limits.series, limits.frame_ms)
+    }
+
+    /// A series with an explicit budget and frame limit.
+    #[must_use]
+    pub fn with(budget: Duration, frame_ms: f64) -> Self {
+        Self { started: Instant::now(), budget, frame_ms, stopped: None, last: None }
+    }
+
+    /// Why the point at `n` bodies must be skipped, if it must: the series stopped, its budget is spent, or
+    /// even linear growth from the last point would put a step over the frame limit.
+    #[must_use]
+    pub fn skip(&self, n: usize) -> Option<String> {
+        if let Some(why) = &self.stopped {
+            return Some(why.clone());
+        }
+        if self.started.elapsed() > self.budget {
+            return Some(format!("series budget of {} s spent", self.budget.as_secs()));
+        }
+        let (last_n, last_ms) = self.last?;
+        let predicted = last_ms * n as f64 / last_n.max(1) as f64;
+        (predicted > self.frame_ms).then(|| {
+            format!("predicted ≥ {predicted:.0} ms/step (linear from n={last_n}) > {:.0} ms limit", self.frame_ms)
+        })
+    }
+
+    /// The point at `n` took `mean_ms` per step.
+    pub fn record(&mut self, n: usize, mean_ms: f64) {
+        self.last = Some((n, mean_ms));
+        if mean_ms > self.frame_ms && self.stopped.is_none() {
+            self.stopped = Some(format!("n={n} took {mean_ms:.0} ms/step > {:.0} ms limit", self.frame_ms));
+        }
+    }
+}
+
+/// One point of a simulation study.
+#[derive(Clone, Debug)]
+pub struct SimPoint {
+    /// The study.
+    pub study: &'static str,
+    /// The legend label.
+    pub series: String,
+    /// The scenario's registry name.
+    pub scenario: &'static str,
+    /// The algorithm row.
+    pub algorithm: &'static AlgorithmDescriptor,
+    /// Its parameters.
+    pub params: Params,
+    /// Bodies.
+    pub n: usize,
+    /// Speed in units per second (`None`: the scenario's).
+    pub speed: Option<f32>,
+    /// Collision response on or off.
+    pub resolution: bool,
+    /// Steps before measuring.
+    pub warmup: usize,
+    /// The most steps to measure (the point's time budget may end it sooner).
+    pub max_frames: usize,
+    /// Keep every step's record (time-series studies).
+    pub keep_frames: bool,
+}
+
+/// A config for `scenario` with `n` bodies of `speed`, `algorithm` with `params`, at a fixed dt of 1/60 s unless
+/// `real_dt` (dt = the previous frame's wall time, uncapped: the thesis's feedback loop).
+#[must_use]
+pub fn config(
+    scenario: &str,
+    n: usize,
+    speed: Option<f32>,
+    algorithm: &AlgorithmDescriptor,
+    params: &Params,
+    real_dt: bool,
+) -> Config {
+    let table: BTreeMap<String, f64> = params.iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    let mut all = BTreeMap::new();
+    if !table.is_empty() {
+        all.insert(algorithm.name.to_owned(), table);
+    }
+    Config {
+        scenario: scenario.into(),
+        bodies: Some(n),
+        speed,
+        algorithm: algorithm.name.into(),
+        params: all,
+        time: TimeConfig {
+            policy: if real_dt { PolicyName::Variable } else { PolicyName::Fixed },
+            ..TimeConfig::default()
+        },
+        ..Config::default()
+    }
+}
+
+/// The simulation for `config`, or the config error as text.
+pub fn simulation(config: &Config) -> Result<Simulation, String> {
+    Simulation::new(config).map_err(|e| format!("bench config {}: {e}", config.scenario))
+}
+
+/// Run one point: warm up, check pairs, measure the floor, measure steps until the point's budget, the frame
+/// limit or `max_frames`. Returns the row and, with `keep_frames`, every step's record.
+pub fn run_sim_point(p: &SimPoint, limits: &Limits) -> Result<(Row, Vec<FrameRecord>), String> {
+    let mut cfg = config(p.scenario, p.n, p.speed, p.algorithm, &p.params, false);
+    cfg.resolution = p.resolution;
+    let baseline = alloc::reset_peak();
+    let mut sim = simulation(&cfg)?;
+    let dt = collide_timing::FRAME_60HZ;
+    let mut checks = Vec::new();
+    let check = p.n <= limits.check_max;
+    for _ in 0..p.warmup {
+        sim.step(dt);
+        if sim.records().last().is_some_and(|r| r.step_ms > limits.frame_ms * 4.0) {
+            break; // a warm-up this slow only delays the verdict the first measured step gives
+        }
+    }
+    if check && p.warmup > 0 {
+        checks.push(check_against_brute(sim.aabbs(), sim.pairs()));
+    }
+    let hash_step = p.warmup + limits.min_frames.min(p.max_frames);
+    let mut state_hash = 0;
+    let mut status = String::from("ok");
+    let start = Instant::now();
+    let first = sim.records().len();
+    let mut floor = Vec::new();
+    for i in 0..p.max_frames {
+        let ms = sim.step(dt).step_ms;
+        if i % 8 == 0 {
+            floor.push(floor_ms(sim.aabbs()));
+        }
+        if check && i + 1 == p.max_frames / 2 {
+            // Mid-run too: for time-series studies this is where the scene is most unusual (the cluster's densest).
+            checks.push(check_against_brute(sim.aabbs(), sim.pairs()));
+        }
+        if sim.steps() as usize == hash_step {
+            state_hash = sim.state_hash();
+        }
+        if ms > limits.frame_ms {
+            status = format!("short: step {} took {ms:.0} ms > {:.0} ms limit", i + 1, limits.frame_ms);
+            break;
+        }
+        if i + 1 >= limits.min_frames && start.elapsed() > limits.point {
+            break;
+        }
+    }
+    if check {
+        checks.push(check_against_brute(sim.aabbs(), sim.pairs()));
+    }
+    let peak_bytes = alloc::peak_above(baseline);
+    let measured = &sim.records()[first..];
+    let mut row = summarize(p, measured, &checks, status);
+    row.floor_ms = Summary::of(&floor).p50;
+    row.peak_bytes = peak_bytes;
+    row.hash_step = hash_step;
+    row.state_hash = state_hash;
+    let frames = if p.keep_frames { sim.records().to_vec() } else { Vec::new() };
+    Ok((row, frames))
+}
+
+/// The row for `measured` step records of point `p`.
+#[must_use]
+pub fn summarize(p: &SimPoint, measured: &[FrameRecord], checks: &[Result<(), String>], status: String) -> Row {
+    let steps: Vec<f64> = measured.iter().map(|r| r.step_ms).collect();
+    let bp: Vec<f64> = measured.iter().map(|r| r.phases.get(Phase::Broadphase)).collect();
+    let pairs: Vec<f64> = measured.iter().map(|r| r.pairs as f64).collect();
+    Row {
+        study: p.study,
+        series: p.series.clone(),
+        scenario: p.scenario.into(),
+        algorithm: p.algorithm.name.into(),
+        params: p.params.to_string(),
+        n: p.n,
+        speed: p.speed.unwrap_or(f32::NAN),
+        dt_mode: "fixed",
+        metric: "step",
+        warmup: p.warmup,
+        frames: measured.len(),
+        time: Summary::of(&steps),
+        broadphase_ms: Summary::of(&bp).mean,
+        pairs: Summary::of(&pairs).mean,
+        check: verdict(checks),
+        status,
+        stats: measured.last().map(|r| r.stats.to_string()).unwrap_or_default(),
+        ..Row::default()
+    }
+}
+
+/// A skipped point's row.
+#[must_use]
+pub fn skipped(p: &SimPoint, why: &str) -> Row {
+    summarize(p, &[], &[], format!("skipped: {why}"))
+}
+
+/// `brute ok (k frames)`, the first mismatch, or `-` when nothing was checked.
+#[must_use]
+pub fn verdict(checks: &[Result<(), String>]) -> String {
+    if checks.is_empty() {
+        return "-".into();
+    }
+    match checks.iter().find_map(|c| c.as_ref().err()) {
+        Some(e) => format!("MISMATCH vs brute: {e}"),
+        None => format!("brute ok ({} frames)", checks.len()),
+    }
+}
+
+/// Compare a step's (sorted) pairs with `reference_pairs` of its boxes.
+pub fn check_against_brute(aabbs: &[Aabb], pairs: &PairList) -> Result<(), String> {
+    let mut truth = PairList::new();
+    reference_pairs(aabbs, &mut truth);
+    let mut got = pairs.as_slice().to_vec();
+    diff(truth.as_slice(), &mut got).into_result()
+}
+
+/// How a pair set differs from the expected one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PairDiff {
+    /// Expected pairs not reported.
+    pub missing: usize,
+    /// Reported pairs not expected (each repeat of an expected pair counts as a duplicate instead).
+    pub extra: usize,
+    /// Pairs reported more than once (the contract says once).
+    pub duplicates: usize,
+    /// Pairs not in `a < b` order.
+    pub unordered: usize,
+    /// The first missing pair, if any.
+    pub first_missing: Option<Pair>,
+    /// The first extra pair, if any.
+    pub first_extra: Option<Pair>,
+}
+
+impl PairDiff {
+    /// `Ok` when the sets agree, else a one-line account.
+    pub fn into_result(self) -> Result<(), String> {
+        if self == Self::default() {
+            return Ok(());
+        }
+        let show = |p: Option<Pair>| p.map_or(String::new(), |p| format!(" e.g. {p}"));
+        Err(format!(
+            "{} missing{}, {} extra{}, {} duplicated, {} unordered",
+            self.missing,
+            show(self.first_missing),
+            self.extra,
+            show(self.first_extra),
+            self.duplicates,
+            self.unordered
+        ))
+    }
+}
+
+/// Compare `got` (any order; it is normalised and sorted in place) with `expected` (sorted, unique, ordered).
+#[must_use]
+pub fn diff(expected: &[Pair], got: &mut [Pair]) -> PairDiff {
+    let mut d = PairDiff::default();
+    for p in got.iter_mut() {
+        if p.a > p.b {
+            d.unordered += 1;
+            *p = Pair { a: p.b, b: p.a };
+        }
+    }
+    got.sort_unstable_by_key(|p| p.key());
+    let (mut i, mut j) = (0, 0);
+    while i < expected.len() || j < got.len() {
+        if j > 0 && j < got.len() && got[j] == got[j - 1] {
+            d.duplicates += 1;
+            j += 1;
+            continue;
+        }
+        match (expected.get(i), got.get(j)) {
+            (Some(e), Some(g)) if e == g => (i, j) = (i + 1, j + 1),
+            (Some(e), Some(g)) if e.key() < g.key() => {
+                d.missing += 1;
+                d.first_missing.get_or_insert(*e);
+                i += 1;
+            }
+            (Some(e), None) => {
+                d.missing += 1;
+                d.first_missing.get_or_insert(*e);
+                i += 1;
+            }
+            (_, Some(g)) => {
+                d.extra += 1;
+                d.first_extra.get_or_insert(*g);
+                j += 1;
+            }
+            (None, None) => unreachable!("loop condition"),
+        }
+    }
+    d
+}
+
+/// The memory floor: the time to read every box of `aabbs` once (all six coordinates, summed so the reads
+/// cannot be dropped), ms. The median of five passes: the first pass pays for whatever the step left in cache,
+/// the others show the streaming rate.
+#[must_use]
+pub fn floor_ms(aabbs: &[Aabb]) -> f64 {
+    let mut samples = [0.0; 5];
+    for s in &mut samples {
+        let t = Instant::now();
+        let mut acc = 0.0f32;
+        for b in black_box(aabbs) {
+            acc += b.min.x + b.min.y + b.min.z + b.max.x + b.max.y + b.max.z;
+        }
+        black_box(acc);
+        *s = t.elapsed().as_secs_f64() * 1e3;
+    }
+    Summary::of(&samples).p50
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(a: u32, b: u32) -> Pair {
+        Pair { a, b }
+    }
+
+    #[test]
+    fn diff_counts_missing_extra_duplicated_and_unordered_pairs() {
+        let expected = [p(0, 1), p(0, 2), p(3, 4)];
+        assert_eq!(diff(&expected, &mut [p(3, 4), p(0, 2), p(0, 1)]), PairDiff::default());
+        let d = diff(&expected, &mut [p(1, 0), p(0, 1), p(5, 6), p(3, 4)]);
+        assert_eq!((d.missing, d.extra, d.duplicates, d.unordered), (1, 1, 1, 1));
+        assert_eq!(d.first_missing, Some(p(0, 2)));
+        assert_eq!(d.first_extra, Some(p(5, 6)));
+        let e = d.into_result().unwrap_err();
+        assert_eq!(e, "1 missing e.g. (0, 2), 1 extra e.g. (5, 6), 1 duplicated, 1 unordered");
+        assert_eq!(diff(&expected, &mut []).missing, 3);
+        assert_eq!(diff(&[], &mut [p(1, 2)]).extra, 1);
+    }
+
+    #[test]
+    fn guard_stops_on_slow_points_spent_budgets_and_predictions() {
+        let mut g = SeriesGuard::with(Duration::from_secs(60), 1000.0);
+        assert_eq!(g.skip(1000), None);
+        g.record(1000, 100.0);
+        assert_eq!(g.skip(5000), None);
+        assert!(g.skip(20_000).unwrap().contains("linear from n=1000"), "{:?}", g.skip(20_000));
+        g.record(5000, 1500.0);
+        assert!(g.skip(6000).unwrap().starts_with("n=5000 took 1500 ms/step"));
+        let spent = SeriesGuard::with(Duration::ZERO, 1000.0);
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(spent.skip(10).unwrap().contains("budget"));
+    }
+
+    #[test]
+    fn a_small_point_runs_checks_and_hashes() {
+        let algorithm = collide_algorithms::find("brute").unwrap();
+        let point = SimPoint {
+            study: "test",
+            series: "brute".into(),
+            scenario: "thesis",
+            algorithm,
+            params: Params::defaults(algorithm.params),
+            n: 200,
+            speed: None,
+            resolution: true,
+            warmup: 2,
+            max_frames: 12,
+            keep_frames: true,
+        };
+        let limits = Limits { min_frames: 5, ..Limits::quick() };
+        let (row, frames) = run_sim_point(&point, &limits).unwrap();
+        assert!(row.check.starts_with("brute ok"), "{}", row.check);
+        assert!(row.frames >= 5 && row.frames <= 12, "{}", row.frames);
+        assert_eq!(frames.len(), 2 + row.frames);
+        assert_eq!(row.hash_step, 7);
+        assert_ne!(row.state_hash, 0);
+        assert!(row.floor_ms > 0.0 && row.time.mean > 0.0);
+        let (again, _) = run_sim_point(&point, &limits).unwrap();
+        assert_eq!(again.state_hash, row.state_hash, "fixed dt: the same steps give the same state");
+    }
+}

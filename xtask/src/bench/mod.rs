@@ -1,0 +1,223 @@
+//! `cargo xtask bench`: the measurement suite.
+//!
+//! Headless simulations in release mode over a matrix of scenario × algorithm × body count × speed × parameters,
+//! the thesis's evaluation reproduced with our data (its chapter 5), and peers timed in the same run on the same
+//! boxes. Every study writes one CSV of summary rows (and, for the time-series studies, one of frames), PNG plots
+//! and a section of `report.md`.
+//!
+//! - [`scaling`]: collision detection off vs body count; every registered algorithm's relative dt vs body count
+//!   (with the seed program's figures as a reference series); all of them on one chart.
+//! - [`octree`]: octree variants as bodies cluster and disperse (the spikes); `max_leaf` and `max_depth` sweeps.
+//! - [`sap`]: sweep-and-prune at speeds ×1, ×½, ×¼, ×1/64, and its real-dt feedback loop.
+//! - [`peers`]: parry's BVH and rstar's R-tree fed the same boxes as ours, their pair sets checked, the memory
+//!   floor (streaming the box array once) and peak memory per algorithm.
+//!
+//! Algorithms come from `collide_algorithms::ALGORITHMS` at run time: a row added there joins every study it fits
+//! (the octree studies take the rows with octree parameters, the SAP studies the `sap` family).
+//!
+//! Budgets: every series (one algorithm's points in one study) has a time budget and a per-frame limit; a series
+//! that would exceed them stops growing n, and the CSV and the report say so (`status` column).
+
+mod alloc;
+mod machine;
+mod measure;
+mod octree;
+mod peers;
+mod plot;
+mod progress;
+mod reference;
+mod report;
+mod rows;
+mod sap;
+mod scaling;
+
+use measure::Limits;
+use progress::Progress;
+use rows::Row;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Options of `cargo xtask bench`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Small sizes and short series: the CI smoke test (well under 3 minutes on 2 cores). Checks every pair set
+    /// against brute force and that every file was written; its timings are not for reports. Writes to
+    /// `target/bench-quick/<machine>/` unless `--out` says otherwise.
+    #[arg(long)]
+    quick: bool,
+    /// Run only these studies (repeat the flag or separate with commas); default: all.
+    /// Studies: off, scaling, peers, cluster, octree-params, sap-speed, sap-feedback.
+    #[arg(long = "suite", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
+    suites: Vec<String>,
+    /// Output folder; default `bench-results/<machine>/`.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// The machine's name for the output folder and the report; default the hostname.
+    #[arg(long, value_name = "NAME")]
+    machine: Option<String>,
+}
+
+/// Every study, in the order a full run takes them (cheap and foundational first).
+pub const STUDIES: &[&str] = &["off", "scaling", "peers", "cluster", "octree-params", "sap-speed", "sap-feedback"];
+
+/// What every study gets: sizes and limits for this mode, the output folder, progress, collected results.
+pub struct Ctx {
+    /// `--quick`.
+    pub quick: bool,
+    /// Where files go.
+    pub out: PathBuf,
+    /// Budgets for this mode.
+    pub limits: Limits,
+    /// The progress bar.
+    pub progress: Progress,
+    /// Every study's report section, in run order.
+    pub sections: Vec<report::Section>,
+    /// Pair-set mismatches found anywhere (each one line); any fails the command after the files are written.
+    pub mismatches: Vec<String>,
+    /// Files written, relative to `out`.
+    pub files: Vec<String>,
+    /// The report's summary (markdown), set by the scaling study.
+    pub summary: String,
+}
+
+impl Ctx {
+    /// Body counts of the scaling-style studies.
+    #[must_use]
+    pub fn sizes(&self) -> Vec<usize> {
+        if self.quick { vec![1000, 5000, 20_000] } else { vec![1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000] }
+    }
+
+    /// Warm-up steps before measuring.
+    #[must_use]
+    pub fn warmup(&self) -> usize {
+        if self.quick { 3 } else { 10 }
+    }
+
+    /// Write the summary rows of `study` as `<study>.csv`.
+    pub fn write_rows(&mut self, study: &str, rows: &[Row]) -> Result<(), String> {
+        let name = format!("{study}.csv");
+        rows::write_rows(&self.out.join(&name), rows)?;
+        self.files.push(name);
+        Ok(())
+    }
+
+    /// Write a text file (a frames CSV) under `name`.
+    pub fn write_text(&mut self, name: &str, text: &str) -> Result<(), String> {
+        std::fs::write(self.out.join(name), text).map_err(|e| format!("cannot write {name}: {e}"))?;
+        self.files.push(name.to_owned());
+        Ok(())
+    }
+
+    /// Draw `chart` as `<name>.png`.
+    pub fn plot(&mut self, name: &str, charts: &[plot::Chart]) -> Result<String, String> {
+        let file = format!("{name}.png");
+        plot::draw(&self.out.join(&file), charts)?;
+        self.files.push(file.clone());
+        Ok(file)
+    }
+
+    /// Record mismatches found in `rows` (the `check` column starts with `MISMATCH`) and shout about them.
+    pub fn note_mismatches(&mut self, rows: &[Row]) {
+        for r in rows.iter().filter(|r| r.check.starts_with("MISMATCH")) {
+            let line = format!("{} {} n={} {}: {}", r.study, r.algorithm, r.n, r.params, r.check);
+            eprintln!("\nbench: PAIR-SET MISMATCH: {line}");
+            self.mismatches.push(line);
+        }
+    }
+}
+
+/// Run the studies `args` asks for.
+pub fn run(args: &Args) -> Result<(), String> {
+    let started = Instant::now();
+    let studies = selected(&args.suites)?;
+    let machine = machine::Machine::detect(args.machine.as_deref());
+    let out = match &args.out {
+        Some(dir) => dir.clone(),
+        None if args.quick => crate::root().join("target").join("bench-quick").join(&machine.name),
+        None => crate::root().join("bench-results").join(&machine.name),
+    };
+    std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    plot::register_font()?;
+    let algorithms: Vec<&str> = collide_algorithms::names().collect();
+    eprintln!(
+        "bench: {} mode, studies {}, algorithms {} → {}",
+        if args.quick { "quick" } else { "full" },
+        studies.join(", "),
+        algorithms.join(", "),
+        out.display()
+    );
+    let mut ctx = Ctx {
+        quick: args.quick,
+        out,
+        limits: if args.quick { Limits::quick() } else { Limits::full() },
+        progress: Progress::new(),
+        sections: Vec::new(),
+        mismatches: Vec::new(),
+        files: Vec::new(),
+        summary: String::new(),
+    };
+    for study in &studies {
+        let t = Instant::now();
+        match *study {
+            "off" => scaling::off(&mut ctx)?,
+            "scaling" => scaling::scaling(&mut ctx)?,
+            "peers" => peers::peers(&mut ctx)?,
+            "cluster" => octree::cluster(&mut ctx)?,
+            "octree-params" => octree::params(&mut ctx)?,
+            "sap-speed" => sap::speeds(&mut ctx)?,
+            "sap-feedback" => sap::feedback(&mut ctx)?,
+            other => unreachable!("`{other}` was checked against STUDIES"),
+        }
+        ctx.progress.clear();
+        eprintln!("bench: {study} done in {}", progress::format_duration(t.elapsed()));
+    }
+    ctx.progress.finish();
+    let report = report::write(&ctx, &machine, &studies, args, started.elapsed())?;
+    ctx.files.push(report);
+    check_files(&ctx.out, &ctx.files)?;
+    eprintln!(
+        "bench: {} files in {} after {}",
+        ctx.files.len(),
+        ctx.out.display(),
+        progress::format_duration(started.elapsed())
+    );
+    if ctx.mismatches.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} pair-set mismatch(es):\n  {}", ctx.mismatches.len(), ctx.mismatches.join("\n  ")))
+    }
+}
+
+/// The studies to run: all, or the `--suite` names checked against [`STUDIES`] (in [`STUDIES`] order).
+fn selected(names: &[String]) -> Result<Vec<&'static str>, String> {
+    for name in names {
+        if !STUDIES.contains(&name.as_str()) {
+            return Err(format!("unknown suite `{name}`; valid suites: {}", STUDIES.join(", ")));
+        }
+    }
+    Ok(STUDIES.iter().copied().filter(|s| names.is_empty() || names.iter().any(|n| n == s)).collect())
+}
+
+/// Every file the run claims to have written exists and is not empty (the smoke test's second assertion).
+fn check_files(out: &Path, files: &[String]) -> Result<(), String> {
+    let missing: Vec<&str> = files
+        .iter()
+        .filter(|f| std::fs::metadata(out.join(f)).map_or(true, |m| m.len() == 0))
+        .map(String::as_str)
+        .collect();
+    if missing.is_empty() { Ok(()) } else { Err(format!("files missing or empty: {}", missing.join(", "))) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suites_are_checked_and_kept_in_run_order() {
+        assert_eq!(selected(&[]).unwrap(), STUDIES);
+        let picked = selected(&["sap-speed".into(), "off".into()]).unwrap();
+        assert_eq!(picked, ["off", "sap-speed"]);
+        let e = selected(&["scalin".into()]).unwrap_err();
+        assert!(e.starts_with("unknown suite `scalin`; valid suites: off, scaling"), "{e}");
+    }
+}

@@ -1,0 +1,207 @@
+//! The summary row every study writes, and its CSV form.
+
+use collide_timing::Summary;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// One measured (or skipped) point: one algorithm with its parameters at one body count and speed.
+#[derive(Clone, Debug, Default)]
+pub struct Row {
+    /// The study (`scaling`, `peers`, …).
+    pub study: &'static str,
+    /// The legend label of the series the point belongs to.
+    pub series: String,
+    /// The scenario's registry name.
+    pub scenario: String,
+    /// The algorithm's registry name, or a peer's name.
+    pub algorithm: String,
+    /// The algorithm's parameters (`max_leaf=4 max_depth=10`).
+    pub params: String,
+    /// Bodies.
+    pub n: usize,
+    /// Initial speed, units per second.
+    pub speed: f32,
+    /// `fixed` (dt = 1/60 s) or `real` (dt = the previous frame's wall time).
+    pub dt_mode: &'static str,
+    /// What the times measure: `step` (the whole simulation step), `broadphase` (pair finding alone) or
+    /// `no-cd-step` (integrate, boxes and walls: collision detection off).
+    pub metric: &'static str,
+    /// Steps run before measuring.
+    pub warmup: usize,
+    /// Steps measured.
+    pub frames: usize,
+    /// The metric's statistics over the measured steps, ms.
+    pub time: Summary,
+    /// Mean broadphase phase, ms (for `step` rows; equal to the mean for `broadphase` rows).
+    pub broadphase_ms: f64,
+    /// The memory floor: streaming this frame's box array once, ms.
+    pub floor_ms: f64,
+    /// Mean pairs per measured step.
+    pub pairs: f64,
+    /// Peak heap bytes the point added above its baseline (see `alloc`).
+    pub peak_bytes: u64,
+    /// The step after which `state_hash` was taken (equal across algorithms of one study and size).
+    pub hash_step: usize,
+    /// `Simulation::state_hash` after `hash_step` steps; 0 when not reached.
+    pub state_hash: u64,
+    /// The pair-set check: `brute ok`, `ref ok (k frames)`, `hash ok`, `MISMATCH …`, or `-`.
+    pub check: String,
+    /// `ok`, `short: …` (stopped early), or `skipped: …`.
+    pub status: String,
+    /// The algorithm's counters of the last measured step (`swaps=… pair_tests=…`).
+    pub stats: String,
+}
+
+impl Row {
+    /// Relative dt: the mean time over one 60 Hz frame (16.67 ms). 1 is 60 fps, 2 is 30 fps.
+    #[must_use]
+    pub fn relative_dt(&self) -> f64 {
+        self.time.mean / (1000.0 / 60.0)
+    }
+
+    /// The mean as a multiple of the memory floor (0 when there is no floor).
+    #[must_use]
+    pub fn floor_multiple(&self) -> f64 {
+        if self.floor_ms > 0.0 { self.time.mean / self.floor_ms } else { 0.0 }
+    }
+
+    /// `true` when the point was measured (not skipped).
+    #[must_use]
+    pub fn measured(&self) -> bool {
+        self.frames > 0
+    }
+}
+
+/// The CSV header, matching [`csv_line`].
+pub const HEADER: &str = "study,series,scenario,algorithm,params,n,speed,dt_mode,metric,warmup,frames,mean_ms,p50_ms,\
+p95_ms,p99_ms,max_ms,relative_dt,broadphase_mean_ms,floor_ms,floor_multiple,pairs,peak_bytes,hash_step,state_hash,check,\
+status,stats";
+
+/// One CSV line (no newline).
+#[must_use]
+pub fn csv_line(r: &Row) -> String {
+    let mut s = String::with_capacity(256);
+    for text in [r.study, &r.series, &r.scenario, &r.algorithm, &r.params] {
+        s.push_str(&escape(text));
+        s.push(',');
+    }
+    let t = &r.time;
+    let _ = write!(
+        s,
+        "{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.6},{:.2},{:.1},{},{},{:016x},",
+        r.n,
+        r.speed,
+        r.dt_mode,
+        r.metric,
+        r.warmup,
+        r.frames,
+        t.mean,
+        t.p50,
+        t.p95,
+        t.p99,
+        t.max,
+        r.relative_dt(),
+        r.broadphase_ms,
+        r.floor_ms,
+        r.floor_multiple(),
+        r.pairs,
+        r.peak_bytes,
+        r.hash_step,
+        r.state_hash,
+    );
+    s.push_str(&escape(&r.check));
+    s.push(',');
+    s.push_str(&escape(&r.status));
+    s.push(',');
+    s.push_str(&escape(&r.stats));
+    s
+}
+
+/// A CSV field: quoted (with doubled quotes) when it holds a comma, a quote or a line break.
+#[must_use]
+pub fn escape(field: &str) -> String {
+    if field.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_owned()
+    }
+}
+
+/// Write `rows` under [`HEADER`] to `path`.
+pub fn write_rows(path: &Path, rows: &[Row]) -> Result<(), String> {
+    let mut text = String::from(HEADER);
+    text.push('\n');
+    for r in rows {
+        text.push_str(&csv_line(r));
+        text.push('\n');
+    }
+    std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Mark rows of one group whose state hash differs from the group's first measured hash at the same step: the
+/// simulations diverged, so some algorithm answered different pairs. `group` keys rows that ran the same scene.
+pub fn cross_check_hashes(rows: &mut [Row], group: impl Fn(&Row) -> String) {
+    let mut first: Vec<(String, usize, u64, String)> = Vec::new();
+    for r in rows.iter_mut().filter(|r| r.state_hash != 0) {
+        let key = group(r);
+        match first.iter().find(|(k, step, _, _)| *k == key && *step == r.hash_step) {
+            None => first.push((key, r.hash_step, r.state_hash, r.algorithm.clone())),
+            Some((_, _, h, _)) if *h == r.state_hash => {
+                if r.check == "-" {
+                    r.check = "hash ok".into();
+                }
+            }
+            Some((_, step, _, who)) => {
+                r.check = format!("MISMATCH: state hash after step {step} differs from {who}'s");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(algorithm: &str, hash: u64) -> Row {
+        Row {
+            study: "scaling",
+            series: algorithm.into(),
+            algorithm: algorithm.into(),
+            n: 1000,
+            frames: 10,
+            hash_step: 13,
+            state_hash: hash,
+            check: "-".into(),
+            status: "ok".into(),
+            time: Summary { count: 10, mean: 33.333, p50: 30.0, p95: 40.0, p99: 41.0, max: 42.0, min: 1.0 },
+            floor_ms: 0.5,
+            ..Row::default()
+        }
+    }
+
+    #[test]
+    fn csv_lines_match_the_header_and_escape_commas() {
+        let mut r = row("sap", 0xabc);
+        r.status = "short: frame 1200 ms > 1000 ms, stopped".into();
+        let line = csv_line(&r);
+        let fields = HEADER.split(',').count();
+        // The escaped status holds one comma inside quotes.
+        assert_eq!(line.split(',').count(), fields + 1, "{line}");
+        assert!(line.contains(",\"short: frame 1200 ms > 1000 ms, stopped\","), "{line}");
+        assert!(line.contains(",33.3330,30.0000,40.0000,41.0000,42.0000,2.0000,"), "{line}");
+        assert!(line.contains(",66.67,"), "floor multiple: {line}");
+        assert!(line.contains(",0000000000000abc,"), "{line}");
+        assert_eq!(escape("plain"), "plain");
+        assert_eq!(escape("a,\"b"), "\"a,\"\"b\"");
+    }
+
+    #[test]
+    fn diverging_state_hashes_are_mismatches() {
+        let mut rows = vec![row("brute", 7), row("octree-dup", 7), row("sap", 8), row("mbp", 0)];
+        cross_check_hashes(&mut rows, |r| format!("{}", r.n));
+        assert_eq!(rows[0].check, "-");
+        assert_eq!(rows[1].check, "hash ok");
+        assert!(rows[2].check.starts_with("MISMATCH"), "{}", rows[2].check);
+        assert_eq!(rows[3].check, "-", "no hash, no verdict");
+    }
+}
