@@ -4,7 +4,8 @@
 //!
 //! Which algorithms: every registered row named `sap` or `sap-…`. Where a row has the parameter
 //! `rebuild_swaps_per_body` (our SAP's escape hatch: rebuild when swaps exceed a budget), the studies also run it
-//! at 0 — the thesis's pure incremental algorithm — since that is the algorithm whose behaviour the thesis shows.
+//! at 0 with `regions_per_axis` = 1 (three global endpoint arrays, not our per-region ones) — the thesis's pure
+//! incremental algorithm — since that is the algorithm whose behaviour the thesis shows.
 
 use super::measure::{self, SeriesGuard, SimPoint};
 use super::plot::{self, Chart, Series, Style};
@@ -22,6 +23,8 @@ use std::time::{Duration, Instant};
 const THESIS_SPEED: f32 = 0.6;
 /// The parameter that turns our SAP into the thesis's pure algorithm when 0.
 const PURE_PARAM: &str = "rebuild_swaps_per_body";
+/// With this at 1, our regional SAP keeps the thesis's three global endpoint arrays (one region).
+const REGIONS_PARAM: &str = "regions_per_axis";
 
 /// The SAP rows and the parameter variants each runs: `(label, algorithm, params)`; `pure_only` keeps just the
 /// thesis's algorithm where there is a choice.
@@ -32,6 +35,9 @@ fn variants(pure_only: bool) -> Vec<(String, &'static AlgorithmDescriptor, Param
         if a.params.iter().any(|p| p.name == PURE_PARAM) {
             let mut pure = defaults.clone();
             pure.set(PURE_PARAM, 0.0);
+            if let Some(regions) = a.params.iter().find(|p| p.name == REGIONS_PARAM) {
+                pure.set(regions.name, 1.0);
+            }
             out.push((format!("{} pure (thesis)", a.name), a, pure));
             if !pure_only {
                 out.push((format!("{} (default)", a.name), a, defaults));
