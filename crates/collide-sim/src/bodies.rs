@@ -74,13 +74,13 @@ impl Bodies {
         old_to_new.resize(n, 0);
         let mut next_doomed = doomed.iter().peekable();
         let mut kept = 0;
-        for i in 0..n {
+        for (i, new_index) in old_to_new.iter_mut().enumerate() {
             if next_doomed.peek() == Some(&&(i as u32)) {
                 next_doomed.next();
-                old_to_new[i] = Resize::REMOVED;
+                *new_index = Resize::REMOVED;
                 continue;
             }
-            old_to_new[i] = kept as u32;
+            *new_index = kept as u32;
             self.position[kept] = self.position[i];
             self.velocity[kept] = self.velocity[i];
             self.radius[kept] = self.radius[i];
