@@ -44,7 +44,7 @@ pub fn write_csv(path: &Path, records: &[FrameRecord]) -> std::io::Result<()> {
         for phase in Phase::ALL {
             let _ = write!(text, ",{:.4}", r.phases.get(phase));
         }
-        let relative = r.dt_ms / (1000.0 / 60.0);
+        let relative = collide_timing::relative_dt_ms(r.dt_ms);
         let _ = writeln!(text, ",{},{},{},{relative:.4},{}", r.pairs, r.contacts, r.removed, r.stats);
     }
     let tmp = path.with_extension("csv.partial");

@@ -36,8 +36,7 @@ impl Setup {
     /// The largest radius any body can have.
     #[must_use]
     pub fn max_radius(&self) -> f32 {
-        let mixed = if self.scenario.name == "mixed-sizes" { MIXED_FACTOR } else { 1.0 };
-        self.radius * (1.0 + self.radius_spread) * mixed
+        self.radius * (1.0 + self.radius_spread) * self.scenario.largest_radius_factor
     }
 
     /// A radius drawn for one body.
@@ -81,6 +80,9 @@ pub struct ScenarioDescriptor {
     pub default_restitution: f32,
     /// `true` when the body count is fixed by the scene (`two-balls`).
     pub fixed_bodies: bool,
+    /// The largest body's radius as a multiple of the base radius (8 in `mixed-sizes`), so that configs are
+    /// checked against the container without knowing how the scene spawns.
+    pub largest_radius_factor: f32,
     /// The container for `bodies` bodies of mean volume `mean_volume`, when the config gives no width.
     pub container: fn(bodies: usize, mean_volume: f32) -> Aabb,
     /// The speed for this container, when the config gives none.
@@ -203,6 +205,7 @@ const UNIFORM: ScenarioDescriptor = ScenarioDescriptor {
     default_gravity: 0.0,
     default_restitution: 1.0,
     fixed_bodies: false,
+    largest_radius_factor: 1.0,
     container: cube_for_fraction,
     speed: |c| c.extents().x / 5.0,
     spawn: spawn_uniform,
@@ -257,6 +260,7 @@ pub static SCENARIOS: &[ScenarioDescriptor] = &[
     ScenarioDescriptor {
         name: "mixed-sizes",
         summary: "uniform with every tenth body 8× the radius (1:8)",
+        largest_radius_factor: MIXED_FACTOR,
         container: |n, v| cube_for_fraction(n, v * (0.9 + 0.1 * MIXED_FACTOR.powi(3))),
         spawn: spawn_mixed,
         ..UNIFORM

@@ -23,7 +23,7 @@ mod summary;
 
 pub use clock::{Clock, DtPolicy, Steps};
 pub use phases::{Phase, PhaseTimer, PhaseTimes};
-pub use summary::{Summary, Window, relative_dt};
+pub use summary::{Summary, Window, relative_dt, relative_dt_ms};
 
 /// One frame at 60 Hz, in seconds: the thesis's reference frame.
 pub const FRAME_60HZ: f32 = 1.0 / 60.0;

@@ -4,6 +4,12 @@ pub fn relative_dt(dt_seconds: f64) -> f64 {
     dt_seconds / f64::from(crate::FRAME_60HZ)
 }
 
+/// [`relative_dt`] of a duration in milliseconds, the unit of frame records and CSVs.
+#[must_use]
+pub fn relative_dt_ms(dt_ms: f64) -> f64 {
+    relative_dt(dt_ms / 1000.0)
+}
+
 /// Mean, percentiles and extremes of a set of samples (frame times in ms, say).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Summary {
@@ -109,6 +115,7 @@ mod tests {
         assert_eq!(Summary::of(&[]).count, 0);
         assert_eq!(Summary::of(&[7.0]).p99, 7.0);
         assert!((relative_dt(1.0 / 30.0) - 2.0).abs() < 1e-6);
+        assert!((relative_dt_ms(1000.0 / 30.0) - 2.0).abs() < 1e-6);
     }
 
     #[test]

@@ -56,7 +56,7 @@ impl Row {
     /// Relative dt: the mean time over one 60 Hz frame (16.67 ms). 1 is 60 fps, 2 is 30 fps.
     #[must_use]
     pub fn relative_dt(&self) -> f64 {
-        self.time.mean / (1000.0 / 60.0)
+        collide_timing::relative_dt_ms(self.time.mean)
     }
 
     /// The mean as a multiple of the memory floor (0 when there is no floor).

@@ -104,8 +104,10 @@ pub fn speeds(ctx: &mut Ctx) -> Result<(), String> {
     }
     let seed = reference::load(&reference::default_path());
     for (factor, label) in [(1.0, "×1"), (1.0 / 64.0, "×1/64")] {
-        let pts: Vec<(f64, f64)> =
-            reference::series(&seed, "sap", factor).into_iter().map(|(n, ms)| (n, ms / (1000.0 / 60.0))).collect();
+        let pts: Vec<(f64, f64)> = reference::series(&seed, "sap", factor)
+            .into_iter()
+            .map(|(n, ms)| (n, collide_timing::relative_dt_ms(ms)))
+            .collect();
         if !pts.is_empty() {
             let style = if factor == 1.0 { plot::REFERENCE } else { plot::P95 };
             chart.series.push(Series::styled(format!("seed program's SAP {label}"), pts, Style::Reference, style));
@@ -218,12 +220,12 @@ pub fn feedback(ctx: &mut Ctx) -> Result<(), String> {
                     rows::escape(&series),
                     algorithm.name,
                     r.dt_ms,
-                    r.dt_ms / (1000.0 / 60.0),
+                    collide_timing::relative_dt_ms(r.dt_ms),
                     r.step_ms,
                     r.phases.get(Phase::Broadphase),
                     r.pairs
                 );
-                dt_pts.push((i as f64, r.dt_ms / (1000.0 / 60.0)));
+                dt_pts.push((i as f64, collide_timing::relative_dt_ms(r.dt_ms)));
                 swap_pts.push((i as f64, swaps));
             }
             let dts: Vec<f64> = records.iter().map(|r| r.dt_ms).collect();

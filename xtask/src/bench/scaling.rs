@@ -86,7 +86,8 @@ pub fn off(ctx: &mut Ctx) -> Result<(), String> {
     .log(true, true);
     let pts: Vec<(f64, f64)> = rows.iter().map(|r| (r.n as f64, r.relative_dt())).collect();
     chart.series.push(Series::line("step without collision detection", pts.clone()));
-    let floor: Vec<(f64, f64)> = rows.iter().map(|r| (r.n as f64, r.floor_ms / (1000.0 / 60.0))).collect();
+    let floor: Vec<(f64, f64)> =
+        rows.iter().map(|r| (r.n as f64, collide_timing::relative_dt_ms(r.floor_ms))).collect();
     chart.series.push(Series::styled(
         "memory floor: read the box array once",
         floor,
@@ -202,7 +203,8 @@ fn plots(ctx: &mut Ctx, rows: &[Row], sizes: &[usize]) -> Result<(), String> {
     for algorithm in ALGORITHMS {
         let mine: Vec<&Row> = rows.iter().filter(|r| r.algorithm == algorithm.name && r.measured()).collect();
         let pts: Vec<(f64, f64)> = mine.iter().map(|r| (r.n as f64, r.relative_dt())).collect();
-        let p95: Vec<(f64, f64)> = mine.iter().map(|r| (r.n as f64, r.time.p95 / (1000.0 / 60.0))).collect();
+        let p95: Vec<(f64, f64)> =
+            mine.iter().map(|r| (r.n as f64, collide_timing::relative_dt_ms(r.time.p95))).collect();
         all.series.push(Series::line(algorithm.name, pts.clone()));
         let floor: Vec<(f64, f64)> = mine.iter().map(|r| (r.n as f64, r.broadphase_ms / r.floor_ms)).collect();
         floors.series.push(Series::line(algorithm.name, floor));
@@ -216,7 +218,7 @@ fn plots(ctx: &mut Ctx, rows: &[Row], sizes: &[usize]) -> Result<(), String> {
         chart.series.push(Series::styled(format!("collide {} (p95)", algorithm.name), p95, Style::Dashed, plot::P95));
         let seed_pts: Vec<(f64, f64)> = reference::series(&seed, algorithm.name, 1.0)
             .into_iter()
-            .map(|(n, ms)| (n, ms / (1000.0 / 60.0)))
+            .map(|(n, ms)| (n, collide_timing::relative_dt_ms(ms)))
             .collect();
         if !seed_pts.is_empty() {
             chart.series.push(Series::styled(
