@@ -23,6 +23,7 @@ mod frame;
 mod oracle;
 mod pair;
 mod params;
+pub mod radix;
 mod stats;
 
 #[cfg(feature = "conformance")]

@@ -10,8 +10,8 @@
 //! The body index takes no part in the order: relabelling bodies after a resize cannot unsort an array, and
 //! insertion sort never swaps two endpoints with equal value and flag (such a swap could not change a pair).
 
-use crate::radix::float_key;
 use collide_broadphase::Aabb;
+use collide_broadphase::radix::float_key;
 
 /// The end flag: set on an interval's end (max), clear on its begin (min).
 pub const END: u64 = 1 << 31;

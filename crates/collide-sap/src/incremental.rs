@@ -5,9 +5,9 @@
 use crate::endpoints::{self, MAX_BODIES, of_box};
 use crate::mbp::MultiBoxPruning;
 use crate::pairset::PairSet;
-use crate::radix::sort_by_high_bits;
 use crate::regions::{self, NO_RANGE, Quantizer, Range, Region, RegionGrid, contains};
 use crate::update::{self, AxisState, Budget};
+use collide_broadphase::radix::sort_by_high_bits;
 use collide_broadphase::{Aabb, Broadphase, Frame, Pair, PairList, Resize, Stats};
 use rayon::prelude::*;
 

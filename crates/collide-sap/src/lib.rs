@@ -95,7 +95,6 @@ mod incremental;
 mod mbp;
 mod pair_count;
 mod pairset;
-mod radix;
 mod regions;
 mod sort_sweep;
 mod update;
@@ -104,11 +103,11 @@ mod validate;
 #[cfg(test)]
 mod tests;
 
+pub use collide_broadphase::radix::{float_key, key_float, sort_by_high_bits};
 pub use incremental::{SweepAndPrune, UpdateMode};
 pub use mbp::{MAX_REGIONS_PER_AXIS, MultiBoxPruning};
 pub use pair_count::PairCount;
 pub use pairset::PairSet;
-pub use radix::{float_key, key_float, sort_by_high_bits};
 pub use regions::MAX_SAP_REGIONS_PER_AXIS;
 pub use sort_sweep::{SortSweep, axis_of_greatest_spread};
 

@@ -27,8 +27,8 @@
 //! each and never smaller than twice the mean box size. Set it by hand for strongly clustered scenes, where a
 //! finer grid splits the clusters. From [`MultiBoxPruning::PARALLEL_MIN`] bodies the regions run on all threads.
 
-use crate::radix::float_key;
 use collide_broadphase::Aabb as Bounds;
+use collide_broadphase::radix::float_key;
 use collide_broadphase::{Aabb, Broadphase, DebugBox, DebugGeometry, Frame, Pair, PairList, Stats};
 use rayon::prelude::*;
 

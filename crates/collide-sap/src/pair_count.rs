@@ -23,7 +23,7 @@
 //! # Performance tips
 //! Use it for comparison with the study, not for speed.
 
-use crate::radix::{float_key, sort_by_high_bits};
+use collide_broadphase::radix::{float_key, sort_by_high_bits};
 use collide_broadphase::{Aabb, Broadphase, Frame, Pair, PairList, Stats};
 
 const EMPTY: u64 = u64::MAX;

@@ -24,8 +24,8 @@
 //! as in the thesis's algorithm. The output is the set, so each pair is reported once by construction.
 
 use crate::endpoints::{body, is_end, merge_into, of_box, order, relabel};
-use crate::radix::float_key;
 use crate::update::AxisState;
+use collide_broadphase::radix::float_key;
 use collide_broadphase::{Aabb, Pair};
 
 /// The largest region count per axis of SAP's grid.

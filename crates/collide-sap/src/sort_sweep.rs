@@ -20,7 +20,7 @@
 //! multi-box pruning when n is large in a 3-D (not flat) world. The sweep runs on all rayon threads from
 //! [`SortSweep::PARALLEL_MIN`] bodies.
 
-use crate::radix::{float_key, sort_by_high_bits};
+use collide_broadphase::radix::{float_key, sort_by_high_bits};
 use collide_broadphase::{Aabb, Broadphase, Frame, Pair, PairList, Stats};
 use rayon::prelude::*;
 
