@@ -3,8 +3,12 @@
 //!
 //! ```text
 //! cargo run --release -p collide-octree --example octree_timing -- WORKLOAD N [VARIANTS] [--frames F] [--check] [--no-split]
+//!       [--dense-repeat K] [--load FILE]
 //!   WORKLOAD  thesis | uniform | cluster | rest (uniform with 90% of bodies at rest)
 //!   VARIANTS  dup,nodup,loose (default dup,nodup)
+//!   --dense-repeat K  (cluster) find the dense moment's pairs K more times, untimed by the statistics, for a
+//!             profiler; with --no-split, or the repeats see bodies at rest
+//!   --load FILE  time the boxes saved in FILE instead (6 little-endian f32 per box, min then max), F times
 //! ```
 //!
 //! It generates the boxes with `collide_math::Rng`, moves them frame by frame (fixed dt 1/60, bouncing off the
@@ -130,19 +134,18 @@ fn main() {
     let frames: usize = flag_value("--frames").map_or(100, |s| s.parse().expect("--frames F"));
     let check = args.iter().any(|a| a == "--check");
     let split = !args.iter().any(|a| a == "--no-split");
+    // For profiling the dense moment alone: find its pairs this many extra times (not in the statistics).
+    let dense_repeat: usize = flag_value("--dense-repeat").map_or(0, |s| s.parse().expect("--dense-repeat K"));
     println!(
         "workload={workload} n={n} frames={frames} warmup={WARMUP} static_split={split} threads={}",
         rayon::current_num_threads()
     );
 
+    if let Some(path) = flag_value("--load") {
+        return time_saved_frame(&path, &variants, frames);
+    }
     for v in variants.split(',') {
-        let variant = match v {
-            "dup" => Variant::Dup,
-            "nodup" => Variant::Nodup,
-            "loose" => Variant::Loose,
-            other => panic!("unknown variant `{other}`"),
-        };
-        let mut bp = Octree::new(variant, OctreeConfig { static_split: split, ..OctreeConfig::default() });
+        let mut bp = Octree::new(variant(v), OctreeConfig { static_split: split, ..OctreeConfig::default() });
         let mut world = World::new(&workload, n);
         let (mut aabbs, mut out, mut want) = (Vec::new(), PairList::new(), PairList::new());
         let total = WARMUP + frames;
@@ -170,6 +173,14 @@ fn main() {
                 }
             }
             if workload == "cluster" && frame == PULL_AT + PULL_STEPS {
+                let t = Instant::now();
+                for _ in 0..dense_repeat {
+                    bp.find_pairs(&Frame::new(&aabbs).with_step(frame as u64), &mut out);
+                }
+                if dense_repeat > 0 {
+                    let each = t.elapsed().as_secs_f64() * 1e3 / dense_repeat as f64;
+                    println!("  dense moment repeated {dense_repeat}×: {each:.3} ms each");
+                }
                 println!("  dense moment (step {frame}): {ms:.3} ms, {} pairs, stats: {}", out.len(), bp.stats());
             }
             pairs = out.len();
@@ -207,5 +218,52 @@ fn main() {
             );
         }
         println!("  stats(last): {}", bp.stats());
+    }
+}
+
+/// `--load FILE`: find the pairs of the boxes stored in `FILE` (6 little-endian `f32` per box: min then max),
+/// `frames` times after one warm-up call, with the static/dynamic split off; prints the fastest and the median
+/// call. For profiling one frame of a real run (a dense moment, say) under `perf` or `valgrind` without
+/// replaying the frames before it.
+fn time_saved_frame(path: &str, variants: &str, frames: usize) {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("--load {path}: {e}"));
+    assert!(
+        bytes.len() % 24 == 0,
+        "--load {path}: {} bytes is not a whole number of boxes (24 bytes each)",
+        bytes.len()
+    );
+    let f: Vec<f32> = bytes.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+    let aabbs: Vec<Aabb> =
+        f.chunks_exact(6).map(|c| Aabb::new(Vec3::new(c[0], c[1], c[2]), Vec3::new(c[3], c[4], c[5]))).collect();
+    for v in variants.split(',') {
+        let mut bp = Octree::new(variant(v), OctreeConfig { static_split: false, ..OctreeConfig::default() });
+        let mut out = PairList::new();
+        bp.find_pairs(&Frame::new(&aabbs), &mut out);
+        let mut times: Vec<f64> = (0..frames.max(1))
+            .map(|_| {
+                let t = Instant::now();
+                bp.find_pairs(&Frame::new(&aabbs), &mut out);
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect();
+        times.sort_by(f64::total_cmp);
+        println!(
+            "{:<13} {} boxes: min {:.3} ms  median {:.3} ms  {} pairs  {}",
+            bp.name(),
+            aabbs.len(),
+            times[0],
+            percentile(&times, 0.5),
+            out.len(),
+            bp.stats()
+        );
+    }
+}
+
+fn variant(name: &str) -> Variant {
+    match name {
+        "dup" => Variant::Dup,
+        "nodup" => Variant::Nodup,
+        "loose" => Variant::Loose,
+        other => panic!("unknown variant `{other}`: dup | nodup | loose"),
     }
 }

@@ -24,14 +24,16 @@
 //! A body that **straddles a node's split planes stays in that node**; only bodies that fit one octant go down.
 //! Every body is stored once. Bodies in disjoint subtrees cannot overlap (a lower-child body has `max < c`, an
 //! upper-child body `min >= c`), so the pairs are: a node's bodies among themselves, and a node's bodies against
-//! its subtree. The naive search walks the subtree once per straddler; here one depth-first pass carries the
-//! ancestors' straddlers down as an **active list**, pruned at each level to the bodies touching the cell. A
-//! node's own straddlers are split by the plane they straddle into three **slabs**, each sorted along an axis it
-//! spreads over: the bodies straddling the x plane all overlap in x, and a sweep on x would test them all
-//! against each other. A large slab is also cut into strips across its other axis, so that its sweep does not
-//! test bodies far apart on that axis. The slabs go down as the runs of the active list: a run of bodies
-//! straddling a plane is a thin layer along it, and only a node's bodies inside the run's bounds are swept
-//! against it, along the run's axis.
+//! its subtree. The naive search walks the subtree once per straddler. Here a node's own bodies are split by
+//! the plane they straddle into three **slabs**, each sorted along an axis it spreads over (the bodies
+//! straddling the x plane all overlap in x, so a sweep on x would test them all against each other) and cut
+//! into strips across its third axis, so that a sweep does not test bodies far apart there. A body of the x
+//! slab lies inside the **layer** `c.x ± w` (w the slab's widest x extent): only subtree bodies meeting that
+//! layer can overlap it. One walk down the subtree, skipping cells that meet no layer, gathers each slab's
+//! layer, and each slab is swept against its layer in the plane. Every pair is found once, at the node of its
+//! higher body, in the one slab that body belongs to. A small node (up to 8 × `max_leaf` bodies) whose split
+//! would keep more than 30% of its bodies is not split: in a dense crowd of equal bodies that share doubles
+//! with every level, and the last splits only add small nodes to pair through slabs and layers.
 //!
 //! **Worst case:** every body straddles the root's centre (say, a crowd gathered exactly there, or bodies as large
 //! as half the world): all of them stay in the root and the search is the brute-force n(n−1)/2. **Best case:**
@@ -67,17 +69,17 @@
 //! memory in order. The build goes level by level over a contiguous buffer (one streaming pass per level); a
 //! tree of more than a few thousand bodies splits its root, builds the eight subtrees independently on rayon's
 //! threads and joins them. Pool, items and scratch are kept across frames: a warm octree allocates nothing. The
-//! pair search runs on rayon too (dup and loose: chunks of nodes; nodup: the root's bodies and the eight
-//! subtrees; one reused pair buffer per chunk, appended in chunk order, so the output is deterministic); below
-//! a few thousand items everything is serial.
+//! pair search runs on rayon too (chunks of nodes, one reused pair buffer per chunk, appended in chunk order, so
+//! the output is deterministic); below a few thousand items everything is serial. The input is radix-sorted by
+//! `min.x` before the build, whose scatters are stable, so every node's items come out sorted for the sweeps.
 //!
 //! # Complexity
 //!
 //! n bodies, of which d move; k overlapping pairs; h ≤ `max_depth` the depth reached; m ≤ `max_leaf` the leaf load.
 //! - **Build** (every frame, the moving bodies): O(d · h) — one pass per level — plus the duplicates (dup).
 //!   Uniform small bodies: h ≈ log₈(d / m).
-//! - **Pair search:** dup O(Σ leaf m²) ≈ O(d · m); nodup O(d · m + Σ active-list lengths), the lists holding
-//!   each straddler once per node whose cell it touches, plus sorting each inner node's slabs; loose
+//! - **Pair search:** dup O(Σ leaf m²) ≈ O(d · m); nodup O(d · m + Σ layer sizes), a layer holding the subtree
+//!   bodies near one of an inner node's planes, plus sorting the slabs' and layers' strips; loose
 //!   O(d · h · m) (a root-down query per body). All + O(k) output, and tests per pair grow with the cell size
 //!   against the bodies (a sweep prunes one axis; nodup's slabs and strips prune two): at the dense cluster
 //!   dup makes 5.8 tests per pair and nodup 3.0.

@@ -3,10 +3,11 @@
 //! Every body is stored once. A body kept in node N lies inside N's half-open cell; a body in N's lower child on
 //! an axis has `max < c` there and one in the upper child has `min >= c`, so bodies in disjoint subtrees never
 //! overlap. The pairs are therefore: each node's own bodies among themselves, and each node's own bodies
-//! against the bodies of its subtree. The pair search carries each node's straddlers down as an active list
-//! (see [`self_pairs`]); a query of one box walks only the children it touches ([`child_mask`]).
+//! against the bodies of its subtree. The pair search pairs each inner node's straddlers, slab by slab, with
+//! the layer of its subtree near the slab's plane (see [`self_pairs`]); a query of one box walks only the
+//! children it touches ([`child_mask`]).
 
-use crate::straddlers::{SLABS_MIN, SWEEP_AXIS, Slabs, slab_pairs, sort_on, split};
+use crate::straddlers::{SLABS_MIN, Slabs, slab_pairs, sort_on, split};
 use crate::tree::{Item, NONE, Node, STACK, child_mask, window};
 use collide_broadphase::Pair;
 use collide_math::Vec3;
@@ -14,306 +15,297 @@ use collide_math::Vec3;
 /// The pair search's scratch for one task chunk, kept across frames.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
-    /// The runs of the active lists of the nodes on the current path and the slabs of their own bodies, each
-    /// node's above its parent's.
-    active: Vec<Item>,
-    /// The runs of the active lists, each node's above its parent's.
-    runs: Vec<Run>,
-    /// A node's own bodies that can meet one run.
-    near: Vec<Item>,
-    /// The children (a mask) each item of the run being scattered touches.
-    codes: Vec<u8>,
+    /// The node's own bodies split into slabs ([`split`]).
+    slabs_buf: Vec<Item>,
+    /// Per slab, the subtree's bodies inside the slab's layer.
+    layers: [Vec<Item>; 3],
+    /// Strips of the two sides of a slab–layer pairing ([`cross_strips`]).
+    cross: Cross,
     slabs: Slabs,
 }
 
-/// One run of an active list: `active[s..e]`, the bodies of one slab of one ancestor that touch the cell, sorted
-/// by `min` on `axis`; `lo..hi` bounds their boxes (invariant: every box of the run lies inside it).
-#[derive(Clone, Copy, Debug)]
-struct Run {
-    s: u32,
-    e: u32,
-    axis: u8,
-    lo: Vec3,
-    hi: Vec3,
-}
-
-/// The root's own bodies split into slabs ([`split`]), once per frame before the search: every task needs them.
-#[derive(Debug, Default)]
-pub(crate) struct RootSlabs {
-    items: Vec<Item>,
-    bounds: [usize; 4],
-}
-
-impl RootSlabs {
-    /// Split the root's own bodies of the tree `nodes`, `items` (nothing when the root is a leaf).
-    pub(crate) fn prepare(&mut self, nodes: &[Node], items: &[Item]) {
-        self.items.clear();
-        self.bounds = [0; 4];
-        if let Some(root) = nodes.first().filter(|r| !r.is_leaf()) {
-            self.bounds = split(&items[root.start as usize..root.end as usize], root.c, &mut self.items);
-        }
-    }
-}
-
-/// The pair search's tasks: the root's own bodies among themselves, then one per root child (its subtree).
+/// The pair search's tasks: one per node.
 pub(crate) fn tasks(nodes: &[Node]) -> usize {
-    match nodes.first() {
-        None => 0,
-        Some(root) if root.is_leaf() => 1,
-        Some(_) => 9,
-    }
+    nodes.len()
 }
 
-/// Pairs of the tasks `range` (see [`tasks`]); `root` holds the root's slabs ([`RootSlabs::prepare`]). Returns
-/// the box tests made.
+/// Pairs of the nodes `range`; returns the box tests made.
 ///
-/// One depth-first pass per root child instead of a subtree walk per straddler: each node tests its own bodies
-/// among themselves and against its **active list**, the bodies of its ancestors whose boxes touch its cell
-/// (only those can meet a body inside the cell). The list is kept as runs, one per slab of each ancestor
-/// ([`split`]: the ancestor's own bodies by the plane they straddle, each slab sorted along an axis it spreads
-/// over). A run of bodies straddling a plane is a thin layer along that plane: only the node's bodies within the
-/// run's bounds can meet it, and those are swept against the run along the run's axis. Sweeping every run on x
-/// instead tested each ancestor straddler against all the node's bodies overlapping it in x — at the dense
-/// cluster 9.7 M of the frame's 12 M tests; now all the runs make 2 M. A child's runs are the parent's runs and
-/// the parent's slabs, each keeping the bodies that touch the child's half-open cell ([`child_mask`], the rule of
-/// the build and of [`query`]), scattered to the eight children in one pass ([`scatter`]): the runs shrink as
-/// cells do. Runs instead of one merged list because the merge's data-dependent branch was most of the search's
-/// time. The runs live on one stack, the children's above their parent's.
+/// Node N's pairs are its own bodies among themselves and its own bodies against its strict subtree. Every own
+/// body of an inner node straddles one of the node's three planes; [`split`] sorts them into three **slabs** by
+/// the first plane each straddles. A body of the x slab (widest x extent `w`) lies inside the **layer**
+/// `c.x ± w`, so only subtree bodies meeting that layer can overlap it: one walk down the subtree, pruned to the
+/// cells that meet a layer, gathers each layer's bodies, and each slab is swept against its layer in the plane
+/// ([`cross_strips`]: sorted along one in-plane axis, cut into strips across the other). A pair is found
+/// exactly once: at the node of its higher body, in the one slab that body belongs to.
+///
+/// This replaced carrying every ancestor's slabs down the tree as active lists ("runs"), which copied each
+/// straddler into every descendant cell it touched and made one small sort-and-sweep per node and run: at the
+/// dense cluster those copies and sweeps were half of the search.
 pub(crate) fn self_pairs(
     nodes: &[Node],
     items: &[Item],
-    root: &RootSlabs,
     range: std::ops::Range<usize>,
     out: &mut Vec<Pair>,
     scratch: &mut Scratch,
 ) -> u64 {
     let mut tests = 0;
-    let Some(node) = nodes.first() else { return 0 };
-    let (sl, b) = (&root.items[..], root.bounds);
-    for task in range {
+    for ni in range {
+        let node = &nodes[ni];
+        let own = &items[node.start as usize..node.end as usize];
         if node.is_leaf() {
-            tests += sweep::<0>(&items[node.start as usize..node.end as usize], out);
-        } else if task == 0 {
-            let own = &items[node.start as usize..node.end as usize];
-            tests += own_pairs(node, own, sl, b, &mut scratch.slabs, out);
-        } else {
-            tests += root_child(nodes, items, node, sl, b, task - 1, scratch, out);
+            tests += leaf_pairs(own, &mut scratch.slabs, out);
+        } else if !own.is_empty() {
+            tests += node_pairs(nodes, items, node, own, scratch, out);
         }
     }
     tests
 }
 
-/// Pairs among the own bodies `own` of the inner node `node`, also given as the slabs `sl[b[0]..b[3]]`
-/// ([`split`]); a few are swept on x as the node holds them.
-fn own_pairs(node: &Node, own: &[Item], sl: &[Item], b: [usize; 4], slabs: &mut Slabs, out: &mut Vec<Pair>) -> u64 {
-    if own.len() < SLABS_MIN {
-        return sweep::<0>(own, out);
+/// Pairs of the inner node `node` (own bodies `own`): among themselves, and each slab against its layer of the
+/// subtree.
+fn node_pairs(nodes: &[Node], items: &[Item], node: &Node, own: &[Item], sc: &mut Scratch, out: &mut Vec<Pair>) -> u64 {
+    let Scratch { slabs_buf, layers, cross, slabs } = sc;
+    slabs_buf.clear();
+    let b = split(own, node.c, slabs_buf);
+    let (sx, sy, sz) = (&slabs_buf[b[0]..b[1]], &slabs_buf[b[1]..b[2]], &slabs_buf[b[2]..b[3]]);
+    let mut tests =
+        if own.len() < SLABS_MIN { sweep::<0>(own, out) } else { slab_pairs(sx, sy, sz, node.c, slabs, out) };
+
+    // The layers: `c ± w` across each plane with a non-empty slab (empty: `lo > hi`, nothing meets it).
+    let mut lo = Vec3::INFINITY;
+    let mut hi = Vec3::NEG_INFINITY;
+    for (axis, slab) in [sx, sy, sz].into_iter().enumerate() {
+        if !slab.is_empty() {
+            let w = widest(slab, axis);
+            let p = node.c[axis];
+            let slack = (p.abs() + w) * (1.0 / (1 << 20) as f32);
+            lo[axis] = p - w - slack;
+            hi[axis] = p + w + slack;
+        }
     }
-    slab_pairs(&sl[b[0]..b[1]], &sl[b[1]..b[2]], &sl[b[2]..b[3]], node.c, slabs, out)
+    for l in layers.iter_mut() {
+        l.clear();
+    }
+    gather(nodes, items, node, lo, hi, layers);
+    let [lx, ly, lz] = layers;
+    // Each slab is swept on the axis `split` sorted it on, in strips across its third axis.
+    if !sx.is_empty() && !lx.is_empty() {
+        tests += cross_strips::<1, 2>(sx, lx, cross, out);
+    }
+    if !sy.is_empty() && !ly.is_empty() {
+        tests += cross_strips::<0, 2>(sy, ly, cross, out);
+    }
+    if !sz.is_empty() && !lz.is_empty() {
+        tests += cross_strips::<0, 1>(sz, lz, cross, out);
+    }
+    tests
 }
 
-/// Search the subtree of the root's child `k`, whose runs are the root's slabs `sl[b[0]..b[3]]`, each keeping
-/// the bodies that touch the child's cell.
-#[allow(clippy::too_many_arguments, reason = "the walk's state; a struct would only rename it")]
-fn root_child(
-    nodes: &[Node],
-    items: &[Item],
-    root: &Node,
-    sl: &[Item],
-    b: [usize; 4],
-    k: usize,
-    scratch: &mut Scratch,
-    out: &mut Vec<Pair>,
-) -> u64 {
-    let ci = root.first_child as usize + k;
-    if is_empty_leaf(&nodes[ci]) {
-        return 0;
+/// Into `layers[axis]`, the bodies of `node`'s strict subtree whose boxes meet the layer `lo[axis]..=hi[axis]`
+/// on that axis; cells that meet no layer are skipped.
+fn gather(nodes: &[Node], items: &[Item], node: &Node, lo: Vec3, hi: Vec3, layers: &mut [Vec<Item>; 3]) {
+    let mut stack = [0u32; STACK];
+    let mut sp = 0;
+    for k in 0..8 {
+        stack[sp] = node.first_child + k;
+        sp += 1;
     }
-    scratch.active.clear();
-    scratch.runs.clear();
-    let bit = 1u8 << k;
-    for (slab, &axis) in SWEEP_AXIS.iter().enumerate() {
-        let from = scratch.active.len();
-        for it in &sl[b[slab]..b[slab + 1]] {
-            if child_mask(it.aabb.min, it.aabb.max, root.c) & bit != 0 {
-                scratch.active.push(*it);
+    while sp > 0 {
+        sp -= 1;
+        let d = &nodes[stack[sp] as usize];
+        // The cell's closed hull `lo_t..=hi_t` holds every body stored below it.
+        let meets = d.hi_t.cmpge(lo) & d.lo_t.cmple(hi);
+        if !meets.any() {
+            continue;
+        }
+        for it in &items[d.start as usize..d.end as usize] {
+            let m = (it.aabb.max.cmpge(lo) & it.aabb.min.cmple(hi)).bitmask();
+            if m != 0 {
+                for (axis, layer) in layers.iter_mut().enumerate() {
+                    if m >> axis & 1 != 0 {
+                        layer.push(*it);
+                    }
+                }
             }
         }
-        push_run(scratch, from, scratch.active.len(), axis);
-    }
-    let runs = 0..scratch.runs.len();
-    walk(nodes, items, ci, runs, scratch, out)
-}
-
-fn is_empty_leaf(n: &Node) -> bool {
-    n.is_leaf() && n.start == n.end
-}
-
-/// Record `active[s..e]` as a run swept on `axis`, with its bounds.
-#[inline]
-fn push_run(scratch: &mut Scratch, s: usize, e: usize, axis: u8) {
-    let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
-    for it in &scratch.active[s..e] {
-        lo = lo.min(it.aabb.min);
-        hi = hi.max(it.aabb.max);
-    }
-    scratch.runs.push(Run { s: s as u32, e: e as u32, axis, lo, hi });
-}
-
-/// Scatter `active[s..e]` (one run of a node split at `c`, or one of its slabs) to the children in `live`: the
-/// items touching child `k`'s half-open cell ([`child_mask`], the rule of the build and of [`query`]) are copied,
-/// in order, to a new run that becomes `runs[first + k · stride + j]`. One pass computes every item's mask, the
-/// second writes each item to all 8 children without a branch, a child it does not touch getting a write that
-/// the next item overwrites (each child's region has one spare slot for the last such write). Filtering the
-/// parent's runs once per child instead made 8 copies and 8 masks per item: a fifth of the dense frame.
-#[allow(clippy::too_many_arguments, reason = "one run's place in the children's run tables")]
-fn scatter(
-    scratch: &mut Scratch,
-    s: usize,
-    e: usize,
-    axis: u8,
-    c: Vec3,
-    live: u8,
-    first: usize,
-    stride: usize,
-    j: usize,
-) {
-    let Scratch { active, runs, codes, .. } = scratch;
-    codes.clear();
-    let mut counts = [0usize; 8];
-    for it in &active[s..e] {
-        let m = child_mask(it.aabb.min, it.aabb.max, c) & live;
-        codes.push(m);
-        for (k, n) in counts.iter_mut().enumerate() {
-            *n += usize::from(m >> k & 1);
+        if d.first_child != NONE {
+            for k in 0..8 {
+                stack[sp] = d.first_child + k;
+                sp += 1;
+            }
         }
     }
-    let base = active.len();
-    let mut at = [0usize; 8];
-    let mut end = base;
-    for k in 0..8 {
-        at[k] = end;
-        end += counts[k] + 1;
-    }
-    active.resize(end, Item::default());
-    for (i, &m) in (s..e).zip(codes.iter()) {
-        let it = active[i];
-        for (k, a) in at.iter_mut().enumerate() {
-            active[*a] = it;
-            *a += usize::from(m >> k & 1);
-        }
-    }
-    let mut from = base;
-    for k in 0..8 {
-        let to = from + counts[k];
-        let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
-        for it in &active[from..to] {
-            lo = lo.min(it.aabb.min);
-            hi = hi.max(it.aabb.max);
-        }
-        runs[first + k * stride + j] = Run { s: from as u32, e: to as u32, axis, lo, hi };
-        from = to + 1;
-    }
 }
 
-/// Pairs of node `ni`'s own bodies against its runs, among themselves, and below.
-fn walk(
-    nodes: &[Node],
-    items: &[Item],
-    ni: usize,
-    runs: std::ops::Range<usize>,
-    scratch: &mut Scratch,
+/// Pairs among a leaf's bodies (sorted by `min.x`).
+fn leaf_pairs(own: &[Item], slabs: &mut Slabs, out: &mut Vec<Pair>) -> u64 {
+    crate::straddlers::leaf_pairs(own, slabs, out)
+}
+
+/// The widest extent on `axis` in `v`, grown by a little more than the rounding of `max − min`.
+fn widest(v: &[Item], axis: usize) -> f32 {
+    let w = v.iter().fold(0.0f32, |w, it| w.max(it.aabb.max[axis] - it.aabb.min[axis]));
+    w * (1.0 + 1.0 / (1 << 20) as f32)
+}
+
+/// Scratch of [`cross_strips`].
+#[derive(Debug, Default)]
+pub(crate) struct Cross {
+    xs: Vec<Item>,
+    ys: Vec<Item>,
+    x_starts: Vec<usize>,
+    y_starts: Vec<usize>,
+}
+
+/// Below this many bodies on both sides, one sweep.
+const CROSS_STRIPS_MIN: usize = 48;
+
+/// Pairs between `xs` and `ys`, both sorted by `min` on axis `A` and spread over axes `A` and `B`: both are cut
+/// on `B` into strips at least as wide as their widest body (by `min`, a stable scatter keeping each strip
+/// sorted on `A`), and each strip of `xs` is swept against the same and the neighbouring strips of `ys`: two
+/// overlapping boxes start less than one strip apart on `B`.
+fn cross_strips<const A: usize, const B: usize>(
+    xs: &[Item],
+    ys: &mut [Item],
+    sc: &mut Cross,
     out: &mut Vec<Pair>,
 ) -> u64 {
-    let node = &nodes[ni];
-    let own = &items[node.start as usize..node.end as usize];
+    if xs.len() + ys.len() < CROSS_STRIPS_MIN {
+        sort_on::<A>(ys);
+        return sweep_two::<A>(xs, ys, out);
+    }
+    let (mut lo, mut hi, mut w) = (f32::INFINITY, f32::NEG_INFINITY, 0.0f32);
+    for it in xs.iter().chain(ys.iter()) {
+        lo = lo.min(it.aabb.min[B]);
+        hi = hi.max(it.aabb.min[B]);
+        w = w.max(it.aabb.max[B] - it.aabb.min[B]);
+    }
+    let s = (w * 1.01).max((hi - lo) / 1024.0);
+    let n = ((hi - lo) / s) as usize + 1;
+    if !(s > 0.0 && s.is_finite()) || n < 3 {
+        sort_on::<A>(ys);
+        return sweep_two::<A>(xs, ys, out);
+    }
+    let strip = |it: &Item| (((it.aabb.min[B] - lo) / s) as usize).min(n - 1);
+    let Cross { xs: xb, ys: yb, x_starts, y_starts } = sc;
+    bucket(xs, n, strip, xb, x_starts);
+    bucket(ys, n, strip, yb, y_starts);
+    for i in 0..n {
+        sort_on::<A>(&mut yb[y_starts[i]..y_starts[i + 1]]);
+    }
     let mut tests = 0;
-    if !own.is_empty() {
-        for r in runs.clone() {
-            tests += run_pairs(&scratch.active, scratch.runs[r], own, &mut scratch.near, out);
+    let (xr, yr) = (|i: usize| x_starts[i]..x_starts[i + 1], |i: usize| y_starts[i]..y_starts[i + 1]);
+    for i in 0..n {
+        let x = &xb[xr(i)];
+        tests += sweep_two::<A>(x, &yb[yr(i)], out);
+        if i + 1 < n {
+            tests += sweep_two::<A>(x, &yb[yr(i + 1)], out);
+            tests += sweep_two::<A>(&xb[xr(i + 1)], &yb[yr(i)], out);
         }
     }
-    if node.is_leaf() {
-        return tests + sweep::<0>(own, out);
-    }
-    let base = scratch.active.len();
-    let b = split(own, node.c, &mut scratch.active);
-    tests += own_pairs(node, own, &scratch.active, b, &mut scratch.slabs, out);
-
-    // The children's runs: the node's runs and slabs scattered, child k's at `first + k · stride ..`.
-    let first_child = node.first_child as usize;
-    let live = (0..8).fold(0u8, |m, k| m | u8::from(!is_empty_leaf(&nodes[first_child + k])) << k);
-    let (first, stride) = (scratch.runs.len(), runs.len() + 3);
-    let empty = Run { s: 0, e: 0, axis: 0, lo: Vec3::ZERO, hi: Vec3::ZERO };
-    scratch.runs.resize(first + 8 * stride, empty);
-    for (j, r) in runs.clone().enumerate() {
-        let Run { s, e, axis, .. } = scratch.runs[r];
-        scatter(scratch, s as usize, e as usize, axis, node.c, live, first, stride, j);
-    }
-    for (slab, &axis) in SWEEP_AXIS.iter().enumerate() {
-        scatter(scratch, b[slab], b[slab + 1], axis, node.c, live, first, stride, runs.len() + slab);
-    }
-    for k in 0..8 {
-        if live >> k & 1 != 0 {
-            let from = first + k * stride;
-            tests += walk(nodes, items, first_child + k, from..from + stride, scratch, out);
-        }
-    }
-    scratch.active.truncate(base);
-    scratch.runs.truncate(first);
     tests
 }
 
-/// Pairs between the run `run` (its items in `active`) and `own` (sorted by `min.x`): the bodies of `own` inside
-/// the run's bounds, sorted on the run's axis, swept against it.
+/// Scatter `v` stably into `n` buckets by `key`: bucket `i` is `dst[starts[i]..starts[i + 1]]`.
 #[inline]
-fn run_pairs(active: &[Item], run: Run, own: &[Item], near: &mut Vec<Item>, out: &mut Vec<Pair>) -> u64 {
-    if run.e == run.s {
-        return 0;
+fn bucket(v: &[Item], n: usize, key: impl Fn(&Item) -> usize, dst: &mut Vec<Item>, starts: &mut Vec<usize>) {
+    starts.clear();
+    starts.resize(n + 1, 0);
+    for it in v {
+        starts[key(it) + 1] += 1;
     }
-    near.clear();
-    near.extend(own.iter().filter(|it| it.aabb.min.cmple(run.hi).all() & it.aabb.max.cmpge(run.lo).all()));
-    if near.is_empty() {
-        return 0;
+    for i in 0..n {
+        starts[i + 1] += starts[i];
     }
-    let xs = &active[run.s as usize..run.e as usize];
-    match run.axis {
-        0 => sweep_two::<0>(xs, near, out),
-        1 => {
-            sort_on::<1>(near);
-            sweep_two::<1>(xs, near, out)
-        }
-        _ => {
-            sort_on::<2>(near);
-            sweep_two::<2>(xs, near, out)
-        }
+    dst.clear();
+    dst.resize(v.len(), Item::default());
+    // The scatter advances `starts[k]` to the end of bucket k; shifting by one restores the starts.
+    for it in v {
+        let k = key(it);
+        dst[starts[k]] = *it;
+        starts[k] += 1;
     }
+    starts.copy_within(0..n, 1);
+    starts[0] = 0;
 }
 
 /// Pairs among `own`, sorted by `min` on axis `A`: each body against those that start within its extent there.
 #[inline]
 pub(crate) fn sweep<const A: usize>(own: &[Item], out: &mut Vec<Pair>) -> u64 {
+    let mut sink = Sink::new(out);
     let mut tests = 0;
     for (i, a) in own.iter().enumerate() {
-        for b in &own[i + 1..] {
-            if b.aabb.min[A] > a.aabb.max[A] {
-                break;
-            }
-            tests += 1;
-            emit(a, b, out);
-        }
+        tests += scan::<A>(a, &own[i + 1..], &mut sink);
     }
+    sink.finish();
     tests
 }
 
-/// Append the pair of `a` and `b` when their boxes overlap, without a branch: whether two boxes of a dense crowd
-/// overlap is a coin flip, and the mispredicted branch around the push was the hottest line of the search.
-/// Pushing always and dropping the pair again (a length update) costs one store.
+/// Test `a` against the boxes of `rest` (sorted by `min` on axis `A`, none starting before `a` there) until one
+/// starts past `a`'s extent on `A`; returns the tests made. The boxes tested start within `a`'s extent on `A`, so
+/// they overlap it there: only the other two axes are compared.
 #[inline(always)]
-fn emit(a: &Item, b: &Item, out: &mut Vec<Pair>) {
-    out.push(Pair::new(a.id, b.id));
-    let keep = out.len() - usize::from(!a.aabb.overlaps(&b.aabb));
-    out.truncate(keep);
+fn scan<const A: usize>(a: &Item, rest: &[Item], sink: &mut Sink<'_>) -> u64 {
+    let limit = a.aabb.max[A];
+    let (b1, b2) = ((A + 1) % 3, (A + 2) % 3);
+    let (lo1, hi1, lo2, hi2) = (a.aabb.min[b1], a.aabb.max[b1], a.aabb.min[b2], a.aabb.max[b2]);
+    let mut k = 0;
+    while let Some(b) = rest.get(k).filter(|b| b.aabb.min[A] <= limit) {
+        debug_assert!(a.aabb.min[A] <= b.aabb.min[A], "the sweep's order");
+        let (m, n) = (&b.aabb.min, &b.aabb.max);
+        sink.keep(a.id, b.id, (m[b1] <= hi1) & (lo1 <= n[b1]) & (m[b2] <= hi2) & (lo2 <= n[b2]));
+        k += 1;
+    }
+    k as u64
+}
+
+/// Pairs found by the sweeps, gathered in a small buffer on the stack before they go to the output.
+///
+/// Whether two boxes of a dense crowd overlap is a coin flip, and a branch around the write mispredicted on
+/// every other test: every candidate is written and the count advances only when the boxes overlap. Doing that
+/// on the output `Vec` itself (a push, then a truncate) reloaded and stored its length through the pointer on
+/// every test; here the count stays in a register and the `Vec` is touched once per [`SINK`] pairs.
+struct Sink<'a> {
+    out: &'a mut Vec<Pair>,
+    n: usize,
+    buf: [Pair; SINK],
+}
+
+/// Pairs buffered by a [`Sink`] before it flushes.
+const SINK: usize = 32;
+
+impl<'a> Sink<'a> {
+    #[inline(always)]
+    fn new(out: &'a mut Vec<Pair>) -> Self {
+        Self { out, n: 0, buf: [Pair::default(); SINK] }
+    }
+
+    /// Keep the pair of bodies `i` and `j` when `overlap`. The pair is stored as it comes and put in order
+    /// (`a < b`) when flushed, which only the kept ones pay for.
+    #[inline(always)]
+    fn keep(&mut self, i: u32, j: u32, overlap: bool) {
+        self.buf[self.n % SINK] = Pair { a: i, b: j };
+        self.n += usize::from(overlap);
+        if self.n == SINK {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        self.out.extend(self.buf[..self.n].iter().map(|p| Pair::new(p.a, p.b)));
+        self.n = 0;
+    }
+
+    #[inline(always)]
+    fn finish(mut self) {
+        self.flush();
+    }
+}
+
+#[inline(always)]
+fn select<T: Copy>(c: bool, t: T, f: T) -> T {
+    [f, t][usize::from(c)]
 }
 
 /// Pairs between `xs` and `ys`, both sorted by `min` on axis `A`: walk both in that order; each box is tested
@@ -321,24 +313,17 @@ fn emit(a: &Item, b: &Item, out: &mut Vec<Pair>) {
 /// pair is tested exactly once (ties go to `xs`' box, which then includes the `ys` box of equal `min`).
 #[inline]
 pub(crate) fn sweep_two<const A: usize>(xs: &[Item], ys: &[Item], out: &mut Vec<Pair>) -> u64 {
+    let mut sink = Sink::new(out);
     let mut tests = 0;
     let (mut i, mut j) = (0, 0);
     while i < xs.len() && j < ys.len() {
-        let (a, rest) = if xs[i].aabb.min[A] <= ys[j].aabb.min[A] {
-            i += 1;
-            (&xs[i - 1], &ys[j..])
-        } else {
-            j += 1;
-            (&ys[j - 1], &xs[i..])
-        };
-        for b in rest {
-            if b.aabb.min[A] > a.aabb.max[A] {
-                break;
-            }
-            tests += 1;
-            emit(a, b, out);
-        }
+        let take_x = xs[i].aabb.min[A] <= ys[j].aabb.min[A];
+        let (a, rest) = select(take_x, (&xs[i], &ys[j..]), (&ys[j], &xs[i..]));
+        i += usize::from(take_x);
+        j += usize::from(!take_x);
+        tests += scan::<A>(a, rest, &mut sink);
     }
+    sink.finish();
     tests
 }
 

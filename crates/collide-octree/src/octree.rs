@@ -221,15 +221,12 @@ fn same_bits(a: &Aabb, b: &Aabb) -> bool {
 
 /// All pairs among a tree's bodies, appended to `out`; returns the tests made.
 fn self_pairs(shape: &Shape, tree: &mut Tree, bufs: &mut PairBufs, out: &mut Vec<Pair>) -> u64 {
-    if shape.variant == Variant::Nodup {
-        tree.root_slabs.prepare(&tree.nodes, &tree.items);
-    }
-    let (nodes, items, root) = (&tree.nodes[..], &tree.items[..], &tree.root_slabs);
+    let (nodes, items) = (&tree.nodes[..], &tree.items[..]);
     let parallel = items.len() >= PAR_MIN_WORK;
     match shape.variant {
         Variant::Dup => bufs.run(nodes.len(), parallel, out, |r, o| dup::self_pairs(nodes, items, r, o)),
         Variant::Nodup => {
-            bufs.run_with(nodup::tasks(nodes), parallel, out, |r, o, s| nodup::self_pairs(nodes, items, root, r, o, s))
+            bufs.run_with(nodup::tasks(nodes), parallel, out, |r, o, s| nodup::self_pairs(nodes, items, r, o, s))
         }
         Variant::Loose => bufs.run(nodes.len(), parallel, out, |r, o| loose::self_pairs(nodes, items, r, o)),
     }

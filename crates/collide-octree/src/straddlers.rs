@@ -4,11 +4,11 @@
 //! straddling the x plane all overlap in x: among them a sweep on x prunes nothing. At the root of the dense
 //! cluster (10⁵ bodies pulled to 1/4 of their cloud) that made 5.6 M of the frame's 20.6 M box tests. So the
 //! bodies are split by the first plane they straddle into three slabs, each swept along an axis it spreads over:
-//! the x slab on y, the y slab on z, the z slab on x. Two bodies of different slabs can only meet near the line
+//! the x slab on y, the y and z slabs on x. Two bodies of different slabs can only meet near the line
 //! where their planes cross; each side's candidates are those within a window around that line (the other
-//! slab's widest extent across its plane, so the filter never drops an overlapping pair), swept along the line. The same
-//! slabs, filtered per cell, are the runs of the node's descendants' active lists ([`crate::nodup`]), and a
-//! large slab is swept strip by strip ([`strip_pairs`]): 2.26 M tests of the dense frame became 0.87 M.
+//! slab's widest extent across its plane, so the filter never drops an overlapping pair), swept along the line. A
+//! large slab is swept strip by strip ([`strip_pairs`]): 2.26 M tests of the dense frame became 0.87 M. The
+//! same slabs are paired with the layers of the node's subtree ([`crate::nodup`]).
 
 use crate::nodup::{sweep, sweep_two};
 use crate::tree::{Item, sides};
@@ -27,13 +27,11 @@ pub(crate) struct Slabs {
     starts: Vec<usize>,
 }
 
-/// The axis each slab is sorted and swept on: the x slab on y, the y slab on z, the z slab on x.
-pub(crate) const SWEEP_AXIS: [u8; 3] = [1, 2, 0];
-
 /// Append `own` (sorted by `min.x`, each straddling at least one plane through `c`) to `dst` as three slabs, by
-/// the first plane each body straddles, each sorted on its [`SWEEP_AXIS`]; returns the slabs' bounds in `dst`
-/// (slab `s` is `dst[b[s]..b[s + 1]]`). A child's active list takes its runs from these slabs, and
-/// [`slab_pairs`] pairs them among themselves.
+/// the first plane each body straddles, each sorted on an axis it spreads over: the x slab on y, the y and z
+/// slabs on x (the order `own` is already in, so only the x slab is sorted). Returns the slabs' bounds in `dst`
+/// (slab `s` is `dst[b[s]..b[s + 1]]`). [`slab_pairs`] pairs them among themselves; the nodup search pairs each
+/// with its layer of the subtree.
 pub(crate) fn split(own: &[Item], c: Vec3, dst: &mut Vec<Item>) -> [usize; 4] {
     let base = dst.len();
     let mut counts = [0usize; 3];
@@ -52,9 +50,8 @@ pub(crate) fn split(own: &[Item], c: Vec3, dst: &mut Vec<Item>) -> [usize; 4] {
         dst[at[s]] = *it;
         at[s] += 1;
     }
-    // `own` is sorted by min.x, so the z slab already is.
+    // `own` is sorted by min.x and the scatter is stable, so the y and z slabs already are.
     sort_on::<1>(&mut dst[b[0]..b[1]]);
-    sort_on::<2>(&mut dst[b[1]..b[2]]);
     b
 }
 
@@ -63,7 +60,7 @@ pub(crate) fn split(own: &[Item], c: Vec3, dst: &mut Vec<Item>) -> [usize; 4] {
 pub(crate) fn slab_pairs(sx: &[Item], sy: &[Item], sz: &[Item], c: Vec3, s: &mut Slabs, out: &mut Vec<Pair>) -> u64 {
     let Slabs { near: [n0, n1], strips, starts } = s;
     let mut tests = strip_pairs::<1, 2>(sx, strips, starts, out)
-        + strip_pairs::<2, 0>(sy, strips, starts, out)
+        + strip_pairs::<0, 2>(sy, strips, starts, out)
         + strip_pairs::<0, 1>(sz, strips, starts, out);
     let (wx, wy, wz) = (widest::<0>(sx), widest::<1>(sy), widest::<2>(sz));
 
@@ -71,17 +68,22 @@ pub(crate) fn slab_pairs(sx: &[Item], sy: &[Item], sz: &[Item], c: Vec3, s: &mut
     near::<1>(sx, c.y, wy, n0);
     near::<0>(sy, c.x, wx, n1);
     sort_on::<2>(n0);
+    sort_on::<2>(n1);
     tests += sweep_two::<2>(n0, n1, out);
-    // y slab × z slab, near y = c.y, z = c.z: along x.
+    // y slab × z slab, near y = c.y, z = c.z: along x, the order both slabs are in.
     near::<2>(sy, c.z, wz, n0);
     near::<1>(sz, c.y, wy, n1);
-    sort_on::<0>(n0);
     tests += sweep_two::<0>(n0, n1, out);
     // x slab × z slab, near x = c.x, z = c.z: along y.
     near::<2>(sx, c.z, wz, n0);
     near::<0>(sz, c.x, wx, n1);
     sort_on::<1>(n1);
     tests + sweep_two::<1>(n0, n1, out)
+}
+
+/// Pairs among a leaf's bodies (sorted by `min.x`): a sweep on x, in strips across y when the leaf is large.
+pub(crate) fn leaf_pairs(own: &[Item], s: &mut Slabs, out: &mut Vec<Pair>) -> u64 {
+    strip_pairs::<0, 1>(own, &mut s.strips, &mut s.starts, out)
 }
 
 /// Below this many bodies a slab is swept whole.

@@ -252,8 +252,8 @@ fn dense_clouds_match_the_reference() {
 
 #[test]
 fn nodup_sheets_on_the_central_planes() {
-    // Three sheets of bodies crossing the root's planes: the root's slabs are cut into strips, and the deeper
-    // nodes get runs of every slab; far coordinates test the strip index's rounding.
+    // Three sheets of bodies crossing the root's planes: the root's slabs are cut into strips and swept against
+    // the layers of the subtree; far coordinates test the strip index's rounding.
     let mut rng = Rng::new(17);
     let shift = Vec3::new(-4.0e4, 2.0e4, 7.0e3);
     let mut aabbs = Vec::new();
@@ -272,4 +272,35 @@ fn nodup_sheets_on_the_central_planes() {
         assert_eq!(out, want, "max_leaf {leaf}");
         assert!(bp.stats().get("inner_bodies").unwrap() > 1000.0, "{}", bp.stats());
     }
+}
+
+/// A small node whose split would keep most of its bodies stays a leaf (nodup), above `max_leaf` and below
+/// `max_depth`; `validate` accepts it, and the pairs still equal the reference. A large one still splits.
+#[test]
+fn nodup_refuses_a_split_that_keeps_most_bodies() {
+    let mut rng = Rng::new(23);
+    // 200 bodies of width 1 in a cube 4 wide: more than half straddle its central planes.
+    let crowd: Vec<Aabb> =
+        (0..200).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::splat(0.5), Vec3::splat(3.5)), 0.5)).collect();
+    let mut bp = make(Variant::Nodup, 32, 10, false);
+    let (mut out, mut want) = (PairList::new(), PairList::new());
+    bp.find_pairs(&Frame::new(&crowd), &mut out);
+    bp.validate().unwrap();
+    assert_eq!(bp.stats().get("nodes"), Some(1.0), "{}", bp.stats());
+    assert_eq!(bp.stats().get("max_leaf_load"), Some(200.0));
+    reference_pairs(&crowd, &mut want);
+    out.sort();
+    assert_eq!(out, want);
+
+    // The same share of straddlers in a node above 8 × max_leaf bodies: split.
+    let big: Vec<Aabb> =
+        (0..400).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::splat(0.5), Vec3::splat(3.5)), 0.5)).collect();
+    let mut bp = make(Variant::Nodup, 32, 10, false);
+    bp.find_pairs(&Frame::new(&big), &mut out);
+    bp.validate().unwrap();
+    assert!(bp.stats().get("nodes").unwrap() > 1.0, "{}", bp.stats());
+    assert!(bp.stats().get("inner_bodies").unwrap() > 200.0, "{}", bp.stats());
+    reference_pairs(&big, &mut want);
+    out.sort();
+    assert_eq!(out, want);
 }

@@ -2,7 +2,7 @@
 //! conformance kit. O(n + nodes); allocates (a test-time tool, never called in the hot path).
 
 use crate::octree::{Octree, Parts};
-use crate::tree::{NONE, Tree, Variant, center, child_mask, child_of_point, split_is_useless};
+use crate::tree::{NONE, Tree, Variant, center, child_mask, child_of_point, split_is_useless, split_keeps_too_many};
 
 /// Check every invariant of `octree`; the message names the first one broken.
 pub(crate) fn validate(octree: &Octree) -> Result<(), String> {
@@ -72,15 +72,22 @@ fn check_tree(p: &Parts<'_>, tree: &Tree, which: &str) -> Result<(), String> {
             return fail(format!("node {ni} at depth {} > max_depth {}", node.depth, shape.max_depth));
         }
         if node.is_leaf() && e - s > shape.max_leaf as usize && node.depth < shape.max_depth {
-            // Only dup may refuse a split, and only one that would not reduce the pair tests.
+            // Dup refuses a split that would not reduce the pair tests; nodup one that would keep too many bodies.
             let mut counts = [0u32; 8];
+            let mut stay = 0;
             for it in &tree.items[s..e] {
                 let mask = child_mask(it.aabb.min, it.aabb.max, node.c);
                 for (k, c) in counts.iter_mut().enumerate() {
                     *c += u32::from(mask >> k & 1);
                 }
+                stay += usize::from(!mask.is_power_of_two());
             }
-            if shape.variant != Variant::Dup || !split_is_useless(&counts, e - s) {
+            let refused = match shape.variant {
+                Variant::Dup => split_is_useless(&counts, e - s),
+                Variant::Nodup => split_keeps_too_many(stay, e - s, shape.max_leaf),
+                Variant::Loose => false,
+            };
+            if !refused {
                 return fail(format!("leaf {ni} holds {} > max_leaf {} above max depth", e - s, shape.max_leaf));
             }
         }
