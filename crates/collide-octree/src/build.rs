@@ -314,24 +314,11 @@ impl Builder {
             }
         }
 
-        // Items that stay belong to this node: it is processed now, so they follow the earlier nodes' items.
-        let start = self.items.len() as u32;
-        if counts[STAY as usize] > 0 {
-            for (it, &code) in own.iter().zip(&self.codes) {
-                if code == STAY {
-                    self.items.push(*it);
-                }
-            }
-        }
-        let first = self.nodes.len();
-        let n = &mut self.nodes[ni];
-        n.start = start;
-        n.end = self.items.len() as u32;
-        n.first_child = first as u32;
-        self.seal(ni);
-
+        // Children's items go to `next`, grouped by child; the items that stay (nodup, loose) are scattered in the
+        // same pass to a ninth group after them, then copied to `items`: this node is processed now, so they
+        // follow the earlier nodes' items. One branch-free pass: whether an item stays is a coin flip in a crowd.
         let base = self.next_len;
-        let mut offsets = [0usize; 8];
+        let mut offsets = [0usize; 9];
         let mut at = base;
         for (k, ch) in children.iter_mut().enumerate() {
             offsets[k] = at;
@@ -339,10 +326,12 @@ impl Builder {
             at += counts[k] as usize;
             ch.end = at as u32;
         }
-        self.nodes.extend_from_slice(&children);
-        if self.next.len() < at {
-            self.next.resize(at, Item::default());
+        offsets[STAY as usize] = at;
+        let stays = at..at + counts[STAY as usize] as usize;
+        if self.next.len() < stays.end {
+            self.next.resize(stays.end, Item::default());
         }
+        // The stays' group is scratch past the level's end: the next node's children overwrite it.
         self.next_len = at;
         let next = &mut self.next;
         if shape.variant == Variant::Dup {
@@ -357,13 +346,20 @@ impl Builder {
             }
         } else {
             for (it, &code) in own.iter().zip(&self.codes) {
-                if code != STAY {
-                    let k = code as usize;
-                    next[offsets[k]] = *it;
-                    offsets[k] += 1;
-                }
+                let k = code as usize;
+                next[offsets[k]] = *it;
+                offsets[k] += 1;
             }
         }
+        let start = self.items.len() as u32;
+        self.items.extend_from_slice(&self.next[stays]);
+        let first = self.nodes.len();
+        let n = &mut self.nodes[ni];
+        n.start = start;
+        n.end = self.items.len() as u32;
+        n.first_child = first as u32;
+        self.nodes.extend_from_slice(&children);
+        self.seal(ni);
     }
 
     /// Sort node `ni`'s own items by `min.x` and record their widest x extent: every scan of them becomes a
