@@ -2,8 +2,8 @@
 //! `collide --headless` CLI exists).
 //!
 //! ```text
-//! cargo run --release -p collide-octree --example octree_timing -- WORKLOAD N [VARIANTS] [--frames F] [--check] [--no-split]
-//!   WORKLOAD  thesis | uniform | cluster | rest (uniform with 90% of bodies at rest)
+//! cargo run --release -p collide-octree --example octree_timing -- WORKLOAD N [VARIANTS] [--frames F] [--check] [--no-split] [--resting R]
+//!   WORKLOAD  thesis | uniform | cluster | rest (uniform with a fraction R of the bodies at rest, default 0.9)
 //!   VARIANTS  dup,nodup,loose (default dup,nodup)
 //! ```
 //!
@@ -46,7 +46,7 @@ struct World {
 }
 
 impl World {
-    fn new(workload: &str, n: usize) -> Self {
+    fn new(workload: &str, n: usize, resting: f64) -> Self {
         let mut rng = Rng::new(0x0C7_2EE);
         let (lo, hi, half, speed) = match workload {
             "thesis" => (Vec3::new(-2.0, -0.99, -2.0), Vec3::new(2.0, 2.0, 2.0), 0.01, 0.6),
@@ -59,7 +59,11 @@ impl World {
         };
         let center: Vec<Vec3> = (0..n).map(|_| rng.point_in(lo + half, hi - half)).collect();
         let velocity = (0..n)
-            .map(|i| if workload == "rest" && i % 10 != 0 { Vec3::ZERO } else { rng.unit_vector() * speed / 60.0 })
+            .map(|i| {
+                // Body i rests when the running count of resting bodies grows past an integer there.
+                let rests = ((i + 1) as f64 * resting).floor() > (i as f64 * resting).floor();
+                if workload == "rest" && rests { Vec3::ZERO } else { rng.unit_vector() * speed / 60.0 }
+            })
             .collect();
         Self { center, velocity, half, lo, hi, speed, rng, workload: workload.to_owned() }
     }
@@ -130,8 +134,9 @@ fn main() {
     let frames: usize = flag_value("--frames").map_or(100, |s| s.parse().expect("--frames F"));
     let check = args.iter().any(|a| a == "--check");
     let split = !args.iter().any(|a| a == "--no-split");
+    let resting: f64 = flag_value("--resting").map_or(0.9, |s| s.parse().expect("--resting R"));
     println!(
-        "workload={workload} n={n} frames={frames} warmup={WARMUP} static_split={split} threads={}",
+        "workload={workload} n={n} frames={frames} warmup={WARMUP} static_split={split} resting={resting} threads={}",
         rayon::current_num_threads()
     );
 
@@ -143,7 +148,7 @@ fn main() {
             other => panic!("unknown variant `{other}`"),
         };
         let mut bp = Octree::new(variant, OctreeConfig { static_split: split, ..OctreeConfig::default() });
-        let mut world = World::new(&workload, n);
+        let mut world = World::new(&workload, n, resting);
         let (mut aabbs, mut out, mut want) = (Vec::new(), PairList::new(), PairList::new());
         let total = WARMUP + frames;
         let mut times = Vec::with_capacity(frames);

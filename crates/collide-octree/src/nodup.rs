@@ -4,10 +4,10 @@
 //! an axis has `max < c` there and one in the upper child has `min >= c`, so bodies in disjoint subtrees never
 //! overlap. The pairs are therefore: each node's own bodies among themselves, and each node's own bodies
 //! against the bodies of its subtree. The pair search carries each node's straddlers down as an active list
-//! (see [`self_pairs`]); a query of one box walks only the children it touches ([`child_mask`]).
+//! (see [`self_pairs`]); the moving bodies walk the static tree ([`crate::batch`]) by the same [`child_mask`].
 
 use crate::straddlers::{SLABS_MIN, SWEEP_AXIS, Slabs, slab_pairs, sort_on, split};
-use crate::tree::{Item, NONE, Node, STACK, child_mask, window};
+use crate::tree::{Item, Node, child_mask};
 use collide_broadphase::Pair;
 use collide_math::Vec3;
 
@@ -76,7 +76,7 @@ pub(crate) fn tasks(nodes: &[Node]) -> usize {
 /// instead tested each ancestor straddler against all the node's bodies overlapping it in x — at the dense
 /// cluster 9.7 M of the frame's 12 M tests; now all the runs make 2 M. A child's runs are the parent's runs and
 /// the parent's slabs, each keeping the bodies that touch the child's half-open cell ([`child_mask`], the rule of
-/// the build and of [`query`]), scattered to the eight children in one pass ([`scatter`]): the runs shrink as
+/// the build and of [`crate::batch`]), scattered to the eight children in one pass ([`scatter`]): the runs shrink as
 /// cells do. Runs instead of one merged list because the merge's data-dependent branch was most of the search's
 /// time. The runs live on one stack, the children's above their parent's.
 pub(crate) fn self_pairs(
@@ -161,7 +161,7 @@ fn push_run(scratch: &mut Scratch, s: usize, e: usize, axis: u8) {
 }
 
 /// Scatter `active[s..e]` (one run of a node split at `c`, or one of its slabs) to the children in `live`: the
-/// items touching child `k`'s half-open cell ([`child_mask`], the rule of the build and of [`query`]) are copied,
+/// items touching child `k`'s half-open cell ([`child_mask`], the rule of the build and of [`crate::batch`]) are copied,
 /// in order, to a new run that becomes `runs[first + k · stride + j]`. One pass computes every item's mask, the
 /// second writes each item to all 8 children without a branch, a child it does not touch getting a write that
 /// the next item overwrites (each child's region has one spare slot for the last such write). Filtering the
@@ -338,58 +338,6 @@ pub(crate) fn sweep_two<const A: usize>(xs: &[Item], ys: &[Item], out: &mut Vec<
             tests += 1;
             emit(a, b, out);
         }
-    }
-    tests
-}
-
-/// Test `q` against the bodies of `from`'s strict subtree whose cells it touches; `live` filters stored bodies
-/// (the static tree's moved ones).
-#[inline]
-fn descend(nodes: &[Node], items: &[Item], from: &Node, q: &Item, live: Option<&[bool]>, out: &mut Vec<Pair>) -> u64 {
-    let mut tests = 0;
-    let mut stack = [0u32; STACK];
-    let mut sp = 0;
-    let push_children = |node: &Node, stack: &mut [u32; STACK], sp: &mut usize| {
-        let mut m = child_mask(q.aabb.min, q.aabb.max, node.c);
-        while m != 0 {
-            stack[*sp] = node.first_child + m.trailing_zeros();
-            *sp += 1;
-            m &= m - 1;
-        }
-    };
-    push_children(from, &mut stack, &mut sp);
-    while sp > 0 {
-        sp -= 1;
-        let node = &nodes[stack[sp] as usize];
-        if node.end > node.start {
-            let own = &items[window(node, items, q.aabb.min.x, q.aabb.max.x)];
-            tests += own.len() as u64;
-            for t in own {
-                if q.aabb.overlaps(&t.aabb) && live.is_none_or(|l| l[t.id as usize]) {
-                    out.push(Pair::new(q.id, t.id));
-                }
-            }
-        }
-        if node.first_child != NONE {
-            push_children(node, &mut stack, &mut sp);
-        }
-    }
-    tests
-}
-
-/// Pairs of `q` with the live bodies of a nodup tree: the root's bodies, then the walk down the cells `q`
-/// touches. O(depth + bodies in the visited nodes).
-pub(crate) fn query(nodes: &[Node], items: &[Item], q: &Item, live: &[bool], out: &mut Vec<Pair>) -> u64 {
-    let Some(root) = nodes.first() else { return 0 };
-    let own = &items[window(root, items, q.aabb.min.x, q.aabb.max.x)];
-    let mut tests = own.len() as u64;
-    for t in own {
-        if q.aabb.overlaps(&t.aabb) && live[t.id as usize] {
-            out.push(Pair::new(q.id, t.id));
-        }
-    }
-    if root.first_child != NONE {
-        tests += descend(nodes, items, root, q, Some(live), out);
     }
     tests
 }
