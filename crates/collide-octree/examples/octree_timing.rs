@@ -3,8 +3,8 @@
 //!
 //! ```text
 //! cargo run --release -p collide-octree --example octree_timing -- WORKLOAD N [VARIANTS] [--frames F] [--check] [--no-split]
-//!       [--dense-repeat K] [--load FILE]
-//!   WORKLOAD  thesis | uniform | cluster | rest (uniform with 90% of bodies at rest)
+//!       [--resting R] [--dense-repeat K] [--load FILE]
+//!   WORKLOAD  thesis | uniform | cluster | rest (uniform with a fraction R of the bodies at rest, default 0.9)
 //!   VARIANTS  dup,nodup,loose (default dup,nodup)
 //!   --dense-repeat K  (cluster) find the dense moment's pairs K more times, untimed by the statistics, for a
 //!             profiler; with --no-split, or the repeats see bodies at rest
@@ -50,7 +50,7 @@ struct World {
 }
 
 impl World {
-    fn new(workload: &str, n: usize) -> Self {
+    fn new(workload: &str, n: usize, resting: f64) -> Self {
         let mut rng = Rng::new(0x0C7_2EE);
         let (lo, hi, half, speed) = match workload {
             "thesis" => (Vec3::new(-2.0, -0.99, -2.0), Vec3::new(2.0, 2.0, 2.0), 0.01, 0.6),
@@ -63,7 +63,11 @@ impl World {
         };
         let center: Vec<Vec3> = (0..n).map(|_| rng.point_in(lo + half, hi - half)).collect();
         let velocity = (0..n)
-            .map(|i| if workload == "rest" && i % 10 != 0 { Vec3::ZERO } else { rng.unit_vector() * speed / 60.0 })
+            .map(|i| {
+                // Body i rests when the running count of resting bodies grows past an integer there.
+                let rests = ((i + 1) as f64 * resting).floor() > (i as f64 * resting).floor();
+                if workload == "rest" && rests { Vec3::ZERO } else { rng.unit_vector() * speed / 60.0 }
+            })
             .collect();
         Self { center, velocity, half, lo, hi, speed, rng, workload: workload.to_owned() }
     }
@@ -134,10 +138,11 @@ fn main() {
     let frames: usize = flag_value("--frames").map_or(100, |s| s.parse().expect("--frames F"));
     let check = args.iter().any(|a| a == "--check");
     let split = !args.iter().any(|a| a == "--no-split");
+    let resting: f64 = flag_value("--resting").map_or(0.9, |s| s.parse().expect("--resting R"));
     // For profiling the dense moment alone: find its pairs this many extra times (not in the statistics).
     let dense_repeat: usize = flag_value("--dense-repeat").map_or(0, |s| s.parse().expect("--dense-repeat K"));
     println!(
-        "workload={workload} n={n} frames={frames} warmup={WARMUP} static_split={split} threads={}",
+        "workload={workload} n={n} frames={frames} warmup={WARMUP} static_split={split} resting={resting} threads={}",
         rayon::current_num_threads()
     );
 
@@ -146,7 +151,7 @@ fn main() {
     }
     for v in variants.split(',') {
         let mut bp = Octree::new(variant(v), OctreeConfig { static_split: split, ..OctreeConfig::default() });
-        let mut world = World::new(&workload, n);
+        let mut world = World::new(&workload, n, resting);
         let (mut aabbs, mut out, mut want) = (Vec::new(), PairList::new(), PairList::new());
         let total = WARMUP + frames;
         let mut times = Vec::with_capacity(frames);
@@ -228,7 +233,7 @@ fn main() {
 fn time_saved_frame(path: &str, variants: &str, frames: usize) {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("--load {path}: {e}"));
     assert!(
-        bytes.len() % 24 == 0,
+        bytes.len().is_multiple_of(24),
         "--load {path}: {} bytes is not a whole number of boxes (24 bytes each)",
         bytes.len()
     );

@@ -52,15 +52,43 @@
 //! # The static/dynamic split
 //!
 //! [`Frame`](collide_broadphase::Frame) carries no "moved" flags, so the octree finds the bodies that did not
-//! move itself: it compares each box **bit for bit** with the one it kept from the last frame (O(n), a few
-//! nanoseconds per body). When enough bodies are at rest (at least [`OctreeConfig::static_min`] and a quarter of
-//! the moving set) it builds them into a **static tree once** and caches the pairs among them. Each later frame
-//! only the moving bodies are built into the dynamic tree; each is queried against the static tree — O(log n)
-//! per moving body instead of O(n) — and the cached static pairs are copied. A static body that starts moving
-//! leaves the static set (its stale entry is skipped by queries) and the static tree is rebuilt when half of it
-//! is stale. [`on_resize`](collide_broadphase::Broadphase::on_resize) forgets everything (the trait's default
-//! `reset`), and the next frame starts afresh. With 90% of bodies at rest a frame costs about a tenth of a
-//! full rebuild.
+//! move itself: it compares each box **bit for bit** with the one it kept from the last frame (O(n), one pass
+//! that also collects the moving bodies). When enough bodies are at rest (at least [`OctreeConfig::static_min`]
+//! and a quarter of the moving set) it builds them into a **static tree once** and caches the pairs among them.
+//! Each later frame only the moving bodies are built into the dynamic tree, and the cached static pairs are
+//! copied. The moving bodies meet the static tree in **one walk** of it, not one root-down query each: every
+//! node receives the moving bodies that touch its region, scattered down from its parent as the build scatters
+//! items, and tests them against its own bodies while those are in cache. One query per body touched a random
+//! leaf each time, and its cache misses made 60–80% of the frame. For nodup, the static inner nodes' straddlers
+//! are also split into slabs by plane when the tree is built, so that a moving body far from a plane skips that
+//! slab on one box test: the walk's box tests fell from about 57 to 15 per moving body (10⁵ bodies). A
+//! static body that starts moving leaves the static set (its stale entry is skipped by the walk) and the static
+//! tree is rebuilt when half of it is stale. [`on_resize`](collide_broadphase::Broadphase::on_resize) forgets
+//! everything (the trait's default `reset`), and the next frame starts afresh. The registry parameter
+//! `static_split` (1 by default, 0 = off) switches it, e.g. `--set params.octree-dup.static_split=0`.
+//!
+//! The split pays only when most bodies rest: a moving body costs about twice as much in the walk as a body of
+//! a full rebuild, so with half the bodies at rest dup breaks even and nodup loses. The static tree is built
+//! only when at least [`OctreeConfig::static_share`] (0.7) of the bodies did not move in the frame, and dropped
+//! when fewer than 0.6 are still live in it.
+//!
+//! Measured on the `rest` workload of the `octree_timing` example (uniform bodies, 90% at rest), serial CPU per
+//! frame, split on against off (best of several runs, Debian 12, 2 cores, shared machine):
+//!
+//! | bodies | dup            | nodup          |
+//! |--------|----------------|----------------|
+//! | 10⁴    | 0.18 / 0.69 ms | 0.26 / 1.02 ms |
+//! | 10⁵    | 2.3 / 8.6 ms   | 3.3 / 11.7 ms  |
+//! | 10⁶    | 33 / 98 ms     | 42 / 135 ms    |
+//!
+//! So about a quarter to a third of a full rebuild, not the tenth the moving share suggests: the O(n) compare
+//! and the walk's reading of nearly every static leaf (a tenth of the bodies spread uniformly touches most of
+//! them) cost memory traffic in proportion to all the bodies. With 10⁵ bodies the walk is about two thirds of
+//! the frame, the dynamic tree's build and pairs a quarter, the compare a tenth. At 70% at rest: dup 6.0 / 9.1
+//! ms, nodup 10.0 / 12.1. The CLI agrees: `configs/resting.toml` at 10⁵ bodies, 300 frames, serial broadphase
+//! mean dup 2.8 / 9.0 ms, nodup 3.6 / 11.4 ms. That config turns collision response off: with it on, the
+//! moving tenth knocks 40% of the bodies into motion within a second, the static tree is dropped, and from then
+//! on both cost the same.
 //!
 //! # Layout
 //!
@@ -69,9 +97,10 @@
 //! memory in order. The build goes level by level over a contiguous buffer (one streaming pass per level); a
 //! tree of more than a few thousand bodies splits its root, builds the eight subtrees independently on rayon's
 //! threads and joins them. Pool, items and scratch are kept across frames: a warm octree allocates nothing. The
-//! pair search runs on rayon too (chunks of nodes, one reused pair buffer per chunk, appended in chunk order, so
-//! the output is deterministic); below a few thousand items everything is serial. The input is radix-sorted by
-//! `min.x` before the build, whose scatters are stable, so every node's items come out sorted for the sweeps.
+//! pair search runs on rayon too (chunks of nodes; the moving bodies' walk of the static tree: the root's bodies
+//! and the eight subtrees; one reused pair buffer per chunk, appended in chunk order, so the output is
+//! deterministic); below a few thousand items everything is serial. The input is radix-sorted by `min.x` per
+//! subtree before the build, whose scatters are stable, so every node's items come out sorted for the sweeps.
 //!
 //! # Complexity
 //!
@@ -84,7 +113,8 @@
 //!   against the bodies (a sweep prunes one axis; nodup's slabs and strips prune two): at the dense cluster
 //!   dup makes 5.8 tests per pair and nodup 3.0.
 //! - **Static/dynamic:** O(n) comparison per frame; a static rebuild O((n − d) · h) when bodies come to rest;
-//!   moving-vs-static queries O(d · (h + m)).
+//!   moving-vs-static O(d · h) for the walk (each moving body carried down the cells it touches) plus the static
+//!   nodes it visits, O(n) in the worst case, when the moving bodies are spread over the whole world.
 //! - **Memory:** O(n + nodes) for nodup and loose; dup O(n · r) where r is the mean number of leaves a body
 //!   touches (1–2 for bodies small against the leaves, up to 8^h for one body covering the world).
 //! - **Best case:** uniform bodies small against the leaf cells: linear in practice.
@@ -107,11 +137,13 @@
 //!   no single hot spot (perf, Debian 12, 2 cores, shared machine).
 //! - `looseness` 2 is the classic choice; 1 makes loose behave like nodup by centre, larger values push bodies
 //!   deeper at the cost of more overlapping loose bounds.
-//! - Scenes where most bodies rest gain most from the static/dynamic split; it costs one O(n) comparison when
-//!   nothing rests (turn it off with [`OctreeConfig::static_split`] if even that matters).
+//! - Scenes where most bodies rest gain most from the static/dynamic split (3–4× at 90% at rest, above); it
+//!   costs one O(n) comparison when fewer rest than `static_share` (turn it off with `static_split = 0` if even
+//!   that matters).
 //! - Degenerate input terminates: a cell never splits deeper than `max_depth`, so all bodies at one point cost
 //!   O(n · max_depth) to build plus the n²/2 pairs that really exist.
 
+mod batch;
 mod build;
 mod dup;
 mod loose;
@@ -160,8 +192,19 @@ pub const LOOSENESS: ParamSpec = ParamSpec {
     integer: false,
 };
 
+/// `static_split`: 1 keeps the bodies at rest in a tree built once (see the crate docs), 0 rebuilds everything
+/// every frame.
+pub const STATIC_SPLIT: ParamSpec = ParamSpec {
+    name: "static_split",
+    description: "1: bodies at rest stay in a tree built once, only moving ones are rebuilt; 0: rebuild all every frame",
+    default: 1.0,
+    min: 0.0,
+    max: 1.0,
+    integer: true,
+};
+
 /// The parameters of `octree-dup` and `octree-nodup`.
-pub const PARAMS: &[ParamSpec] = &[MAX_LEAF, MAX_DEPTH];
+pub const PARAMS: &[ParamSpec] = &[MAX_LEAF, MAX_DEPTH, STATIC_SPLIT];
 
 /// The parameters of `octree-loose`.
-pub const LOOSE_PARAMS: &[ParamSpec] = &[MAX_LEAF, MAX_DEPTH, LOOSENESS];
+pub const LOOSE_PARAMS: &[ParamSpec] = &[MAX_LEAF, MAX_DEPTH, LOOSENESS, STATIC_SPLIT];

@@ -16,7 +16,7 @@ pub(crate) fn self_pairs(nodes: &[Node], items: &[Item], range: std::ops::Range<
     let mut tests = 0;
     for node in &nodes[range] {
         for pos in node.start as usize..node.end as usize {
-            tests += walk(nodes, items, &items[pos], pos + 1, None, out);
+            tests += walk(nodes, items, &items[pos], pos + 1, out);
         }
     }
     tests
@@ -24,7 +24,7 @@ pub(crate) fn self_pairs(nodes: &[Node], items: &[Item], range: std::ops::Range<
 
 /// Test `q` against the stored bodies at positions `>= after` in every node whose loose bound `q` touches.
 #[inline]
-fn walk(nodes: &[Node], items: &[Item], q: &Item, after: usize, live: Option<&[bool]>, out: &mut Vec<Pair>) -> u64 {
+fn walk(nodes: &[Node], items: &[Item], q: &Item, after: usize, out: &mut Vec<Pair>) -> u64 {
     if nodes.is_empty() {
         return 0;
     }
@@ -39,7 +39,7 @@ fn walk(nodes: &[Node], items: &[Item], q: &Item, after: usize, live: Option<&[b
         if from < end {
             tests += (end - from) as u64;
             for t in &items[from..end] {
-                if q.aabb.overlaps(&t.aabb) && live.is_none_or(|l| l[t.id as usize]) {
+                if q.aabb.overlaps(&t.aabb) {
                     out.push(Pair::new(q.id, t.id));
                 }
             }
@@ -55,9 +55,4 @@ fn walk(nodes: &[Node], items: &[Item], q: &Item, after: usize, live: Option<&[b
         }
     }
     tests
-}
-
-/// Pairs of `q` with the live bodies of a loose tree. O(depth · visited nodes + their bodies).
-pub(crate) fn query(nodes: &[Node], items: &[Item], q: &Item, live: &[bool], out: &mut Vec<Pair>) -> u64 {
-    walk(nodes, items, q, 0, Some(live), out)
 }

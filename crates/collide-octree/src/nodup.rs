@@ -4,11 +4,11 @@
 //! an axis has `max < c` there and one in the upper child has `min >= c`, so bodies in disjoint subtrees never
 //! overlap. The pairs are therefore: each node's own bodies among themselves, and each node's own bodies
 //! against the bodies of its subtree. The pair search pairs each inner node's straddlers, slab by slab, with
-//! the layer of its subtree near the slab's plane (see [`self_pairs`]); a query of one box walks only the
-//! children it touches ([`child_mask`]).
+//! the layer of its subtree near the slab's plane (see [`self_pairs`]); the moving bodies walk the static tree
+//! ([`crate::batch`]) by the same [`child_mask`](crate::tree::child_mask).
 
 use crate::straddlers::{SLABS_MIN, Slabs, slab_pairs, sort_on, split};
-use crate::tree::{Item, NONE, Node, STACK, child_mask, window};
+use crate::tree::{Item, NONE, Node, STACK};
 use collide_broadphase::Pair;
 use collide_math::Vec3;
 
@@ -324,57 +324,5 @@ pub(crate) fn sweep_two<const A: usize>(xs: &[Item], ys: &[Item], out: &mut Vec<
         tests += scan::<A>(a, rest, &mut sink);
     }
     sink.finish();
-    tests
-}
-
-/// Test `q` against the bodies of `from`'s strict subtree whose cells it touches; `live` filters stored bodies
-/// (the static tree's moved ones).
-#[inline]
-fn descend(nodes: &[Node], items: &[Item], from: &Node, q: &Item, live: Option<&[bool]>, out: &mut Vec<Pair>) -> u64 {
-    let mut tests = 0;
-    let mut stack = [0u32; STACK];
-    let mut sp = 0;
-    let push_children = |node: &Node, stack: &mut [u32; STACK], sp: &mut usize| {
-        let mut m = child_mask(q.aabb.min, q.aabb.max, node.c);
-        while m != 0 {
-            stack[*sp] = node.first_child + m.trailing_zeros();
-            *sp += 1;
-            m &= m - 1;
-        }
-    };
-    push_children(from, &mut stack, &mut sp);
-    while sp > 0 {
-        sp -= 1;
-        let node = &nodes[stack[sp] as usize];
-        if node.end > node.start {
-            let own = &items[window(node, items, q.aabb.min.x, q.aabb.max.x)];
-            tests += own.len() as u64;
-            for t in own {
-                if q.aabb.overlaps(&t.aabb) && live.is_none_or(|l| l[t.id as usize]) {
-                    out.push(Pair::new(q.id, t.id));
-                }
-            }
-        }
-        if node.first_child != NONE {
-            push_children(node, &mut stack, &mut sp);
-        }
-    }
-    tests
-}
-
-/// Pairs of `q` with the live bodies of a nodup tree: the root's bodies, then the walk down the cells `q`
-/// touches. O(depth + bodies in the visited nodes).
-pub(crate) fn query(nodes: &[Node], items: &[Item], q: &Item, live: &[bool], out: &mut Vec<Pair>) -> u64 {
-    let Some(root) = nodes.first() else { return 0 };
-    let own = &items[window(root, items, q.aabb.min.x, q.aabb.max.x)];
-    let mut tests = own.len() as u64;
-    for t in own {
-        if q.aabb.overlaps(&t.aabb) && live[t.id as usize] {
-            out.push(Pair::new(q.id, t.id));
-        }
-    }
-    if root.first_child != NONE {
-        tests += descend(nodes, items, root, q, Some(live), out);
-    }
     tests
 }

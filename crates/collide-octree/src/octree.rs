@@ -2,10 +2,10 @@
 
 use crate::par::{PAR_MIN_WORK, PairBufs};
 use crate::tree::{Item, MAX_DEPTH_LIMIT, Shape, ShapeStats, Tree, Variant};
-use crate::{dup, loose, nodup};
+use crate::{batch, dup, loose, nodup};
 use collide_broadphase::{Aabb, Broadphase, DebugBox, DebugGeometry, Frame, Pair, PairList, Params, Stats};
 
-/// Tuning of an [`Octree`]. The registry's parameters map onto the first three fields.
+/// Tuning of an [`Octree`]. The registry's parameters map onto the first four fields.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct OctreeConfig {
     /// A node holding more bodies than this splits into eight (unless at `max_depth`). Default 32, the best
@@ -21,11 +21,16 @@ pub struct OctreeConfig {
     /// The static tree is (re)built only when at least this many non-static bodies were at rest in the frame
     /// (and at least a quarter of them): a rebuild costs a full build of the resting set, so it must pay off.
     pub static_min: usize,
+    /// The static tree is built only when at least this share of the bodies did not move in the frame, and
+    /// dropped (every body moving again) when the share still live in it falls below this minus 0.1. Each moving
+    /// body costs about twice as much in the walk of the static tree as a body of a full rebuild, so the split
+    /// loses when fewer than about half (dup) to two thirds (nodup) of the bodies rest. Default 0.7.
+    pub static_share: f32,
 }
 
 impl Default for OctreeConfig {
     fn default() -> Self {
-        Self { max_leaf: 32, max_depth: 10, looseness: 2.0, static_split: true, static_min: 256 }
+        Self { max_leaf: 32, max_depth: 10, looseness: 2.0, static_split: true, static_min: 256, static_share: 0.7 }
     }
 }
 
@@ -56,12 +61,16 @@ pub struct Octree {
     static_tree: Tree,
     /// The pairs among `static_tree`'s bodies at its build, reused while both bodies stay at rest.
     static_pairs: Vec<Pair>,
+    /// `static_tree`'s [`ShapeStats`], counted at its build.
+    static_shape: ShapeStats,
+    /// `static_tree`'s inner nodes split into slabs for the moving bodies' walk (nodup only).
+    static_slabs: batch::Slabs,
     /// Entries of `static_tree` whose body has moved since (skipped by queries via `in_static`).
     static_stale: usize,
     /// The moving bodies, rebuilt every frame.
     dynamic_tree: Tree,
-    /// Ids of the moving bodies (queried against the static tree).
-    dynamic_ids: Vec<u32>,
+    /// The moving bodies (walked against the static tree).
+    moving: Vec<Item>,
     bufs: PairBufs,
     last: LastStats,
 }
@@ -90,9 +99,11 @@ impl Octree {
             moved: Vec::new(),
             static_tree: Tree::default(),
             static_pairs: Vec::new(),
+            static_shape: ShapeStats::default(),
+            static_slabs: batch::Slabs::default(),
             static_stale: 0,
             dynamic_tree: Tree::default(),
-            dynamic_ids: Vec::new(),
+            moving: Vec::new(),
             bufs: PairBufs::default(),
             last: LastStats::default(),
         }
@@ -116,7 +127,8 @@ impl Octree {
         Self::new(Variant::Loose, OctreeConfig::default())
     }
 
-    /// Build from registry parameters (`max_leaf`, `max_depth`, and `looseness` when the spec has it).
+    /// Build from registry parameters (`max_leaf`, `max_depth`, `static_split`, and `looseness` when the spec has
+    /// it).
     #[must_use]
     pub fn from_params(variant: Variant, params: &Params) -> Self {
         let d = OctreeConfig::default();
@@ -124,6 +136,7 @@ impl Octree {
             max_leaf: params.try_get("max_leaf").map_or(d.max_leaf, |v| v as u32),
             max_depth: params.try_get("max_depth").map_or(d.max_depth, |v| v as u32),
             looseness: params.try_get("looseness").map_or(d.looseness, |v| v as f32),
+            static_split: params.try_get("static_split").map_or(d.static_split, |v| v != 0.0),
             ..d
         };
         Self::new(variant, config)
@@ -141,20 +154,20 @@ impl Octree {
         self.config
     }
 
-    /// Which bodies did not move since the last frame, and whether to rebuild the static tree. O(n).
+    /// Which bodies did not move since the last frame, and whether to rebuild the static tree; collects the
+    /// bodies not in the static tree into `moving` on the way (one pass over the boxes). O(n).
     fn classify(&mut self, aabbs: &[Aabb]) -> bool {
         let n = aabbs.len();
-        if !self.config.static_split {
-            // No memory of earlier frames at all: every body is moving.
+        self.moving.clear();
+        if !self.config.static_split || self.prev.len() != n {
+            // Split off: no memory of earlier frames at all. Otherwise the first frame, after a reset, or a count
+            // change the caller did not announce. Either way every body is moving.
             self.forget();
+            if self.config.static_split {
+                self.prev.extend_from_slice(aabbs);
+            }
             self.in_static.resize(n, false);
-            return false;
-        }
-        if self.prev.len() != n {
-            // First frame, after a reset, or a count change the caller did not announce: everything is new.
-            self.forget();
-            self.prev.extend_from_slice(aabbs);
-            self.in_static.resize(n, false);
+            self.moving.extend(aabbs.iter().enumerate().map(|(i, a)| Item { aabb: *a, id: i as u32 }));
             return false;
         }
         self.moved.clear();
@@ -171,13 +184,34 @@ impl Octree {
             } else if !self.in_static[i] {
                 resting += 1;
             }
+            if !self.in_static[i] {
+                self.moving.push(Item { aabb: *a, id: i as u32 });
+            }
         }
         let static_live = self.static_tree.bodies - self.static_stale;
         let dynamic = n - static_live;
-        let enough_resting = resting >= self.config.static_min.max(1) && resting * 4 >= dynamic;
-        // Rebuild when half the static tree is stale too: its queries skip more than they find.
-        let too_stale = self.static_stale > 0 && self.static_stale * 2 >= self.static_tree.bodies;
-        enough_resting || too_stale
+        let share = f64::from(self.config.static_share);
+        if (static_live + resting) as f64 >= share * n as f64 {
+            let enough_resting = resting >= self.config.static_min.max(1) && resting * 4 >= dynamic;
+            // Rebuild when half the static tree is stale too: its walk skips more than it finds.
+            let too_stale = self.static_stale > 0 && self.static_stale * 2 >= self.static_tree.bodies;
+            return enough_resting || too_stale;
+        }
+        if !self.static_tree.nodes.is_empty() && (static_live as f64) < (share - 0.1) * n as f64 {
+            self.dissolve(aabbs);
+        }
+        false
+    }
+
+    /// Drop the static tree: too few bodies rest for the split to pay (see [`OctreeConfig::static_share`]).
+    fn dissolve(&mut self, aabbs: &[Aabb]) {
+        self.static_tree.clear();
+        self.static_pairs.clear();
+        self.static_slabs.clear();
+        self.static_stale = 0;
+        self.in_static.fill(false);
+        self.moving.clear();
+        self.moving.extend(aabbs.iter().enumerate().map(|(i, a)| Item { aabb: *a, id: i as u32 }));
     }
 
     fn forget(&mut self) {
@@ -185,15 +219,21 @@ impl Octree {
         self.in_static.clear();
         self.static_tree.clear();
         self.static_pairs.clear();
+        self.static_slabs.clear();
         self.static_stale = 0;
     }
 
-    /// Build the static tree from the bodies that did not move this frame, and cache their pairs.
+    /// Build the static tree from the bodies that did not move this frame, and cache their pairs; the moving
+    /// bodies are then exactly those that moved.
     fn rebuild_static(&mut self, aabbs: &[Aabb]) {
         let input = self.static_tree.input();
+        self.moving.clear();
         for (i, (a, &moved)) in aabbs.iter().zip(&self.moved).enumerate() {
-            if !moved {
-                input.push(Item { aabb: *a, id: i as u32 });
+            let item = Item { aabb: *a, id: i as u32 };
+            if moved {
+                self.moving.push(item);
+            } else {
+                input.push(item);
             }
         }
         for (s, &moved) in self.in_static.iter_mut().zip(&self.moved) {
@@ -201,6 +241,9 @@ impl Octree {
         }
         self.static_stale = 0;
         self.static_tree.build(&self.shape);
+        self.static_slabs.build(self.shape.variant, &self.static_tree.nodes, &self.static_tree.items);
+        self.static_shape = ShapeStats::default();
+        self.static_tree.shape_stats(&mut self.static_shape);
         self.static_pairs.clear();
         let tests = self_pairs(&self.shape, &mut self.static_tree, &mut self.bufs, &mut self.static_pairs);
         self.last.pair_tests += tests;
@@ -225,9 +268,9 @@ fn self_pairs(shape: &Shape, tree: &mut Tree, bufs: &mut PairBufs, out: &mut Vec
     let parallel = items.len() >= PAR_MIN_WORK;
     match shape.variant {
         Variant::Dup => bufs.run(nodes.len(), parallel, out, |r, o| dup::self_pairs(nodes, items, r, o)),
-        Variant::Nodup => {
-            bufs.run_with(nodup::tasks(nodes), parallel, out, |r, o, s| nodup::self_pairs(nodes, items, r, o, s))
-        }
+        Variant::Nodup => bufs.run_with(nodup::tasks(nodes), parallel, out, |r, o, s| {
+            nodup::self_pairs(nodes, items, r, o, &mut s.nodup)
+        }),
         Variant::Loose => bufs.run(nodes.len(), parallel, out, |r, o| loose::self_pairs(nodes, items, r, o)),
     }
 }
@@ -249,15 +292,9 @@ impl Broadphase for Octree {
             self.last.static_rebuilt = true;
         }
 
-        // The moving bodies: everything not live in the static tree.
-        self.dynamic_ids.clear();
-        let input = self.dynamic_tree.input();
-        for (i, (a, &s)) in aabbs.iter().zip(&self.in_static).enumerate() {
-            if !s {
-                input.push(Item { aabb: *a, id: i as u32 });
-                self.dynamic_ids.push(i as u32);
-            }
-        }
+        // The moving bodies (everything not live in the static tree, collected by `classify`) get a tree of
+        // their own, rebuilt every frame.
+        self.dynamic_tree.input().extend_from_slice(&self.moving);
         self.dynamic_tree.build(&self.shape);
 
         // Static–static pairs: cached, filtered when some of those bodies have started moving.
@@ -269,29 +306,23 @@ impl Broadphase for Octree {
         }
         self.last.pair_tests += self_pairs(&self.shape, &mut self.dynamic_tree, &mut self.bufs, out);
 
-        // Moving–static pairs: each moving body walks the static tree, O(log n) expected instead of O(n).
-        if self.static_tree.bodies > self.static_stale && !self.dynamic_ids.is_empty() {
+        // Moving–static pairs: one walk of the static tree carrying the moving bodies down (see `batch`).
+        if self.static_tree.bodies > self.static_stale && !self.moving.is_empty() {
             let (nodes, items) = (&self.static_tree.nodes[..], &self.static_tree.items[..]);
-            let (ids, live, variant) = (&self.dynamic_ids[..], &self.in_static[..], self.shape.variant);
-            let parallel = ids.len() * 8 >= PAR_MIN_WORK;
-            self.last.pair_tests += self.bufs.run(ids.len(), parallel, out, |r, o| {
-                let mut tests = 0;
-                for &id in &ids[r] {
-                    let q = Item { aabb: aabbs[id as usize], id };
-                    tests += match variant {
-                        Variant::Dup => dup::query(nodes, items, &q, live, o),
-                        Variant::Nodup => nodup::query(nodes, items, &q, live, o),
-                        Variant::Loose => loose::query(nodes, items, &q, live, o),
-                    };
-                }
-                tests
+            let (moving, live, variant) = (&self.moving[..], &self.in_static[..], self.shape.variant);
+            let slabs = &self.static_slabs;
+            let parallel = moving.len() * 8 >= PAR_MIN_WORK;
+            self.last.pair_tests += self.bufs.run_with(batch::tasks(nodes), parallel, out, |r, o, s| {
+                batch::pairs(variant, nodes, items, slabs, moving, live, r, &mut s.batch, o)
             });
         }
 
-        self.static_tree.shape_stats(&mut self.last.shape);
+        // The static tree's shape is counted once per build: walking its nodes every frame cost more than
+        // the cached pairs' copy.
+        self.last.shape = if self.static_tree.nodes.is_empty() { ShapeStats::default() } else { self.static_shape };
         self.dynamic_tree.shape_stats(&mut self.last.shape);
         self.last.static_bodies = (self.static_tree.bodies - self.static_stale) as u64;
-        self.last.dynamic_bodies = self.dynamic_ids.len() as u64;
+        self.last.dynamic_bodies = self.moving.len() as u64;
     }
 
     fn stats(&self) -> Stats {
@@ -315,7 +346,7 @@ impl Broadphase for Octree {
     fn reset(&mut self) {
         self.forget();
         self.dynamic_tree.clear();
-        self.dynamic_ids.clear();
+        self.moving.clear();
         self.last = LastStats::default();
     }
 

@@ -1,6 +1,6 @@
 //! Parallel pair collection without per-frame allocation.
 
-use crate::nodup::Scratch;
+use crate::{batch, nodup};
 use collide_broadphase::Pair;
 use rayon::prelude::*;
 use std::ops::Range;
@@ -19,6 +19,13 @@ const CHUNKS: usize = 64;
 pub(crate) struct PairBufs {
     bufs: Vec<Vec<Pair>>,
     scratch: Vec<Scratch>,
+}
+
+/// The search scratch of one chunk: nodup's pair search, the moving-vs-static walk.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    pub nodup: nodup::Scratch,
+    pub batch: batch::Scratch,
 }
 
 impl PairBufs {

@@ -27,9 +27,12 @@ pub(crate) struct Slabs {
     starts: Vec<usize>,
 }
 
+/// The axis each slab of [`split`] is sorted on: the x slab on y, the y and z slabs on x.
+pub(crate) const SWEEP_AXIS: [u8; 3] = [1, 0, 0];
+
 /// Append `own` (sorted by `min.x`, each straddling at least one plane through `c`) to `dst` as three slabs, by
-/// the first plane each body straddles, each sorted on an axis it spreads over: the x slab on y, the y and z
-/// slabs on x (the order `own` is already in, so only the x slab is sorted). Returns the slabs' bounds in `dst`
+/// the first plane each body straddles, each sorted on an axis it spreads over ([`SWEEP_AXIS`]: the x slab on y,
+/// the y and z slabs on x, the order `own` is already in, so only the x slab is sorted). Returns the slabs' bounds in `dst`
 /// (slab `s` is `dst[b[s]..b[s + 1]]`). [`slab_pairs`] pairs them among themselves; the nodup search pairs each
 /// with its layer of the subtree.
 pub(crate) fn split(own: &[Item], c: Vec3, dst: &mut Vec<Item>) -> [usize; 4] {

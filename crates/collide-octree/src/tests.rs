@@ -6,7 +6,8 @@ use collide_math::{Rng, Vec3};
 const VARIANTS: [Variant; 3] = [Variant::Dup, Variant::Nodup, Variant::Loose];
 
 fn make(variant: Variant, max_leaf: u32, max_depth: u32, static_split: bool) -> Box<dyn Broadphase> {
-    let config = OctreeConfig { max_leaf, max_depth, static_split, static_min: 1, ..OctreeConfig::default() };
+    let config =
+        OctreeConfig { max_leaf, max_depth, static_split, static_min: 1, static_share: 0.0, ..OctreeConfig::default() };
     Box::new(Octree::new(variant, config))
 }
 
@@ -17,28 +18,43 @@ fn conforms_with_default_parameters() {
     assert_conforms(|| Box::new(Octree::loose()));
 }
 
+/// Split on (`static_min` 1 and `static_share` 0, so that even the small scenes build a static tree and walk it
+/// with their moving bodies, e.g. the kit's partly resting sequence) and off.
 #[test]
-fn conforms_with_small_leaves_and_depths() {
+fn conforms_with_small_leaves_and_depths_split_on_and_off() {
     // Small leaves force deep splitting; depth 0 and 1 force the "too full but cannot split" paths.
     for v in VARIANTS {
         for (leaf, depth) in [(1, 10), (2, 4), (4, 12), (1, 0), (3, 1), (8, 20)] {
-            assert_conforms(|| make(v, leaf, depth, true));
+            for split in [true, false] {
+                assert_conforms(|| make(v, leaf, depth, split));
+            }
         }
     }
 }
 
 #[test]
-fn conforms_without_the_static_split() {
+fn conforms_with_default_tuning_split_on_and_off() {
     for v in VARIANTS {
-        assert_conforms(|| make(v, 4, 10, false));
+        for split in [true, false] {
+            assert_conforms(|| make(v, 32, 10, split));
+        }
     }
 }
 
 #[test]
-fn conforms_with_other_looseness() {
+fn conforms_with_other_looseness_split_on_and_off() {
     for looseness in [1.0, 1.5, 4.0] {
-        let config = OctreeConfig { max_leaf: 2, looseness, static_min: 1, ..OctreeConfig::default() };
-        assert_conforms(|| Box::new(Octree::new(Variant::Loose, config)));
+        for static_split in [true, false] {
+            let config = OctreeConfig {
+                max_leaf: 2,
+                looseness,
+                static_split,
+                static_min: 1,
+                static_share: 0.0,
+                ..OctreeConfig::default()
+            };
+            assert_conforms(|| Box::new(Octree::new(Variant::Loose, config)));
+        }
     }
 }
 
@@ -215,7 +231,14 @@ fn params_map_to_the_config() {
     assert_eq!(o.config().max_leaf, 7);
     assert_eq!(o.config().max_depth, 10);
     assert_eq!(o.config().looseness, 1.5);
+    assert!(o.config().static_split, "on by default");
     assert_eq!(o.name(), "octree-loose");
+    for (value, on) in [(0.0, false), (1.0, true)] {
+        let p = collide_broadphase::Params::resolve(crate::PARAMS, [("static_split", value)]).unwrap();
+        assert_eq!(Octree::from_params(Variant::Dup, &p).config().static_split, on);
+    }
+    assert!(collide_broadphase::Params::resolve(crate::PARAMS, [("static_split", 0.5)]).is_err());
+    assert!(collide_broadphase::Params::resolve(crate::PARAMS, [("static_split", 2.0)]).is_err());
 }
 
 /// A dense cloud of bodies as large as a twentieth of it: hundreds straddle every plane of the upper nodes, so
@@ -303,4 +326,45 @@ fn nodup_refuses_a_split_that_keeps_most_bodies() {
     reference_pairs(&big, &mut want);
     out.sort();
     assert_eq!(out, want);
+}
+
+/// The moving bodies' walk of the static tree in a dense cloud with a fifth of the bodies moving: nodup's static
+/// inner nodes hold hundreds of straddlers (the slab index), dup and loose leaves many bodies, and the walk runs
+/// in parallel chunks (from 1024 moving bodies). Then half the bodies move and the static tree is dropped
+/// (`static_share`). Every frame equals the reference.
+#[test]
+fn moving_bodies_in_a_dense_resting_cloud_match_the_reference() {
+    let mut rng = Rng::new(23);
+    let n = 6000;
+    let center0: Vec<Vec3> = (0..n).map(|_| rng.point_in(Vec3::ZERO, Vec3::splat(35.0))).collect();
+    let half: Vec<f32> = (0..n).map(|_| rng.range_f32(0.3, 1.2)).collect();
+    for v in VARIANTS {
+        let mut bp = Octree::new(v, OctreeConfig::default());
+        let mut center = center0.clone();
+        let (mut aabbs, mut out, mut want) = (Vec::new(), PairList::new(), PairList::new());
+        for frame in 0..9 {
+            let every = if frame < 6 { 5 } else { 2 };
+            for c in center.iter_mut().step_by(every) {
+                *c += rng.unit_vector() * 0.8;
+            }
+            aabbs.clear();
+            aabbs.extend(center.iter().zip(&half).map(|(&c, &h)| Aabb::from_center_radius(c, h)));
+            bp.find_pairs(&Frame::new(&aabbs), &mut out);
+            bp.validate().unwrap();
+            reference_pairs(&aabbs, &mut want);
+            out.sort();
+            assert_eq!(out, want, "{} frame {frame}", v.name());
+            let s = bp.stats();
+            if frame == 5 {
+                assert_eq!(s.get("static_bodies"), Some(4800.0), "{}: {s}", v.name());
+                assert_eq!(s.get("dynamic_bodies"), Some(1200.0), "{}: {s}", v.name());
+                if v == Variant::Nodup {
+                    assert!(s.get("inner_bodies").unwrap() > 1000.0, "{s}");
+                }
+            }
+        }
+        let s = bp.stats();
+        assert_eq!(s.get("static_bodies"), Some(0.0), "{}: half moving, no static tree: {s}", v.name());
+        assert_eq!(s.get("dynamic_bodies"), Some(6000.0), "{}: {s}", v.name());
+    }
 }
