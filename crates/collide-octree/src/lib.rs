@@ -111,7 +111,7 @@
 //!   bodies near one of an inner node's planes, plus sorting the slabs' and layers' strips; loose
 //!   O(d · h · m) (a root-down query per body). All + O(k) output, and tests per pair grow with the cell size
 //!   against the bodies (a sweep prunes one axis; nodup's slabs and strips prune two): at the dense cluster
-//!   dup makes 5.8 tests per pair and nodup 3.0.
+//!   dup makes 5.8 tests per pair and nodup 2.6 (956 k pairs, response off).
 //! - **Static/dynamic:** O(n) comparison per frame; a static rebuild O((n − d) · h) when bodies come to rest;
 //!   moving-vs-static O(d · h) for the walk (each moving body carried down the cells it touches) plus the static
 //!   nodes it visits, O(n) in the worst case, when the moving bodies are spread over the whole world.
@@ -128,13 +128,16 @@
 //! - `max_depth` 9–12; deeper only wastes time on clusters that cannot be separated.
 //! - Prefer **dup** for many similar small bodies spread out (the thesis's default scene), **nodup** or **loose**
 //!   for clusters and mixed sizes, where dup stores a large or crowded body many times.
-//! - A dense crowd of *equal* bodies is not nodup's big win: in the `cluster` scene at its densest (10⁵ bodies
-//!   of width 1 at 64× the uniform density, 956 k pairs) nodup takes ~33 ms of serial CPU against dup's ~80–88
-//!   (2.4–2.6×; 2 threads: 22 ms wall against 44). Cells of 2–4 body widths are where the crowd stops
-//!   splitting, so 82% of the bodies straddle a plane and stay in inner nodes. Slab runs, strips and a
-//!   branch-free pair output brought nodup from 12.5 tests per pair to 3.0 (dup: 5.8) and from ~50 ms to ~33;
-//!   what is left is spread over the runs' scatter, the sweeps' output, the slabs' sorts and the build, with
-//!   no single hot spot (perf, Debian 12, 2 cores, shared machine).
+//! - A dense crowd of *equal* bodies is not nodup's big win: at the densest frame of the `cluster` scene (10⁵
+//!   bodies of width 1 pulled to 64× the uniform density, 671 k pairs, saved from a `collide --headless` run)
+//!   nodup takes ~21 ms of serial CPU against dup's ~53 (2.5×; 2 threads ~12 ms against ~30). Cells of 2–4
+//!   body widths are where the crowd stops splitting, so half the bodies straddle a plane and stay in inner
+//!   nodes, and our dup does not have the thesis program's pathology (the same pair up to 64 times). Pairing
+//!   slabs with layers instead of carrying runs down, refusing the small splits that keep most bodies, the
+//!   per-subtree presort and the buffered branch-free output took nodup's frame from 1190 M to 782 M
+//!   instructions and 6.9 M to 3.9 M mispredicted branches (valgrind, 4 calls); 3.2 tests per pair (dup: 6).
+//!   What is left: the sweeps' ~23 instructions per box test and ~16 per merge step (40% + 9%), the build
+//!   (20%), sorts (10%) and strip bucketing (6%).
 //! - `looseness` 2 is the classic choice; 1 makes loose behave like nodup by centre, larger values push bodies
 //!   deeper at the cost of more overlapping loose bounds.
 //! - Scenes where most bodies rest gain most from the static/dynamic split (3–4× at 90% at rest, above); it
