@@ -128,16 +128,16 @@
 //! - `max_depth` 9–12; deeper only wastes time on clusters that cannot be separated.
 //! - Prefer **dup** for many similar small bodies spread out (the thesis's default scene), **nodup** or **loose**
 //!   for clusters and mixed sizes, where dup stores a large or crowded body many times.
-//! - A dense crowd of *equal* bodies is not nodup's big win: at the densest frame of the `cluster` scene (10⁵
-//!   bodies of width 1 pulled to 64× the uniform density, 671 k pairs, saved from a `collide --headless` run)
-//!   nodup takes ~21 ms of serial CPU against dup's ~53 (2.5×; 2 threads ~12 ms against ~30). Cells of 2–4
-//!   body widths are where the crowd stops splitting, so half the bodies straddle a plane and stay in inner
-//!   nodes, and our dup does not have the thesis program's pathology (the same pair up to 64 times). Pairing
-//!   slabs with layers instead of carrying runs down, refusing the small splits that keep most bodies, the
-//!   per-subtree presort and the buffered branch-free output took nodup's frame from 1190 M to 782 M
-//!   instructions and 6.9 M to 3.9 M mispredicted branches (valgrind, 4 calls); 3.2 tests per pair (dup: 6).
-//!   What is left: the sweeps' ~23 instructions per box test and ~16 per merge step (40% + 9%), the build
-//!   (20%), sorts (10%) and strip bucketing (6%).
+//! - A dense crowd of *equal* bodies is nodup's hardest good case: at the densest frame of the `cluster` scene
+//!   (10⁵ bodies of width 1 pulled to 64× the uniform density, 671 k pairs, saved from a `collide --headless`
+//!   run) nodup takes ~17 ms of serial CPU against dup's ~53 (3.2×). Cells of 2–4 body widths are where the
+//!   crowd stops splitting, so half the bodies straddle a plane and stay in inner nodes, and our dup does not
+//!   have the thesis program's pathology (the same pair up to 64 times). Pairing slabs with layers instead of
+//!   carrying runs down, refusing the small splits that keep most bodies, the per-subtree presort, a buffered
+//!   branch-free output, box records whose overlap test is one four-lane comparison, and each layer strip swept
+//!   once against a window of three slab strips took nodup's frame from 1190 M to 614 M instructions and from
+//!   6.9 M to 2.9 M mispredicted branches (valgrind, 4 calls); 3.1 box tests per pair (dup: 6). What is left:
+//!   the scans' setup per body and per merge step, the build (a quarter, shared with dup) and the sorts.
 //! - `looseness` 2 is the classic choice; 1 makes loose behave like nodup by centre, larger values push bodies
 //!   deeper at the cost of more overlapping loose bounds.
 //! - Scenes where most bodies rest gain most from the static/dynamic split (3–4× at 90% at rest, above); it
