@@ -7,7 +7,7 @@
 //! the layer of its subtree near the slab's plane (see [`self_pairs`]); the moving bodies walk the static tree
 //! ([`crate::batch`]) by the same [`child_mask`](crate::tree::child_mask).
 
-use crate::straddlers::{SLABS_MIN, Slabs, slab_pairs, sort_recs, split, sweep_items};
+use crate::straddlers::{SLABS_MIN, Slabs, StripCut, bucket_starts, slab_pairs, sort_recs, split, sweep_items};
 use crate::tree::{Item, NONE, Node, STACK};
 use collide_broadphase::Pair;
 use collide_broadphase::radix::float_key;
@@ -195,18 +195,10 @@ fn cross_strips<const A: usize, const B: usize>(xs: &[Item], ys: &[Item], sc: &m
     if xs.len() + ys.len() < CROSS_STRIPS_MIN {
         return sweep_whole::<A>(xs, ys, xb, yb, out);
     }
-    let (mut lo, mut hi, mut w) = (f32::INFINITY, f32::NEG_INFINITY, 0.0f32);
-    for it in xs.iter().chain(ys.iter()) {
-        lo = lo.min(it.aabb.min[B]);
-        hi = hi.max(it.aabb.min[B]);
-        w = w.max(it.aabb.max[B] - it.aabb.min[B]);
-    }
-    let s = (w * 1.01).max((hi - lo) / 1024.0);
-    let n = ((hi - lo) / s) as usize + 1;
-    if !(s > 0.0 && s.is_finite()) || n < 3 {
+    let Some(cut) = StripCut::across::<B>(xs.iter().chain(ys)) else {
         return sweep_whole::<A>(xs, ys, xb, yb, out);
-    }
-    let strip = |it: &Item| (((it.aabb.min[B] - lo) / s) as usize).min(n - 1);
+    };
+    let (n, strip) = (cut.n, |it: &Item| cut.strip::<B>(it));
     windows::<A>(xs, n, strip, xb, x_starts, at);
     if ys.len() < 1 << KEY_INDEX_BITS {
         // The layer comes from many cells in tree order. One sort of `u64` keys (strip, then `min` on `A`, then
@@ -219,14 +211,7 @@ fn cross_strips<const A: usize, const B: usize>(xs: &[Item], ys: &[Item], sc: &m
                 | i as u64
         }));
         keys.sort_unstable();
-        y_starts.clear();
-        y_starts.resize(n + 1, 0);
-        for &k in keys.iter() {
-            y_starts[(k >> (64 - KEY_STRIP_BITS)) as usize + 1] += 1;
-        }
-        for i in 0..n {
-            y_starts[i + 1] += y_starts[i];
-        }
+        bucket_starts(keys.iter().map(|&k| (k >> (64 - KEY_STRIP_BITS)) as usize), n, y_starts);
         yb.clear();
         yb.extend(keys.iter().map(|&k| Rec::on::<A>(&ys[(k & ((1 << KEY_INDEX_BITS) - 1)) as usize])));
     } else {
@@ -304,14 +289,7 @@ fn bucket<const A: usize>(
     dst: &mut Vec<Rec>,
     starts: &mut Vec<usize>,
 ) {
-    starts.clear();
-    starts.resize(n + 1, 0);
-    for it in v {
-        starts[key(it) + 1] += 1;
-    }
-    for i in 0..n {
-        starts[i + 1] += starts[i];
-    }
+    bucket_starts(v.iter().map(&key), n, starts);
     dst.clear();
     dst.resize(v.len(), Rec::default());
     // The scatter advances `starts[k]` to the end of bucket k; shifting by one restores the starts.

@@ -108,35 +108,19 @@ const STRIPS_MIN: usize = 64;
 /// taken two by two: each pair of strips (`2j`, `2j + 1`), scattered together and so still sorted, is swept as
 /// one, and strip `2j + 1` is swept against strip `2j + 2`. The same box tests as sweeping each strip and then
 /// each strip against the next, but a body is the scanning side of two scans instead of three (a scan's setup
-/// costs as much as a few tests): 3.5% of the instructions of the dense frame. The 1% slack on the strip width
-/// covers the rounding of the strip index (at most 1025 strips, so it is off by less than 10⁻³ of a strip).
+/// costs as much as a few tests): 3.5% of the instructions of the dense frame. See [`StripCut`] for the width.
 fn strip_pairs<const A: usize, const B: usize>(v: &[Item], sc: &mut Strips, out: &mut Sink<'_>) -> u64 {
     let Strips { single, double, starts, at } = sc;
     if v.len() < STRIPS_MIN {
         recs::<A>(v, single);
         return sweep(single, out);
     }
-    let (mut lo, mut hi, mut w) = (f32::INFINITY, f32::NEG_INFINITY, 0.0f32);
-    for it in v {
-        lo = lo.min(it.aabb.min[B]);
-        hi = hi.max(it.aabb.min[B]);
-        w = w.max(it.aabb.max[B] - it.aabb.min[B]);
-    }
-    let s = (w * 1.01).max((hi - lo) / 1024.0);
-    let n = ((hi - lo) / s) as usize + 1;
-    if !(s > 0.0 && s.is_finite()) || n < 3 {
+    let Some(cut) = StripCut::across::<B>(v) else {
         recs::<A>(v, single);
         return sweep(single, out);
-    }
-    let strip = |it: &Item| (((it.aabb.min[B] - lo) / s) as usize).min(n - 1);
-    starts.clear();
-    starts.resize(n + 1, 0);
-    for it in v {
-        starts[strip(it) + 1] += 1;
-    }
-    for i in 0..n {
-        starts[i + 1] += starts[i];
-    }
+    };
+    let (n, strip) = (cut.n, |it: &Item| cut.strip::<B>(it));
+    bucket_starts(v.iter().map(strip), n, starts);
     // Stable scatters of `v` (sorted on `A`) into strips and into pairs of strips, both sorted on `A`.
     single.clear();
     single.resize(v.len(), Rec::default());
@@ -163,6 +147,49 @@ fn strip_pairs<const A: usize, const B: usize>(v: &[Item], sc: &mut Strips, out:
         }
     }
     tests
+}
+
+/// Strips across axis `B`: `n` of them, `s` wide from `lo`, each at least as wide as the widest body there,
+/// so that two overlapping boxes start in the same or neighbouring strips. The 1% slack on the width covers the
+/// rounding of the strip index (at most 1025 strips, so it is off by less than 10⁻³ of a strip).
+pub(crate) struct StripCut {
+    lo: f32,
+    s: f32,
+    pub(crate) n: usize,
+}
+
+impl StripCut {
+    /// The strips for `v` (by `min` on `B`); `None` when there would be fewer than three (one sweep is as good)
+    /// or the bodies have no extent to size them by.
+    pub(crate) fn across<'a, const B: usize>(v: impl IntoIterator<Item = &'a Item>) -> Option<Self> {
+        let (mut lo, mut hi, mut w) = (f32::INFINITY, f32::NEG_INFINITY, 0.0f32);
+        for it in v {
+            lo = lo.min(it.aabb.min[B]);
+            hi = hi.max(it.aabb.min[B]);
+            w = w.max(it.aabb.max[B] - it.aabb.min[B]);
+        }
+        let s = (w * 1.01).max((hi - lo) / 1024.0);
+        let n = ((hi - lo) / s) as usize + 1;
+        (s > 0.0 && s.is_finite() && n >= 3).then_some(Self { lo, s, n })
+    }
+
+    /// The strip `it` starts in.
+    #[inline(always)]
+    pub(crate) fn strip<const B: usize>(&self, it: &Item) -> usize {
+        (((it.aabb.min[B] - self.lo) / self.s) as usize).min(self.n - 1)
+    }
+}
+
+/// `starts[i]..starts[i + 1]` (of `n + 1`): where bucket `i` of the bucket numbers `keys` goes, in order.
+pub(crate) fn bucket_starts(keys: impl Iterator<Item = usize>, n: usize, starts: &mut Vec<usize>) {
+    starts.clear();
+    starts.resize(n + 1, 0);
+    for k in keys {
+        starts[k + 1] += 1;
+    }
+    for i in 0..n {
+        starts[i + 1] += starts[i];
+    }
 }
 
 pub(crate) fn sort_on<const A: usize>(v: &mut [Item]) {

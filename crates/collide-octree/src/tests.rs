@@ -11,6 +11,17 @@ fn make(variant: Variant, max_leaf: u32, max_depth: u32, static_split: bool) -> 
     Box::new(Octree::new(variant, config))
 }
 
+/// Find `aabbs`' pairs with `bp`, check its invariants, and assert the pairs equal the brute-force reference.
+fn assert_matches_reference(bp: &mut dyn Broadphase, aabbs: &[Aabb], label: &str) -> PairList {
+    let (mut out, mut want) = (PairList::new(), PairList::new());
+    bp.find_pairs(&Frame::new(aabbs), &mut out);
+    bp.validate().unwrap();
+    reference_pairs(aabbs, &mut want);
+    out.sort();
+    assert_eq!(out, want, "{label}");
+    out
+}
+
 #[test]
 fn conforms_with_default_parameters() {
     assert_conforms(|| Box::new(Octree::dup()));
@@ -141,12 +152,7 @@ fn scans_longer_than_the_pair_buffer_match_the_reference() {
     for aabbs in [big, point] {
         for v in VARIANTS {
             let mut bp = make(v, 32, 10, false);
-            let (mut out, mut want) = (PairList::new(), PairList::new());
-            bp.find_pairs(&Frame::new(&aabbs), &mut out);
-            bp.validate().unwrap();
-            reference_pairs(&aabbs, &mut want);
-            out.sort();
-            assert_eq!(out, want, "{} with {} bodies", v.name(), aabbs.len());
+            assert_matches_reference(&mut *bp, &aabbs, &format!("{} with {} bodies", v.name(), aabbs.len()));
         }
     }
 }
@@ -161,12 +167,7 @@ fn body_larger_than_the_root_and_far_coordinates() {
             .collect();
         aabbs.insert(150, Aabb::new(shift - Vec3::splat(1.0e4), shift + Vec3::splat(1.0e4)));
         let mut bp = make(v, 2, 12, true);
-        let (mut out, mut want) = (PairList::new(), PairList::new());
-        bp.find_pairs(&Frame::new(&aabbs), &mut out);
-        bp.validate().unwrap();
-        reference_pairs(&aabbs, &mut want);
-        out.sort();
-        assert_eq!(out, want, "{}", v.name());
+        let out = assert_matches_reference(&mut *bp, &aabbs, v.name());
         // The huge body pairs with every other one.
         assert_eq!(out.iter().filter(|p| p.a == 150 || p.b == 150).count(), 300);
     }
@@ -276,15 +277,11 @@ fn dense_clouds_match_the_reference() {
     for v in VARIANTS {
         for (leaf, depth) in [(32, 10), (4, 6)] {
             let mut bp = make(v, leaf, depth, false);
-            let (mut aabbs, mut out, mut want) = (Vec::new(), PairList::new(), PairList::new());
+            let mut aabbs = Vec::new();
             for frame in 0..4 {
                 aabbs.clear();
                 aabbs.extend(center.iter().zip(&half).map(|(&c, &h)| Aabb::from_center_radius(c, h)));
-                bp.find_pairs(&Frame::new(&aabbs), &mut out);
-                bp.validate().unwrap();
-                reference_pairs(&aabbs, &mut want);
-                out.sort();
-                assert_eq!(out, want, "{} max_leaf {leaf} frame {frame}", v.name());
+                assert_matches_reference(&mut *bp, &aabbs, &format!("{} max_leaf {leaf} frame {frame}", v.name()));
                 for c in &mut center {
                     // Shrink towards the middle: denser every frame.
                     *c = Vec3::splat(15.0) + (*c - Vec3::splat(15.0)) * 0.7;
@@ -311,12 +308,7 @@ fn nodup_sheets_on_the_central_planes() {
     }
     for (leaf, depth) in [(32, 10), (4, 6)] {
         let mut bp = make(Variant::Nodup, leaf, depth, false);
-        let (mut out, mut want) = (PairList::new(), PairList::new());
-        bp.find_pairs(&Frame::new(&aabbs), &mut out);
-        bp.validate().unwrap();
-        reference_pairs(&aabbs, &mut want);
-        out.sort();
-        assert_eq!(out, want, "max_leaf {leaf}");
+        assert_matches_reference(&mut *bp, &aabbs, &format!("max_leaf {leaf}"));
         assert!(bp.stats().get("inner_bodies").unwrap() > 1000.0, "{}", bp.stats());
     }
 }
@@ -330,26 +322,17 @@ fn nodup_refuses_a_split_that_keeps_most_bodies() {
     let crowd: Vec<Aabb> =
         (0..200).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::splat(0.5), Vec3::splat(3.5)), 0.5)).collect();
     let mut bp = make(Variant::Nodup, 32, 10, false);
-    let (mut out, mut want) = (PairList::new(), PairList::new());
-    bp.find_pairs(&Frame::new(&crowd), &mut out);
-    bp.validate().unwrap();
+    assert_matches_reference(&mut *bp, &crowd, "crowd");
     assert_eq!(bp.stats().get("nodes"), Some(1.0), "{}", bp.stats());
     assert_eq!(bp.stats().get("max_leaf_load"), Some(200.0));
-    reference_pairs(&crowd, &mut want);
-    out.sort();
-    assert_eq!(out, want);
 
     // The same share of straddlers in a node above 8 × max_leaf bodies: split.
     let big: Vec<Aabb> =
         (0..400).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::splat(0.5), Vec3::splat(3.5)), 0.5)).collect();
     let mut bp = make(Variant::Nodup, 32, 10, false);
-    bp.find_pairs(&Frame::new(&big), &mut out);
-    bp.validate().unwrap();
+    assert_matches_reference(&mut *bp, &big, "big");
     assert!(bp.stats().get("nodes").unwrap() > 1.0, "{}", bp.stats());
     assert!(bp.stats().get("inner_bodies").unwrap() > 200.0, "{}", bp.stats());
-    reference_pairs(&big, &mut want);
-    out.sort();
-    assert_eq!(out, want);
 }
 
 /// The moving bodies' walk of the static tree in a dense cloud with a fifth of the bodies moving: nodup's static
@@ -365,7 +348,7 @@ fn moving_bodies_in_a_dense_resting_cloud_match_the_reference() {
     for v in VARIANTS {
         let mut bp = Octree::new(v, OctreeConfig::default());
         let mut center = center0.clone();
-        let (mut aabbs, mut out, mut want) = (Vec::new(), PairList::new(), PairList::new());
+        let mut aabbs = Vec::new();
         for frame in 0..9 {
             let every = if frame < 6 { 5 } else { 2 };
             for c in center.iter_mut().step_by(every) {
@@ -373,11 +356,7 @@ fn moving_bodies_in_a_dense_resting_cloud_match_the_reference() {
             }
             aabbs.clear();
             aabbs.extend(center.iter().zip(&half).map(|(&c, &h)| Aabb::from_center_radius(c, h)));
-            bp.find_pairs(&Frame::new(&aabbs), &mut out);
-            bp.validate().unwrap();
-            reference_pairs(&aabbs, &mut want);
-            out.sort();
-            assert_eq!(out, want, "{} frame {frame}", v.name());
+            assert_matches_reference(&mut bp, &aabbs, &format!("{} frame {frame}", v.name()));
             let s = bp.stats();
             if frame == 5 {
                 assert_eq!(s.get("static_bodies"), Some(4800.0), "{}: {s}", v.name());
