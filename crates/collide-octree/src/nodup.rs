@@ -7,7 +7,9 @@
 //! the layer of its subtree near the slab's plane (see [`self_pairs`]); the moving bodies walk the static tree
 //! ([`crate::batch`]) by the same [`child_mask`](crate::tree::child_mask).
 
-use crate::straddlers::{SLABS_MIN, Slabs, StripCut, bucket_starts, slab_pairs, sort_recs, split, sweep_items};
+use crate::straddlers::{
+    SLABS_MIN, Slabs, StripCut, bucket_starts, layer, slab_pairs, sort_recs, split, sweep_items, widest,
+};
 use crate::tree::{Item, NONE, Node, STACK};
 use collide_broadphase::Pair;
 use collide_broadphase::radix::float_key;
@@ -92,11 +94,7 @@ fn node_pairs(nodes: &[Node], items: &[Item], node: &Node, own: &[Item], sc: &mu
     let mut hi = Vec3::NEG_INFINITY;
     for (axis, slab) in [sx, sy, sz].into_iter().enumerate() {
         if !slab.is_empty() {
-            let w = widest(slab, axis);
-            let p = node.c[axis];
-            let slack = (p.abs() + w) * (1.0 / (1 << 20) as f32);
-            lo[axis] = p - w - slack;
-            hi[axis] = p + w + slack;
+            (lo[axis], hi[axis]) = layer(node.c[axis], widest(slab, axis));
         }
     }
     for l in layers.iter_mut() {
@@ -156,12 +154,6 @@ fn gather(nodes: &[Node], items: &[Item], node: &Node, lo: Vec3, hi: Vec3, layer
 /// Pairs among a leaf's bodies (sorted by `min.x`).
 fn leaf_pairs(own: &[Item], slabs: &mut Slabs, out: &mut Sink<'_>) -> u64 {
     crate::straddlers::leaf_pairs(own, slabs, out)
-}
-
-/// The widest extent on `axis` in `v`, grown by a little more than the rounding of `max − min`.
-fn widest(v: &[Item], axis: usize) -> f32 {
-    let w = v.iter().fold(0.0f32, |w, it| w.max(it.aabb.max[axis] - it.aabb.min[axis]));
-    w * (1.0 + 1.0 / (1 << 20) as f32)
 }
 
 /// Scratch of [`cross_strips`].

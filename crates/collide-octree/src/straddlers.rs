@@ -73,7 +73,7 @@ pub(crate) fn slab_pairs(sx: &[Item], sy: &[Item], sz: &[Item], c: Vec3, s: &mut
     let mut tests = strip_pairs::<1, 2>(sx, strips, out)
         + strip_pairs::<0, 2>(sy, strips, out)
         + strip_pairs::<0, 1>(sz, strips, out);
-    let (wx, wy, wz) = (widest::<0>(sx), widest::<1>(sy), widest::<2>(sz));
+    let (wx, wy, wz) = (widest(sx, 0), widest(sy, 1), widest(sz, 2));
 
     // x slab × y slab, near the line x = c.x, y = c.y: along z.
     near::<1, 2>(sx, c.y, wy, n0);
@@ -202,23 +202,30 @@ pub(crate) fn sort_recs(v: &mut [Rec]) {
 }
 
 /// Pairs among `v` (sorted by `min` on axis `A`) in one sweep on `A`.
+/// Pairs among `v` (sorted by `min` on axis `A`) in one sweep, through the scratch's sweep records.
 pub(crate) fn sweep_items<const A: usize>(v: &[Item], s: &mut Slabs, out: &mut Sink<'_>) -> u64 {
     recs::<A>(v, &mut s.strips.single);
     sweep(&s.strips.single, out)
 }
 
-/// The widest extent on axis `A` in `v`, grown by a little more than the rounding of `max − min`.
-fn widest<const A: usize>(v: &[Item]) -> f32 {
-    let w = v.iter().fold(0.0f32, |w, it| w.max(it.aabb.max[A] - it.aabb.min[A]));
+/// The widest extent on `axis` in `v`, grown by a little more than the rounding of `max − min`.
+pub(crate) fn widest(v: &[Item], axis: usize) -> f32 {
+    let w = v.iter().fold(0.0f32, |w, it| w.max(it.aabb.max[axis] - it.aabb.min[axis]));
     w * (1.0 + 1.0 / (1 << 20) as f32)
+}
+
+/// The interval `[p − w, p + w]` that holds every body straddling the plane at `p` with extent at most `w`
+/// across it, grown by a slack that covers the rounding of `p ± w`: only bodies meeting it can overlap one.
+pub(crate) fn layer(p: f32, w: f32) -> (f32, f32) {
+    let slack = (p.abs() + w) * (1.0 / (1 << 20) as f32);
+    (p - w - slack, p + w + slack)
 }
 
 /// Into `out`, in order, as sweep records on axis `S`, the items of `v` whose extent on axis `A` meets
 /// `[p − w, p + w]`: a body straddling the plane at `p` with extent at most `w` lies inside that interval, so
-/// only these can overlap it. The slack covers the rounding of `p ± w`.
+/// only these can overlap it ([`layer`]).
 fn near<const A: usize, const S: usize>(v: &[Item], p: f32, w: f32, out: &mut Vec<Rec>) {
     out.clear();
-    let slack = (p.abs() + w) * (1.0 / (1 << 20) as f32);
-    let (lo, hi) = (p - w - slack, p + w + slack);
+    let (lo, hi) = layer(p, w);
     out.extend(v.iter().filter(|it| it.aabb.max[A] >= lo && it.aabb.min[A] <= hi).map(Rec::on::<S>));
 }
