@@ -3,8 +3,10 @@
 
 use crate::app::{App, Command};
 use crate::settings::CameraMode;
-use collide_sim::{Config, Phase, PolicyName, SCENARIOS};
+use collide_broadphase::{ParamKind, ParamSpec};
+use collide_sim::{Config, ParamEntry, Phase, PolicyName, SCENARIOS};
 use egui::{Align2, Color32, RichText, Ui};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// The keys, for the help overlay (and the README).
@@ -230,6 +232,42 @@ fn scene_controls(ui: &mut Ui, app: &mut App) -> bool {
     changed
 }
 
+/// A checkbox per accepted name of an algorithm-list parameter (the meta-broadphase's candidates); `true` when
+/// one was toggled. Unticking the last one is refused: the list may not be empty.
+fn algorithm_list(ui: &mut Ui, spec: &ParamSpec, table: &mut BTreeMap<String, ParamEntry>) -> bool {
+    let accepted: Vec<&str> = spec.accepted_names(collide_algorithms::ALGORITHMS).collect();
+    let mut chosen: Vec<String> = match table.get(spec.name) {
+        Some(ParamEntry::List(list)) => list.clone(),
+        Some(ParamEntry::Text(text)) => text.split(',').map(|t| t.trim().to_owned()).collect(),
+        _ => accepted.iter().map(|&n| n.to_owned()).collect(),
+    };
+    let mut changed = false;
+    ui.label(RichText::new(spec.name).small()).on_hover_text(spec.description);
+    ui.horizontal_wrapped(|ui| {
+        for name in &accepted {
+            let mut on = chosen.iter().any(|c| c == name);
+            if ui.checkbox(&mut on, *name).changed() && (on || chosen.len() > 1) {
+                if on {
+                    chosen.push((*name).to_owned());
+                } else {
+                    chosen.retain(|c| c != name);
+                }
+                changed = true;
+            }
+        }
+    });
+    if changed {
+        if chosen.len() == accepted.len() {
+            table.remove(spec.name);
+        } else {
+            // Keep the registry's order, so that the config and the title read the same every time.
+            let ordered = accepted.iter().filter(|n| chosen.iter().any(|c| c == *n)).map(|n| (*n).to_owned());
+            table.insert(spec.name.to_owned(), ParamEntry::List(ordered.collect()));
+        }
+    }
+    changed
+}
+
 /// The algorithm and its parameters, built from the registry; `true` when an edit is final.
 fn algorithm_controls(ui: &mut Ui, app: &mut App) -> bool {
     let mut changed = false;
@@ -251,18 +289,28 @@ fn algorithm_controls(ui: &mut Ui, app: &mut App) -> bool {
     ui.label(RichText::new(descriptor.summary).small());
     for spec in descriptor.params {
         let table = e.params.entry(descriptor.name.to_owned()).or_default();
-        let mut value = table.get(spec.name).copied().unwrap_or(spec.default);
-        let mut slider = egui::Slider::new(&mut value, spec.min..=spec.max).text(spec.name);
-        if spec.integer {
-            slider = slider.integer();
-        }
-        if spec.max / spec.min.max(1e-9) > 100.0 && spec.min > 0.0 {
-            slider = slider.logarithmic(true);
-        }
-        let r = ui.add(slider).on_hover_text(spec.description);
-        if committed(&r) {
-            table.insert(spec.name.to_owned(), if spec.integer { value.round() } else { value });
-            changed = true;
+        match spec.kind {
+            ParamKind::Number { default, min, max, integer } => {
+                let mut value = match table.get(spec.name) {
+                    Some(ParamEntry::Number(v)) => *v,
+                    _ => default,
+                };
+                let mut slider = egui::Slider::new(&mut value, min..=max).text(spec.name);
+                if integer {
+                    slider = slider.integer();
+                }
+                if max / min.max(1e-9) > 100.0 && min > 0.0 {
+                    slider = slider.logarithmic(true);
+                }
+                let r = ui.add(slider).on_hover_text(spec.description);
+                if committed(&r) {
+                    table.insert(spec.name.to_owned(), ParamEntry::Number(if integer { value.round() } else { value }));
+                    changed = true;
+                }
+            }
+            ParamKind::Algorithms { .. } => {
+                changed |= algorithm_list(ui, spec, table);
+            }
         }
     }
     if e.params.get(descriptor.name).is_some_and(|t| t.is_empty()) {

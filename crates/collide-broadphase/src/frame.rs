@@ -1,8 +1,8 @@
 use collide_math::Aabb;
 
 /// What a broadphase is given each step. It grows as algorithms need more context (velocities for swept
-/// boxes, static flags, …); construct it with [`Frame::new`] and the `with_*` methods so that new fields do
-/// not break callers.
+/// boxes, …); construct it with [`Frame::new`] and the `with_*` methods so that new fields do not break
+/// callers.
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub struct Frame<'a> {
@@ -12,13 +12,15 @@ pub struct Frame<'a> {
     pub step: u64,
     /// The simulated time step in seconds that moved the bodies to these boxes.
     pub dt: f32,
+    /// An optional hint of which boxes changed since the previous call (see [`Frame::with_moved`]).
+    pub moved: Option<&'a [bool]>,
 }
 
 impl<'a> Frame<'a> {
     /// A frame of `aabbs` at step 0 with `dt = 1/60`.
     #[must_use]
     pub fn new(aabbs: &'a [Aabb]) -> Self {
-        Self { aabbs, step: 0, dt: 1.0 / 60.0 }
+        Self { aabbs, step: 0, dt: 1.0 / 60.0, moved: None }
     }
 
     /// The same frame at step `step`.
@@ -32,6 +34,23 @@ impl<'a> Frame<'a> {
     #[must_use]
     pub fn with_dt(mut self, dt: f32) -> Self {
         self.dt = dt;
+        self
+    }
+
+    /// The same frame with a motion hint, one flag per body: `moved[i] == false` **promises** that `aabbs[i]` is
+    /// bit for bit the box body `i` had in the previous call (same index; after an
+    /// [`on_resize`](crate::Broadphase::on_resize), the index of the new numbering, and a body added since is
+    /// marked moved). `true` promises nothing: a caller may mark bodies conservatively.
+    ///
+    /// A simulation knows this for free while it builds the boxes (it is writing them anyway); an algorithm that
+    /// keeps resting bodies apart (the octree's static tree) reads `n` flags instead of copying and comparing `n`
+    /// boxes. Algorithms may ignore it, and must stay correct when it is absent.
+    ///
+    /// Panics when `moved` and `aabbs` differ in length: a hint for other bodies would be a wrong promise.
+    #[must_use]
+    pub fn with_moved(mut self, moved: &'a [bool]) -> Self {
+        assert_eq!(moved.len(), self.aabbs.len(), "the motion hint needs one flag per box");
+        self.moved = Some(moved);
         self
     }
 

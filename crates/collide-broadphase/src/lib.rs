@@ -34,7 +34,10 @@ pub use debug::{DebugBox, DebugGeometry};
 pub use frame::{Frame, Resize};
 pub use oracle::reference_pairs;
 pub use pair::{Pair, PairList};
-pub use params::{AlgorithmDescriptor, ParamError, ParamSpec, Params, UnknownAlgorithm, find_algorithm};
+pub use params::{
+    AlgorithmDescriptor, ParamError, ParamInput, ParamKind, ParamSpec, ParamValue, Params, UnknownAlgorithm,
+    find_algorithm,
+};
 pub use stats::{Counter, Stats};
 
 /// A broad-phase collision detector.
@@ -63,8 +66,9 @@ pub use stats::{Counter, Stats};
 ///
 /// # Optional hooks
 ///
-/// [`stats`](Broadphase::stats), [`validate`](Broadphase::validate), [`debug_geometry`](Broadphase::debug_geometry)
-/// and [`reset`](Broadphase::reset) have default bodies, so the brute-force oracle stays tiny.
+/// [`stats`](Broadphase::stats), [`validate`](Broadphase::validate), [`debug_geometry`](Broadphase::debug_geometry),
+/// [`reset`](Broadphase::reset) and [`warm_start`](Broadphase::warm_start) have default bodies, so the brute-force
+/// oracle stays tiny.
 pub trait Broadphase: Send {
     /// The registry name (`"brute"`, `"octree-dup"`, `"sap"`, …): short kebab-case.
     fn name(&self) -> &'static str;
@@ -88,6 +92,18 @@ pub trait Broadphase: Send {
 
     /// Forget everything learned from earlier frames; the next call starts as if it were the first.
     fn reset(&mut self) {}
+
+    /// Take over from another algorithm: `pairs` are exactly the overlapping pairs of `frame.aabbs` (any order),
+    /// and the next [`find_pairs`](Broadphase::find_pairs) brings boxes indexed like these.
+    ///
+    /// The meta-broadphase calls this when it switches, so that an incremental algorithm starts from what is
+    /// already known — sweep-and-prune from one radix sort plus the known pairs, never from insertion-sorting a
+    /// random order — and the switch frame does not spike. Whatever the algorithm learned before is stale; the
+    /// default forgets it ([`reset`](Broadphase::reset)) and ignores the hint, which is always correct.
+    fn warm_start(&mut self, frame: &Frame<'_>, pairs: &[Pair]) {
+        let _ = (frame, pairs);
+        self.reset();
+    }
 
     /// Check the structure's invariants (tests call it after every update). The message names the one broken.
     fn validate(&self) -> Result<(), String> {
@@ -115,6 +131,9 @@ impl<B: Broadphase + ?Sized> Broadphase for Box<B> {
     }
     fn reset(&mut self) {
         (**self).reset();
+    }
+    fn warm_start(&mut self, frame: &Frame<'_>, pairs: &[Pair]) {
+        (**self).warm_start(frame, pairs);
     }
     fn validate(&self) -> Result<(), String> {
         (**self).validate()

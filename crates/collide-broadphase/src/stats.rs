@@ -1,27 +1,44 @@
 use std::fmt;
 
-/// The most counters one algorithm reports. A fixed array keeps [`Stats`] `Copy` and allocation-free, so
-/// the app can read it every frame and the timing records can keep one per frame.
+/// The most name-keyed counters one algorithm reports. A fixed array keeps [`Stats`] `Copy` and
+/// allocation-free, so the app can read it every frame and the timing records can keep one per frame.
 pub const MAX_COUNTERS: usize = 16;
 
-/// One named number: `("pair_tests", 12345.0)`.
+/// One named number: `("nodes", 1177.0)`.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Counter {
-    /// A short snake_case name (`pair_tests`, `swaps_x`, `max_leaf_load`).
+    /// A short snake_case name (`nodes`, `swaps_x`, `max_leaf_load`).
     pub name: &'static str,
     /// The value; counts are stored exactly up to 2⁵³.
     pub value: f64,
 }
 
-/// Counters of one [`find_pairs`](crate::Broadphase::find_pairs) call, algorithm-specific.
+/// Counters of one [`find_pairs`](crate::Broadphase::find_pairs) call.
 ///
-/// By convention every algorithm that tests box pairs reports `pair_tests` (exact overlap tests made), so the
-/// bench and the meta-broadphase can compare work across algorithms.
+/// Three numbers mean the same thing for every algorithm and are typed fields, so the bench and the
+/// meta-broadphase can compare work across algorithms without knowing any algorithm's vocabulary:
+/// - [`pair_tests`](Stats::pair_tests): exact box–box overlap tests made;
+/// - [`work`](Stats::work): every other elementary step — a node visited, an item scattered or sorted, an
+///   endpoint swapped, a pair-set probe — the "everything but tests" of the call;
+/// - [`bytes_touched`](Stats::bytes_touched): an estimate of the bytes of its own structures the call read or
+///   wrote (boxes copied, endpoints sorted, nodes built), the memory traffic behind the time.
+///
+/// Everything else is algorithm-specific and name-keyed ([`Stats::set`], [`Stats::get`]): `swaps_x`,
+/// `max_leaf_load`, `static_bodies`… Those names are for people and plots, never for another algorithm's code.
 #[derive(Clone, Copy, PartialEq, Default)]
 pub struct Stats {
+    /// Exact box–box overlap tests made.
+    pub pair_tests: u64,
+    /// Elementary steps other than pair tests (nodes visited, items scattered, endpoints swapped…).
+    pub work: u64,
+    /// Estimated bytes of the algorithm's own structures read or written.
+    pub bytes_touched: u64,
     len: u8,
     counters: [Counter; MAX_COUNTERS],
 }
+
+/// The names of the typed fields, which [`Stats::set`] refuses (one name per concept).
+const TYPED: [&str; 3] = ["pair_tests", "work", "bytes_touched"];
 
 impl Stats {
     /// No counters.
@@ -30,9 +47,20 @@ impl Stats {
         Self::default()
     }
 
-    /// Set `name` to `value`, adding the counter if it is new. Counters beyond [`MAX_COUNTERS`] are dropped
-    /// (checked in debug builds: that is a bug in the algorithm, not a run-time condition).
+    /// Set the three shared numbers.
+    #[must_use]
+    pub fn with_work(mut self, pair_tests: u64, work: u64, bytes_touched: u64) -> Self {
+        self.pair_tests = pair_tests;
+        self.work = work;
+        self.bytes_touched = bytes_touched;
+        self
+    }
+
+    /// Set `name` to `value`, adding the counter if it is new. A typed field's name panics and a counter beyond
+    /// [`MAX_COUNTERS`] is dropped (a panic in debug builds): both are bugs in the algorithm, caught by its first
+    /// test, never a run-time condition.
     pub fn set(&mut self, name: &'static str, value: f64) {
+        assert!(!TYPED.contains(&name), "`{name}` is a typed field of Stats; set the field");
         if let Some(c) = self.counters[..self.len as usize].iter_mut().find(|c| c.name == name) {
             c.value = value;
         } else if (self.len as usize) < MAX_COUNTERS {
@@ -50,47 +78,58 @@ impl Stats {
         self
     }
 
-    /// The value of `name`, if reported.
+    /// The value of the name-keyed counter `name`, if reported. The typed fields are read as fields.
     #[must_use]
     pub fn get(&self, name: &str) -> Option<f64> {
         self.iter().find(|c| c.name == name).map(|c| c.value)
     }
 
-    /// The counters in the order they were first set.
+    /// The name-keyed counters in the order they were first set.
     pub fn iter(&self) -> impl Iterator<Item = &Counter> {
         self.counters[..self.len as usize].iter()
     }
 
-    /// The number of counters.
+    /// The number of name-keyed counters.
     #[must_use]
     pub fn len(&self) -> usize {
         self.len as usize
     }
 
-    /// `true` when nothing was reported.
+    /// `true` when nothing was reported: no name-keyed counter and the typed fields all zero.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len == 0 && self.pair_tests == 0 && self.work == 0 && self.bytes_touched == 0
+    }
+
+    /// Every reported number, the typed fields first (those that are not zero), then the name-keyed counters.
+    fn words(&self) -> impl Iterator<Item = (&'static str, f64)> + '_ {
+        let typed = [self.pair_tests, self.work, self.bytes_touched];
+        TYPED
+            .into_iter()
+            .zip(typed)
+            .filter(|&(_, v)| v != 0)
+            .map(|(n, v)| (n, v as f64))
+            .chain(self.iter().map(|c| (c.name, c.value)))
     }
 }
 
 impl fmt::Debug for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_map().entries(self.iter().map(|c| (c.name, c.value))).finish()
+        f.debug_map().entries(self.words()).finish()
     }
 }
 
-/// `name=value` pairs separated by spaces, integers without a fraction: `pair_tests=120 max_depth=7`.
+/// `name=value` pairs separated by spaces, integers without a fraction: `pair_tests=120 work=88 max_depth=7`.
 impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, c) in self.iter().enumerate() {
+        for (i, (name, value)) in self.words().enumerate() {
             if i > 0 {
                 f.write_str(" ")?;
             }
-            if c.value.fract() == 0.0 && c.value.abs() < 1e15 {
-                write!(f, "{}={}", c.name, c.value as i64)?;
+            if value.fract() == 0.0 && value.abs() < 1e15 {
+                write!(f, "{name}={}", value as i64)?;
             } else {
-                write!(f, "{}={:.3}", c.name, c.value)?;
+                write!(f, "{name}={value:.3}")?;
             }
         }
         Ok(())
@@ -102,12 +141,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counters_set_replace_and_print() {
-        let mut s = Stats::new().with("pair_tests", 10.0).with("mean_leaf_load", 2.5);
-        s.set("pair_tests", 12.0);
+    fn counters_set_replace_and_print_after_the_typed_fields() {
+        let mut s = Stats::new().with_work(10, 0, 4096).with("mean_leaf_load", 2.5);
+        s.set("mean_leaf_load", 3.5);
+        s.set("nodes", 7.0);
         assert_eq!(s.len(), 2);
-        assert_eq!(s.get("pair_tests"), Some(12.0));
+        assert_eq!(s.get("mean_leaf_load"), Some(3.5));
         assert_eq!(s.get("nope"), None);
-        assert_eq!(s.to_string(), "pair_tests=12 mean_leaf_load=2.500");
+        assert_eq!(s.get("pair_tests"), None, "typed fields are fields, not names");
+        assert_eq!(s.to_string(), "pair_tests=10 bytes_touched=4096 mean_leaf_load=3.500 nodes=7");
+        assert!(!s.is_empty());
+        assert!(Stats::new().is_empty());
+        assert!(!Stats::new().with_work(0, 1, 0).is_empty());
+    }
+
+    #[test]
+    #[should_panic(expected = "typed field")]
+    fn typed_names_are_refused_as_counters() {
+        let _ = Stats::new().with("pair_tests", 1.0);
     }
 }

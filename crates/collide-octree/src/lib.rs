@@ -167,45 +167,36 @@ pub use tree::{MAX_DEPTH_LIMIT, Variant};
 use collide_broadphase::ParamSpec;
 
 /// `max_leaf`: bodies per leaf before it splits.
-pub const MAX_LEAF: ParamSpec = ParamSpec {
-    name: "max_leaf",
-    description: "bodies a leaf holds before it splits into eight (the thesis's sweep found 32 best)",
-    default: 32.0,
-    min: 1.0,
-    max: 1024.0,
-    integer: true,
-};
+pub const MAX_LEAF: ParamSpec = ParamSpec::integer(
+    "max_leaf",
+    "bodies a leaf holds before it splits into eight (the thesis's sweep found 32 best)",
+    32.0,
+    1.0,
+    1024.0,
+);
 
 /// `max_depth`: the deepest level (root = 0).
-pub const MAX_DEPTH: ParamSpec = ParamSpec {
-    name: "max_depth",
-    description: "deepest level of the tree, root = 0 (9–12 is the good range)",
-    default: 10.0,
-    min: 0.0,
-    max: MAX_DEPTH_LIMIT as f64,
-    integer: true,
-};
+pub const MAX_DEPTH: ParamSpec = ParamSpec::integer(
+    "max_depth",
+    "deepest level of the tree, root = 0 (9–12 is the good range)",
+    10.0,
+    0.0,
+    MAX_DEPTH_LIMIT as f64,
+);
 
 /// `looseness`: loose cells are this many times the cell's edge.
-pub const LOOSENESS: ParamSpec = ParamSpec {
-    name: "looseness",
-    description: "loose cells are this many times the cell's edge (2 is classic)",
-    default: 2.0,
-    min: 1.0,
-    max: 4.0,
-    integer: false,
-};
+pub const LOOSENESS: ParamSpec =
+    ParamSpec::number("looseness", "loose cells are this many times the cell's edge (2 is classic)", 2.0, 1.0, 4.0);
 
 /// `static_split`: 1 keeps the bodies at rest in a tree built once (see the crate docs), 0 rebuilds everything
 /// every frame.
-pub const STATIC_SPLIT: ParamSpec = ParamSpec {
-    name: "static_split",
-    description: "1: bodies at rest stay in a tree built once, only moving ones are rebuilt; 0: rebuild all every frame",
-    default: 1.0,
-    min: 0.0,
-    max: 1.0,
-    integer: true,
-};
+pub const STATIC_SPLIT: ParamSpec = ParamSpec::integer(
+    "static_split",
+    "1: bodies at rest stay in a tree built once, only moving ones are rebuilt; 0: rebuild all every frame",
+    1.0,
+    0.0,
+    1.0,
+);
 
 /// The parameters of `octree-dup` and `octree-nodup`.
 pub const PARAMS: &[ParamSpec] = &[MAX_LEAF, MAX_DEPTH, STATIC_SPLIT];

@@ -329,8 +329,9 @@ impl Broadphase for Octree {
         let l = &self.last;
         let s = &l.shape;
         let mean = if s.leaves == 0 { 0.0 } else { s.leaf_refs as f64 / s.leaves as f64 };
-        Stats::new()
-            .with("pair_tests", l.pair_tests as f64)
+        let mut stats = Stats::new();
+        stats.pair_tests = l.pair_tests;
+        stats
             .with("nodes", s.nodes as f64)
             .with("leaves", s.leaves as f64)
             .with("depth", f64::from(s.depth))

@@ -202,7 +202,7 @@ fn stats_count_what_the_tree_did() {
     assert_eq!(s.get("mean_leaf_load"), Some(2.0));
     assert_eq!(s.get("inner_bodies"), Some(0.0));
     // Every leaf's two boxes are apart on x, so the leaf sweep (items sorted by min.x) makes no test at all.
-    assert_eq!(s.get("pair_tests"), Some(0.0));
+    assert_eq!(s.pair_tests, 0);
     assert_eq!(s.get("dynamic_bodies"), Some(9.0));
 
     let mut nodup = make(Variant::Nodup, 1, 1, false);
@@ -212,7 +212,7 @@ fn stats_count_what_the_tree_did() {
     assert_eq!(s.get("dup_refs"), Some(0.0));
     assert_eq!(s.get("max_leaf_load"), Some(1.0));
     // The straddler walks all 8 children, but the x window of each child's items excludes the corner box.
-    assert_eq!(s.get("pair_tests"), Some(0.0));
+    assert_eq!(s.pair_tests, 0);
 
     // Ten identical boxes in one leaf: the sweep cannot prune, 45 tests, 45 pairs.
     let same = vec![Aabb::from_center_radius(Vec3::ONE, 0.5); 10];
@@ -220,7 +220,7 @@ fn stats_count_what_the_tree_did() {
         let mut bp = make(v, 32, 10, false);
         bp.find_pairs(&Frame::new(&same), &mut out);
         assert_eq!(out.len(), 45, "{}", v.name());
-        assert_eq!(bp.stats().get("pair_tests"), Some(45.0), "{}", v.name());
+        assert_eq!(bp.stats().pair_tests, 45, "{}", v.name());
         assert_eq!(bp.stats().get("leaves"), Some(1.0), "{}", v.name());
     }
 
@@ -234,7 +234,7 @@ fn stats_count_what_the_tree_did() {
     assert_eq!(s.get("static_rebuilt"), Some(1.0));
     split.find_pairs(&Frame::new(&aabbs), &mut out);
     assert_eq!(split.stats().get("static_rebuilt"), Some(0.0));
-    assert_eq!(split.stats().get("pair_tests"), Some(0.0));
+    assert_eq!(split.stats().pair_tests, 0);
 }
 
 #[test]
@@ -251,7 +251,8 @@ fn nodup_keeps_root_straddlers_at_the_root() {
 
 #[test]
 fn params_map_to_the_config() {
-    let p = collide_broadphase::Params::resolve(crate::LOOSE_PARAMS, [("max_leaf", 7.0), ("looseness", 1.5)]).unwrap();
+    let p = collide_broadphase::Params::resolve_numbers(crate::LOOSE_PARAMS, [("max_leaf", 7.0), ("looseness", 1.5)])
+        .unwrap();
     let o = Octree::from_params(Variant::Loose, &p);
     assert_eq!(o.config().max_leaf, 7);
     assert_eq!(o.config().max_depth, 10);
@@ -259,11 +260,11 @@ fn params_map_to_the_config() {
     assert!(o.config().static_split, "on by default");
     assert_eq!(o.name(), "octree-loose");
     for (value, on) in [(0.0, false), (1.0, true)] {
-        let p = collide_broadphase::Params::resolve(crate::PARAMS, [("static_split", value)]).unwrap();
+        let p = collide_broadphase::Params::resolve_numbers(crate::PARAMS, [("static_split", value)]).unwrap();
         assert_eq!(Octree::from_params(Variant::Dup, &p).config().static_split, on);
     }
-    assert!(collide_broadphase::Params::resolve(crate::PARAMS, [("static_split", 0.5)]).is_err());
-    assert!(collide_broadphase::Params::resolve(crate::PARAMS, [("static_split", 2.0)]).is_err());
+    assert!(collide_broadphase::Params::resolve_numbers(crate::PARAMS, [("static_split", 0.5)]).is_err());
+    assert!(collide_broadphase::Params::resolve_numbers(crate::PARAMS, [("static_split", 2.0)]).is_err());
 }
 
 /// A dense cloud of bodies as large as a twentieth of it: hundreds straddle every plane of the upper nodes, so

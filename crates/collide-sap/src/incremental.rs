@@ -158,14 +158,6 @@ impl SweepAndPrune {
         self.grid.count()
     }
 
-    /// Initialise from `aabbs` and a pair set already known to be exactly their overlapping pairs (for example
-    /// the output of the broadphase that ran before a switch). The endpoints are radix-sorted and the pairs copied
-    /// in: O(n + p), no sweep. The next [`find_pairs`](Broadphase::find_pairs) with boxes indexed like `aabbs`
-    /// continues incrementally. Pairs may come in any order and repeat; a wrong set stays wrong until a reset.
-    pub fn warm_start(&mut self, aabbs: &[Aabb], known_pairs: &[Pair]) {
-        self.init(aabbs, Some(known_pairs));
-    }
-
     /// Enter every body in its regions with sorted arrays and fill the pair set, from `known` or by multi-box
     /// pruning. Per axis one O(n) radix sort of all endpoints, scattered in order to the regions (so each region's
     /// array comes out sorted) — never an insertion sort of a random order, which would be Θ(n²).
@@ -215,7 +207,7 @@ impl SweepAndPrune {
                 // Multi-box pruning finds the pairs in O(n) for uniform scenes; a sweep of each region would test
                 // every body against the ~m·(2h/w) bodies of its slab in the region.
                 self.init_finder.find_pairs(&Frame::new(aabbs), &mut self.init_pairs);
-                self.counters.tests += self.init_finder.stats().get("pair_tests").unwrap_or(0.0) as u64;
+                self.counters.tests += self.init_finder.stats().pair_tests;
                 self.init_pairs.as_slice()
             }
         };
@@ -393,7 +385,7 @@ impl Broadphase for SweepAndPrune {
             // the cool-down initialises, and the one after that tries insertion sort again.
             self.cooldown -= 1;
             self.init_finder.find_pairs(frame, out);
-            self.counters.tests = self.init_finder.stats().get("pair_tests").unwrap_or(0.0) as u64;
+            self.counters.tests = self.init_finder.stats().pair_tests;
             self.counters.mode = UpdateMode::Rebuild;
             if self.cooldown == 0 {
                 self.initialized = false;
@@ -427,8 +419,9 @@ impl Broadphase for SweepAndPrune {
 
     fn stats(&self) -> Stats {
         let c = &self.counters;
-        Stats::new()
-            .with("pair_tests", c.tests as f64)
+        let mut stats = Stats::new();
+        stats.pair_tests = c.tests;
+        stats
             .with("swaps", (c.swaps[0] + c.swaps[1] + c.swaps[2]) as f64)
             .with("swaps_x", c.swaps[0] as f64)
             .with("swaps_y", c.swaps[1] as f64)
@@ -498,6 +491,16 @@ impl Broadphase for SweepAndPrune {
         if self.pending * 4 > (self.len - self.pending).max(16) {
             self.reset();
         }
+    }
+
+    /// Initialise from the frame's boxes and a pair set already known to be exactly their overlapping pairs (the
+    /// output of the broadphase that ran before a switch). The endpoints are radix-sorted and the pairs copied in:
+    /// O(n + p), no sweep. The next [`find_pairs`](Broadphase::find_pairs) continues incrementally. Pairs may come
+    /// in any order and repeat; a wrong set stays wrong until a reset.
+    fn warm_start(&mut self, frame: &Frame<'_>, pairs: &[Pair]) {
+        self.reset();
+        self.init(frame.aabbs, Some(pairs));
+        self.counters.mode = UpdateMode::Init;
     }
 
     fn reset(&mut self) {

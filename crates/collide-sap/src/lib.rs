@@ -33,7 +33,7 @@
 //!   and every event is true of this frame's boxes, so repeats are harmless and each pair is output once; bodies
 //!   crossing region borders are moved in batches (see the `regions` module for the pair rule).
 //!   `regions_per_axis = 1` is the thesis's algorithm on three global arrays;
-//! - initialisation (first frame, after a reset, or [`SweepAndPrune::warm_start`] with a known pair set when
+//! - initialisation (first frame, after a reset, or [`Broadphase::warm_start`] with a known pair set when
 //!   the meta-broadphase switches to SAP) sorts the endpoints with an O(n) radix sort (scattered in order to the
 //!   regions) and fills the pair set by multi-box pruning (or copies the known set) — never insertion sort of a
 //!   random order;
@@ -84,7 +84,7 @@
 //!   for the speed.
 //! - Keep `rebuild_swaps_per_body` on in real-time loops with variable `dt`: it is what prevents the feedback
 //!   loop. Set it to 0 only to reproduce the thesis's pure algorithm.
-//! - When switching to SAP with the pairs of the current frame in hand, call [`SweepAndPrune::warm_start`].
+//! - When switching to SAP with the pairs of the current frame in hand, call [`Broadphase::warm_start`].
 //! - Batch body insertions and removals into one [`Resize`](collide_broadphase::Resize) per frame; batches
 //!   larger than a quarter of the bodies rebuild instead.
 //! - `mbp` with `regions_per_axis = 0` sizes its grid itself; a finer grid helps clustered scenes.
@@ -115,33 +115,30 @@ use collide_broadphase::ParamSpec;
 
 /// The tunables of `sap`.
 pub const SAP_PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "rebuild_swaps_per_body",
-        description: "swap budget per body and axis per frame before SAP rebuilds instead (0 = never: the thesis's pure algorithm)",
-        default: SweepAndPrune::DEFAULT_REBUILD_SWAPS_PER_BODY,
-        min: 0.0,
-        max: 1.0e6,
-        integer: false,
-    },
-    ParamSpec {
-        name: "regions_per_axis",
-        description: "regions per axis, each with its own sorted endpoint arrays (0 = auto, a few hundred bodies per region; 1 = the thesis's global arrays)",
-        default: 0.0,
-        min: 0.0,
-        max: MAX_SAP_REGIONS_PER_AXIS as f64,
-        integer: true,
-    },
+    ParamSpec::number(
+        "rebuild_swaps_per_body",
+        "swap budget per body and axis per frame before SAP rebuilds instead (0 = never: the thesis's pure algorithm)",
+        SweepAndPrune::DEFAULT_REBUILD_SWAPS_PER_BODY,
+        0.0,
+        1.0e6,
+    ),
+    ParamSpec::integer(
+        "regions_per_axis",
+        "regions per axis, each with its own sorted endpoint arrays (0 = auto, a few hundred bodies per region; 1 = the thesis's global arrays)",
+        0.0,
+        0.0,
+        MAX_SAP_REGIONS_PER_AXIS as f64,
+    ),
 ];
 
 /// The tunables of `mbp`.
-pub const MBP_PARAMS: &[ParamSpec] = &[ParamSpec {
-    name: "regions_per_axis",
-    description: "regions per axis of the multi-box-pruning grid (0 = auto, ~32 bodies per region)",
-    default: 0.0,
-    min: 0.0,
-    max: MAX_REGIONS_PER_AXIS as f64,
-    integer: true,
-}];
+pub const MBP_PARAMS: &[ParamSpec] = &[ParamSpec::integer(
+    "regions_per_axis",
+    "regions per axis of the multi-box-pruning grid (0 = auto, ~32 bodies per region)",
+    0.0,
+    0.0,
+    MAX_REGIONS_PER_AXIS as f64,
+)];
 
 impl SweepAndPrune {
     /// Build from resolved [`SAP_PARAMS`].

@@ -122,8 +122,9 @@ impl Broadphase for PairCount {
     }
 
     fn stats(&self) -> Stats {
-        Stats::new()
-            .with("pair_tests", self.list_lens.iter().sum::<usize>() as f64)
+        let mut stats = Stats::new();
+        stats.pair_tests = self.list_lens.iter().sum::<usize>() as u64;
+        stats
             .with("overlaps_x", self.list_lens[0] as f64)
             .with("overlaps_y", self.list_lens[1] as f64)
             .with("overlaps_z", self.list_lens[2] as f64)

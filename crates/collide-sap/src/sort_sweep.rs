@@ -149,7 +149,9 @@ impl Broadphase for SortSweep {
     }
 
     fn stats(&self) -> Stats {
-        Stats::new().with("pair_tests", self.tests as f64).with("sweep_axis", self.axis as f64)
+        let mut stats = Stats::new().with("sweep_axis", self.axis as f64);
+        stats.pair_tests = self.tests;
+        stats
     }
 
     fn validate(&self) -> Result<(), String> {

@@ -118,7 +118,7 @@ fn warm_start_from_known_pairs_equals_a_cold_start() {
     let mut warm = SweepAndPrune::new(32.0);
     let cold_first = sorted_pairs(&mut cold, &first, 0);
     assert_eq!(cold.last_mode(), UpdateMode::Init);
-    warm.warm_start(&first, known.as_slice());
+    warm.warm_start(&Frame::new(&first), known.as_slice());
     warm.validate().unwrap();
     for step in 1..40 {
         world.step();

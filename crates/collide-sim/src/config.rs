@@ -6,7 +6,8 @@
 //! choices. [`Config::resolve`] turns a config into a checked [`Setup`] for the simulation.
 
 use crate::scenario::{Setup, find_scenario, mean_sphere_volume};
-use collide_algorithms::{AlgorithmDescriptor, Params};
+use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, Params};
+use collide_broadphase::{ParamInput, ParamValue};
 use collide_math::Vec3;
 use collide_timing::DtPolicy;
 use serde::{Deserialize, Serialize};
@@ -44,8 +45,8 @@ pub struct Config {
     pub frames: u64,
     /// The broadphase's registry name.
     pub algorithm: String,
-    /// Per-algorithm parameters: `[params.octree-dup] max_leaf = 32`.
-    pub params: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Per-algorithm parameters: `[params.octree-dup] max_leaf = 32`, `[params.auto] candidates = ["sap"]`.
+    pub params: BTreeMap<String, BTreeMap<String, ParamEntry>>,
     /// The clock.
     pub time: TimeConfig,
 }
@@ -68,6 +69,41 @@ impl Default for Config {
             algorithm: "brute".into(),
             params: BTreeMap::new(),
             time: TimeConfig::default(),
+        }
+    }
+}
+
+/// One value of a `[params.NAME]` table: a number, or a list of algorithm names (a string of comma-separated names
+/// is accepted too, which is what `--set params.auto.candidates=sap,mbp` gives).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ParamEntry {
+    /// A number (integers in the file are read as numbers too).
+    Number(f64),
+    /// One name, or names separated by commas.
+    Text(String),
+    /// A list of names.
+    List(Vec<String>),
+}
+
+impl ParamEntry {
+    /// The entry that gives `value`, or `None` for the default algorithm list (written by leaving the key out).
+    #[must_use]
+    pub fn of(value: &ParamValue) -> Option<Self> {
+        match value {
+            ParamValue::Number(v) => Some(Self::Number(*v)),
+            ParamValue::Algorithms(names) if names.is_empty() => None,
+            ParamValue::Algorithms(names) => Some(Self::List(names.iter().map(|&n| n.to_owned()).collect())),
+        }
+    }
+
+    /// The form [`Params::resolve`] checks.
+    #[must_use]
+    pub fn input(&self) -> ParamInput<'_> {
+        match self {
+            Self::Number(v) => ParamInput::Number(*v),
+            Self::Text(t) => ParamInput::Text(t),
+            Self::List(l) => ParamInput::List(l),
         }
     }
 }
@@ -274,17 +310,18 @@ impl Config {
                 let key = table.keys().next().map_or("", String::as_str);
                 source.error_at(&["params", name, key], format!("in [params.{name}]: {e}"))
             })?;
-            if let Err(e) = Params::resolve(d.params, table.iter().map(|(k, v)| (k.as_str(), *v))) {
-                let key = match &e {
-                    collide_broadphase::ParamError::Unknown { name, .. } => name.clone(),
-                    collide_broadphase::ParamError::OutOfRange { spec, .. } => spec.name.to_owned(),
-                };
+            if let Err(e) = Params::resolve(d.params, table.iter().map(|(k, v)| (k.as_str(), v.input())), ALGORITHMS) {
+                let key = e.param_name().to_owned();
                 return Err(source.error_at(&["params", name, &key], format!("in [params.{name}]: {e}")));
             }
         }
         let given = self.params.get(descriptor.name);
-        let params = Params::resolve(descriptor.params, given.into_iter().flatten().map(|(k, v)| (k.as_str(), *v)))
-            .expect("checked above");
+        let params = Params::resolve(
+            descriptor.params,
+            given.into_iter().flatten().map(|(k, v)| (k.as_str(), v.input())),
+            ALGORITHMS,
+        )
+        .expect("checked above");
         Ok((descriptor, params))
     }
 

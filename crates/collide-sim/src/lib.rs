@@ -19,7 +19,7 @@ mod scenario;
 mod simulation;
 
 pub use bodies::Bodies;
-pub use config::{Config, ConfigError, PolicyName, TimeConfig};
+pub use config::{Config, ConfigError, ParamEntry, PolicyName, TimeConfig};
 pub use record::{CSV_HEADER, FrameRecord, RunSummary, write_csv};
 pub use scenario::{SCENARIOS, ScenarioDescriptor, Setup, find_scenario};
 pub use simulation::Simulation;

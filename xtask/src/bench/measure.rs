@@ -5,7 +5,7 @@ use super::rows::Row;
 use collide_algorithms::{AlgorithmDescriptor, Params};
 use collide_broadphase::{Pair, PairList, reference_pairs};
 use collide_math::Aabb;
-use collide_sim::{Config, FrameRecord, Phase, PolicyName, Simulation, Summary, TimeConfig};
+use collide_sim::{Config, FrameRecord, ParamEntry, Phase, PolicyName, Simulation, Summary, TimeConfig};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -146,7 +146,8 @@ pub fn config(
     params: &Params,
     real_dt: bool,
 ) -> Config {
-    let table: BTreeMap<String, f64> = params.iter().map(|(k, v)| (k.to_owned(), v)).collect();
+    let table: BTreeMap<String, ParamEntry> =
+        params.iter().filter_map(|(k, v)| Some((k.to_owned(), ParamEntry::of(v)?))).collect();
     let mut all = BTreeMap::new();
     if !table.is_empty() {
         all.insert(algorithm.name.to_owned(), table);

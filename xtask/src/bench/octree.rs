@@ -11,6 +11,7 @@ use super::report::{self, Section};
 use super::rows::{self, Row};
 use super::scaling::SCENARIO;
 use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, ParamSpec, Params};
+use collide_broadphase::ParamKind;
 use collide_sim::Phase;
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -126,7 +127,10 @@ fn sweep_values(spec: &ParamSpec, quick: bool) -> Vec<f64> {
         (_, false) => (1..=16).map(f64::from).collect(),
         (_, true) => vec![2.0, 6.0, 10.0],
     };
-    all.into_iter().filter(|v| (spec.min..=spec.max).contains(v)).collect()
+    let ParamKind::Number { min, max, .. } = spec.kind else {
+        return Vec::new();
+    };
+    all.into_iter().filter(|v| (min..=max).contains(v)).collect()
 }
 
 /// `max_leaf` and `max_depth` sweeps on the thesis scene at 10 000 bodies (1000 in quick mode).
@@ -227,9 +231,9 @@ mod tests {
 
     #[test]
     fn sweeps_stay_inside_the_declared_range() {
-        let spec = ParamSpec { name: "max_leaf", description: "", default: 4.0, min: 2.0, max: 64.0, integer: true };
+        let spec = ParamSpec::integer("max_leaf", "", 4.0, 2.0, 64.0);
         assert_eq!(sweep_values(&spec, false), [2.0, 4.0, 8.0, 16.0, 32.0, 64.0]);
-        let depth = ParamSpec { name: "max_depth", description: "", default: 10.0, min: 0.0, max: 12.0, integer: true };
+        let depth = ParamSpec::integer("max_depth", "", 10.0, 0.0, 12.0);
         assert_eq!(sweep_values(&depth, false).len(), 12);
         assert_eq!(sweep_values(&depth, true), [2.0, 6.0, 10.0]);
     }
