@@ -85,3 +85,31 @@ fn thesis_slow_with_resting_bodies() {
     // 90% at rest: the octree's static tree and SAP's untouched endpoints are the paths under test.
     check_scenario_with("thesis-slow", 2000, 60, &["resting_fraction=0.9"]);
 }
+
+/// The meta-broadphase forced to hand over to the next candidate every third step, warm each time, through
+/// every scenario: switching must never change a pair, so every step's pairs are brute force's and the run ends
+/// in brute force's state hash.
+#[test]
+fn auto_switching_every_third_step_never_changes_a_pair() {
+    for (scenario, bodies, steps) in [
+        ("thesis", 2000, 40),
+        ("uniform", 1200, 40),
+        ("cluster", 1000, 150),
+        ("mixed-sizes", 1000, 40),
+        ("rain", 600, 60),
+    ] {
+        let mut brute = simulation(scenario, bodies, "brute", &[]);
+        brute.run(steps, |_, _| {});
+        let mut sim = simulation(scenario, bodies, "auto", &["params.auto.force_every=3"]);
+        let mut expected = PairList::new();
+        let mut used = std::collections::BTreeSet::new();
+        sim.run(steps, |step, sim| {
+            reference_pairs(sim.aabbs(), &mut expected);
+            assert!(sim.pairs() == &expected, "auto on {scenario}: step {step} differs from brute force");
+            used.insert(sim.broadphase().active_name());
+        });
+        assert_eq!(sim.state_hash(), brute.state_hash(), "auto on {scenario}: the run diverged from brute force's");
+        let candidates = collide_algorithms::ALGORITHMS.len() - 3; // all but brute, pair-count and auto
+        assert_eq!(used.len(), candidates, "auto on {scenario} ran {used:?}");
+    }
+}

@@ -48,6 +48,11 @@ struct Cli {
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
 
+    /// With `algorithm = "auto"`: write the meta-broadphase's decision log (every probe and switch, with the
+    /// features, every candidate's prediction and the reason) as CSV to FILE at the end of the run.
+    #[arg(long, value_name = "FILE", requires = "headless")]
+    decisions: Option<PathBuf>,
+
     /// Override any config key, e.g. `--set bodies=100000 --set algorithm=brute --set time.policy=variable`.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     overrides: Vec<String>,

@@ -2,7 +2,7 @@
 //!
 //! A const table of [`AlgorithmDescriptor`]s (wgpu's examples list): the app's dropdown, config validation,
 //! `--help`, the bench's matrix and the meta-broadphase's candidates all read this one table, so adding an
-//! algorithm is adding a row here. It lives in its own crate because it must see every implementation crate,
+//! algorithm is adding a row here (above `auto`, the meta-broadphase, which chooses among the rows). It lives in its own crate because it must see every implementation crate,
 //! while `collide-broadphase` (where the descriptor type lives) is below them all.
 
 pub use collide_broadphase::{AlgorithmDescriptor, ParamSpec, Params, UnknownAlgorithm};
@@ -58,6 +58,14 @@ pub static ALGORITHMS: &[AlgorithmDescriptor] = &[
         params: &[],
         build: |_| Box::new(collide_sap::PairCount::new()),
     },
+    AlgorithmDescriptor {
+        name: collide_selector::NAME,
+        summary: "meta-broadphase: measures the others, predicts their cost from the scene, switches at run time",
+        params: collide_selector::PARAMS,
+        // The selector is handed this very table: it builds its candidates from the rows, so it needs no
+        // dependency on this crate (no cycle), and algorithms added below join its candidates by their row.
+        build: |p| Box::new(collide_selector::Selector::from_params(ALGORITHMS, p)),
+    },
 ];
 
 /// The descriptor named `name`, or an error listing the valid names.
@@ -99,6 +107,30 @@ mod tests {
         for d in ALGORITHMS {
             collide_broadphase::conformance::assert_conforms(|| d.build_default());
         }
+    }
+
+    /// `auto` switching candidate every frame, and every seventh, warm-started from the previous candidate's
+    /// pairs each time: every candidate's `warm_start` and every hand-over is checked against brute force.
+    #[test]
+    fn auto_conforms_when_forced_to_switch_every_frame_and_every_seventh() {
+        let auto = find(collide_selector::NAME).unwrap();
+        for k in [1.0, 7.0] {
+            let params = Params::resolve_numbers(auto.params, [("force_every", k)]).unwrap();
+            collide_broadphase::conformance::assert_conforms(|| (auto.build)(&params));
+        }
+    }
+
+    #[test]
+    fn auto_takes_every_candidate_but_the_oracle_pair_counting_and_itself() {
+        let auto = find(collide_selector::NAME).unwrap();
+        let params = Params::defaults(auto.params);
+        let selector = collide_selector::Selector::from_params(ALGORITHMS, &params);
+        let expected: Vec<_> = names().filter(|n| !["brute", "pair-count", "auto"].contains(n)).collect();
+        assert_eq!(selector.candidate_names(), expected);
+        let list = ["sap".to_owned(), "mbp".to_owned()];
+        let given = [("candidates", collide_broadphase::ParamInput::List(&list))];
+        let params = Params::resolve(auto.params, given, ALGORITHMS).unwrap();
+        assert_eq!(collide_selector::Selector::from_params(ALGORITHMS, &params).candidate_names(), ["sap", "mbp"]);
     }
 
     #[test]

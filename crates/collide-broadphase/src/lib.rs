@@ -114,6 +114,18 @@ pub trait Broadphase: Send {
     fn debug_geometry(&self, out: &mut DebugGeometry) {
         let _ = out;
     }
+
+    /// The registry name of the algorithm that answered the last call: its own [`name`](Broadphase::name), or
+    /// for the meta-broadphase the candidate it ran. The CSVs' `algorithm` column shows this.
+    fn active_name(&self) -> &'static str {
+        self.name()
+    }
+
+    /// The concrete type, for the few callers that know it (the app's selector panel reads the
+    /// meta-broadphase's decision log through this). `None` by default.
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
 }
 
 impl<B: Broadphase + ?Sized> Broadphase for Box<B> {
@@ -140,5 +152,11 @@ impl<B: Broadphase + ?Sized> Broadphase for Box<B> {
     }
     fn debug_geometry(&self, out: &mut DebugGeometry) {
         (**self).debug_geometry(out);
+    }
+    fn active_name(&self) -> &'static str {
+        (**self).active_name()
+    }
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        (**self).as_any()
     }
 }

@@ -191,7 +191,7 @@ impl Simulation {
         let record = FrameRecord {
             frame: self.step,
             n: self.bodies.len() as u32,
-            algorithm: self.algorithm.name,
+            algorithm: self.broadphase.active_name(),
             dt_ms: f64::from(dt) * 1e3,
             step_ms: start.elapsed().as_secs_f64() * 1e3,
             phases: timer.times(),

@@ -11,6 +11,7 @@
 //! - [`sap`]: sweep-and-prune at speeds ×1, ×½, ×¼, ×1/64, and its real-dt feedback loop.
 //! - [`peers`]: parry's BVH and rstar's R-tree fed the same boxes as ours, their pair sets checked, the memory
 //!   floor (streaming the box array once) and peak memory per algorithm.
+//! - [`calibrate`]: fits the meta-broadphase's cost prior on this machine (`--install` puts it into `auto`).
 //!
 //! Algorithms come from `collide_algorithms::ALGORITHMS` at run time: a row added there joins every study it fits
 //! (the octree studies take the rows with octree parameters, the SAP studies the `sap` family).
@@ -19,6 +20,7 @@
 //! that would exceed them stops growing n, and the CSV and the report say so (`status` column).
 
 mod alloc;
+mod calibrate;
 mod machine;
 mod measure;
 mod octree;
@@ -46,7 +48,7 @@ pub struct Args {
     #[arg(long)]
     quick: bool,
     /// Run only these studies (repeat the flag or separate with commas); default: all.
-    /// Studies: off, scaling, peers, cluster, octree-params, sap-speed, sap-feedback.
+    /// Studies: off, scaling, peers, cluster, octree-params, sap-speed, sap-feedback, calibrate.
     #[arg(long = "suite", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
     suites: Vec<String>,
     /// Output folder; default `bench-results/<machine>/`.
@@ -55,10 +57,15 @@ pub struct Args {
     /// The machine's name for the output folder and the report; default the hostname.
     #[arg(long, value_name = "NAME")]
     machine: Option<String>,
+    /// With the `calibrate` study: also write the fitted prior into `crates/collide-selector/data/prior.toml`,
+    /// which `auto` is built with.
+    #[arg(long)]
+    install: bool,
 }
 
 /// Every study, in the order a full run takes them (cheap and foundational first).
-pub const STUDIES: &[&str] = &["off", "scaling", "peers", "cluster", "octree-params", "sap-speed", "sap-feedback"];
+pub const STUDIES: &[&str] =
+    &["off", "scaling", "peers", "cluster", "octree-params", "sap-speed", "sap-feedback", "calibrate"];
 
 /// What every study gets: sizes and limits for this mode, the output folder, progress, collected results.
 pub struct Ctx {
@@ -78,6 +85,8 @@ pub struct Ctx {
     pub files: Vec<String>,
     /// The report's summary (markdown), set by the scaling study.
     pub summary: String,
+    /// `--install`: the calibrate study also installs its prior.
+    pub install_prior: bool,
 }
 
 impl Ctx {
@@ -155,6 +164,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         mismatches: Vec::new(),
         files: Vec::new(),
         summary: String::new(),
+        install_prior: args.install,
     };
     for study in &studies {
         let t = Instant::now();
@@ -166,6 +176,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             "octree-params" => octree::params(&mut ctx)?,
             "sap-speed" => sap::speeds(&mut ctx)?,
             "sap-feedback" => sap::feedback(&mut ctx)?,
+            "calibrate" => calibrate::calibrate(&mut ctx)?,
             other => unreachable!("`{other}` was checked against STUDIES"),
         }
         ctx.progress.clear();

@@ -52,6 +52,8 @@ pub enum Style {
     Dashed,
     /// A dashed line with hollow squares at the points (reference series such as the seed program's figures).
     Reference,
+    /// Dots only, no line (scatter plots: predicted against measured).
+    Points,
 }
 
 /// One named line.
@@ -98,6 +100,20 @@ pub struct Chart {
     pub x_base: Option<f64>,
     /// The lines.
     pub series: Vec<Series>,
+    /// Coloured spans along the bottom of the chart (which candidate was active when), each coloured like the
+    /// series of the same label, or from the palette when none has it.
+    pub bands: Vec<Band>,
+}
+
+/// A labelled span of x, drawn as a coloured strip along the bottom of the chart.
+#[derive(Clone, Debug)]
+pub struct Band {
+    /// Where it starts.
+    pub from: f64,
+    /// Where it ends.
+    pub to: f64,
+    /// What it stands for (a series label to take the colour of).
+    pub label: String,
 }
 
 impl Chart {
@@ -179,16 +195,18 @@ fn draw_chart(area: &Area<'_>, chart: &Chart) -> Result<(), String> {
     };
     let (x0, x1) = pad(x0, x1, chart.log_x, 1.15);
     let (y0, y1) = pad(y0, y1, chart.log_y, 1.6);
+    // The bands' strip: the bottom 4% of the plot, in data coordinates.
+    let strip = if chart.log_y { (y0, y0 * (y1 / y0).powf(0.04)) } else { (y0, y0 + (y1 - y0) * 0.04) };
     let base = chart.x_base.unwrap_or(10.0);
     match (chart.log_x, chart.log_y) {
-        (false, false) => draw_in(area, chart, x0..x1, y0..y1),
-        (true, false) => draw_in(area, chart, (x0..x1).log_scale().base(base), y0..y1),
-        (false, true) => draw_in(area, chart, x0..x1, (y0..y1).log_scale()),
-        (true, true) => draw_in(area, chart, (x0..x1).log_scale().base(base), (y0..y1).log_scale()),
+        (false, false) => draw_in(area, chart, x0..x1, y0..y1, strip),
+        (true, false) => draw_in(area, chart, (x0..x1).log_scale().base(base), y0..y1, strip),
+        (false, true) => draw_in(area, chart, x0..x1, (y0..y1).log_scale(), strip),
+        (true, true) => draw_in(area, chart, (x0..x1).log_scale().base(base), (y0..y1).log_scale(), strip),
     }
 }
 
-fn draw_in<X, Y>(area: &Area<'_>, chart: &Chart, x: X, y: Y) -> Result<(), String>
+fn draw_in<X, Y>(area: &Area<'_>, chart: &Chart, x: X, y: Y, strip: (f64, f64)) -> Result<(), String>
 where
     X: AsRangedCoord<Value = f64>,
     Y: AsRangedCoord<Value = f64>,
@@ -217,6 +235,7 @@ where
         .draw()
         .map_err(err)?;
     let mut next = 0;
+    let mut band_colors: Vec<(String, RGBColor)> = Vec::new();
     for s in &chart.series {
         let points: Vec<(f64, f64)> =
             s.points.iter().copied().filter(|&(x, y)| usable(x, chart.log_x) && usable(y, chart.log_y)).collect();
@@ -227,6 +246,7 @@ where
             next += 1;
             PALETTE[(next - 1) % PALETTE.len()]
         });
+        band_colors.push((s.label.clone(), color));
         let dense = points.len() > 60;
         match s.style {
             Style::Line => {
@@ -236,6 +256,10 @@ where
                 if !dense {
                     ctx.draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled()))).map_err(err)?;
                 }
+            }
+            Style::Points => {
+                let anno = ctx.draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled()))).map_err(err)?;
+                anno.label(&s.label).legend(move |(x, y)| Circle::new((x + 14, y), 4, color.filled()));
             }
             Style::Dashed | Style::Reference => {
                 let anno = ctx
@@ -253,6 +277,19 @@ where
                 }
             }
         }
+    }
+    for band in &chart.bands {
+        let color = match band_colors.iter().find(|(label, _)| *label == band.label) {
+            Some(&(_, c)) => c,
+            None => {
+                next += 1;
+                let c = PALETTE[(next - 1) % PALETTE.len()];
+                band_colors.push((band.label.clone(), c));
+                c
+            }
+        };
+        ctx.draw_series(std::iter::once(Rectangle::new([(band.from, strip.0), (band.to, strip.1)], color.filled())))
+            .map_err(err)?;
     }
     ctx.configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)

@@ -1,0 +1,100 @@
+//! The meta-broadphase `auto`: it measures its candidates, predicts their cost from cheap features of the
+//! scene, and switches between them at run time.
+//!
+//! # Why
+//!
+//! No broadphase wins everywhere. On this project's own bench an octree with duplicates wins a scene where 90% of
+//! the bodies rest (it keeps them in a tree built once) by 2–3× over multi-box pruning; the octree without
+//! duplicates wins a dense cluster; incremental sweep-and-prune wins a slow drift, where almost nothing swaps;
+//! multi-box pruning wins fast uniform motion. A real scene passes through several of these. Engines fix their
+//! broadphase when the scene is created (PhysX's `PxSceneDesc::broadPhaseType` has no setter, Jolt chooses at
+//! compile time); Box2D and rapier adapt only *inside* one structure (rapier's BVH reinserts leaves when fewer
+//! than 1/16 moved and refits otherwise, with one step of hysteresis). `auto` adapts *across* structures.
+//!
+//! Related work: Avril, Gouranton & Arnaldi, "Dynamic Adaptation of Broad Phase Collision Detection
+//! Algorithms" (IEEE ISVRI 2011) map offline where each algorithm wins and switch on that map at run time;
+//! AutoPas (molecular dynamics, arXiv 2505.03438, 2025) tunes its neighbour search at run time by trying
+//! configurations, and reports up to 1.25× over the best fixed choice. `auto` combines the two: an offline
+//! map (the prior), corrected online by what it measures, and confirmed by trying (probes) before switching.
+//!
+//! # How
+//!
+//! [`Selector`] is a [`Broadphase`](collide_broadphase::Broadphase) itself. It owns one instance of each
+//! candidate — by default every registered algorithm but brute force, pair counting and itself, so algorithms
+//! registered later join by their registry row — and runs one of them per frame. The registry hands it the
+//! descriptor table when it is built, so this crate does not depend on the registry and there is no cycle.
+//!
+//! 1. **Features** ([`features`]), every frame, from at most 2048 sampled bodies (a bounded cost): `n`; the
+//!    active candidate's measured time (the selector times `find_pairs` itself) and its counters; pairs per
+//!    body (local density — what every pair search pays for); the normalised speed, mean and p90 (centre
+//!    displacement over box size — what incremental algorithms pay for); clustering (Σ occupancy² of a
+//!    coarse grid, 1 for uniform — what makes cells and slabs uneven); size spread (p99/median — what defeats
+//!    octrees with duplicates); and the resting fraction (what static trees exploit), from the frame's motion
+//!    hint when it has one.
+//! 2. **A cost model** ([`model`]): a log-linear prior per candidate, fitted offline by `cargo xtask bench
+//!    --suite calibrate` and stored in `data/prior.toml` with its machine and commit; corrected online per
+//!    candidate and per regime by an exponentially weighted mean of `ln(measured / predicted)`. Each prediction
+//!    has an uncertainty: the prior's residual for a candidate never measured here, small for one measured
+//!    moments ago on similar features.
+//! 3. **Probes and the switch policy** ([`policy`]): a candidate predicted cheaper by the margin (10%) for a few
+//!    frames in a row, or one the model is unsure of whose optimistic estimate could be, is *probed*: warm-started
+//!    from the active candidate's pairs and run beside it for three frames (the first pays for the warm start;
+//!    the other two are its steady cost), its pairs discarded. Only a probe
+//!    that measured it cheaper by the margin on the same frames switches — and the newcomer is then already warm,
+//!    so the switch frame does not spike. Probes spend from a budget of 5% of the broadphase's time. After a
+//!    switch nothing is decided for 30 frames; going back to the previous candidate soon needs twice the margin.
+//! 4. **Warm switches:** [`Broadphase::warm_start`](collide_broadphase::Broadphase::warm_start) hands a
+//!    newcomer the current frame's pairs, so incremental sweep-and-prune starts from one radix sort plus the
+//!    known pairs, never from insertion-sorting a random order.
+//! 5. **The decision log** ([`log`]): every probe, switch and rejection with the frame, the features, every
+//!    candidate's prediction and the reason in words; `collide --headless --decisions FILE` writes it as CSV
+//!    and the app shows it.
+//!
+//! Switching never changes a pair: every candidate answers the exact pair set (the conformance kit checks each,
+//! and checks `auto` in a forced-switch mode that changes candidate every k frames). Only the time changes.
+//!
+//! # Failure modes
+//!
+//! - **Noise.** On a shared 2-core machine one frame can take twice its usual time. The active cost is a
+//!   median of nine frames; a probe compares medians on the *same* frames, so load common to both cancels.
+//! - **A prior from another machine** ranks candidates wrongly at first; every measurement corrects the
+//!   candidate it measured, in its regime, and the first probes correct the rest. Refit with `cargo xtask bench
+//!   --suite calibrate --install`.
+//! - **Probe cost.** A probe runs two broadphases in one frame; a frame with a probe costs up to twice the usual.
+//!   The budget bounds the total; only candidates that could win are probed.
+//! - **Thrash** on a scene at a decision boundary: bounded by the margin, the confirmation probe, the cooldown
+//!   and the doubled margin for going back (tested with a synthetic oscillation).
+//! - **Memory:** every candidate keeps its buffers once it has run, so `auto` holds the sum of its candidates'
+//!   memory. Narrow the list with the `candidates` parameter when that matters.
+//! - **Cache effects** a probe cannot see: a probe runs with the active candidate's data in the cache beside it.
+//!
+//! # Complexity
+//!
+//! Per frame, beyond the active candidate's own cost: O(s) for the features over a sample of s ≤ 2048 bodies
+//! plus clearing a 4096-cell grid, O(c) for the model over c candidates, O(1) for the policy and the log (a ring
+//! allocated once). Probes add their candidate's cost on at most the budget's share of the frames. Memory: the
+//! candidates' structures, plus O(s) for the sample and 1024 log entries.
+//!
+//! # Performance tips
+//!
+//! - Narrow `candidates` to the algorithms that can win your scenes: fewer probes, less memory.
+//! - Recalibrate on your own machine (`cargo xtask bench --suite calibrate --install`): the prior then ranks
+//!   candidates right from the first frame.
+//! - Give the frame a motion hint (`Frame::with_moved`): the resting fraction is then exact and the octree's
+//!   static tree uses it too.
+//! - For one scene that does not change, pin the winner `auto` settles on: it saves the features and the probes.
+
+pub mod features;
+pub mod log;
+pub mod model;
+pub mod policy;
+mod selector;
+
+#[cfg(test)]
+mod tests;
+
+pub use features::{FeatureSampler, Features};
+pub use log::{Decision, DecisionKind, DecisionLog};
+pub use model::{CostModel, Estimate, Prior};
+pub use policy::{PolicyConfig, Reason};
+pub use selector::{Candidate, CandidateReport, EXCLUDED, NAME, PARAMS, Selector, Totals};

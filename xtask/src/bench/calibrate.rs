@@ -1,0 +1,346 @@
+//! `calibrate`: fit the meta-broadphase's cost prior on this machine.
+//!
+//! Every candidate of `auto` runs pinned through the same scenes — the scenario registry at several sizes,
+//! plus a resting scene — and every window of frames becomes one row: the features `auto` would measure (the
+//! selector's own [`FeatureSampler`], on the same boxes and pair counts) and the candidate's median broadphase
+//! time. A log-linear model per candidate is fitted to the rows by ridge regression ([`fit_rows`]) and written
+//! as `prior.toml` beside the report, with the machine and the commit; `--install` also copies it into
+//! `crates/collide-selector/data/prior.toml`, which is compiled into `auto`.
+//!
+//! The report says how good the prior is where it matters: how often the prior alone picks the fastest
+//! candidate of a window, and what its pick costs against the fastest ("regret").
+
+use super::Ctx;
+use super::measure::{self, SeriesGuard};
+use super::plot::{Chart, Series, Style};
+use super::report::{self, Section};
+use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, Params};
+use collide_broadphase::Frame;
+use collide_selector::model::{Fit, REGRESSOR_NAMES, fit_rows};
+use collide_selector::{EXCLUDED, FeatureSampler, Features, Prior};
+use collide_sim::Phase;
+use std::fmt::Write as _;
+
+/// Frames averaged into one row: long enough that one stalled frame does not make the row, short enough that
+/// the cluster's pull shows as several rows.
+const WINDOW: usize = 10;
+
+/// One calibration scene.
+#[derive(Clone, Copy, Debug)]
+struct Scene {
+    scenario: &'static str,
+    /// A label for the CSV when the scene differs from the scenario's defaults.
+    label: &'static str,
+    resting_fraction: f32,
+    resolution: bool,
+    /// Frames measured (the cluster needs its pull and release).
+    frames: usize,
+}
+
+/// The scenes: every scenario with a body count of its own, and a scene where 90% rest (response off, so that
+/// it stays at rest: the moving tenth would wake the rest within a second).
+fn scenes(quick: bool) -> Vec<Scene> {
+    let frames = if quick { 2 * WINDOW } else { 4 * WINDOW };
+    let mut scenes: Vec<Scene> = collide_sim::SCENARIOS
+        .iter()
+        .filter(|s| !s.fixed_bodies && s.name != "tour")
+        .map(|s| Scene {
+            scenario: s.name,
+            label: s.name,
+            resting_fraction: 0.0,
+            resolution: true,
+            frames: if s.name == "cluster" && !quick { 200 } else { frames },
+        })
+        .collect();
+    scenes.push(Scene { scenario: "uniform", label: "resting-90", resting_fraction: 0.9, resolution: false, frames });
+    scenes
+}
+
+/// Body counts.
+fn sizes(quick: bool) -> Vec<usize> {
+    if quick { vec![2000, 8000] } else { vec![2000, 10_000, 50_000, 200_000] }
+}
+
+/// The candidates `auto` chooses from by default.
+fn candidates() -> Vec<&'static AlgorithmDescriptor> {
+    ALGORITHMS.iter().filter(|d| !EXCLUDED.contains(&d.name)).collect()
+}
+
+/// One row: a window of frames of one candidate in one scene.
+#[derive(Clone, Debug)]
+struct Sample {
+    scene: &'static str,
+    n: usize,
+    candidate: &'static str,
+    window: usize,
+    features: Features,
+    ms: f64,
+}
+
+/// Run `candidate` through `scene` at `n` bodies; one sample per window.
+fn measure_scene(
+    scene: &Scene,
+    n: usize,
+    candidate: &'static AlgorithmDescriptor,
+    warmup: usize,
+) -> Result<Vec<Sample>, String> {
+    let mut cfg = measure::config(scene.scenario, n, None, candidate, &Params::defaults(candidate.params), false);
+    cfg.resting_fraction = scene.resting_fraction;
+    cfg.resolution = scene.resolution;
+    let mut sim = measure::simulation(&cfg)?;
+    let mut sampler = FeatureSampler::new();
+    let dt = collide_timing::FRAME_60HZ;
+    let mut samples = Vec::new();
+    let mut window: Vec<(Features, f64)> = Vec::with_capacity(WINDOW);
+    for i in 0..warmup + scene.frames {
+        let ms = sim.step(dt).phases.get(Phase::Broadphase);
+        let features = sampler.measure(&Frame::new(sim.aabbs()), sim.pairs().len());
+        if i < warmup {
+            continue;
+        }
+        window.push((features, ms));
+        if window.len() == WINDOW {
+            samples.push(Sample {
+                scene: scene.label,
+                n,
+                candidate: candidate.name,
+                window: samples.len(),
+                features: mean_features(&window),
+                ms: median(window.iter().map(|w| w.1).collect()),
+            });
+            window.clear();
+        }
+        if ms > 2000.0 {
+            break; // a candidate this slow here is never chosen; a few windows say so
+        }
+    }
+    Ok(samples)
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// The window's features, averaged (the count is the last one's).
+fn mean_features(w: &[(Features, f64)]) -> Features {
+    let k = w.len() as f64;
+    let mean = |f: fn(&Features) -> f64| w.iter().map(|(x, _)| f(x)).sum::<f64>() / k;
+    Features {
+        n: w.last().map_or(0, |(f, _)| f.n),
+        pairs_per_body: mean(|f| f.pairs_per_body),
+        speed_mean: mean(|f| f.speed_mean),
+        speed_p90: mean(|f| f.speed_p90),
+        clustering: mean(|f| f.clustering),
+        size_spread: mean(|f| f.size_spread),
+        resting: mean(|f| f.resting),
+    }
+}
+
+/// The `calibrate` study: measure, fit, write `calibrate.csv`, `prior.toml`, a plot and the report section.
+pub fn calibrate(ctx: &mut Ctx) -> Result<(), String> {
+    let candidates = candidates();
+    let scenes = scenes(ctx.quick);
+    let sizes = sizes(ctx.quick);
+    ctx.progress.plan(scenes.len() * sizes.len() * candidates.len());
+    let mut samples = Vec::new();
+    for candidate in &candidates {
+        let mut guard = SeriesGuard::new(&ctx.limits);
+        for &n in &sizes {
+            if let Some(why) = guard.skip(n) {
+                ctx.progress.say(&format!("calibrate {} n={n}: skipped: {why}", candidate.name));
+                for _ in &scenes {
+                    ctx.progress.finish_one();
+                }
+                continue;
+            }
+            let mut worst = 0.0f64;
+            for scene in &scenes {
+                ctx.progress.start(&format!("calibrate {} {} n={n}", candidate.name, scene.label));
+                let got = measure_scene(scene, n, candidate, ctx.warmup())?;
+                ctx.progress.finish_one();
+                worst = got.iter().map(|s| s.ms).fold(worst, f64::max);
+                samples.extend(got);
+            }
+            guard.record(n, worst);
+        }
+    }
+    let prior = fit(&samples, ctx)?;
+    ctx.write_text("prior.toml", &prior.to_toml())?;
+    ctx.write_text("calibrate.csv", &csv(&samples, &prior))?;
+    if ctx.install_prior {
+        let path = crate::root().join("crates/collide-selector/data/prior.toml");
+        std::fs::write(&path, prior.to_toml()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        eprintln!("bench: installed the new prior in {}", path.display());
+    }
+    let plot = ctx.plot("calibrate", &[chart(&samples, &prior)])?;
+    let body = section_body(&samples, &prior, &plot);
+    ctx.sections.push(Section { title: "Calibration of the meta-broadphase's prior".into(), body });
+    Ok(())
+}
+
+/// Fit every candidate's rows.
+fn fit(samples: &[Sample], ctx: &Ctx) -> Result<Prior, String> {
+    let mut fits = Vec::new();
+    for candidate in candidates() {
+        let rows: Vec<(Features, f64)> =
+            samples.iter().filter(|s| s.candidate == candidate.name).map(|s| (s.features, s.ms)).collect();
+        let (weights, rmse) =
+            fit_rows(&rows).ok_or_else(|| format!("calibrate: too few rows to fit `{}`", candidate.name))?;
+        fits.push(Fit { name: candidate.name.to_owned(), weights, rmse, points: rows.len() });
+    }
+    let machine = super::machine::Machine::detect(None);
+    Ok(Prior {
+        machine: ctx.out.file_name().map_or_else(|| machine.name.clone(), |n| n.to_string_lossy().into_owned()),
+        cpu: machine.cpu,
+        threads: rayon_threads(),
+        commit: machine.commit,
+        date: today(),
+        regressors: REGRESSOR_NAMES.iter().map(|&s| s.to_owned()).collect(),
+        fits,
+    })
+}
+
+/// The threads the candidates ran on (rayon's global pool: `RAYON_NUM_THREADS`, else the cores).
+fn rayon_threads() -> usize {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&t| t > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+}
+
+/// Today's UTC date from `date -u +%F` (the bench has no calendar crate).
+fn today() -> String {
+    std::process::Command::new("date")
+        .args(["-u", "+%F"])
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn csv(samples: &[Sample], prior: &Prior) -> String {
+    let mut text = String::from(
+        "scene,n,candidate,window,bodies,pairs_per_body,speed_mean,speed_p90,clustering,size_spread,resting,ms,predicted_ms\n",
+    );
+    for s in samples {
+        let f = &s.features;
+        let predicted = prior.predict(s.candidate, f).map_or(f64::NAN, |p| p.0);
+        let _ = writeln!(
+            text,
+            "{},{},{},{},{},{:.4},{:.5},{:.5},{:.3},{:.3},{:.3},{:.4},{:.4}",
+            s.scene,
+            s.n,
+            s.candidate,
+            s.window,
+            f.n,
+            f.pairs_per_body,
+            f.speed_mean,
+            f.speed_p90,
+            f.clustering,
+            f.size_spread,
+            f.resting,
+            s.ms,
+            predicted
+        );
+    }
+    text
+}
+
+fn chart(samples: &[Sample], prior: &Prior) -> Chart {
+    let mut chart = Chart::new(
+        "Calibration: the prior's predicted broadphase time against the measured one (one dot per 10-frame window)",
+        "measured ms per frame",
+        "predicted ms per frame",
+    )
+    .log(true, true);
+    let (lo, hi) = samples.iter().fold((f64::INFINITY, 0.0f64), |(lo, hi), s| (lo.min(s.ms), hi.max(s.ms)));
+    for candidate in candidates() {
+        let points: Vec<(f64, f64)> = samples
+            .iter()
+            .filter(|s| s.candidate == candidate.name)
+            .filter_map(|s| Some((s.ms, prior.predict(s.candidate, &s.features)?.0)))
+            .collect();
+        let mut series = Series::line(candidate.name, points);
+        series.style = Style::Points;
+        chart.series.push(series);
+    }
+    if lo < hi {
+        chart.series.push(Series::styled(
+            "predicted = measured",
+            vec![(lo, lo), (hi, hi)],
+            Style::Dashed,
+            super::plot::REFERENCE,
+        ));
+    }
+    chart
+}
+
+/// For every (scene, n, window) that every candidate measured: the prior's pick, and the fastest.
+fn picks(samples: &[Sample], prior: &Prior) -> (usize, usize, f64) {
+    let mut keys: Vec<(&str, usize, usize)> = samples.iter().map(|s| (s.scene, s.n, s.window)).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let count = candidates().len();
+    let (mut windows, mut right, mut regret) = (0, 0, 0.0);
+    for key in keys {
+        let here: Vec<&Sample> = samples.iter().filter(|s| (s.scene, s.n, s.window) == key).collect();
+        if here.len() != count {
+            continue;
+        }
+        let fastest = here.iter().map(|s| s.ms).fold(f64::INFINITY, f64::min);
+        let pick = here
+            .iter()
+            .min_by(|a, b| {
+                let p = |s: &Sample| prior.predict(s.candidate, &s.features).map_or(f64::INFINITY, |p| p.0);
+                p(a).total_cmp(&p(b))
+            })
+            .expect("not empty");
+        windows += 1;
+        right += usize::from(pick.ms <= fastest);
+        regret += pick.ms / fastest;
+    }
+    (windows, right, if windows > 0 { regret / windows as f64 } else { f64::NAN })
+}
+
+fn section_body(samples: &[Sample], prior: &Prior, plot: &str) -> String {
+    let mut body = String::new();
+    let _ = writeln!(
+        body,
+        "Every candidate of `auto` pinned through {} scenes at {} bodies; one row per {WINDOW}-frame window: the \
+         features `auto` measures and the median broadphase ms. Per candidate, `ln ms = Σ wₖ·xₖ` over the regressors \
+         {} is fitted by ridge regression. The fit is `prior.toml` beside this report (`--install` copies it into \
+         `crates/collide-selector/data/prior.toml`). Rows: `calibrate.csv`.\n",
+        samples.iter().map(|s| s.scene).collect::<std::collections::BTreeSet<_>>().len(),
+        sizes_text(samples),
+        REGRESSOR_NAMES.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", "),
+    );
+    body.push_str(&report::image(plot, "predicted against measured"));
+    body.push_str("\n\n");
+    let rows = prior.fits.iter().map(|f| {
+        vec![
+            format!("`{}`", f.name),
+            f.points.to_string(),
+            format!("{:.2}", f.rmse),
+            format!("×/÷ {:.2}", f.rmse.exp()),
+            f.weights.iter().map(|w| format!("{w:.2}")).collect::<Vec<_>>().join(" "),
+        ]
+    });
+    body.push_str(&report::table(&["candidate", "windows", "rmse (ln ms)", "typical error", "weights"], rows));
+    let (windows, right, regret) = picks(samples, prior);
+    let _ = writeln!(
+        body,
+        "\nOn the {windows} windows every candidate measured, the prior alone picks the fastest candidate in {right} \
+         ({:.0}%); its pick costs on average {regret:.2}× the fastest. `auto` does not rely on the prior alone: it \
+         measures the active candidate every frame and probes the others before switching.\n",
+        100.0 * right as f64 / windows.max(1) as f64
+    );
+    body
+}
+
+fn sizes_text(samples: &[Sample]) -> String {
+    let sizes: std::collections::BTreeSet<usize> = samples.iter().map(|s| s.n).collect();
+    sizes.iter().map(|n| report::count(*n)).collect::<Vec<_>>().join(", ")
+}
