@@ -86,21 +86,23 @@ fn thesis_slow_with_resting_bodies() {
     check_scenario_with("thesis-slow", 2000, 60, &["resting_fraction=0.9"]);
 }
 
-/// The meta-broadphase forced to hand over to the next candidate every third step, warm each time, through
-/// every scenario: switching must never change a pair, so every step's pairs are brute force's and the run ends
-/// in brute force's state hash.
+/// The meta-broadphase forced to hand over to the next candidate every third step (warm at once) or every
+/// seventh (through a four-step probe), through every scenario: switching must never change a pair, so every
+/// step's pairs are brute force's and the run ends in brute force's state hash.
 #[test]
-fn auto_switching_every_third_step_never_changes_a_pair() {
-    for (scenario, bodies, steps) in [
-        ("thesis", 2000, 40),
-        ("uniform", 1200, 40),
-        ("cluster", 1000, 150),
-        ("mixed-sizes", 1000, 40),
-        ("rain", 600, 60),
-    ] {
+fn auto_switching_every_third_or_seventh_step_never_changes_a_pair() {
+    let runs = [
+        ("thesis", 2000, 40, 3),
+        ("uniform", 1200, 40, 3),
+        ("cluster", 1000, 150, 3),
+        ("cluster", 1000, 150, 7),
+        ("mixed-sizes", 1000, 40, 3),
+        ("rain", 600, 60, 3),
+    ];
+    for (scenario, bodies, steps, every) in runs {
         let mut brute = simulation(scenario, bodies, "brute", &[]);
         brute.run(steps, |_, _| {});
-        let mut sim = simulation(scenario, bodies, "auto", &["params.auto.force_every=3"]);
+        let mut sim = simulation(scenario, bodies, "auto", &[&format!("params.auto.force_every={every}")]);
         let mut expected = PairList::new();
         let mut used = std::collections::BTreeSet::new();
         sim.run(steps, |step, sim| {

@@ -38,8 +38,9 @@
 //!    moments ago on similar features.
 //! 3. **Probes and the switch policy** ([`policy`]): a candidate predicted cheaper by the margin (10%) for a few
 //!    frames in a row, or one the model is unsure of whose optimistic estimate could be, is *probed*: warm-started
-//!    from the active candidate's pairs and run beside it for three frames (the first pays for the warm start;
-//!    the other two are its steady cost), its pairs discarded. Only a probe
+//!    from the active candidate's pairs and run beside it for four frames (the first pays for what the warm
+//!    start left to do; the least of the other three, against the active one's least on the same frames, is the
+//!    comparison), its pairs discarded. Only a probe
 //!    that measured it cheaper by the margin on the same frames switches — and the newcomer is then already warm,
 //!    so the switch frame does not spike. Probes spend from a budget of 5% of the broadphase's time. After a
 //!    switch nothing is decided for 30 frames; going back to the previous candidate soon needs twice the margin.
@@ -56,7 +57,8 @@
 //! # Failure modes
 //!
 //! - **Noise.** On a shared 2-core machine one frame can take twice its usual time. The active cost is a
-//!   median of nine frames; a probe compares medians on the *same* frames, so load common to both cancels.
+//!   median of nine frames; a probe compares the least of three frames with the active one's least on the *same*
+//!   frames, so a stalled frame is never the one compared and load common to both cancels.
 //! - **A prior from another machine** ranks candidates wrongly at first; every measurement corrects the
 //!   candidate it measured, in its regime, and the first probes correct the rest. Refit with `cargo xtask bench
 //!   --suite calibrate --install`.

@@ -13,7 +13,8 @@
 //! 1. **Cooldown.** For `cooldown` frames after a switch, nothing is decided.
 //! 2. **Predicted saving, with hysteresis.** When the cheapest other candidate is predicted cheaper than the
 //!    active one's measured time by the margin on `hysteresis` consecutive frames, and the saving over the
-//!    `horizon` pays for the probe, it is probed.
+//!    `horizon` pays for the probe, it is probed (not again within a quarter of `reprobe_gap`: a probe that
+//!    disagreed with the prediction has corrected the model, and the next frames show whether it holds).
 //! 3. **Exploration.** When no candidate is predicted cheaper, but one the model is unsure of could be (its
 //!    optimistic estimate `ms · e^−σ` beats the active one by the margin), it is probed, at most once per
 //!    `reprobe_gap` frames.
@@ -36,7 +37,7 @@ pub struct PolicyConfig {
     /// The most the probes may cost, as a share of the active candidate's time, amortised.
     pub probe_share: f64,
     /// Frames a probe runs side by side with the active candidate (after its warm start); the first is its
-    /// switch cost, the median of the others its steady cost.
+    /// switch cost, the least of the others its steady cost.
     pub probe_frames: u32,
     /// Frames a saving is expected to last; a probe must pay for itself within them.
     pub horizon: u32,
@@ -53,7 +54,7 @@ impl Default for PolicyConfig {
             hysteresis: 4,
             cooldown: 30,
             probe_share: 0.05,
-            probe_frames: 3,
+            probe_frames: 4,
             horizon: 120,
             reprobe_gap: 240,
             thrash_window: 600,
@@ -232,7 +233,8 @@ impl Policy {
         // Rule 2: a candidate predicted cheaper, for `hysteresis` frames in a row.
         let margin = self.margin_for(best, frame);
         let e = estimates[best];
-        if e.ms < active_ms * (1.0 - margin) {
+        let probed_lately = self.last_probe[best].is_some_and(|p| frame < p + u64::from(self.config.reprobe_gap / 4));
+        if e.ms < active_ms * (1.0 - margin) && !probed_lately {
             let frames = match self.streak {
                 Some((c, k)) if c == best => k + 1,
                 _ => 1,

@@ -403,67 +403,97 @@ impl Selector {
         self.policy.tick(active_ms);
         self.estimate_all(&features);
 
-        if self.force_every > 0 {
-            if (self.frame + 1).is_multiple_of(self.force_every) && self.slots.len() > 1 {
-                let (from, to) = (self.active, (self.active + 1) % self.slots.len());
-                probe_ms += self.switch_to(to, frame, out.as_slice());
-                self.log(DecisionKind::Forced, from, to, Reason::Forced);
-            }
-            return probe_ms;
-        }
+        let forced = self.force_every > 0 && self.slots.len() > 1;
         if let Some(p) = self.probe.filter(|p| p.frames == self.probe_frames) {
-            self.probe = None;
-            let c = p.candidate;
-            // The first side-by-side frame pays for whatever the warm start left to do (an incremental
-            // structure's first update, caches filling): it is the switch's cost, not the steady one. Of the
-            // others, the least of each: a frame the scheduler stalled (another process took the core) is
-            // never the least, and taking the least of both keeps the comparison fair.
-            let steady = if p.frames > 1 { 1..p.frames } else { 0..p.frames };
-            let least = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
-            let (probe_med, active_med) = (least(&p.probe_ms[steady.clone()]), least(&p.active_ms[steady]));
-            self.model.observe(c, &features, self.frame, probe_med, true);
-            self.slots[c].probe_ms += p.spent_ms;
-            match self.policy.probe_done(self.frame, self.active, c, probe_med, active_med, p.spent_ms) {
-                Action::Switch(to, reason) => {
-                    let from = self.active;
-                    self.estimates[to] = Estimate { ms: probe_med, sigma: 0.0 };
-                    probe_ms += self.switch_to(to, frame, out.as_slice());
-                    self.log(DecisionKind::Switch, from, to, reason);
-                }
-                _ => {
-                    self.slots[c].in_sync = false;
-                    let reason = Reason::Rejected { probe_ms: probe_med, active_ms: active_med };
-                    self.log(DecisionKind::Reject, self.active, self.active, reason);
-                }
-            }
-            return probe_ms;
+            return probe_ms + self.finish_probe(p, frame, out, &features, forced);
         }
         if self.probe.is_some() {
+            return probe_ms;
+        }
+        if forced {
+            // Forced-switch mode: every `force_every` frames the next candidate takes over — through a probe
+            // when there is room for one before the next hand-over (so probes are under test too), else warm
+            // at once.
+            if (self.frame + 1).is_multiple_of(self.force_every) {
+                let (from, to) = (self.active, (self.active + 1) % self.slots.len());
+                if self.force_every > self.probe_frames as u64 {
+                    probe_ms += self.start_probe(to, frame, out, Reason::Forced);
+                } else {
+                    probe_ms += self.switch_to(to, frame, out.as_slice());
+                    self.log(DecisionKind::Forced, from, to, Reason::Forced);
+                }
+            }
             return probe_ms;
         }
         let active_ms = self.estimates[self.active].ms;
         if let Action::Probe(c, reason) =
             self.policy.decide(self.frame, self.active, active_ms, &self.estimates, &self.warm_ms)
         {
-            let t = Instant::now();
-            self.slots[c].broadphase.warm_start(frame, out.as_slice());
-            let warm = ms_since(t);
-            self.slots[c].warm_ms = Some(warm);
-            self.warm_ms[c] = Some(warm);
-            self.slots[c].in_sync = true;
-            self.slots[c].probes += 1;
-            self.totals.probes += 1;
-            self.probe = Some(Probe {
-                candidate: c,
-                spent_ms: warm,
-                frames: 0,
-                probe_ms: [0.0; MAX_PROBE_FRAMES],
-                active_ms: [0.0; MAX_PROBE_FRAMES],
-            });
-            probe_ms += warm;
-            self.log(DecisionKind::Probe, self.active, c, reason);
+            probe_ms += self.start_probe(c, frame, out, reason);
         }
         probe_ms
+    }
+
+    /// Warm-start candidate `c` from this frame's pairs and run it beside the active one from the next frame on.
+    /// Returns the warm start's time.
+    fn start_probe(&mut self, c: usize, frame: &Frame<'_>, out: &PairList, reason: Reason) -> f64 {
+        let t = Instant::now();
+        self.slots[c].broadphase.warm_start(frame, out.as_slice());
+        let warm = ms_since(t);
+        self.slots[c].warm_ms = Some(warm);
+        self.warm_ms[c] = Some(warm);
+        self.slots[c].in_sync = true;
+        self.slots[c].probes += 1;
+        self.totals.probes += 1;
+        self.probe = Some(Probe {
+            candidate: c,
+            spent_ms: warm,
+            frames: 0,
+            probe_ms: [0.0; MAX_PROBE_FRAMES],
+            active_ms: [0.0; MAX_PROBE_FRAMES],
+        });
+        self.log(DecisionKind::Probe, self.active, c, reason);
+        warm
+    }
+
+    /// The probe `p` has run its frames: learn from it, then switch or stay (in forced mode, always switch).
+    /// Returns the time of a warm start, if the switch needed one (it does not: the candidate is in sync).
+    fn finish_probe(&mut self, p: Probe, frame: &Frame<'_>, out: &PairList, features: &Features, forced: bool) -> f64 {
+        self.probe = None;
+        let c = p.candidate;
+        // The first side-by-side frame pays for whatever the warm start left to do (an incremental structure's
+        // first update, caches filling): it is the switch's cost, not the steady one. Of the others, the least
+        // of each: a frame the scheduler stalled (another process took the core) is never the least, and taking
+        // the least of both keeps the comparison fair.
+        let steady = if p.frames > 1 { 1..p.frames } else { 0..p.frames };
+        let least = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+        let (probe_least, active_least) = (least(&p.probe_ms[steady.clone()]), least(&p.active_ms[steady]));
+        // The model keeps typical frames (the active one's are a median), so the probe's least frame is scaled by
+        // how much the active one's typical frame exceeds its least on the same frames.
+        let typical = probe_least * (self.recent.median() / active_least).clamp(1.0, 2.0);
+        self.model.observe(c, features, self.frame, typical, true);
+        self.slots[c].probe_ms += p.spent_ms;
+        let action = if forced {
+            Action::Switch(c, Reason::Forced)
+        } else {
+            self.policy.probe_done(self.frame, self.active, c, probe_least, active_least, p.spent_ms)
+        };
+        match action {
+            Action::Switch(to, reason) => {
+                let from = self.active;
+                self.estimates[to] = Estimate { ms: probe_least, sigma: 0.0 };
+                let warm = self.switch_to(to, frame, out.as_slice());
+                let kind = if forced { DecisionKind::Forced } else { DecisionKind::Switch };
+                self.log(kind, from, to, reason);
+                warm
+            }
+            _ => {
+                self.slots[c].in_sync = false;
+                let reason = Reason::Rejected { probe_ms: probe_least, active_ms: active_least };
+                self.log(DecisionKind::Reject, self.active, self.active, reason);
+                0.0
+            }
+        }
     }
 
     /// Drop the probe in progress (its candidate can no longer follow the frames).

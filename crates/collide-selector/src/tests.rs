@@ -60,3 +60,31 @@ fn forced_mode_cycles_through_every_candidate_and_logs_each_switch() {
     let forced = s.decisions().iter().filter(|d| d.kind == crate::DecisionKind::Forced).count();
     assert_eq!(forced, 6);
 }
+
+#[test]
+fn forced_mode_with_room_for_a_probe_probes_then_switches() {
+    let mut s = selector(&["a", "b"], 6);
+    let aabbs: Vec<Aabb> =
+        (0..40).map(|i| Aabb::from_center_radius(collide_math::Vec3::splat(i as f32 * 0.5), 0.4)).collect();
+    let mut out = PairList::new();
+    for step in 0..24 {
+        s.find_pairs(&Frame::new(&aabbs).with_step(step), &mut out);
+        s.validate().unwrap();
+    }
+    // Frame 5 starts a probe of b (warm start), frames 6–9 run it beside a, frame 9 hands over; six frames after
+    // the first probe, frame 11 probes a; and so on.
+    let log: Vec<(u64, crate::DecisionKind, &str)> = s.decisions().iter().map(|d| (d.frame, d.kind, d.to)).collect();
+    use crate::DecisionKind::{Forced, Initial, Probe};
+    let expected = [
+        (0, Initial, "a"),
+        (5, Probe, "b"),
+        (9, Forced, "b"),
+        (11, Probe, "a"),
+        (15, Forced, "a"),
+        (17, Probe, "b"),
+        (21, Forced, "b"),
+        (23, Probe, "a"),
+    ];
+    assert_eq!(log, expected);
+    assert_eq!((s.totals().probes, s.totals().switches), (4, 3));
+}
