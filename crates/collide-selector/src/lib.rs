@@ -43,7 +43,7 @@
 //!    comparison), its pairs discarded. Only a probe
 //!    that measured it cheaper by the margin on the same frames switches — and the newcomer is then already warm,
 //!    so the switch frame does not spike. Probes spend from a budget of 5% of the broadphase's time. After a
-//!    switch nothing is decided for 30 frames; going back to the previous candidate soon needs twice the margin.
+//!    switch nothing is decided for 12 frames; going back to the previous candidate soon needs twice the margin.
 //! 4. **Warm switches:** [`Broadphase::warm_start`](collide_broadphase::Broadphase::warm_start) hands a
 //!    newcomer the current frame's pairs, so incremental sweep-and-prune starts from one radix sort plus the
 //!    known pairs, never from insertion-sorting a random order.

@@ -19,7 +19,9 @@
 //!    optimistic estimate `ms · e^−σ` beats the active one by the margin), it is probed, at most once per
 //!    `reprobe_gap` frames.
 //! 4. **Budget.** Probes spend from a bucket that fills by `probe_share` of each active frame's time, so that
-//!    probes cost at most that share of the broadphase's time, amortised.
+//!    probes cost at most that share of the broadphase's time, amortised. A rule-2 probe whose predicted saving
+//!    pays for it three times over may borrow a little against the bucket's future filling: when the scene has
+//!    just changed, waiting for the bucket costs more than the probe.
 //! 5. **Thrash guard.** Switching back to the candidate that was active before, within `thrash_window` frames,
 //!    needs twice the margin.
 
@@ -52,7 +54,7 @@ impl Default for PolicyConfig {
         Self {
             margin: 0.10,
             hysteresis: 4,
-            cooldown: 30,
+            cooldown: 12,
             probe_share: 0.05,
             probe_frames: 4,
             horizon: 120,
@@ -70,6 +72,12 @@ const INITIAL_GRANT_FRAMES: f64 = 8.0;
 /// The bucket holds at most this many active frames' worth: after a quiet minute the selector can probe a
 /// few candidates at once, but it cannot save up for a storm of probes.
 const BUCKET_FRAMES: f64 = 40.0;
+/// A probe the prediction says pays for itself three times over within the horizon may borrow this many
+/// active frames' worth against the budget's future filling: when a scene changes, waiting for the bucket to
+/// fill costs more than the probe. The share still holds, over a longer stretch.
+const BORROW_FRAMES: f64 = 30.0;
+/// How many times over the predicted saving must pay for a probe before it may borrow.
+const BORROW_PAYBACK: f64 = 3.0;
 
 /// What the policy wants done this frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -163,8 +171,9 @@ pub struct Policy {
     last_switch: Option<u64>,
     /// The candidate active before the last switch.
     previous: Option<usize>,
-    /// The candidate predicted cheaper on consecutive frames, and how many.
-    streak: Option<(usize, u32)>,
+    /// Consecutive frames on which some candidate was predicted cheaper by the margin (not always the same one:
+    /// two candidates predicted alike may take turns being the cheapest).
+    streak: u32,
     /// Per candidate, the frame its last probe ended.
     last_probe: Vec<Option<u64>>,
 }
@@ -179,7 +188,7 @@ impl Policy {
             granted: false,
             last_switch: None,
             previous: None,
-            streak: None,
+            streak: 0,
             last_probe: vec![None; candidates],
         }
     }
@@ -235,21 +244,20 @@ impl Policy {
         let e = estimates[best];
         let probed_lately = self.last_probe[best].is_some_and(|p| frame < p + u64::from(self.config.reprobe_gap / 4));
         if e.ms < active_ms * (1.0 - margin) && !probed_lately {
-            let frames = match self.streak {
-                Some((c, k)) if c == best => k + 1,
-                _ => 1,
-            };
-            self.streak = Some((best, frames));
+            self.streak += 1;
+            let frames = self.streak;
             let saving = (active_ms - e.ms) * f64::from(self.config.horizon);
-            let ripe = frames >= self.config.hysteresis && saving > self.probe_cost(e.ms, warm_ms[best]);
+            let cost = self.probe_cost(e.ms, warm_ms[best]);
+            let ripe = frames >= self.config.hysteresis && saving > cost;
+            let credit = if saving > BORROW_PAYBACK * cost { BORROW_FRAMES * active_ms } else { 0.0 };
             let reason = || Reason::Predicted { predicted_ms: e.ms, active_ms, frames };
             return if ripe {
-                self.try_probe(best, e.ms, warm_ms[best], reason).unwrap_or(Action::Stay)
+                self.try_probe(best, e.ms, warm_ms[best], credit, reason).unwrap_or(Action::Stay)
             } else {
                 Action::Stay
             };
         }
-        self.streak = None;
+        self.streak = 0;
 
         // Rule 3: explore a candidate the model is unsure of, if it could be cheaper.
         let gap = u64::from(self.config.reprobe_gap);
@@ -261,7 +269,7 @@ impl Policy {
             let e = estimates[c];
             if e.optimistic() < active_ms * (1.0 - self.margin_for(c, frame)) {
                 let reason = || Reason::Unsure { predicted_ms: e.ms, sigma: e.sigma, active_ms };
-                if let Some(action) = self.try_probe(c, e.ms, warm_ms[c], reason) {
+                if let Some(action) = self.try_probe(c, e.ms, warm_ms[c], 0.0, reason) {
                     return action;
                 }
             }
@@ -282,7 +290,7 @@ impl Policy {
     ) -> Action {
         self.tokens -= spent_ms;
         self.last_probe[c] = Some(frame);
-        self.streak = None;
+        self.streak = 0;
         if probe_ms < active_ms * (1.0 - self.margin_for(c, frame)) {
             self.switched(frame, active);
             Action::Switch(c, Reason::Confirmed { probe_ms, active_ms })
@@ -295,7 +303,7 @@ impl Policy {
     pub fn switched(&mut self, frame: u64, from: usize) {
         self.last_switch = Some(frame);
         self.previous = Some(from);
-        self.streak = None;
+        self.streak = 0;
     }
 
     /// A probe was abandoned (a resize came in the middle): nothing is learned, its cost is still spent.
@@ -317,14 +325,16 @@ impl Policy {
         ms * f64::from(self.config.probe_frames) + warm_ms.unwrap_or(ms)
     }
 
+    /// A probe of `c` if the budget, with `credit` ms of borrowing allowed, covers its expected cost.
     fn try_probe(
         &mut self,
         c: usize,
         ms: f64,
         warm_ms: Option<f64>,
+        credit: f64,
         reason: impl FnOnce() -> Reason,
     ) -> Option<Action> {
-        (self.tokens >= self.probe_cost(ms, warm_ms)).then(|| Action::Probe(c, reason()))
+        (self.tokens + credit >= self.probe_cost(ms, warm_ms)).then(|| Action::Probe(c, reason()))
     }
 }
 

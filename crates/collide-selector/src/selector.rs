@@ -24,7 +24,7 @@ pub const PARAMS: &[ParamSpec] = &[
         EXCLUDED,
     ),
     ParamSpec::number("margin", "a candidate must be this much cheaper to take over (0.1 = 10%)", 0.1, 0.0, 0.9),
-    ParamSpec::integer("cooldown", "frames after a switch before the next decision", 30.0, 0.0, 100_000.0),
+    ParamSpec::integer("cooldown", "frames after a switch before the next decision", 12.0, 0.0, 100_000.0),
     ParamSpec::number("probe_share", "the most probes may cost, as a share of the broadphase's time", 0.05, 0.0, 0.5),
     ParamSpec::integer(
         "force_every",
@@ -35,9 +35,11 @@ pub const PARAMS: &[ParamSpec] = &[
     ),
 ];
 
-/// Active frames whose median is "the active candidate's cost": long enough to ignore a stalled frame,
-/// short enough to see a phase change within a few frames.
-const RECENT_FRAMES: usize = 9;
+/// Active frames whose mean is "the active candidate's cost". A mean, not a median: an algorithm's own
+/// occasional expensive frame (sweep-and-prune's rebuild when its swap budget runs out) is part of what it
+/// costs. Long enough that one stalled frame moves the mean by a few percent, short enough to follow a phase
+/// change within a second.
+const RECENT_FRAMES: usize = 24;
 /// Frames a probe runs beside the active candidate can be at most this many.
 const MAX_PROBE_FRAMES: usize = 8;
 /// The normalised speed the first frame's choice assumes: a tenth of a box per frame, between a slow drift
@@ -45,6 +47,10 @@ const MAX_PROBE_FRAMES: usize = 8;
 const INITIAL_SPEED: f64 = 0.1;
 /// The pairs per body the first frame's choice assumes: a sparse scene.
 const INITIAL_PAIRS_PER_BODY: f64 = 0.5;
+/// Frames of a candidate that took over cold (the first frame, after a reset, after a warm switch without a
+/// probe) that teach nothing: its buffers are being allocated and its caches filled, and the first frame of
+/// an octree costs four of its steady frames. Neither the model nor the policy sees them.
+const COLD_FRAMES: u32 = 2;
 
 /// A candidate: a registry name and an instance.
 pub struct Candidate {
@@ -84,7 +90,7 @@ pub struct CandidateReport {
     pub probes: u64,
     /// Time its probes took, ms.
     pub probe_ms: f64,
-    /// The model's prediction this frame (for the active one: its recent median).
+    /// The model's prediction this frame (for the active one: its recent mean).
     pub estimate: Estimate,
     /// `true` for the active candidate.
     pub active: bool,
@@ -132,9 +138,8 @@ impl Recent {
         self.len = (self.len + 1).min(RECENT_FRAMES);
     }
 
-    fn median(&self) -> f64 {
-        let mut values = self.values;
-        median(&mut values[..self.len])
+    fn mean(&self) -> f64 {
+        if self.len == 0 { 0.0 } else { self.values[..self.len].iter().sum::<f64>() / self.len as f64 }
     }
 }
 
@@ -174,6 +179,8 @@ pub struct Selector {
     frame: u64,
     /// `false` until the first frame chose a candidate (again after a reset).
     started: bool,
+    /// Frames left before the active candidate's times count (see [`COLD_FRAMES`]).
+    cold: u32,
     totals: Totals,
     /// This frame's estimates, per candidate (the active one's is its measured median).
     estimates: Vec<Estimate>,
@@ -221,6 +228,7 @@ impl Selector {
             force_every,
             frame: 0,
             started: false,
+            cold: 0,
             totals: Totals::default(),
             estimates: vec![Estimate::default(); n],
             warm_ms: vec![None; n],
@@ -326,7 +334,7 @@ impl Selector {
     fn estimate_all(&mut self, features: &Features) {
         for c in 0..self.slots.len() {
             self.estimates[c] = if c == self.active && self.recent.len > 0 {
-                Estimate { ms: self.recent.median(), sigma: 0.0 }
+                Estimate { ms: self.recent.mean(), sigma: 0.0 }
             } else {
                 self.model.predict(c, features, self.frame)
             };
@@ -350,6 +358,7 @@ impl Selector {
         let best = (0..self.slots.len()).min_by(|&a, &b| self.estimates[a].ms.total_cmp(&self.estimates[b].ms));
         self.active = best.unwrap_or(0);
         self.started = true;
+        self.cold = COLD_FRAMES;
         let predicted_ms = self.estimates[self.active].ms;
         self.log(DecisionKind::Initial, self.active, self.active, Reason::Initial { predicted_ms });
     }
@@ -363,6 +372,7 @@ impl Selector {
             warm = ms_since(t);
             self.slots[to].warm_ms = Some(warm);
             self.warm_ms[to] = Some(warm);
+            self.cold = COLD_FRAMES;
         }
         let from = self.active;
         self.slots[from].in_sync = false;
@@ -398,9 +408,14 @@ impl Selector {
         } else {
             self.sampler.measure(frame, out.len())
         };
-        self.recent.push(active_ms);
-        self.model.observe(self.active, &features, self.frame, active_ms, false);
-        self.policy.tick(active_ms);
+        let cold = self.cold > 0;
+        if cold {
+            self.cold -= 1;
+        } else {
+            self.recent.push(active_ms);
+            self.model.observe(self.active, &features, self.frame, active_ms, false);
+            self.policy.tick(active_ms);
+        }
         self.estimate_all(&features);
 
         let forced = self.force_every > 0 && self.slots.len() > 1;
@@ -423,6 +438,9 @@ impl Selector {
                     self.log(DecisionKind::Forced, from, to, Reason::Forced);
                 }
             }
+            return probe_ms;
+        }
+        if cold {
             return probe_ms;
         }
         let active_ms = self.estimates[self.active].ms;
@@ -462,26 +480,29 @@ impl Selector {
         self.probe = None;
         let c = p.candidate;
         // The first side-by-side frame pays for whatever the warm start left to do (an incremental structure's
-        // first update, caches filling): it is the switch's cost, not the steady one. Of the others, the least
-        // of each: a frame the scheduler stalled (another process took the core) is never the least, and taking
-        // the least of both keeps the comparison fair.
+        // first update, caches filling): it is the switch's cost, not the steady one. Of the others, the least:
+        // a frame the scheduler stalled (another process took the core) is never the least. The machine's
+        // noise on those frames is read off the active candidate — its median over its least on the same
+        // frames — and put back on the probe's least, to give the probe's typical frame. That is compared
+        // with the active candidate's mean over its recent frames, which includes its own expensive frames.
         let steady = if p.frames > 1 { 1..p.frames } else { 0..p.frames };
         let least = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
-        let (probe_least, active_least) = (least(&p.probe_ms[steady.clone()]), least(&p.active_ms[steady]));
-        // The model keeps typical frames (the active one's are a median), so the probe's least frame is scaled by
-        // how much the active one's typical frame exceeds its least on the same frames.
-        let typical = probe_least * (self.recent.median() / active_least).clamp(1.0, 2.0);
-        self.model.observe(c, features, self.frame, typical, true);
+        let (probe_least, active_least) = (least(&p.probe_ms[steady.clone()]), least(&p.active_ms[steady.clone()]));
+        let mut active_steady = p.active_ms;
+        let noise = (median(&mut active_steady[steady]) / active_least).clamp(1.0, 2.0);
+        let probe_typical = probe_least * noise;
+        let active_typical = self.recent.mean().max(active_least);
+        self.model.observe(c, features, self.frame, probe_typical, true);
         self.slots[c].probe_ms += p.spent_ms;
         let action = if forced {
             Action::Switch(c, Reason::Forced)
         } else {
-            self.policy.probe_done(self.frame, self.active, c, probe_least, active_least, p.spent_ms)
+            self.policy.probe_done(self.frame, self.active, c, probe_typical, active_typical, p.spent_ms)
         };
         match action {
             Action::Switch(to, reason) => {
                 let from = self.active;
-                self.estimates[to] = Estimate { ms: probe_least, sigma: 0.0 };
+                self.estimates[to] = Estimate { ms: probe_typical, sigma: 0.0 };
                 let warm = self.switch_to(to, frame, out.as_slice());
                 let kind = if forced { DecisionKind::Forced } else { DecisionKind::Switch };
                 self.log(kind, from, to, reason);
@@ -489,7 +510,7 @@ impl Selector {
             }
             _ => {
                 self.slots[c].in_sync = false;
-                let reason = Reason::Rejected { probe_ms: probe_least, active_ms: active_least };
+                let reason = Reason::Rejected { probe_ms: probe_typical, active_ms: active_typical };
                 self.log(DecisionKind::Reject, self.active, self.active, reason);
                 0.0
             }
@@ -547,6 +568,8 @@ impl Broadphase for Selector {
         }
         self.sampler.forget();
         self.recent = Recent::default();
+        // The next frame patches (or rebuilds) the structure for the new bodies: not a steady frame.
+        self.cold = COLD_FRAMES;
     }
 
     /// Forget the scene: every candidate's state, the probe, the features' history and the policy's; the next
@@ -562,6 +585,7 @@ impl Broadphase for Selector {
         self.recent = Recent::default();
         self.policy.reset();
         self.started = false;
+        self.cold = 0;
     }
 
     fn warm_start(&mut self, frame: &Frame<'_>, pairs: &[Pair]) {
