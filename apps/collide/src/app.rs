@@ -7,10 +7,12 @@
 //! nothing changes under the UI halfway through a pass, and a key and a button do the same thing.
 
 use crate::camera::{CameraRig, MoveInput};
+use crate::selector_panel::Timeline;
 use crate::settings::{CameraMode, Light, Settings};
 use collide_broadphase::DebugGeometry;
 use collide_math::Aabb;
 use collide_render::{PointLight, Scene, SphereInstance};
+use collide_selector::Selector;
 use collide_sim::{Config, FrameRecord, Simulation};
 use collide_timing::Window;
 use glam::Vec3;
@@ -100,6 +102,8 @@ pub struct App {
     pub frames: u64,
     /// The scene handed to the renderer, refilled every frame.
     pub scene: Scene,
+    /// With `auto`: which candidate answered each of the last steps.
+    pub timeline: Timeline,
     debug: DebugGeometry,
     aspect: f32,
 }
@@ -126,9 +130,16 @@ impl App {
             render_ms: 0.0,
             frames: 0,
             scene: Scene::default(),
+            timeline: Timeline::default(),
             debug: DebugGeometry::default(),
             aspect: 16.0 / 9.0,
         })
+    }
+
+    /// The meta-broadphase, when the simulation runs `auto`.
+    #[must_use]
+    pub fn selector(&self) -> Option<&Selector> {
+        self.sim.broadphase().as_any()?.downcast_ref()
     }
 
     /// The container.
@@ -158,6 +169,13 @@ impl App {
         self.steps_last_frame = self.sim.frame(real_seconds);
         if let Some(r) = self.sim.records().last() {
             self.last = *r;
+        }
+        if let Some(selector) = self.sim.broadphase().as_any().and_then(|a| a.downcast_ref::<Selector>()) {
+            let probing = selector.probing().is_some();
+            let names = selector.candidate_names();
+            for r in self.sim.records() {
+                self.timeline.push(names.iter().position(|n| *n == r.algorithm).unwrap_or(0), probing);
+            }
         }
         // The app keeps only the last record: records of a long session would grow without bound.
         self.sim.clear_records();
@@ -253,7 +271,10 @@ impl App {
                         .say(format!("saved the view settings to {} (--settings loads them)", path.display()), false),
                     Err(e) => self.say(format!("{}: {e}", path.display()), true),
                 },
-                Command::Respawn => self.sim.respawn(),
+                Command::Respawn => {
+                    self.sim.respawn();
+                    self.timeline.clear();
+                }
                 Command::PullTowardMe => {
                     // The orbit camera's eye is outside the container, where the walls would flatten the
                     // cluster; its centre is where it looks.
@@ -316,9 +337,11 @@ impl App {
         };
         if scene_changed {
             self.sim.set_setup(setup);
+            self.timeline.clear();
         }
         if old.algorithm != self.config.algorithm || old.params != self.config.params {
             self.sim.set_algorithm(algorithm, params);
+            self.timeline.clear();
         }
         let time = &self.config.time;
         let clock = self.sim.clock_mut();

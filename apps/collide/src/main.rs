@@ -18,6 +18,7 @@ mod app;
 mod camera;
 mod headless;
 mod screenshot;
+mod selector_panel;
 mod settings;
 mod ui;
 mod window;
@@ -96,6 +97,9 @@ fn after_help() -> String {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Named workers, so that the puffin view shows each of them as its own row of the broadphases' parallel
+    // work. It can only fail if a pool already exists, which nothing here makes before this line.
+    let _ = rayon::ThreadPoolBuilder::new().thread_name(|i| format!("rayon worker {i}")).build_global();
     let config = cli.config.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_CONFIG));
     if cli.headless {
         return match headless::run(&config, &cli) {

@@ -27,7 +27,7 @@ pub const KEYS: &[(&str, &str)] = &[
     ("L", "place a point light at the eye"),
     ("F1", "this help"),
     ("F2", "controls panel (or right-click)"),
-    ("F3", "statistics overlay"),
+    ("F3", "statistics panel (docked on the right; with auto: its candidates, predictions and decisions)"),
     ("F4", "puffin profiler"),
     ("F5", "save a .puffin capture of recent frames"),
     ("Ctrl+Q", "quit"),
@@ -47,17 +47,14 @@ pub fn draw(ctx: &egui::Context, app: &mut App, profiler: &mut puffin_egui::Glob
             egui::ScrollArea::vertical().show(ui, |ui| controls(ui, app));
         });
     }
-    // What the side panel left: the 3D view, whose lower-left corner holds the statistics (as in the thesis).
-    let view = ctx.available_rect();
+    // The statistics are docked on the right, beside the scene rather than over it; each part folds away.
     if app.settings.show_stats {
-        egui::Area::new(egui::Id::new("stats"))
-            .fixed_pos(view.left_bottom() + egui::vec2(8.0, -8.0))
-            .pivot(Align2::LEFT_BOTTOM)
-            .interactable(false)
-            .show(ctx, |ui| {
-                egui::Frame::popup(ui.style()).fill(Color32::from_black_alpha(200)).show(ui, |ui| stats(ui, app));
-            });
+        egui::SidePanel::right("stats").default_width(400.0).resizable(true).show(ctx, |ui| {
+            egui::ScrollArea::vertical().show(ui, |ui| stats(ui, app));
+        });
     }
+    // What the side panels left: the 3D view.
+    let view = ctx.available_rect();
     if app.settings.show_help {
         let mut open = true;
         egui::Window::new("Keys").open(&mut open).anchor(Align2::CENTER_CENTER, [0.0, 0.0]).collapsible(false).show(
@@ -417,64 +414,63 @@ fn view_controls(ui: &mut Ui, app: &mut App) {
     }
 }
 
+/// The docked statistics: the frame (always), the broadphase's counters and the meta-broadphase's panel, each
+/// in a section that folds away.
 fn stats(ui: &mut Ui, app: &App) {
     let r = &app.last;
     let (algorithm, params) = app.sim.algorithm();
     let frame = app.frame_ms.summary();
     let fps = if frame.mean > 0.0 { 1000.0 / frame.mean } else { 0.0 };
     let mono = |ui: &mut Ui, text: String| {
-        ui.label(RichText::new(text).monospace().color(Color32::from_gray(230)));
+        ui.label(RichText::new(text).monospace().small().color(Color32::from_gray(230)));
     };
-    mono(ui, format!("bodies     {}", app.sim.bodies().len()));
-    mono(ui, format!("fps        {fps:.1}  (frame {:.2} ms, p95 {:.2})", frame.mean, frame.p95));
-    mono(
-        ui,
-        format!(
-            "dt         {:.3} ms  relative {:.2}  steps/frame {}{}",
-            r.dt_ms,
-            collide_timing::relative_dt(r.dt_ms / 1e3),
-            app.steps_last_frame,
-            if app.sim.clock().paused { "  PAUSED" } else { "" }
-        ),
-    );
-    mono(ui, format!("step       {:.3} ms   draw (cpu) {:.3} ms", r.step_ms, app.render_ms));
-    let phases: Vec<String> = Phase::ALL.iter().map(|&p| format!("{} {:.2}", p.name(), r.phases.get(p))).collect();
-    for line in phases.chunks(3) {
-        mono(ui, format!("  {}", line.join("  ")));
-    }
-    mono(ui, format!("pairs      {}  contacts {}  colliding bodies {}", r.pairs, r.contacts, app.colliding_bodies()));
-    mono(
-        ui,
-        format!("algorithm  {}{}{}", algorithm.name, if params.iter().next().is_some() { "  " } else { "" }, params),
-    );
-    if !r.stats.is_empty() {
-        let counters: Vec<String> = r
-            .stats
-            .iter()
-            .map(|c| {
-                if c.value.fract() == 0.0 {
-                    format!("{} {}", c.name, c.value)
-                } else {
-                    format!("{} {:.2}", c.name, c.value)
-                }
-            })
-            .collect();
-        for line in counters.chunks(3) {
+    let setup = app.sim.setup();
+    egui::CollapsingHeader::new("Frame").default_open(true).show(ui, |ui| {
+        mono(ui, format!("{} bodies · {} · {} phase", app.sim.bodies().len(), setup.scenario.name, phase_label(r)));
+        mono(ui, format!("fps {fps:.1}  frame {:.2} ms (p95 {:.2})", frame.mean, frame.p95));
+        mono(
+            ui,
+            format!(
+                "step {:.3} ms  draw {:.3} ms  dt {:.2} ms ×{}{}",
+                r.step_ms,
+                app.render_ms,
+                r.dt_ms,
+                app.steps_last_frame,
+                if app.sim.clock().paused { "  PAUSED" } else { "" }
+            ),
+        );
+        let phases: Vec<String> = Phase::ALL.iter().map(|&p| format!("{} {:.2}", p.name(), r.phases.get(p))).collect();
+        for line in phases.chunks(3) {
             mono(ui, format!("  {}", line.join("  ")));
         }
+        mono(ui, format!("pairs {}  contacts {}  colliding {}", r.pairs, r.contacts, app.colliding_bodies()));
+        frame_graph(ui, app);
+    });
+    let title = if algorithm.name == r.algorithm || r.algorithm.is_empty() {
+        format!("Broadphase: {}", algorithm.name)
+    } else {
+        format!("Broadphase: {} running {}", algorithm.name, r.algorithm)
+    };
+    egui::CollapsingHeader::new(title).id_salt("broadphase").default_open(false).show(ui, |ui| {
+        if params.iter().next().is_some() {
+            mono(ui, params.to_string());
+        }
+        let counters: Vec<String> = r.stats.to_string().split(' ').map(str::to_owned).collect();
+        for line in counters.chunks(3) {
+            mono(ui, line.join("  "));
+        }
+    });
+    if let Some(selector) = app.selector() {
+        egui::CollapsingHeader::new("auto: the meta-broadphase")
+            .id_salt("auto")
+            .default_open(true)
+            .show(ui, |ui| crate::selector_panel::show(ui, selector, &app.timeline));
     }
-    let setup = app.sim.setup();
-    mono(
-        ui,
-        format!(
-            "scene      {} · r {} · speed {:.3} · resolution {}",
-            setup.scenario.name,
-            setup.radius,
-            setup.speed,
-            if setup.resolution { "on" } else { "off" }
-        ),
-    );
-    frame_graph(ui, app);
+}
+
+/// The scene's phase at the last step, or `-` for scenes without phases.
+fn phase_label(r: &collide_sim::FrameRecord) -> &'static str {
+    if r.phase.is_empty() { "-" } else { r.phase }
 }
 
 /// Frame times of the last frames as a line, with the 60 and 30 fps marks (30 in red, the thesis's target).

@@ -166,3 +166,78 @@ fn a_missing_csv_folder_is_caught_before_the_run() {
     assert!(stderr.contains("folder /nonexistent-dir does not exist"), "{stderr}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn auto_says_what_it_did_and_writes_its_decisions() {
+    let dir = scratch("auto");
+    let (csv, decisions) = (dir.join("run.csv"), dir.join("decisions.csv"));
+    let out = collide(&[
+        "--headless",
+        "configs/default.toml",
+        "--frames",
+        "40",
+        "--set",
+        "bodies=2000",
+        "--set",
+        "algorithm=auto",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--decisions",
+        decisions.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("auto       ") && stdout.contains(" switches · "), "{stdout}");
+    assert!(stdout.contains("candidates ") && stdout.contains("% of frames"), "{stdout}");
+    let log = std::fs::read_to_string(&decisions).unwrap();
+    let mut lines = log.lines();
+    assert!(lines.next().unwrap().starts_with("frame,kind,from,to,n,pairs_per_body,speed_mean"));
+    let first = lines.next().expect("at least the initial choice");
+    assert!(first.starts_with("0,initial,"), "{first}");
+    // The CSV's algorithm column names the candidate that answered each step, never `auto` itself.
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let col = header.iter().position(|h| *h == "algorithm").unwrap();
+    let names = collide_algorithms_names();
+    for row in text.lines().skip(1) {
+        let active = row.split(',').nth(col).unwrap();
+        assert!(active != "auto" && names.iter().any(|n| n == active), "{active}");
+    }
+}
+
+#[test]
+fn decisions_need_auto() {
+    let dir = scratch("decisions-pinned");
+    let decisions = dir.join("d.csv");
+    let out = collide(&[
+        "--headless",
+        "configs/default.toml",
+        "--frames",
+        "3",
+        "--set",
+        "algorithm=sap",
+        "--decisions",
+        decisions.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("only `auto` makes decisions"), "{stderr}");
+    assert!(!decisions.exists() && out.stdout.is_empty());
+}
+
+#[test]
+fn auto_candidates_are_checked_by_name() {
+    rejects(
+        "candidates-file",
+        "algorithm = \"auto\"\n[params.auto]\ncandidates = [\"sap\", \"sapp\"]\n",
+        &[],
+        &["{file}:3:", "`sapp` is not a candidate", "valid names: octree-dup"],
+    );
+    rejects(
+        "candidates-set",
+        "",
+        &["--set", "params.auto.candidates=brute"],
+        &["--set params.auto.candidates=brute", "`brute` is not a candidate"],
+    );
+    rejects("candidates-empty", "[params.auto]\ncandidates = []\n", &[], &["{file}:2:", "is empty"]);
+}

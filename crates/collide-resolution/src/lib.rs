@@ -1,7 +1,8 @@
 //! Collision response: what happens after two bodies are found touching.
 //!
-//! Two corrections, applied pair by pair in a fixed order (the simulation sorts the pairs, so every broadphase
-//! gives the same result):
+//! It consumes the narrowphase's [`Contact`]s ([`resolve_contact`]): the resolution knows normals and depths, not
+//! shapes, so spheres, boxes and whatever comes next resolve the same way. Two corrections, applied contact by
+//! contact in a fixed order (the simulation sorts the pairs, so every broadphase gives the same result):
 //!
 //! 1. **Push-out** along the minimum translation vector — the contact normal times the penetration depth — split
 //!    between the bodies by inverse mass, so a heavy body barely moves and an immovable one (inverse mass 0) not
@@ -19,6 +20,7 @@
 //! Masses travel as **inverse** masses throughout: 0 means immovable, and no formula divides by a mass.
 
 use collide_math::{Aabb, Vec3};
+use collide_narrowphase::Contact;
 
 /// A body as the response sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -31,27 +33,28 @@ pub struct BodyState {
     pub inv_mass: f32,
 }
 
-/// Push two overlapping spheres apart along the line of centres, split by inverse mass. Returns the
-/// penetration depth that was removed, or `None` when they do not overlap (or both are immovable).
-///
-/// Coincident centres are separated along +Y (a deterministic choice; any axis would do).
-pub fn push_out(a: &mut BodyState, ra: f32, b: &mut BodyState, rb: f32) -> Option<f32> {
+/// Resolve one contact of the narrowphase: push the bodies apart along its normal by its depth, split by
+/// inverse mass ([`push_apart`]), then exchange momentum with restitution `e` ([`impulse`]). `None` is a pair
+/// the narrowphase found touching but that an earlier contact of the same step has since separated: it gets
+/// no push, and the impulse only if they still approach.
+pub fn resolve_contact(a: &mut BodyState, b: &mut BodyState, contact: Option<&Contact>, e: f32) {
+    if let Some(c) = contact {
+        push_apart(a, b, c.normal, c.depth);
+    }
+    impulse(a, b, e);
+}
+
+/// Move `a` along `normal` and `b` against it so that `depth` of interpenetration is removed, split by inverse
+/// mass (an immovable body, inverse mass 0, stays). Nothing happens for `depth <= 0` (touching is not
+/// overlapping) or when both bodies are immovable. Returns `true` when the bodies moved.
+pub fn push_apart(a: &mut BodyState, b: &mut BodyState, normal: Vec3, depth: f32) -> bool {
     let w = a.inv_mass + b.inv_mass;
-    if w <= 0.0 {
-        return None;
+    if w <= 0.0 || depth <= 0.0 {
+        return false;
     }
-    let d = a.position - b.position;
-    let dist2 = d.length_squared();
-    let r = ra + rb;
-    if dist2 >= r * r {
-        return None;
-    }
-    let dist = dist2.sqrt();
-    let normal = if dist > 0.0 { d / dist } else { Vec3::Y };
-    let depth = r - dist;
     a.position += normal * (depth * a.inv_mass / w);
     b.position -= normal * (depth * b.inv_mass / w);
-    Some(depth)
+    true
 }
 
 /// Exchange momentum between two touching bodies along the line of centres, with restitution `e`.

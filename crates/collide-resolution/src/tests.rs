@@ -100,20 +100,43 @@ fn separating_pairs_get_no_impulse() {
     assert_eq!(a.velocity.x, -1.0);
 }
 
+/// The narrowphase's contact of two spheres, as the simulation hands it to resolution.
+fn contact(a: &BodyState, ra: f32, b: &BodyState, rb: f32) -> Option<Contact> {
+    collide_narrowphase::sphere_sphere(a.position, ra, b.position, rb)
+}
+
 #[test]
-fn push_out_splits_by_inverse_mass_and_respects_immovable_bodies() {
+fn push_apart_splits_by_inverse_mass_and_respects_immovable_bodies() {
     let mut a = body(0.0, 0.0, 0.0, Vec3::ZERO, 1.0);
     let mut b = body(1.5, 0.0, 0.0, Vec3::ZERO, 3.0);
-    let depth = push_out(&mut a, 1.0, &mut b, 1.0).unwrap();
-    assert!((depth - 0.5).abs() < 1e-6);
+    let c = contact(&a, 1.0, &b, 1.0).unwrap();
+    assert!((c.depth - 0.5).abs() < 1e-6);
+    assert!(push_apart(&mut a, &mut b, c.normal, c.depth));
     assert!((a.position.x + 0.375).abs() < 1e-6, "light body takes 3/4: {}", a.position);
     assert!((b.position.x - 1.625).abs() < 1e-6);
     assert!(((b.position - a.position).length() - 2.0).abs() < 1e-5, "exactly touching afterwards");
     let mut wall_body = BodyState { position: Vec3::ZERO, velocity: Vec3::ZERO, inv_mass: 0.0 };
-    let mut c = body(0.5, 0.0, 0.0, Vec3::ZERO, 1.0);
-    push_out(&mut wall_body, 0.5, &mut c, 0.5).unwrap();
+    let mut d = body(0.5, 0.0, 0.0, Vec3::ZERO, 1.0);
+    let c = contact(&wall_body, 0.5, &d, 0.5).unwrap();
+    assert!(push_apart(&mut wall_body, &mut d, c.normal, c.depth));
     assert_eq!(wall_body.position, Vec3::ZERO);
-    assert!((c.position.x - 1.0).abs() < 1e-6);
+    assert!((d.position.x - 1.0).abs() < 1e-6);
+    // Touching is not overlapping: no push; two immovable bodies never move.
+    let (mut e, mut f) = (body(0.0, 0.0, 0.0, Vec3::ZERO, 1.0), body(2.0, 0.0, 0.0, Vec3::ZERO, 1.0));
+    let touching = contact(&e, 1.0, &f, 1.0).unwrap();
+    assert!(!push_apart(&mut e, &mut f, touching.normal, touching.depth));
+    let mut g = BodyState { inv_mass: 0.0, ..wall_body };
+    assert!(!push_apart(&mut wall_body, &mut g, Vec3::Y, 1.0));
+}
+
+#[test]
+fn a_contact_separated_by_an_earlier_one_gets_no_push_but_its_impulse() {
+    // `None`: the pair touched when the narrowphase ran, and no longer does; they still approach.
+    let mut a = body(0.0, 0.0, 0.0, Vec3::new(1.0, 0.0, 0.0), 1.0);
+    let mut b = body(2.5, 0.0, 0.0, Vec3::new(-1.0, 0.0, 0.0), 1.0);
+    resolve_contact(&mut a, &mut b, None, 1.0);
+    assert_eq!((a.position.x, b.position.x), (0.0, 2.5));
+    assert_eq!((a.velocity.x, b.velocity.x), (-1.0, 1.0), "equal masses swap velocities");
 }
 
 #[test]
@@ -130,7 +153,10 @@ fn balls_stacked_on_a_vertical_line_stay_on_it_for_10000_steps() {
             s.velocity += g * dt;
             s.position += s.velocity * dt;
         }
-        if push_out(&mut a, r, &mut b, r).is_some() && impulse(&mut a, &mut b, 1.0) {
+        if let Some(c) = contact(&a, r, &b, r)
+            && push_apart(&mut a, &mut b, c.normal, c.depth)
+            && impulse(&mut a, &mut b, 1.0)
+        {
             bounces += 1;
         }
         for s in [&mut a, &mut b] {

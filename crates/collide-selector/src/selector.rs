@@ -152,6 +152,14 @@ fn median(v: &mut [f64]) -> f64 {
     *v.select_nth_unstable_by(mid, f64::total_cmp).1
 }
 
+/// A puffin scope with the `profile` feature, nothing without it.
+macro_rules! scope {
+    ($name:expr, $data:expr) => {
+        #[cfg(feature = "profile")]
+        puffin::profile_scope!($name, $data);
+    };
+}
+
 fn ms_since(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
@@ -390,6 +398,7 @@ impl Selector {
         let mut probe_ms = 0.0;
         // The probe runs on the same boxes, into the scratch list.
         if let Some(p) = &mut self.probe {
+            scope!("auto: probe", self.names[p.candidate]);
             let t = Instant::now();
             self.slots[p.candidate].broadphase.find_pairs(frame, &mut self.scratch);
             let ms = ms_since(t);
@@ -399,6 +408,7 @@ impl Selector {
             p.spent_ms += ms;
             probe_ms += ms;
         }
+        scope!("auto: features, model, policy", "");
         let features = if first {
             // The initial choice measured this frame already (without its pairs): patch in the pairs rather
             // than measure again, which would see every box standing still.
@@ -455,6 +465,7 @@ impl Selector {
     /// Warm-start candidate `c` from this frame's pairs and run it beside the active one from the next frame on.
     /// Returns the warm start's time.
     fn start_probe(&mut self, c: usize, frame: &Frame<'_>, out: &PairList, reason: Reason) -> f64 {
+        scope!("auto: warm start", self.names[c]);
         let t = Instant::now();
         self.slots[c].broadphase.warm_start(frame, out.as_slice());
         let warm = ms_since(t);
@@ -541,7 +552,10 @@ impl Broadphase for Selector {
             self.choose_initial(frame);
         }
         let t = Instant::now();
-        self.slots[self.active].broadphase.find_pairs(frame, out);
+        {
+            scope!("auto: active", self.names[self.active]);
+            self.slots[self.active].broadphase.find_pairs(frame, out);
+        }
         let active_ms = ms_since(t);
         self.answered = self.active;
         let slot = &mut self.slots[self.active];

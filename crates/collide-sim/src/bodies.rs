@@ -42,6 +42,12 @@ impl Bodies {
         self.last_contact.push(u64::MAX);
     }
 
+    /// Give body `i` radius `radius`; its mass follows its volume.
+    pub fn set_radius(&mut self, i: usize, radius: f32) {
+        self.radius[i] = radius;
+        self.inv_mass[i] = 1.0 / (4.0 / 3.0 * std::f32::consts::PI * radius * radius * radius);
+    }
+
     /// Remove everything, keeping the allocations.
     pub fn clear(&mut self) {
         self.position.clear();

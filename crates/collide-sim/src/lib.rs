@@ -21,7 +21,7 @@ mod simulation;
 pub use bodies::Bodies;
 pub use config::{Config, ConfigError, ParamEntry, PolicyName, TimeConfig};
 pub use record::{CSV_HEADER, FrameRecord, RunSummary, write_csv};
-pub use scenario::{SCENARIOS, ScenarioDescriptor, Setup, find_scenario};
+pub use scenario::{SCENARIOS, ScenarioDescriptor, ScenePhase, Setup, TOUR_PHASE_STEPS, find_scenario};
 pub use simulation::Simulation;
 
 /// Re-exported so that users of the sim need not depend on the timing crate for phase names.

@@ -11,8 +11,11 @@ pub struct FrameRecord {
     pub frame: u64,
     /// Bodies in the step.
     pub n: u32,
-    /// The broadphase's registry name.
+    /// The registry name of the broadphase that answered (for `auto`, the candidate it ran).
     pub algorithm: &'static str,
+    /// The scene's phase at this step (`cluster`, `rest`, … for scripted scenes), empty for scenes without
+    /// phases.
+    pub phase: &'static str,
     /// The simulated time step, ms.
     pub dt_ms: f64,
     /// The whole step's wall time, ms.
@@ -30,7 +33,7 @@ pub struct FrameRecord {
 }
 
 /// The CSV header, matching [`write_csv`]'s columns.
-pub const CSV_HEADER: &str = "frame,n,algorithm,dt_ms,step_ms,integrate_ms,aabbs_ms,broadphase_ms,narrowphase_ms,\
+pub const CSV_HEADER: &str = "frame,n,algorithm,phase,dt_ms,step_ms,integrate_ms,aabbs_ms,broadphase_ms,narrowphase_ms,\
 resolution_ms,walls_ms,pairs,contacts,removed,relative_dt,stats";
 
 /// Write `records` as CSV to `path`: a header row, then one row per step. Written to a temporary file beside
@@ -40,7 +43,7 @@ pub fn write_csv(path: &Path, records: &[FrameRecord]) -> std::io::Result<()> {
     text.push_str(CSV_HEADER);
     text.push('\n');
     for r in records {
-        let _ = write!(text, "{},{},{},{:.4},{:.4}", r.frame, r.n, r.algorithm, r.dt_ms, r.step_ms);
+        let _ = write!(text, "{},{},{},{},{:.4},{:.4}", r.frame, r.n, r.algorithm, r.phase, r.dt_ms, r.step_ms);
         for phase in Phase::ALL {
             let _ = write!(text, ",{:.4}", r.phases.get(phase));
         }

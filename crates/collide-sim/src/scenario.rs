@@ -89,8 +89,39 @@ pub struct ScenarioDescriptor {
     pub speed: fn(container: &Aabb) -> f32,
     /// Create the bodies.
     pub spawn: fn(&Setup, &mut Rng, &mut Bodies),
-    /// Scripted events at given steps (the cluster's pull and release); `None` for most scenes.
+    /// Scripted events at given steps (the cluster's pull and release, the tour's phases); `None` for most
+    /// scenes. A script may change velocities and radii and append bodies (the simulation tells the broadphase
+    /// of added bodies); it never removes any.
     pub script: Option<fn(step: u64, &Setup, &mut Rng, &mut Bodies)>,
+    /// The scene's named phases, by first step, ascending (empty for scenes without phases): the records'
+    /// `phase` column and the bench's per-phase sums read them.
+    pub phases: &'static [ScenePhase],
+}
+
+/// A named stretch of a scripted scene, from its first step to the next phase's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScenePhase {
+    /// Its first step.
+    pub start: u64,
+    /// Its name (`uniform`, `cluster`, …): short kebab-case, for the CSV.
+    pub name: &'static str,
+}
+
+impl ScenarioDescriptor {
+    /// The name of the phase step `step` belongs to; empty for scenes without phases.
+    #[must_use]
+    pub fn phase_at(&self, step: u64) -> &'static str {
+        self.phases.iter().take_while(|p| p.start <= step).last().map_or("", |p| p.name)
+    }
+
+    /// Steps until the last phase has run as long as the others (the scene's natural length); `None` for scenes
+    /// without phases.
+    #[must_use]
+    pub fn scripted_steps(&self) -> Option<u64> {
+        let (first, last) = (self.phases.first()?, self.phases.last()?);
+        let each = self.phases.get(1).map_or(TOUR_PHASE_STEPS, |p| p.start - first.start);
+        Some(last.start + each)
+    }
 }
 
 impl std::fmt::Debug for ScenarioDescriptor {
@@ -113,6 +144,37 @@ const CLUSTER_PULL_AT: u64 = 60;
 const CLUSTER_PULL_STEPS: u64 = 60;
 /// The cluster shrinks to this fraction of its size: 1/4, so 64× the density.
 const CLUSTER_SHRINK: f32 = 0.25;
+
+/// Steps each phase of the `tour` lasts: 5 s at 60 Hz, long enough that a phase's best broadphase wins it
+/// clearly and that a meta-broadphase which takes a second to adapt still gains.
+pub const TOUR_PHASE_STEPS: u64 = 300;
+/// The tour's base speed, as a fraction of the container's width per second: the thesis's scene moves at
+/// 0.6 units/s in a 4-unit box.
+const TOUR_SPEED: f32 = 0.15;
+/// In the tour's `slow` phase the bodies drift at the base speed divided by this.
+const TOUR_SLOW_DIVISOR: f32 = 64.0;
+/// In the tour's `rest` phase this fraction of the bodies stops.
+const TOUR_RESTING: f32 = 0.9;
+/// In the tour's `cluster` phase, held bodies move at the base speed divided by this inside the cluster.
+const TOUR_HELD_DIVISOR: f32 = 8.0;
+
+/// The cluster scenario's phases.
+const CLUSTER_PHASES: &[ScenePhase] = &[
+    ScenePhase { start: 0, name: "uniform" },
+    ScenePhase { start: CLUSTER_PULL_AT, name: "pull" },
+    ScenePhase { start: CLUSTER_PULL_AT + CLUSTER_PULL_STEPS, name: "released" },
+];
+
+/// The tour's phases: each favours a different broadphase (see [`tour_script`]).
+const TOUR_PHASES: &[ScenePhase] = &[
+    ScenePhase { start: 0, name: "uniform" },
+    ScenePhase { start: TOUR_PHASE_STEPS, name: "cluster" },
+    ScenePhase { start: 2 * TOUR_PHASE_STEPS, name: "released" },
+    ScenePhase { start: 3 * TOUR_PHASE_STEPS, name: "slow" },
+    ScenePhase { start: 4 * TOUR_PHASE_STEPS, name: "rest" },
+    ScenePhase { start: 5 * TOUR_PHASE_STEPS, name: "grow" },
+    ScenePhase { start: 6 * TOUR_PHASE_STEPS, name: "double" },
+];
 
 /// A cube centred at the origin holding `bodies` bodies of `mean_volume` at 2% volume fraction.
 fn cube_for_fraction(bodies: usize, mean_volume: f32) -> Aabb {
@@ -188,6 +250,75 @@ fn cluster_script(step: u64, setup: &Setup, rng: &mut Rng, bodies: &mut Bodies) 
     }
 }
 
+/// The tour: seven phases of [`TOUR_PHASE_STEPS`] steps, built so that different broadphases win different
+/// phases and a meta-broadphase has something to adapt to.
+///
+/// 1. `uniform`: uniform positions at the base speed (the thesis's: 0.15 container widths per second).
+/// 2. `cluster`: every body is sent toward the centre so that in one second the cloud shrinks to 1/4 of its
+///    size (64× the density), and is then held there, moving at 1/8 of the base speed inside the cluster's box.
+/// 3. `released`: fresh random directions at the base speed; the cloud disperses.
+/// 4. `slow`: every velocity is scaled to 1/64 of the base speed (a slow drift).
+/// 5. `rest`: 90% of the bodies stop (a seeded draw); the others move at the base speed.
+/// 6. `grow`: every tenth body grows 8× (1:8 sizes); everyone moves at the base speed again.
+/// 7. `double`: as many new bodies as there are arrive (uniform positions, base radius and speed).
+fn tour_script(step: u64, setup: &Setup, rng: &mut Rng, bodies: &mut Bodies) {
+    let c = setup.container;
+    let speed = setup.speed;
+    let center = c.center();
+    // The cluster's box: a quarter of the container's size around its centre.
+    let held = Aabb::from_center_half_extents(center, c.half_extents() * CLUSTER_SHRINK);
+    let p = TOUR_PHASE_STEPS;
+    match step {
+        s if s == p => pull_toward(bodies, center, 1.0 - CLUSTER_SHRINK, CLUSTER_PULL_STEPS as f32 / 60.0),
+        s if s == p + CLUSTER_PULL_STEPS => {
+            for v in &mut bodies.velocity {
+                *v = rng.unit_vector() * (speed / TOUR_HELD_DIVISOR);
+            }
+        }
+        s if s > p + CLUSTER_PULL_STEPS && s < 2 * p => {
+            // Hold the cluster: a body leaving the cluster's box turns back in.
+            for (pos, v) in bodies.position.iter().zip(&mut bodies.velocity) {
+                for axis in 0..3 {
+                    if (pos[axis] < held.min[axis] && v[axis] < 0.0) || (pos[axis] > held.max[axis] && v[axis] > 0.0) {
+                        v[axis] = -v[axis];
+                    }
+                }
+            }
+        }
+        s if s == 2 * p => {
+            for v in &mut bodies.velocity {
+                *v = rng.unit_vector() * speed;
+            }
+        }
+        s if s == 3 * p => {
+            for v in &mut bodies.velocity {
+                *v = v.normalize_or(Vec3::X) * (speed / TOUR_SLOW_DIVISOR);
+            }
+        }
+        s if s == 4 * p => {
+            for v in &mut bodies.velocity {
+                *v = if rng.chance(TOUR_RESTING) { Vec3::ZERO } else { rng.unit_vector() * speed };
+            }
+        }
+        s if s == 5 * p => {
+            for i in 0..bodies.len() {
+                if i % 10 == 0 {
+                    bodies.set_radius(i, bodies.radius[i] * MIXED_FACTOR);
+                }
+                bodies.velocity[i] = rng.unit_vector() * speed;
+            }
+        }
+        s if s == 6 * p => {
+            for _ in 0..bodies.len() {
+                let r = setup.draw_radius(rng);
+                let pos = setup.inside(rng, r);
+                bodies.push_sphere(pos, rng.unit_vector() * speed, r);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Set every velocity so that, in `seconds`, each body covers `fraction` of its way to `target` (the app's
 /// "pull everything toward me" with `fraction = 1`, the cluster scenario's pull with 3/4).
 pub fn pull_toward(bodies: &mut Bodies, target: Vec3, fraction: f32, seconds: f32) {
@@ -210,6 +341,7 @@ const UNIFORM: ScenarioDescriptor = ScenarioDescriptor {
     speed: |c| c.extents().x / 5.0,
     spawn: spawn_uniform,
     script: None,
+    phases: &[],
 };
 
 /// The thesis program's workload.
@@ -255,6 +387,7 @@ pub static SCENARIOS: &[ScenarioDescriptor] = &[
         summary: "uniform, pulled to 1/4 of its size (64× density) at step 60, released at step 120",
         speed: |c| c.extents().x / 10.0,
         script: Some(cluster_script),
+        phases: CLUSTER_PHASES,
         ..UNIFORM
     },
     ScenarioDescriptor {
@@ -280,6 +413,15 @@ pub static SCENARIOS: &[ScenarioDescriptor] = &[
         summary: "two equal balls meeting off-centre: a glancing hit",
         spawn: spawn_two_balls_oblique,
         ..TWO_BALLS
+    },
+    ScenarioDescriptor {
+        name: "tour",
+        summary: "seven 300-step phases (uniform, cluster, released, slow, rest, grow 8×, double): a broadphase tour",
+        largest_radius_factor: MIXED_FACTOR,
+        speed: |c| c.extents().x * TOUR_SPEED,
+        script: Some(tour_script),
+        phases: TOUR_PHASES,
+        ..UNIFORM
     },
 ];
 

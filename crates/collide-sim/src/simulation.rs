@@ -4,6 +4,7 @@ use crate::{Bodies, Config, ConfigError};
 use collide_algorithms::{AlgorithmDescriptor, Params};
 use collide_broadphase::{Broadphase, Frame, Pair, PairList, Resize};
 use collide_math::{Aabb, Rng, Vec3};
+use collide_narrowphase::Contact;
 use collide_resolution::BodyState;
 use collide_timing::{Clock, Phase, PhaseTimer};
 use std::time::Instant;
@@ -17,7 +18,13 @@ pub struct Simulation {
     params: Params,
     broadphase: Box<dyn Broadphase>,
     pairs: PairList,
-    contacts: Vec<Pair>,
+    /// The touching pairs of this step and how they touch, from the narrowphase to resolution.
+    contacts: Vec<(Pair, Contact)>,
+    /// Per body: its box changed since the previous step (the broadphase's motion hint).
+    moved: Vec<bool>,
+    /// Per body: an earlier contact of this step moved it (resolution's scratch).
+    resolved: Vec<bool>,
+
     clock: Clock,
     rng: Rng,
     step: u64,
@@ -49,6 +56,8 @@ impl Simulation {
             aabbs: Vec::new(),
             pairs: PairList::new(),
             contacts: Vec::new(),
+            moved: Vec::new(),
+            resolved: Vec::new(),
             last_frame_seconds: clock.nominal_dt(),
             clock,
             rng: Rng::new(setup.seed),
@@ -69,6 +78,7 @@ impl Simulation {
         self.rng = Rng::new(self.setup.seed);
         (self.setup.scenario.spawn)(&self.setup, &mut self.rng, &mut self.bodies);
         self.broadphase.reset();
+        self.aabbs.clear();
         self.step = 0;
         self.time = 0.0;
     }
@@ -109,89 +119,139 @@ impl Simulation {
         }
     }
 
-    /// One step of `dt` seconds: integrate → AABBs → broadphase → narrowphase → resolution → walls → record.
+    /// One step of `dt` seconds: script → integrate → boxes → broadphase → narrowphase → resolution → walls →
+    /// record. Each phase is one method, a puffin scope and a timed field of the [`FrameRecord`]; data flows one
+    /// way, each phase handing the next what it found (boxes, pairs, contacts).
     pub fn step(&mut self, dt: f32) -> &FrameRecord {
         puffin::profile_function!();
         let start = Instant::now();
         let mut timer = PhaseTimer::start();
-        if let Some(script) = self.setup.scenario.script {
-            script(self.step, &self.setup, &mut self.rng, &mut self.bodies);
-        }
-
-        {
-            puffin::profile_scope!("integrate");
-            let g = self.setup.gravity * dt;
-            for (p, v) in self.bodies.position.iter_mut().zip(&mut self.bodies.velocity) {
-                *v += g;
-                *p += *v * dt;
-            }
-        }
+        self.run_script();
+        self.integrate(dt);
         timer.end(Phase::Integrate);
-
-        let removed = {
-            puffin::profile_scope!("aabbs");
-            self.remove_non_finite()
-        };
-        self.aabbs.clear();
-        self.aabbs.extend(
-            self.bodies.position.iter().zip(&self.bodies.radius).map(|(&p, &r)| Aabb::from_center_radius(p, r)),
-        );
+        let removed = self.build_boxes();
         timer.end(Phase::Aabbs);
-
-        {
-            puffin::profile_scope!("broadphase");
-            let frame = Frame::new(&self.aabbs).with_step(self.step).with_dt(dt);
-            self.broadphase.find_pairs(&frame, &mut self.pairs);
-        }
+        self.find_pairs(dt);
         timer.end(Phase::Broadphase);
-
-        {
-            puffin::profile_scope!("narrowphase");
-            // Sorting makes the response order — and so the whole run — the same for every broadphase.
-            self.pairs.sort();
-            self.contacts.clear();
-            let (pos, rad) = (&self.bodies.position, &self.bodies.radius);
-            for &pair in &self.pairs {
-                let (a, b) = (pair.a as usize, pair.b as usize);
-                if collide_narrowphase::sphere_sphere(pos[a], rad[a], pos[b], rad[b]).is_some() {
-                    self.contacts.push(pair);
-                    self.bodies.last_contact[a] = self.step;
-                    self.bodies.last_contact[b] = self.step;
-                }
-            }
-        }
+        self.narrowphase();
         timer.end(Phase::Narrowphase);
-
         if self.setup.resolution {
-            puffin::profile_scope!("resolution");
-            let e = self.setup.restitution;
-            let b = &mut self.bodies;
-            for &Pair { a, b: c } in &self.contacts {
-                let (i, j) = (a as usize, c as usize);
-                let mut s1 = BodyState { position: b.position[i], velocity: b.velocity[i], inv_mass: b.inv_mass[i] };
-                let mut s2 = BodyState { position: b.position[j], velocity: b.velocity[j], inv_mass: b.inv_mass[j] };
-                collide_resolution::push_out(&mut s1, b.radius[i], &mut s2, b.radius[j]);
-                collide_resolution::impulse(&mut s1, &mut s2, e);
-                (b.position[i], b.velocity[i]) = (s1.position, s1.velocity);
-                (b.position[j], b.velocity[j]) = (s2.position, s2.velocity);
-            }
+            self.resolve();
         }
         timer.end(Phase::Resolution);
+        self.walls();
+        timer.end(Phase::Walls);
+        self.record(dt, start, &timer, removed)
+    }
 
-        {
-            puffin::profile_scope!("walls");
-            let (container, e) = (self.setup.container, self.setup.restitution);
-            let b = &mut self.bodies;
-            for ((p, v), &r) in b.position.iter_mut().zip(&mut b.velocity).zip(&b.radius) {
-                collide_resolution::wall(p, v, Vec3::splat(r), &container, e);
+    /// The scenario's scripted events. A script that appended bodies is followed by the notice the broadphase
+    /// needs: every old body keeps its index, the new ones follow.
+    fn run_script(&mut self) {
+        let Some(script) = self.setup.scenario.script else { return };
+        script(self.step, &self.setup, &mut self.rng, &mut self.bodies);
+        // The previous step's boxes are the bodies the broadphase knows.
+        let (old, new) = (self.aabbs.len(), self.bodies.len());
+        if self.step > 0 && new != old {
+            assert!(new > old, "scenario scripts only append bodies ({old} → {new})");
+            self.old_to_new.clear();
+            self.old_to_new.extend(0..old as u32);
+            self.broadphase.on_resize(&Resize { old_to_new: &self.old_to_new, new_len: new });
+        }
+    }
+
+    fn integrate(&mut self, dt: f32) {
+        puffin::profile_scope!("integrate");
+        let g = self.setup.gravity * dt;
+        for (p, v) in self.bodies.position.iter_mut().zip(&mut self.bodies.velocity) {
+            *v += g;
+            *p += *v * dt;
+        }
+    }
+
+    /// Remove non-finite bodies, then rebuild every box and the motion hint in one pass: a body whose new box is
+    /// bit for bit its old one is marked resting. Returns how many bodies were removed.
+    fn build_boxes(&mut self) -> u32 {
+        puffin::profile_scope!("aabbs");
+        let removed = self.remove_non_finite();
+        let n = self.bodies.len();
+        // The previous boxes describe the same bodies under the same indices, except after a removal (indices
+        // moved) and for bodies a script appended (no previous box): those are marked moved.
+        let known = if removed > 0 { 0 } else { self.aabbs.len().min(n) };
+        self.aabbs.resize(n, Aabb::default());
+        self.moved.clear();
+        self.moved.resize(n, true);
+        let (pos, rad) = (&self.bodies.position, &self.bodies.radius);
+        for (i, (slot, moved)) in self.aabbs.iter_mut().zip(&mut self.moved).enumerate() {
+            let new = Aabb::from_center_radius(pos[i], rad[i]);
+            *moved = i >= known || *slot != new;
+            *slot = new;
+        }
+        removed
+    }
+
+    fn find_pairs(&mut self, dt: f32) {
+        puffin::profile_scope!("broadphase");
+        let frame = Frame::new(&self.aabbs).with_step(self.step).with_dt(dt).with_moved(&self.moved);
+        self.broadphase.find_pairs(&frame, &mut self.pairs);
+    }
+
+    /// The exact test on every candidate pair, in sorted order, keeping the contacts for resolution.
+    fn narrowphase(&mut self) {
+        puffin::profile_scope!("narrowphase");
+        // Sorting makes the response order — and so the whole run — the same for every broadphase.
+        self.pairs.sort();
+        self.contacts.clear();
+        let (pos, rad) = (&self.bodies.position, &self.bodies.radius);
+        for &pair in &self.pairs {
+            let (a, b) = (pair.a as usize, pair.b as usize);
+            if let Some(contact) = collide_narrowphase::sphere_sphere(pos[a], rad[a], pos[b], rad[b]) {
+                self.contacts.push((pair, contact));
+                self.bodies.last_contact[a] = self.step;
+                self.bodies.last_contact[b] = self.step;
             }
         }
-        timer.end(Phase::Walls);
+    }
 
+    /// Push-out and impulse for every contact, in order (see [`collide_resolution::resolve_contact`]).
+    fn resolve(&mut self) {
+        puffin::profile_scope!("resolution");
+        let e = self.setup.restitution;
+        let b = &mut self.bodies;
+        self.resolved.clear();
+        self.resolved.resize(b.len(), false);
+        for &(Pair { a, b: c }, contact) in &self.contacts {
+            let (i, j) = (a as usize, c as usize);
+            let mut s1 = BodyState { position: b.position[i], velocity: b.velocity[i], inv_mass: b.inv_mass[i] };
+            let mut s2 = BodyState { position: b.position[j], velocity: b.velocity[j], inv_mass: b.inv_mass[j] };
+            // An earlier contact of this step moved one of the bodies: the narrowphase's contact is stale, and is
+            // measured again where the bodies now are (the sequential order of the seed studies).
+            let contact = if self.resolved[i] || self.resolved[j] {
+                collide_narrowphase::sphere_sphere(s1.position, b.radius[i], s2.position, b.radius[j])
+            } else {
+                Some(contact)
+            };
+            collide_resolution::resolve_contact(&mut s1, &mut s2, contact.as_ref(), e);
+            (b.position[i], b.velocity[i]) = (s1.position, s1.velocity);
+            (b.position[j], b.velocity[j]) = (s2.position, s2.velocity);
+            (self.resolved[i], self.resolved[j]) = (true, true);
+        }
+    }
+
+    fn walls(&mut self) {
+        puffin::profile_scope!("walls");
+        let (container, e) = (self.setup.container, self.setup.restitution);
+        let b = &mut self.bodies;
+        for ((p, v), &r) in b.position.iter_mut().zip(&mut b.velocity).zip(&b.radius) {
+            collide_resolution::wall(p, v, Vec3::splat(r), &container, e);
+        }
+    }
+
+    fn record(&mut self, dt: f32, start: Instant, timer: &PhaseTimer, removed: u32) -> &FrameRecord {
         let record = FrameRecord {
             frame: self.step,
             n: self.bodies.len() as u32,
             algorithm: self.broadphase.active_name(),
+            phase: self.setup.scenario.phase_at(self.step),
             dt_ms: f64::from(dt) * 1e3,
             step_ms: start.elapsed().as_secs_f64() * 1e3,
             phases: timer.times(),
@@ -259,10 +319,16 @@ impl Simulation {
         &self.pairs
     }
 
-    /// The last step's touching pairs.
+    /// The last step's touching pairs and how they touch.
     #[must_use]
-    pub fn contacts(&self) -> &[Pair] {
+    pub fn contacts(&self) -> &[(Pair, Contact)] {
         &self.contacts
+    }
+
+    /// The last step's motion hint: per body, whether its box changed since the step before.
+    #[must_use]
+    pub fn moved(&self) -> &[bool] {
+        &self.moved
     }
 
     /// The active broadphase.

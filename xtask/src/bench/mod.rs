@@ -12,6 +12,8 @@
 //! - [`peers`]: parry's BVH and rstar's R-tree fed the same boxes as ours, their pair sets checked, the memory
 //!   floor (streaming the box array once) and peak memory per algorithm.
 //! - [`calibrate`]: fits the meta-broadphase's cost prior on this machine (`--install` puts it into `auto`).
+//! - [`selector`]: the meta-broadphase against every pinned candidate and two oracles, on the tour and on every
+//!   scenario.
 //!
 //! Algorithms come from `collide_algorithms::ALGORITHMS` at run time: a row added there joins every study it fits
 //! (the octree studies take the rows with octree parameters, the SAP studies the `sap` family).
@@ -32,6 +34,7 @@ mod report;
 mod rows;
 mod sap;
 mod scaling;
+mod selector;
 
 use measure::Limits;
 use progress::Progress;
@@ -48,7 +51,7 @@ pub struct Args {
     #[arg(long)]
     quick: bool,
     /// Run only these studies (repeat the flag or separate with commas); default: all.
-    /// Studies: off, scaling, peers, cluster, octree-params, sap-speed, sap-feedback, calibrate.
+    /// Studies: off, scaling, peers, cluster, octree-params, sap-speed, sap-feedback, calibrate, selector.
     #[arg(long = "suite", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
     suites: Vec<String>,
     /// Output folder; default `bench-results/<machine>/`.
@@ -65,7 +68,7 @@ pub struct Args {
 
 /// Every study, in the order a full run takes them (cheap and foundational first).
 pub const STUDIES: &[&str] =
-    &["off", "scaling", "peers", "cluster", "octree-params", "sap-speed", "sap-feedback", "calibrate"];
+    &["off", "scaling", "peers", "cluster", "octree-params", "sap-speed", "sap-feedback", "calibrate", "selector"];
 
 /// What every study gets: sizes and limits for this mode, the output folder, progress, collected results.
 pub struct Ctx {
@@ -177,6 +180,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             "sap-speed" => sap::speeds(&mut ctx)?,
             "sap-feedback" => sap::feedback(&mut ctx)?,
             "calibrate" => calibrate::calibrate(&mut ctx)?,
+            "selector" => selector::selector_study(&mut ctx)?,
             other => unreachable!("`{other}` was checked against STUDIES"),
         }
         ctx.progress.clear();

@@ -133,3 +133,98 @@ fn thesis_run_snapshot() {
     let pairs: Vec<String> = s.records().iter().map(|r| format!("{}/{}", r.pairs, r.contacts)).collect();
     insta::assert_snapshot!(format!("pairs/contacts per step: {}\nhash: {:016x}", pairs.join(" "), s.state_hash()));
 }
+
+#[test]
+fn the_tour_runs_its_seven_phases_in_order_growing_and_doubling_its_bodies() {
+    let mut s = sim("scenario = \"tour\"\nbodies = 500\nresolution = false\nalgorithm = \"sap\"\n", &[]);
+    let steps = s.setup().scenario.scripted_steps().unwrap();
+    assert_eq!(steps, 7 * crate::TOUR_PHASE_STEPS);
+    let mut expected = PairList::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for step in 0..steps {
+        s.step(1.0 / 60.0);
+        let r = *s.records().last().unwrap();
+        if seen.last() != Some(&r.phase) {
+            seen.push(r.phase);
+        }
+        // The pairs across the growth and the doubling (an `on_resize` to sweep-and-prune) are brute force's.
+        if step % 50 == 0 || step == 1800 || step == 1801 {
+            reference_pairs(s.aabbs(), &mut expected);
+            assert_eq!(s.pairs(), &expected, "step {step} ({})", r.phase);
+        }
+        let b = s.bodies();
+        let n = b.len();
+        match r.phase {
+            "cluster" if step >= 360 => {
+                // Held in a quarter-size box around the centre (64× the density), give or take a step's travel.
+                let c = s.setup().container;
+                let half = c.half_extents().max_element() * 0.25 * 1.1;
+                let far = b.position.iter().filter(|p| (**p - c.center()).abs().max_element() > half).count();
+                assert!(far * 50 < n, "step {step}: {far} of {n} bodies left the cluster");
+            }
+            "slow" => {
+                let base = s.setup().speed;
+                assert!(b.velocity.iter().all(|v| (v.length() - base / 64.0).abs() < 1e-3 * base), "step {step}");
+            }
+            "rest" => {
+                let resting = b.velocity.iter().filter(|v| **v == Vec3::ZERO).count();
+                assert!((resting as f32 / n as f32 - 0.9).abs() < 0.05, "step {step}: {resting} of {n} rest");
+            }
+            _ => {}
+        }
+        let grown = b.radius.iter().filter(|&&r| r > 3.9).count();
+        match step {
+            s if s < 1500 => assert_eq!((n, grown), (500, 0), "step {step}"),
+            s if s < 1800 => assert_eq!((n, grown), (500, 50), "step {step}: every tenth body grows 8×"),
+            _ => assert_eq!((n, grown), (1000, 50), "step {step}: the count doubles"),
+        }
+    }
+    assert_eq!(seen, ["uniform", "cluster", "released", "slow", "rest", "grow", "double"]);
+}
+
+#[test]
+fn the_motion_hint_marks_exactly_the_boxes_that_changed() {
+    // 90% at rest, response off so they stay so; the hint must never call a changed box resting.
+    let mut s = sim("scenario = \"uniform\"\nbodies = 2000\nresting_fraction = 0.9\nresolution = false\n", &[]);
+    let mut previous: Vec<Aabb> = Vec::new();
+    for step in 0..40 {
+        s.step(1.0 / 60.0);
+        let (aabbs, moved) = (s.aabbs(), s.moved());
+        assert_eq!(moved.len(), aabbs.len());
+        if step == 0 {
+            assert!(moved.iter().all(|&m| m), "the first step has nothing to compare with");
+        } else {
+            for (i, (&m, b)) in moved.iter().zip(aabbs).enumerate() {
+                assert_eq!(m, *b != previous[i], "step {step}, body {i}");
+            }
+            let resting = moved.iter().filter(|&&m| !m).count();
+            assert!(resting > 1700, "step {step}: only {resting} resting bodies marked");
+        }
+        previous = aabbs.to_vec();
+    }
+    // After a removal every index may have moved: everything is marked.
+    s.bodies_mut().velocity[3] = Vec3::NAN;
+    s.step(1.0 / 60.0);
+    assert!(s.moved().iter().all(|&m| m));
+}
+
+#[test]
+fn the_csv_names_each_steps_phase() {
+    let mut s = sim("scenario = \"cluster\"\nbodies = 200\n", &[]);
+    s.run(130, |_, _| {});
+    let dir = std::env::temp_dir().join(format!("collide-phase-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("run.csv");
+    crate::write_csv(&path, s.records()).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().starts_with("frame,n,algorithm,phase,dt_ms"));
+    let phase_of = |line: &str| line.split(',').nth(3).unwrap().to_owned();
+    let phases: Vec<String> = lines.map(phase_of).collect();
+    assert_eq!(phases[59], "uniform");
+    assert_eq!(phases[60], "pull");
+    assert_eq!(phases[125], "released");
+    let plain = sim("scenario = \"uniform\"\nbodies = 50\n", &[]).step(1.0 / 60.0).phase;
+    assert_eq!(plain, "", "scenes without phases leave the column empty");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
