@@ -35,11 +35,15 @@ pub const PARAMS: &[ParamSpec] = &[
     ),
 ];
 
-/// Active frames whose mean is "the active candidate's cost". A mean, not a median: an algorithm's own
-/// occasional expensive frame (sweep-and-prune's rebuild when its swap budget runs out) is part of what it
-/// costs. Long enough that one stalled frame moves the mean by a few percent, short enough to follow a phase
-/// change within a second.
+/// Active frames whose median is the active candidate's typical frame: long enough that a few stalled frames
+/// do not move it, short enough to follow a phase change within half a second.
 const RECENT_FRAMES: usize = 24;
+/// A frame counts toward a candidate's spike factor as at most this many times the typical frame: an
+/// algorithm's own expensive frame (sweep-and-prune's rebuild, 5× its usual frame) counts nearly whole, a frame
+/// the scheduler stalled for 20× counts as four.
+const SPIKE_CLIP: f64 = 4.0;
+/// Weight of each active frame in a candidate's spike factor (an exponential mean over ~50 frames).
+const SPIKE_WEIGHT: f64 = 0.02;
 /// Frames a probe runs beside the active candidate can be at most this many.
 const MAX_PROBE_FRAMES: usize = 8;
 /// The normalised speed the first frame's choice assumes: a tenth of a box per frame, between a slow drift
@@ -90,7 +94,7 @@ pub struct CandidateReport {
     pub probes: u64,
     /// Time its probes took, ms.
     pub probe_ms: f64,
-    /// The model's prediction this frame (for the active one: its recent mean).
+    /// The model's prediction this frame (for the active one: its recent median times its spike factor).
     pub estimate: Estimate,
     /// `true` for the active candidate.
     pub active: bool,
@@ -109,6 +113,11 @@ struct Slot {
     probe_ms: f64,
     /// Its last warm start's cost, ms.
     warm_ms: Option<f64>,
+    /// How much its mean frame exceeds its typical (median) frame when it runs: 1 for an algorithm whose
+    /// frames all cost alike, more for one with its own expensive frames (see [`SPIKE_CLIP`]). Costs are
+    /// compared as typical frame × spike factor: robust to frames the machine stalled, and still charging an
+    /// algorithm for the frames that are its own fault.
+    spike: f64,
 }
 
 /// A probe in progress.
@@ -138,8 +147,9 @@ impl Recent {
         self.len = (self.len + 1).min(RECENT_FRAMES);
     }
 
-    fn mean(&self) -> f64 {
-        if self.len == 0 { 0.0 } else { self.values[..self.len].iter().sum::<f64>() / self.len as f64 }
+    fn median(&self) -> f64 {
+        let mut values = self.values;
+        median(&mut values[..self.len])
     }
 }
 
@@ -220,6 +230,7 @@ impl Selector {
                     probes: 0,
                     probe_ms: 0.0,
                     warm_ms: None,
+                    spike: 1.0,
                 })
                 .collect(),
             model: CostModel::new(prior, &names),
@@ -342,7 +353,7 @@ impl Selector {
     fn estimate_all(&mut self, features: &Features) {
         for c in 0..self.slots.len() {
             self.estimates[c] = if c == self.active && self.recent.len > 0 {
-                Estimate { ms: self.recent.mean(), sigma: 0.0 }
+                Estimate { ms: self.recent.median() * self.slots[c].spike, sigma: 0.0 }
             } else {
                 self.model.predict(c, features, self.frame)
             };
@@ -423,6 +434,11 @@ impl Selector {
             self.cold -= 1;
         } else {
             self.recent.push(active_ms);
+            if self.recent.len >= RECENT_FRAMES / 3 {
+                let ratio = (active_ms / self.recent.median().max(1e-9)).clamp(1.0, SPIKE_CLIP);
+                let slot = &mut self.slots[self.active];
+                slot.spike += SPIKE_WEIGHT * (ratio - slot.spike);
+            }
             self.model.observe(self.active, &features, self.frame, active_ms, false);
             self.policy.tick(active_ms);
         }
@@ -491,29 +507,29 @@ impl Selector {
         self.probe = None;
         let c = p.candidate;
         // The first side-by-side frame pays for whatever the warm start left to do (an incremental structure's
-        // first update, caches filling): it is the switch's cost, not the steady one. Of the others, the least:
-        // a frame the scheduler stalled (another process took the core) is never the least. The machine's
-        // noise on those frames is read off the active candidate — its median over its least on the same
-        // frames — and put back on the probe's least, to give the probe's typical frame. That is compared
-        // with the active candidate's mean over its recent frames, which includes its own expensive frames.
+        // first update, caches filling): it is the switch's cost, not the steady one. Of the others, the least
+        // of each, on the same frames: a frame the scheduler stalled is never the least, and load common to both
+        // cancels. Each least is then charged its candidate's spike factor (its own expensive frames).
         let steady = if p.frames > 1 { 1..p.frames } else { 0..p.frames };
         let least = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
         let (probe_least, active_least) = (least(&p.probe_ms[steady.clone()]), least(&p.active_ms[steady.clone()]));
+        let probe_cost = probe_least * self.slots[c].spike;
+        let active_cost = active_least * self.slots[self.active].spike;
+        // The model keeps typical frames: the probe's least, scaled by the machine's noise on those frames (the
+        // active candidate's median over its least there).
         let mut active_steady = p.active_ms;
         let noise = (median(&mut active_steady[steady]) / active_least).clamp(1.0, 2.0);
-        let probe_typical = probe_least * noise;
-        let active_typical = self.recent.mean().max(active_least);
-        self.model.observe(c, features, self.frame, probe_typical, true);
+        self.model.observe(c, features, self.frame, probe_cost * noise, true);
         self.slots[c].probe_ms += p.spent_ms;
         let action = if forced {
             Action::Switch(c, Reason::Forced)
         } else {
-            self.policy.probe_done(self.frame, self.active, c, probe_typical, active_typical, p.spent_ms)
+            self.policy.probe_done(self.frame, self.active, c, probe_cost, active_cost, p.spent_ms)
         };
         match action {
             Action::Switch(to, reason) => {
                 let from = self.active;
-                self.estimates[to] = Estimate { ms: probe_typical, sigma: 0.0 };
+                self.estimates[to] = Estimate { ms: probe_cost * noise, sigma: 0.0 };
                 let warm = self.switch_to(to, frame, out.as_slice());
                 let kind = if forced { DecisionKind::Forced } else { DecisionKind::Switch };
                 self.log(kind, from, to, reason);
@@ -521,7 +537,7 @@ impl Selector {
             }
             _ => {
                 self.slots[c].in_sync = false;
-                let reason = Reason::Rejected { probe_ms: probe_typical, active_ms: active_typical };
+                let reason = Reason::Rejected { probe_ms: probe_cost, active_ms: active_cost };
                 self.log(DecisionKind::Reject, self.active, self.active, reason);
                 0.0
             }

@@ -88,3 +88,76 @@ fn forced_mode_with_room_for_a_probe_probes_then_switches() {
     assert_eq!(log, expected);
     assert_eq!((s.totals().probes, s.totals().switches), (4, 3));
 }
+
+/// A candidate that answers like brute force and then spins until its frame has cost `cost(frame)` ms of wall
+/// time: a stand-in whose cost the test controls.
+struct Timed {
+    name: &'static str,
+    oracle: BruteForce,
+    frame: u64,
+    cost: fn(&'static str, u64) -> f64,
+}
+
+impl Broadphase for Timed {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        let start = std::time::Instant::now();
+        self.oracle.find_pairs(frame, out);
+        let budget = std::time::Duration::from_secs_f64((self.cost)(self.name, frame.step) / 1e3);
+        while start.elapsed() < budget {
+            std::hint::spin_loop();
+        }
+        self.frame += 1;
+    }
+}
+
+fn timed(cost: fn(&'static str, u64) -> f64) -> Selector {
+    let candidates = ["a", "b"]
+        .into_iter()
+        .map(|name| Candidate { name, broadphase: Box::new(Timed { name, oracle: BruteForce::new(), frame: 0, cost }) })
+        .collect();
+    Selector::new(candidates, PolicyConfig::default(), Prior::builtin(), 0)
+}
+
+fn drive(s: &mut Selector, frames: u64) -> Vec<&'static str> {
+    let aabbs: Vec<Aabb> =
+        (0..30).map(|i| Aabb::from_center_radius(collide_math::Vec3::splat(i as f32 * 0.7), 0.5)).collect();
+    let mut out = PairList::new();
+    (0..frames)
+        .map(|step| {
+            s.find_pairs(&Frame::new(&aabbs).with_step(step), &mut out);
+            s.active_name()
+        })
+        .collect()
+}
+
+#[test]
+fn a_scene_at_the_decision_boundary_does_not_make_it_thrash() {
+    // The two candidates trade places by ±4% every 20 frames: inside the margin, so the right answer is to stay
+    // with whichever runs. A selector that chased the measurements would switch at every flip (30 times).
+    fn cost(name: &'static str, step: u64) -> f64 {
+        let a_ahead = (step / 20) % 2 == 0;
+        if (name == "a") == a_ahead { 1.0 } else { 1.04 }
+    }
+    let mut s = timed(cost);
+    drive(&mut s, 600);
+    assert!(s.totals().switches <= 3, "{} switches at the boundary", s.totals().switches);
+}
+
+#[test]
+fn a_measured_regime_change_is_followed() {
+    // `b` is twice as cheap after step 150: the selector measures `a` getting dearer, probes `b` and switches.
+    fn cost(name: &'static str, step: u64) -> f64 {
+        match (name, step < 150) {
+            ("a", true) | ("b", false) => 0.5,
+            _ => 1.5,
+        }
+    }
+    let mut s = timed(cost);
+    let active = drive(&mut s, 400);
+    let first_b = active.iter().skip(150).position(|&a| a == "b").expect("switched to b") + 150;
+    assert!(first_b < 150 + 60, "followed after {} steps", first_b - 150);
+    assert!(active[first_b..].iter().all(|&a| a == "b"), "and stayed");
+}
