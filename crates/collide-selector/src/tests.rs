@@ -138,7 +138,7 @@ fn a_scene_at_the_decision_boundary_does_not_make_it_thrash() {
     // The two candidates trade places by ±4% every 20 frames: inside the margin, so the right answer is to stay
     // with whichever runs. A selector that chased the measurements would switch at every flip (30 times).
     fn cost(name: &'static str, step: u64) -> f64 {
-        let a_ahead = (step / 20) % 2 == 0;
+        let a_ahead = (step / 20).is_multiple_of(2);
         if (name == "a") == a_ahead { 1.0 } else { 1.04 }
     }
     let mut s = timed(cost);
