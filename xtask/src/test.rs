@@ -28,7 +28,9 @@ pub fn run(args: &Args) -> Result<(), String> {
         run_command("cargo", &["fmt", "--all", "--", "--check"], &[])?;
     }
     let backend = std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "gl".to_owned());
-    let gpu_env = [("WGPU_BACKEND", backend.as_str())];
+    // The GPU tests skip (and pass) when no adapter is found on a developer's machine; here, as under CI, a
+    // missing adapter is a failure, so this command checks what CI checks.
+    let gpu_env = [("WGPU_BACKEND", backend.as_str()), ("COLLIDE_REQUIRE_GPU", "1")];
     run_command("cargo", &["test", "--workspace", "--locked"], &gpu_env)?;
     start_test(&gpu_env)?;
     // The bench's smoke run: every algorithm's pairs against brute force on small sizes, and every output

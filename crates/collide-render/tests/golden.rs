@@ -1,12 +1,14 @@
 //! The renderer's golden-image test: a small fixed scene drawn off-screen on a software adapter (llvmpipe
 //! through GL or lavapipe through Vulkan) and compared with `tests/golden/scene.png` within
-//! [`Tolerance::default`] (at most 0.5% of pixels more than 16 levels off, mean difference at most 1 level).
+//! [`Tolerance::default`] (at most 0.02% of pixels more than 16 levels off, mean difference at most 0.25 level),
+//! tight enough that the smallest sphere going missing fails it (checked here too).
 //!
 //! `COLLIDE_BLESS=1 cargo test -p collide-render --test golden` rewrites the golden image after an intended
 //! change; look at it before committing it.
 //!
-//! Without an adapter the test says so and passes — except under CI (`CI` set), where a missing adapter is a
-//! broken machine, not a reason to skip.
+//! Without an adapter the test says so and passes — except under CI (`CI` set) and under `cargo xtask test`
+//! (`COLLIDE_REQUIRE_GPU=1`), where a missing adapter is a broken machine, not a reason to skip: the README's test
+//! command checks what CI checks.
 
 use collide_render::glam::{Quat, Vec3};
 use collide_render::{
@@ -60,7 +62,7 @@ fn fixed_scene() -> Scene {
 fn fixed_scene_matches_the_golden_image() {
     let gpu = match Gpu::headless(true) {
         Ok(gpu) => gpu,
-        Err(e) if std::env::var_os("CI").is_some() => {
+        Err(e) if std::env::var_os("CI").is_some() || std::env::var_os("COLLIDE_REQUIRE_GPU").is_some() => {
             panic!("{e}: CI must have a software adapter (mesa's llvmpipe via EGL, or lavapipe)")
         }
         Err(e) => {
@@ -96,4 +98,16 @@ fn fixed_scene_matches_the_golden_image() {
         Ok(diff) => eprintln!("golden image matches: {diff}"),
         Err(e) => panic!("{e}"),
     }
+
+    // The tolerance is tight enough to see the smallest sphere go missing.
+    let mut missing = fixed_scene();
+    let smallest = (0..missing.spheres.len())
+        .min_by(|&a, &b| missing.spheres[a].radius.total_cmp(&missing.spheres[b].radius))
+        .unwrap();
+    missing.spheres.remove(smallest);
+    let without = target.render(&gpu, &mut renderer, &missing).expect("render");
+    let tolerance = Tolerance::default();
+    let diff = without.diff(&image, tolerance.threshold).unwrap();
+    eprintln!("without the smallest sphere: {diff}");
+    assert!(!tolerance.accepts(&diff), "the smallest sphere went missing and the tolerance accepted it: {diff}");
 }
