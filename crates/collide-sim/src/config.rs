@@ -374,6 +374,19 @@ impl Config {
             Some(w) => collide_math::Aabb::from_center_radius(Vec3::ZERO, positive(&["container_width"], w)? / 2.0),
             None => (scenario.container)(bodies, mean_sphere_volume(radius, radius_spread)),
         };
+        // A container sized from the bodies' volume: a radius so small that the volume rounds to zero (1e-30
+        // cubed) or so large that it overflows would size it to nothing or to infinity. Say so, at the radius.
+        let room = container.extents().min_element();
+        if !(room.is_finite() && room > 0.0) {
+            return Err(err(
+                &["radius"],
+                format!(
+                    "radius = {radius:e}: the scenario sizes its container from the bodies' volume, which is {} at \
+                     this radius; give a radius between 1e-6 and 1e6, or set container_width",
+                    if room.is_finite() { "too small to represent" } else { "too large to represent" }
+                ),
+            ));
+        }
         let speed = non_negative(&["speed"], self.speed.unwrap_or_else(|| (scenario.speed)(&container)))?;
         let gravity = self.gravity.unwrap_or(scenario.default_gravity);
         if !gravity.is_finite() {

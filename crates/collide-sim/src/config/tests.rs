@@ -125,3 +125,14 @@ fn a_config_survives_a_save_and_load() {
     let c = parse("scenario = \"rain\"\nbodies = 77\n[time]\npolicy = \"accumulator\"\n", &[]).unwrap();
     assert_eq!(parse(&c.to_toml(), &[]).unwrap(), c);
 }
+
+#[test]
+fn a_radius_too_small_or_large_to_size_the_container_says_so() {
+    let e = error("radius = 1e-30\n", &[]);
+    assert!(e.starts_with("test.toml:1: radius = 1e-30: the scenario sizes its container"), "{e}");
+    assert!(e.contains("too small to represent") && e.contains("container_width"), "{e}");
+    let e = error("radius = 1e30\n", &[]);
+    assert!(e.contains("too large to represent"), "{e}");
+    // With a container given, a tiny radius is just a tiny body.
+    assert!(parse("radius = 1e-30\ncontainer_width = 10\n", &[]).is_ok());
+}
