@@ -18,8 +18,10 @@
 //! 3. **Exploration.** When no candidate is predicted cheaper, but one the model is unsure of could be (its
 //!    optimistic estimate `ms · e^−σ` beats the active one by the margin), it is probed, at most once per
 //!    `reprobe_gap` frames.
-//! 4. **Budget.** Probes spend from a bucket that fills by `probe_share` of each active frame's time, so that
-//!    probes cost at most that share of the broadphase's time, amortised. A rule-2 probe whose predicted saving
+//! 4. **Budget.** Probes spend from a bucket that fills by `probe_share` of a frame every frame, so that probes
+//!    cost at most that share of the broadphase's time, amortised. The bucket counts in *frames of the active
+//!    candidate* rather than milliseconds: a probe in an expensive phase costs what it costs relative to that
+//!    phase, and a debt run up while frames were slow does not block probing for ages once they are fast. A rule-2 probe whose predicted saving
 //!    pays for it three times over may borrow a little against the bucket's future filling: when the scene has
 //!    just changed, waiting for the bucket costs more than the probe.
 //! 5. **Thrash guard.** Switching back to the candidate that was active before, within `thrash_window` frames,
@@ -163,7 +165,7 @@ impl std::fmt::Display for Reason {
 #[derive(Clone, Debug)]
 pub struct Policy {
     config: PolicyConfig,
-    /// The probe budget, ms.
+    /// The probe budget, in frames of the active candidate.
     tokens: f64,
     /// `false` until the first frame has been measured (the initial grant is given then).
     granted: bool,
@@ -199,9 +201,10 @@ impl Policy {
         &self.config
     }
 
-    /// The probe budget left, ms.
+    /// The probe budget left, in frames of the active candidate (negative while a well-paying probe's loan is
+    /// repaid).
     #[must_use]
-    pub fn budget_ms(&self) -> f64 {
+    pub fn budget_frames(&self) -> f64 {
         self.tokens
     }
 
@@ -211,13 +214,13 @@ impl Policy {
         *self = Self::new(self.config, candidates);
     }
 
-    /// Every frame, with the active candidate's time this frame: fills the probe budget.
-    pub fn tick(&mut self, active_ms: f64) {
+    /// Every measured frame: fills the probe budget.
+    pub fn tick(&mut self) {
         if !self.granted {
-            self.tokens = INITIAL_GRANT_FRAMES * active_ms;
+            self.tokens = INITIAL_GRANT_FRAMES;
             self.granted = true;
         }
-        self.tokens = (self.tokens + self.config.probe_share * active_ms).min(BUCKET_FRAMES * active_ms.max(1e-6));
+        self.tokens = (self.tokens + self.config.probe_share).min(BUCKET_FRAMES);
     }
 
     /// The frame's decision when no probe is running, given the active candidate, its recent median time and
@@ -249,10 +252,10 @@ impl Policy {
             let saving = (active_ms - e.ms) * f64::from(self.config.horizon);
             let cost = self.probe_cost(e.ms, warm_ms[best]);
             let ripe = frames >= self.config.hysteresis && saving > cost;
-            let credit = if saving > BORROW_PAYBACK * cost { BORROW_FRAMES * active_ms } else { 0.0 };
+            let credit = if saving > BORROW_PAYBACK * cost { BORROW_FRAMES } else { 0.0 };
             let reason = || Reason::Predicted { predicted_ms: e.ms, active_ms, frames };
             return if ripe {
-                self.try_probe(best, e.ms, warm_ms[best], credit, reason).unwrap_or(Action::Stay)
+                self.try_probe(best, e.ms, active_ms, warm_ms[best], credit, reason).unwrap_or(Action::Stay)
             } else {
                 Action::Stay
             };
@@ -269,7 +272,7 @@ impl Policy {
             let e = estimates[c];
             if e.optimistic() < active_ms * (1.0 - self.margin_for(c, frame)) {
                 let reason = || Reason::Unsure { predicted_ms: e.ms, sigma: e.sigma, active_ms };
-                if let Some(action) = self.try_probe(c, e.ms, warm_ms[c], 0.0, reason) {
+                if let Some(action) = self.try_probe(c, e.ms, active_ms, warm_ms[c], 0.0, reason) {
                     return action;
                 }
             }
@@ -278,7 +281,7 @@ impl Policy {
     }
 
     /// A probe of `c` ended at `frame`, having cost `spent_ms` in all (warm start and side-by-side frames), with
-    /// median `probe_ms` against the active one's `active_ms` on the same frames. Switch, or stay.
+    /// `probe_ms` against the active one's `active_ms` on the same frames. Switch, or stay.
     pub fn probe_done(
         &mut self,
         frame: u64,
@@ -288,7 +291,7 @@ impl Policy {
         active_ms: f64,
         spent_ms: f64,
     ) -> Action {
-        self.tokens -= spent_ms;
+        self.tokens -= spent_ms / active_ms.max(1e-9);
         self.last_probe[c] = Some(frame);
         self.streak = 0;
         if probe_ms < active_ms * (1.0 - self.margin_for(c, frame)) {
@@ -306,9 +309,10 @@ impl Policy {
         self.streak = 0;
     }
 
-    /// A probe was abandoned (a resize came in the middle): nothing is learned, its cost is still spent.
-    pub fn probe_abandoned(&mut self, frame: u64, c: usize, spent_ms: f64) {
-        self.tokens -= spent_ms;
+    /// A probe was abandoned (a resize came in the middle): nothing is learned, its cost (`spent_ms`, against an
+    /// active frame of `active_ms`) is still spent.
+    pub fn probe_abandoned(&mut self, frame: u64, c: usize, spent_ms: f64, active_ms: f64) {
+        self.tokens -= spent_ms / active_ms.max(1e-9);
         self.last_probe[c] = Some(frame);
     }
 
@@ -325,16 +329,18 @@ impl Policy {
         ms * f64::from(self.config.probe_frames) + warm_ms.unwrap_or(ms)
     }
 
-    /// A probe of `c` if the budget, with `credit` ms of borrowing allowed, covers its expected cost.
+    /// A probe of `c` if the budget, with `credit` frames of borrowing allowed, covers its expected cost.
     fn try_probe(
         &mut self,
         c: usize,
         ms: f64,
+        active_ms: f64,
         warm_ms: Option<f64>,
         credit: f64,
         reason: impl FnOnce() -> Reason,
     ) -> Option<Action> {
-        (self.tokens + credit >= self.probe_cost(ms, warm_ms)).then(|| Action::Probe(c, reason()))
+        let frames = self.probe_cost(ms, warm_ms) / active_ms.max(1e-9);
+        (self.tokens + credit >= frames).then(|| Action::Probe(c, reason()))
     }
 }
 
@@ -369,7 +375,7 @@ mod tests {
             let measured = &mut learned[regime(frame)];
             measured[active] = Some((frame, active_ms));
             timeline.push(active);
-            policy.tick(active_ms);
+            policy.tick();
             let estimates: Vec<Estimate> = measured
                 .iter()
                 .map(|m| match m {

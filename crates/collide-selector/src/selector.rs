@@ -440,7 +440,7 @@ impl Selector {
                 slot.spike += SPIKE_WEIGHT * (ratio - slot.spike);
             }
             self.model.observe(self.active, &features, self.frame, active_ms, false);
-            self.policy.tick(active_ms);
+            self.policy.tick();
         }
         self.estimate_all(&features);
 
@@ -549,7 +549,8 @@ impl Selector {
         if let Some(p) = self.probe.take() {
             self.slots[p.candidate].in_sync = false;
             self.slots[p.candidate].probe_ms += p.spent_ms;
-            self.policy.probe_abandoned(self.frame, p.candidate, p.spent_ms);
+            let active_ms = self.estimates[self.active].ms;
+            self.policy.probe_abandoned(self.frame, p.candidate, p.spent_ms, active_ms);
             let reason = Reason::Rejected { probe_ms: f64::NAN, active_ms: f64::NAN };
             self.log(DecisionKind::Abandon, self.active, p.candidate, reason);
         }
