@@ -115,3 +115,10 @@ fn auto_switching_every_third_or_seventh_step_never_changes_a_pair() {
         assert_eq!(used.len(), candidates, "auto on {scenario} ran {used:?}");
     }
 }
+
+#[test]
+fn the_whole_tour_through_its_growth_and_doubling() {
+    // 2100 steps: the cluster held at 64× the density, the slow drift, 90% at rest, one body in ten grown 8×,
+    // and the count doubled through `on_resize`, response off as in configs/tour.toml.
+    check_scenario_with("tour", 300, 7 * collide_sim::TOUR_PHASE_STEPS, &["resolution=false"]);
+}
