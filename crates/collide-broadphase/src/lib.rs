@@ -17,28 +17,48 @@
 //! - [`DebugGeometry`], what an algorithm may show of its insides (cells, nodes, intervals);
 //! - [`reference_pairs`], the O(n²) definition of the right answer;
 //! - with the `conformance` feature, the [`conformance`] kit every implementation's tests run.
+//!
+//! And the kernels the algorithms share, so that each is written once and the octree, the sweep-and-prune
+//! family and the grid, BVH and kd crates to come use the same code:
+//! - [`radix`]: order-preserving float keys and an LSD radix sort;
+//! - [`sweep`]: the box-sweep kernel ([`sweep::SweepBox`] records, [`sweep::sweep`], [`sweep::sweep_two`]) and
+//!   its branch-free pair buffer ([`sweep::PairSink`]);
+//! - [`grid`]: the coarse region grid, planned by one function from an algorithm's [`grid::GridPolicy`];
+//! - [`ownership`]: the min-corner rule that reports a pair found in several cells once;
+//! - [`parallel`]: [`Parallelism`], the one serial-or-parallel threshold, and the one place work is sent to
+//!   rayon's threads ([`Parallelism::for_each`], [`parallel::PairChunks`]). With the `profile` feature each
+//!   parallel task opens a puffin scope.
+//!
+//! They sit below the [`Broadphase`] trait's implementations and above nothing but `collide-math`, rayon (and
+//! puffin with `profile`): an algorithm crate layers its own data structure, then these kernels and its own,
+//! then its build and search variants, then its public type.
 
 mod debug;
 mod frame;
+pub mod grid;
 mod oracle;
+pub mod ownership;
 mod pair;
+pub mod parallel;
 mod params;
 pub mod radix;
 mod stats;
+pub mod sweep;
 
 #[cfg(feature = "conformance")]
 pub mod conformance;
 
 pub use collide_math::Aabb;
 pub use debug::{DebugBox, DebugGeometry};
-pub use frame::{Frame, Resize};
+pub use frame::{Frame, Resize, same_bits};
 pub use oracle::reference_pairs;
 pub use pair::{Pair, PairList};
+pub use parallel::Parallelism;
 pub use params::{
     AlgorithmDescriptor, ParamError, ParamInput, ParamKind, ParamSpec, ParamValue, Params, UnknownAlgorithm,
     find_algorithm,
 };
-pub use stats::{Counter, Stats};
+pub use stats::{Counter, Stats, Tally};
 
 /// A broad-phase collision detector.
 ///

@@ -22,7 +22,9 @@
 //!   many small, mixed sizes (1:8), bodies touching the container walls, a 3×3×3 grid of exactly touching unit
 //!   boxes, zero-size boxes, a flat layer, far-off coordinates, an empty scene and a single body;
 //! - **moving sequences** ([`sequences`]) of 300+ frames at slow, fast and teleport speeds, one of them adding
-//!   and removing bodies every few frames through [`Broadphase::on_resize`].
+//!   and removing bodies every few frames through [`Broadphase::on_resize`], and a partly resting one three
+//!   times: without a motion hint, with an exact [`Frame::with_moved`] hint and with a conservative one (bodies
+//!   marked moved that did not move), so that a structure that reads the hint is checked on both of its paths.
 //!
 //! A fresh broadphase from `make` serves each scene and each sequence. After every call the kit checks the
 //! output (each pair once, smaller index first, the exact overlap set) and the algorithm's own
@@ -34,7 +36,7 @@ mod scenes;
 mod sequences;
 
 pub use scenes::{snapshot_scenes, static_scenes};
-pub use sequences::{Motion, Sequence, sequences};
+pub use sequences::{Motion, MovedHint, Sequence, sequences};
 
 use crate::{Aabb, Broadphase, Frame, Pair, PairList, reference_pairs};
 use std::fmt;
