@@ -147,15 +147,21 @@
 //! - Degenerate input terminates: a cell never splits deeper than `max_depth`, so all bodies at one point cost
 //!   O(n · max_depth) to build plus the n²/2 pairs that really exist.
 
-mod batch;
+// The layers, bottom up; imports point down only. The data structure:
+mod tree;
+// Kernels: sweep records and strips, slabs (on top of `collide_broadphase::sweep`).
+mod slabs;
+mod strips;
+// The build, each variant's pair search, the moving bodies' walk of a static tree, and one door to the searches:
 mod build;
 mod dup;
 mod loose;
 mod nodup;
+mod search;
+mod walk;
+// The static/dynamic split's state, the invariants' check, and the public type.
 mod octree;
-mod par;
-mod straddlers;
-mod tree;
+mod split;
 mod validate;
 
 #[cfg(test)]
