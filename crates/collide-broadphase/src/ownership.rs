@@ -7,7 +7,7 @@
 //! cell its box touches. Then the cell holding the owner point stores both bodies, and it is the only cell that
 //! may report the pair: one extra comparison per pair found, none per pair tested in vain. The octree with
 //! duplicates applies it to its leaves (and to the moving bodies' walk of its static tree), multi-box pruning
-//! to the regions of its grid ([`RegionGrid::region_of`](crate::grid::RegionGrid::region_of), whose border
+//! to the regions of its grid (`RegionGrid::region_of` of the `grid` module, whose border
 //! regions extend to infinity); a uniform grid or a BVH with duplicated references would use it the same way.
 //!
 //! The rule needs the *same* cell function for storing and for reporting: a box is stored in every cell whose

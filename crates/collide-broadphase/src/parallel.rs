@@ -88,12 +88,18 @@ const CHUNKS_PER_THREAD: usize = 32;
 
 /// Pair collection in chunks, without per-frame allocation: one pair buffer and one scratch `S` per chunk, kept
 /// across calls.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct PairChunks<S> {
     chunks: Vec<Chunk<S>>,
 }
 
-#[derive(Debug, Default)]
+impl<S> Default for PairChunks<S> {
+    fn default() -> Self {
+        Self { chunks: Vec::new() }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
 struct Chunk<S> {
     tasks: Range<usize>,
     pairs: Vec<Pair>,

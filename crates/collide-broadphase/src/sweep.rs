@@ -77,7 +77,7 @@ const SINK: usize = 1024;
 
 /// The memory of a [`PairSink`]: kept by the caller across calls (one per parallel chunk), because a buffer on
 /// the stack per sweep was zeroed on every call — 2% of the octree's dense frame.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SinkBuffer(Box<[Pair; SINK]>);
 
 impl Default for SinkBuffer {
@@ -137,6 +137,43 @@ fn sweep_in<const ROOM: bool>(boxes: &[SweepBox], scanners: std::ops::Range<usiz
     let (mut m, mut tests) = (*n, 0);
     for i in scanners {
         tests += scan::<ROOM>(&boxes[i], &boxes[i + 1..], out, buf, &mut m);
+    }
+    *n = m;
+    tests
+}
+
+/// [`sweep_from`] for sweeps where few candidates overlap, keeping only the overlapping pairs that `keep` accepts
+/// (an ownership rule, say: see `ownership`). A branch per candidate, almost never taken, instead of a write per
+/// candidate: on a sweep axis crowded with boxes far apart on the other two axes (one sort-and-sweep of a 3-D
+/// scene: 5 000 candidates per pair found) the branch predicts well and the writes of the branch-free loop are
+/// pure cost — 13% more instructions for sort-and-sweep; in a dense crowd, where an overlap is a coin flip, the
+/// branch-free [`sweep_from`] wins. The tests counted are the same.
+#[inline]
+pub fn sweep_sparse(
+    boxes: &[SweepBox],
+    scanners: std::ops::Range<usize>,
+    keep: impl Fn(&SweepBox, &SweepBox) -> bool,
+    sink: &mut PairSink<'_>,
+) -> u64 {
+    let PairSink { out, n, buf } = sink;
+    let (mut m, mut tests) = (*n, 0);
+    for i in scanners {
+        let a = &boxes[i];
+        let c = a.cross;
+        let q = [-c[2], -c[3], -c[0], -c[1]];
+        let mut k = 0;
+        for b in boxes[i + 1..].iter().take_while(|b| b.lo <= a.hi) {
+            let p = b.cross;
+            if (p[0] <= q[0]) & (p[1] <= q[1]) & (p[2] <= q[2]) & (p[3] <= q[3]) && keep(a, b) {
+                buf[m % SINK] = Pair { a: a.id, b: b.id };
+                m += 1;
+                if m == SINK {
+                    flush(out, buf, &mut m);
+                }
+            }
+            k += 1;
+        }
+        tests += k;
     }
     *n = m;
     tests
@@ -336,6 +373,11 @@ mod tests {
                     sweep_from(&recs, w[0]..w[1], &mut PairSink::new(&mut out, &mut buffer));
                 }
                 assert_eq!(sorted(out), want.as_slice(), "axis {axis}, ranges");
+                let mut out = Vec::new();
+                for w in cut.windows(2) {
+                    sweep_sparse(&recs, w[0]..w[1], |_, _| true, &mut PairSink::new(&mut out, &mut buffer));
+                }
+                assert_eq!(sorted(out), want.as_slice(), "axis {axis}, sparse");
             }
         }
     }
