@@ -90,25 +90,29 @@
 //! - `mbp` with `regions_per_axis = 0` sizes its grid itself; a finer grid helps clustered scenes.
 //! - None of them allocates per frame once the buffers have grown to the scene.
 
+// The layers, bottom up; imports point down only. The data: packed endpoints, the pair set, one region whole.
 mod endpoints;
-mod incremental;
-mod mbp;
-mod pair_count;
 mod pairset;
-mod regions;
-mod sort_sweep;
+mod region;
+// The kernel: insertion sort with pair events (the box sweep, radix sort and region grid are collide-broadphase's).
+mod insertion;
+// Bodies moving between regions, the frame pass, the invariants' check.
+mod transfers;
 mod update;
 mod validate;
+// The public types.
+mod mbp;
+mod pair_count;
+mod sap;
+mod sort_sweep;
 
 #[cfg(test)]
 mod tests;
 
-pub use collide_broadphase::radix::{float_key, key_float, sort_by_high_bits};
-pub use incremental::{SweepAndPrune, UpdateMode};
 pub use mbp::{MAX_REGIONS_PER_AXIS, MultiBoxPruning};
 pub use pair_count::PairCount;
 pub use pairset::PairSet;
-pub use regions::MAX_SAP_REGIONS_PER_AXIS;
+pub use sap::{MAX_SAP_REGIONS_PER_AXIS, SweepAndPrune, UpdateMode};
 pub use sort_sweep::{SortSweep, axis_of_greatest_spread};
 
 use collide_broadphase::ParamSpec;
