@@ -6,41 +6,13 @@
 //! cycle every buffer has met its largest demand. rayon's job queue may still allocate a block now and then, so
 //! the bound is a few hundred bytes per frame on average, where rebuilding the buffers would cost megabytes.
 
+use collide_broadphase::conformance::CountingAllocator;
 use collide_broadphase::{Broadphase, Frame, PairList};
 use collide_math::{Aabb, Rng, Vec3};
 use collide_sap::{MultiBoxPruning, PairCount, SortSweep, SweepAndPrune};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// Counts the bytes every allocation and growing reallocation asks for.
-struct Counting;
-
-static BYTES: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY (lint exception): a global allocator is the only way to observe allocations; it forwards every call to
-// `System` unchanged and only adds a relaxed counter.
-#[allow(unsafe_code, reason = "GlobalAlloc is an unsafe trait; every call is forwarded to System")]
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        BYTES.fetch_add(layout.size(), Ordering::Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        BYTES.fetch_add(new_size.saturating_sub(layout.size()), Ordering::Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static ALLOC: CountingAllocator = CountingAllocator;
 
 /// Frame `f` of a cycle of `period` frames: body `i` at `base[i] + dir[i] · 0.5 · sin(2π f / period)`, slow
 /// enough for insertion sort, far enough to cross region borders now and then.
@@ -81,12 +53,12 @@ fn a_warm_sweep_and_prune_family_allocates_nothing_per_frame() {
             bp.find_pairs(&Frame::new(&aabbs).with_step(f as u64), &mut out);
         }
         let frames = 3 * period;
-        let before = BYTES.load(Ordering::Relaxed);
+        let before = CountingAllocator::bytes();
         for f in 0..frames {
             frame(&base, &dir, f, period, &mut aabbs);
             bp.find_pairs(&Frame::new(&aabbs).with_step(f as u64), &mut out);
         }
-        let per_frame = (BYTES.load(Ordering::Relaxed) - before) / frames;
+        let per_frame = (CountingAllocator::bytes() - before) / frames;
         assert!(
             per_frame < 1024,
             "{name}: {per_frame} bytes allocated per warm frame (the scene's boxes alone are {} bytes)",

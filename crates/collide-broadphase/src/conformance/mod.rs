@@ -26,15 +26,19 @@
 //!   times: without a motion hint, with an exact [`Frame::with_moved`] hint and with a conservative one (bodies
 //!   marked moved that did not move), so that a structure that reads the hint is checked on both of its paths.
 //!
+//! [`CountingAllocator`] serves the tests that check a warm broadphase allocates nothing per frame.
+//!
 //! A fresh broadphase from `make` serves each scene and each sequence. After every call the kit checks the
 //! output (each pair once, smaller index first, the exact overlap set) and the algorithm's own
 //! [`validate`](Broadphase::validate). A failure names the scene, the frame, and the missing and extra pairs.
 //!
 //! [`reference_pairs`]: crate::reference_pairs
 
+mod alloc;
 mod scenes;
 mod sequences;
 
+pub use alloc::CountingAllocator;
 pub use scenes::{snapshot_scenes, static_scenes};
 pub use sequences::{Motion, MovedHint, Sequence, sequences};
 
