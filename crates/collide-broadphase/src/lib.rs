@@ -31,7 +31,29 @@
 //!
 //! They sit below the [`Broadphase`] trait's implementations and above nothing but `collide-math`, rayon (and
 //! puffin with `profile`): an algorithm crate layers its own data structure, then these kernels and its own,
-//! then its build and search variants, then its public type.
+//! then its build and search variants, then its public type. Inside this crate the kernels import only the
+//! contract types (`Aabb`, `Pair`, `Tally`), never each other.
+//!
+//! # Complexity
+//!
+//! - [`radix::sort_by_high_bits`]: O(n) per 11-bit digit, three passes for 32-bit keys; below 64 keys a
+//!   comparison sort.
+//! - [`sweep::sweep`] and [`sweep::sweep_two`]: O(m + t) for m sorted records and t candidates (boxes that
+//!   overlap the scanning box on the sweep axis); each candidate is one four-lane comparison.
+//! - [`grid::RegionGrid::plan`]: O(n); a box's regions O(1), visiting them O(regions touched).
+//! - [`parallel::PairChunks::run`]: the work itself plus one copy of the pairs found in parallel (each chunk's
+//!   buffer appended in order).
+//!
+//! # Performance tips
+//!
+//! - Sweep with [`sweep::sweep`] where an overlap is a coin flip (a dense crowd, boxes cut into strips): it
+//!   writes every candidate and advances on an overlap, no branch to mispredict. Sweep with
+//!   [`sweep::sweep_sparse`] where candidates rarely overlap (one crowded axis of a 3-D scene): a predictable
+//!   branch and no write is fewer instructions.
+//! - Build the [`sweep::SweepBox`] records where the boxes are copied anyway (a gather into sort order, a
+//!   scatter into strips), not in a pass of their own.
+//! - Keep one [`Parallelism`] per algorithm and count work in items; tests lower the threshold to run the
+//!   parallel paths on small scenes and raise it to [`Parallelism::SERIAL`] to compare with the serial ones.
 
 mod debug;
 mod frame;
