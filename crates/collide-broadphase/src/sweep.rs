@@ -115,39 +115,29 @@ impl Drop for PairSink<'_> {
 /// the sweep axis; returns the box tests made. O(m + tests).
 #[inline]
 pub fn sweep(boxes: &[SweepBox], sink: &mut PairSink<'_>) -> u64 {
-    sweep_from(boxes, 0..boxes.len(), sink)
+    if boxes.len() <= SINK / 2 { sweep_in::<false>(boxes, sink) } else { sweep_in::<true>(boxes, sink) }
 }
 
-/// [`sweep`] for the scanning boxes `scanners` only: each of `boxes[scanners]` against the boxes after it (to
-/// the end of `boxes`). Disjoint ranges covering `0..boxes.len()` find every pair once: a parallel sweep cuts
-/// the scanners into chunks.
-#[inline]
-pub fn sweep_from(boxes: &[SweepBox], scanners: std::ops::Range<usize>, sink: &mut PairSink<'_>) -> u64 {
-    if boxes.len() <= SINK / 2 {
-        sweep_in::<false>(boxes, scanners, sink)
-    } else {
-        sweep_in::<true>(boxes, scanners, sink)
-    }
-}
-
-/// [`sweep_from`]; `ROOM`: whether a scan can overflow the sink ([`scan`]).
+/// [`sweep`]; `ROOM`: whether a scan can overflow the sink ([`scan`]).
 #[inline(always)]
-fn sweep_in<const ROOM: bool>(boxes: &[SweepBox], scanners: std::ops::Range<usize>, sink: &mut PairSink<'_>) -> u64 {
+fn sweep_in<const ROOM: bool>(boxes: &[SweepBox], sink: &mut PairSink<'_>) -> u64 {
     let PairSink { out, n, buf } = sink;
     let (mut m, mut tests) = (*n, 0);
-    for i in scanners {
-        tests += scan::<ROOM>(&boxes[i], &boxes[i + 1..], out, buf, &mut m);
+    for (i, a) in boxes.iter().enumerate() {
+        tests += scan::<ROOM>(a, &boxes[i + 1..], out, buf, &mut m);
     }
     *n = m;
     tests
 }
 
-/// [`sweep_from`] for sweeps where few candidates overlap, keeping only the overlapping pairs that `keep` accepts
+/// [`sweep`] for sweeps where few candidates overlap, for the scanning boxes `scanners` only (each of
+/// `boxes[scanners]` against the boxes after it: disjoint ranges covering `0..boxes.len()` find every pair once,
+/// so a parallel sweep cuts the scanners into chunks), keeping only the overlapping pairs that `keep` accepts
 /// (an ownership rule, say: see `ownership`). A branch per candidate, almost never taken, instead of a write per
 /// candidate: on a sweep axis crowded with boxes far apart on the other two axes (one sort-and-sweep of a 3-D
 /// scene: 5 000 candidates per pair found) the branch predicts well and the writes of the branch-free loop are
 /// pure cost — 13% more instructions for sort-and-sweep; in a dense crowd, where an overlap is a coin flip, the
-/// branch-free [`sweep_from`] wins. The tests counted are the same.
+/// branch-free [`sweep`] wins. The tests counted are the same.
 #[inline]
 pub fn sweep_sparse(
     boxes: &[SweepBox],
@@ -366,13 +356,8 @@ mod tests {
                 }
                 assert_eq!(sorted(out), want.as_slice(), "axis {axis}, halves");
 
-                // And from scanner ranges that cut the list in three.
-                let mut out = Vec::new();
+                // And by the sparse sweep, from scanner ranges that cut the list in three.
                 let cut = [0, recs.len() / 3, recs.len() / 2, recs.len()];
-                for w in cut.windows(2) {
-                    sweep_from(&recs, w[0]..w[1], &mut PairSink::new(&mut out, &mut buffer));
-                }
-                assert_eq!(sorted(out), want.as_slice(), "axis {axis}, ranges");
                 let mut out = Vec::new();
                 for w in cut.windows(2) {
                     sweep_sparse(&recs, w[0]..w[1], |_, _| true, &mut PairSink::new(&mut out, &mut buffer));
