@@ -16,7 +16,7 @@
 //!   (the table itself lives in `collide-algorithms`, which can see every implementation);
 //! - [`DebugGeometry`], what an algorithm may show of its insides (cells, nodes, intervals);
 //! - [`reference_pairs`], the O(n²) definition of the right answer;
-//! - with the `conformance` feature, the [`conformance`] kit every implementation's tests run.
+//! - with the `conformance` feature, the `conformance` kit every implementation's tests run.
 //!
 //! And the kernels the algorithms share, so that each is written once and the octree, the sweep-and-prune
 //! family and the grid, BVH and kd crates to come use the same code:

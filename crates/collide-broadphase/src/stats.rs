@@ -112,7 +112,7 @@ impl Stats {
     }
 
     /// Set `name` to `value`, adding the counter if it is new. A typed field's name panics and a counter beyond
-    /// [`MAX_COUNTERS`] is dropped (a panic in debug builds): both are bugs in the algorithm, caught by its first
+    /// `MAX_COUNTERS` is dropped (a panic in debug builds): both are bugs in the algorithm, caught by its first
     /// test, never a run-time condition.
     pub fn set(&mut self, name: &'static str, value: f64) {
         assert!(!TYPED.contains(&name), "`{name}` is a typed field of Stats; set the field");
