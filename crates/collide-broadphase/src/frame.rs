@@ -38,7 +38,7 @@ impl<'a> Frame<'a> {
     }
 
     /// The same frame with a motion hint, one flag per body: `moved[i] == false` **promises** that `aabbs[i]` is
-    /// bit for bit the box body `i` had in the previous call (same index; after an
+    /// bit for bit ([`same_bits`]) the box body `i` had in the previous call (same index; after an
     /// [`on_resize`](crate::Broadphase::on_resize), the index of the new numbering, and a body added since is
     /// marked moved). `true` promises nothing: a caller may mark bodies conservatively.
     ///
@@ -65,6 +65,20 @@ impl<'a> Frame<'a> {
     pub fn is_empty(&self) -> bool {
         self.aabbs.is_empty()
     }
+}
+
+/// `true` when `a` and `b` are the same box bit for bit: the comparison a `false` in the motion hint promises
+/// ([`Frame::with_moved`]). Stricter than `==` on floats: `-0.0` and `+0.0` differ here, which can only make a
+/// body look moved, never hide a move.
+#[inline]
+#[must_use]
+pub fn same_bits(a: &Aabb, b: &Aabb) -> bool {
+    a.min.x.to_bits() == b.min.x.to_bits()
+        && a.min.y.to_bits() == b.min.y.to_bits()
+        && a.min.z.to_bits() == b.min.z.to_bits()
+        && a.max.x.to_bits() == b.max.x.to_bits()
+        && a.max.y.to_bits() == b.max.y.to_bits()
+        && a.max.z.to_bits() == b.max.z.to_bits()
 }
 
 /// Bodies were added or removed: how old indices map to new ones.

@@ -16,29 +16,71 @@
 //!   (the table itself lives in `collide-algorithms`, which can see every implementation);
 //! - [`DebugGeometry`], what an algorithm may show of its insides (cells, nodes, intervals);
 //! - [`reference_pairs`], the O(n²) definition of the right answer;
-//! - with the `conformance` feature, the [`conformance`] kit every implementation's tests run.
+//! - with the `conformance` feature, the `conformance` kit every implementation's tests run.
+//!
+//! And the kernels the algorithms share, so that each is written once and the octree, the sweep-and-prune
+//! family and the grid, BVH and kd crates to come use the same code:
+//! - [`radix`]: order-preserving float keys and an LSD radix sort;
+//! - [`sweep`]: the box-sweep kernel ([`sweep::SweepBox`] records, [`sweep::sweep`], [`sweep::sweep_two`]) and
+//!   its branch-free pair buffer ([`sweep::PairSink`]);
+//! - [`grid`]: the coarse region grid, planned by one function from an algorithm's [`grid::GridPolicy`];
+//! - [`ownership`]: the min-corner rule that reports a pair found in several cells once;
+//! - [`parallel`]: [`Parallelism`], the one serial-or-parallel threshold, and the one place work is sent to
+//!   rayon's threads ([`Parallelism::for_each`], [`parallel::PairChunks`]). With the `profile` feature each
+//!   parallel task opens a puffin scope.
+//!
+//! They sit below the [`Broadphase`] trait's implementations and above nothing but `collide-math`, rayon (and
+//! puffin with `profile`): an algorithm crate layers its own data structure, then these kernels and its own,
+//! then its build and search variants, then its public type. Inside this crate the kernels import only the
+//! contract types (`Aabb`, `Pair`, `Tally`), never each other.
+//!
+//! # Complexity
+//!
+//! - [`radix::sort_by_high_bits`]: O(n) per 11-bit digit, three passes for 32-bit keys; below 64 keys a
+//!   comparison sort.
+//! - [`sweep::sweep`] and [`sweep::sweep_two`]: O(m + t) for m sorted records and t candidates (boxes that
+//!   overlap the scanning box on the sweep axis); each candidate is one four-lane comparison.
+//! - [`grid::RegionGrid::plan`]: O(n); a box's regions O(1), visiting them O(regions touched).
+//! - [`parallel::PairChunks::run`]: the work itself plus one copy of the pairs found in parallel (each chunk's
+//!   buffer appended in order).
+//!
+//! # Performance tips
+//!
+//! - Sweep with [`sweep::sweep`] where an overlap is a coin flip (a dense crowd, boxes cut into strips): it
+//!   writes every candidate and advances on an overlap, no branch to mispredict. Sweep with
+//!   [`sweep::sweep_sparse`] where candidates rarely overlap (one crowded axis of a 3-D scene): a predictable
+//!   branch and no write is fewer instructions.
+//! - Build the [`sweep::SweepBox`] records where the boxes are copied anyway (a gather into sort order, a
+//!   scatter into strips), not in a pass of their own.
+//! - Keep one [`Parallelism`] per algorithm and count work in items; tests lower the threshold to run the
+//!   parallel paths on small scenes and raise it to [`Parallelism::SERIAL`] to compare with the serial ones.
 
 mod debug;
 mod frame;
+pub mod grid;
 mod oracle;
+pub mod ownership;
 mod pair;
+pub mod parallel;
 mod params;
 pub mod radix;
 mod stats;
+pub mod sweep;
 
 #[cfg(feature = "conformance")]
 pub mod conformance;
 
 pub use collide_math::Aabb;
 pub use debug::{DebugBox, DebugGeometry};
-pub use frame::{Frame, Resize};
+pub use frame::{Frame, Resize, same_bits};
 pub use oracle::reference_pairs;
 pub use pair::{Pair, PairList};
+pub use parallel::Parallelism;
 pub use params::{
     AlgorithmDescriptor, ParamError, ParamInput, ParamKind, ParamSpec, ParamValue, Params, UnknownAlgorithm,
     find_algorithm,
 };
-pub use stats::{Counter, Stats};
+pub use stats::{Counter, Stats, Tally};
 
 /// A broad-phase collision detector.
 ///

@@ -37,6 +37,55 @@ pub struct Stats {
     counters: [Counter; MAX_COUNTERS],
 }
 
+/// The three typed numbers of [`Stats`], accumulated while the work is done (by the parallel chunks of a
+/// search, say) and then set with [`Stats::with_work`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Exact box–box overlap tests made ([`Stats::pair_tests`]).
+    pub pair_tests: u64,
+    /// Elementary steps other than pair tests ([`Stats::work`]).
+    pub work: u64,
+    /// Estimated bytes read or written ([`Stats::bytes_touched`]).
+    pub bytes_touched: u64,
+}
+
+impl std::ops::AddAssign for Tally {
+    fn add_assign(&mut self, other: Self) {
+        self.pair_tests += other.pair_tests;
+        self.work += other.work;
+        self.bytes_touched += other.bytes_touched;
+    }
+}
+
+impl std::ops::Add for Tally {
+    type Output = Self;
+    fn add(mut self, other: Self) -> Self {
+        self += other;
+        self
+    }
+}
+
+/// A [`Stats`] holding the tally and no name-keyed counter yet.
+impl From<Tally> for Stats {
+    fn from(t: Tally) -> Self {
+        Self::new().with_work(t.pair_tests, t.work, t.bytes_touched)
+    }
+}
+
+impl Tally {
+    /// `pair_tests` tests and nothing else.
+    #[must_use]
+    pub fn tests(pair_tests: u64) -> Self {
+        Self { pair_tests, ..Self::default() }
+    }
+
+    /// `work` steps that touched `bytes_touched` bytes.
+    #[must_use]
+    pub fn work(work: u64, bytes_touched: u64) -> Self {
+        Self { work, bytes_touched, ..Self::default() }
+    }
+}
+
 /// The names of the typed fields, which [`Stats::set`] refuses (one name per concept).
 const TYPED: [&str; 3] = ["pair_tests", "work", "bytes_touched"];
 
@@ -56,8 +105,14 @@ impl Stats {
         self
     }
 
+    /// The three shared numbers as a [`Tally`].
+    #[must_use]
+    pub fn tally(&self) -> Tally {
+        Tally { pair_tests: self.pair_tests, work: self.work, bytes_touched: self.bytes_touched }
+    }
+
     /// Set `name` to `value`, adding the counter if it is new. A typed field's name panics and a counter beyond
-    /// [`MAX_COUNTERS`] is dropped (a panic in debug builds): both are bugs in the algorithm, caught by its first
+    /// `MAX_COUNTERS` is dropped (a panic in debug builds): both are bugs in the algorithm, caught by its first
     /// test, never a run-time condition.
     pub fn set(&mut self, name: &'static str, value: f64) {
         assert!(!TYPED.contains(&name), "`{name}` is a typed field of Stats; set the field");

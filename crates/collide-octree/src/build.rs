@@ -6,41 +6,37 @@
 //! `items` in node order. Every level is a sequential pass over at most one copy of the items (plus the
 //! duplicates of the dup variant), so the build is O(n · depth) with streaming memory access.
 //!
-//! A large tree splits its root first (one pass over all items), then builds the eight children's subtrees
-//! independently, each in its own [`Builder`] — on rayon's threads when there are several — and joins them into
-//! one pool (a copy of the nodes and items with their indices shifted, a few percent of the build). The builders
-//! keep their buffers across frames, so a warm build allocates nothing. Node order is then "root, its 8
-//! children, subtree 0's deeper nodes, subtree 1's, …": children still follow their parent, which is all the
-//! searches and `validate` assume.
+//! A large tree (at least [`Parallelism::min_work`] items) splits its root first (one pass over all items), then
+//! builds the eight children's subtrees independently, each in its own [`SubtreeBuilder`] — on rayon's threads
+//! when [`Parallelism::is_parallel`] — and joins them into one pool (a copy of the nodes and items with their
+//! indices shifted, a few percent of the build). The builders keep their buffers across frames, so a warm build
+//! allocates nothing. Node order is then "root, its 8 children, subtree 0's deeper nodes, subtree 1's, …":
+//! children still follow their parent, which is all the searches and `validate` assume.
 
-use crate::par::PAR_MIN_WORK;
 use crate::tree::{
-    Item, NONE, Node, Shape, Tree, Variant, center, child_mask, child_of_point, sides, split_is_useless,
-    split_keeps_too_many,
+    ITEM_BYTES, Item, NODE_BYTES, NONE, Node, Shape, Tree, Variant, center, child_mask, child_of_point, sides,
+    split_is_useless, split_keeps_too_many,
 };
 use collide_broadphase::radix::{float_key, sort_by_high_bits};
+use collide_broadphase::{Parallelism, Tally};
 use collide_math::{Aabb, Vec3};
-use rayon::prelude::*;
 
 /// Where the build sends one item of a splitting node (`STAY` = keep it in the node).
 const STAY: u8 = 8;
 
-/// From this many items a tree is built as eight subtrees (in parallel when rayon has several threads). Tests
-/// use a small value so that the conformance scenes, which are small, exercise the joined trees too.
-const SUBTREES_MIN: usize = if cfg!(test) { 64 } else { PAR_MIN_WORK };
-
-/// The scratch of a tree's build: the input, one builder for the whole tree or its root, one per root child.
+/// The scratch of one tree's build, kept across frames: the input, one builder for the whole tree or its root,
+/// one per root child.
 #[derive(Debug, Default)]
-pub(crate) struct Builders {
-    pub(crate) input: Vec<Item>,
-    main: Builder,
-    parts: Vec<Builder>,
+pub(crate) struct TreeBuilder {
+    input: Vec<Item>,
+    main: SubtreeBuilder,
+    parts: Vec<SubtreeBuilder>,
 }
 
 /// Builds one subtree: its nodes (node 0 its root) and items, with indices local to it.
 #[derive(Debug, Default)]
-struct Builder {
-    /// The input sorted by `min.x` ([`Builder::presort`]), its keys and the radix sort's second buffer.
+struct SubtreeBuilder {
+    /// The input sorted by `min.x` ([`SubtreeBuilder::presort`]), its keys and the radix sort's second buffer.
     sorted: Vec<Item>,
     keys: Vec<u64>,
     keys_scratch: Vec<u64>,
@@ -56,6 +52,8 @@ struct Builder {
     codes: Vec<u8>,
     /// The first node whose items are in `cur` (the nodes created by the last level).
     first_of_next: usize,
+    /// The work of the last build (the `Stats` numbers; see the crate docs).
+    tally: Tally,
 }
 
 /// Byte `k` of `SPREAD[mask]` is bit `k` of `mask`: summing these counts the items of all 8 children at once in
@@ -74,21 +72,33 @@ static SPREAD: [u64; 256] = {
     table
 };
 
-impl Tree {
-    /// Build the tree from the items in [`Tree::input`]. O(n · depth) time (plus duplicates for dup).
-    pub fn build(&mut self, shape: &Shape) {
-        self.nodes.clear();
-        let Builders { input, main, parts } = &mut self.builders;
-        self.bodies = input.len();
+impl TreeBuilder {
+    /// The buffer to fill with the bodies to insert before calling [`TreeBuilder::build`] (cleared).
+    pub fn input(&mut self) -> &mut Vec<Item> {
+        self.input.clear();
+        &mut self.input
+    }
+
+    /// Forget the input (keeps the allocations).
+    pub fn clear(&mut self) {
+        self.input.clear();
+    }
+
+    /// Build `tree` from the items in [`TreeBuilder::input`]. O(n · depth) time (plus duplicates for dup).
+    pub fn build(&mut self, tree: &mut Tree, shape: &Shape, parallelism: Parallelism) -> Tally {
+        tree.nodes.clear();
+        let Self { input, main, parts } = self;
+        tree.bodies = input.len();
         if input.is_empty() {
-            self.items.clear();
-            return;
+            tree.items.clear();
+            return Tally::default();
         }
         let (mut bmin, mut bmax) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
         for it in input.iter() {
             bmin = bmin.min(it.aabb.min);
             bmax = bmax.max(it.aabb.max);
         }
+        let mut tally = Tally::work(input.len() as u64, input.len() as u64 * ITEM_BYTES);
         // A cubic root keeps cells cubic, which the loose variant's size test assumes. The geometric cell only
         // places split planes: membership uses the infinite root faces, so rounding in `bmin + side` cannot lose
         // a body.
@@ -107,82 +117,86 @@ impl Tree {
             end: input.len() as u32,
             depth: 0,
         };
-        let whole = input.len() < SUBTREES_MIN;
+        // Below the parallel threshold one builder makes the whole tree; above it the root's children are
+        // subtrees (built in parallel when rayon has several threads, each presorted on its own).
+        let whole = input.len() < parallelism.min_work();
         main.build(input, root, shape, whole);
+        tally += main.tally;
         if whole || main.nodes.len() == 1 {
             // Small, or the root stayed a leaf: the main builder holds the whole tree. Swapping keeps both
             // buffers warm (they alternate between builder and tree).
-            std::mem::swap(&mut self.nodes, &mut main.nodes);
-            std::mem::swap(&mut self.items, &mut main.items);
-            return;
+            std::mem::swap(&mut tree.nodes, &mut main.nodes);
+            std::mem::swap(&mut tree.items, &mut main.items);
+            return tally;
         }
 
         // The root split: `main.nodes` is the root and its 8 children, whose ranges index `main.cur`.
-        parts.resize_with(8, Builder::default);
+        parts.resize_with(8, SubtreeBuilder::default);
         let (children, level) = (&main.nodes[1..9], &main.cur[..]);
-        let subtree = |(k, part): (usize, &mut Builder)| {
+        parallelism.for_each("octree subtree build", input.len(), parts, |k, part| {
             let mut child = children[k];
             let input = &level[child.start as usize..child.end as usize];
             child.start = 0;
             child.end = input.len() as u32;
             part.build(input, child, shape, true);
-        };
-        let parallel = rayon::current_num_threads() > 1;
-        if parallel {
-            parts.par_iter_mut().enumerate().for_each(subtree);
-        } else {
-            parts.iter_mut().enumerate().for_each(subtree);
+        });
+        for part in parts.iter() {
+            tally += part.tally;
         }
-
-        // Join: root, the 8 subtree roots, then each subtree's deeper nodes; root items, then each subtree's.
-        self.nodes.push(main.nodes[0]);
-        let (mut node_base, mut item_base) = (9u32, main.items.len() as u32);
-        let mut bases = [(0, 0); 8];
-        for (k, part) in parts.iter().enumerate() {
-            bases[k] = (node_base, item_base);
-            node_base += part.nodes.len() as u32 - 1;
-            item_base += part.items.len() as u32;
-        }
-        let shift = |mut n: Node, (nb, ib): (u32, u32)| {
-            if n.first_child != NONE {
-                // Local node j > 0 becomes nb + j − 1 (local node 0 is the subtree root, placed at 1 + k).
-                n.first_child = nb + n.first_child - 1;
-            }
-            n.start += ib;
-            n.end += ib;
-            n
-        };
-        for (part, &base) in parts.iter().zip(&bases) {
-            self.nodes.push(shift(part.nodes[0], base));
-        }
-        for (part, &base) in parts.iter().zip(&bases) {
-            self.nodes.extend(part.nodes[1..].iter().map(|&n| shift(n, base)));
-        }
-        // The items are copied by the threads too: at 10⁶ bodies a serial copy was a tenth of the build. Resizing
-        // instead of clearing writes only the growth; every slot is then overwritten.
-        self.items.resize(item_base as usize, Item::default());
-        let (own, mut rest) = self.items.split_at_mut(main.items.len());
-        own.copy_from_slice(&main.items);
-        let mut slices: [&mut [Item]; 8] = Default::default();
-        for (slice, part) in slices.iter_mut().zip(parts.iter()) {
-            let (head, tail) = std::mem::take(&mut rest).split_at_mut(part.items.len());
-            *slice = head;
-            rest = tail;
-        }
-        if parallel {
-            slices.par_iter_mut().zip(&parts[..]).for_each(|(slice, part)| slice.copy_from_slice(&part.items));
-        } else {
-            slices.iter_mut().zip(&parts[..]).for_each(|(slice, part)| slice.copy_from_slice(&part.items));
-        }
+        tally + join(tree, main, parts, parallelism)
     }
 }
 
-impl Builder {
+/// Join the root (`main`) and the eight subtrees `parts` into `tree`: root, the 8 subtree roots, then each
+/// subtree's deeper nodes; root items, then each subtree's. Returns the copy's work.
+fn join(tree: &mut Tree, main: &SubtreeBuilder, parts: &[SubtreeBuilder], parallelism: Parallelism) -> Tally {
+    tree.nodes.push(main.nodes[0]);
+    let (mut node_base, mut item_base) = (9u32, main.items.len() as u32);
+    let mut bases = [(0, 0); 8];
+    for (k, part) in parts.iter().enumerate() {
+        bases[k] = (node_base, item_base);
+        node_base += part.nodes.len() as u32 - 1;
+        item_base += part.items.len() as u32;
+    }
+    let shift = |mut n: Node, (nb, ib): (u32, u32)| {
+        if n.first_child != NONE {
+            // Local node j > 0 becomes nb + j − 1 (local node 0 is the subtree root, placed at 1 + k).
+            n.first_child = nb + n.first_child - 1;
+        }
+        n.start += ib;
+        n.end += ib;
+        n
+    };
+    for (part, &base) in parts.iter().zip(&bases) {
+        tree.nodes.push(shift(part.nodes[0], base));
+    }
+    for (part, &base) in parts.iter().zip(&bases) {
+        tree.nodes.extend(part.nodes[1..].iter().map(|&n| shift(n, base)));
+    }
+    // The items are copied by the threads too: at 10⁶ bodies a serial copy was a tenth of the build. Resizing
+    // instead of clearing writes only the growth; every slot is then overwritten.
+    let items = item_base as usize;
+    tree.items.resize(items, Item::default());
+    let (own, mut rest) = tree.items.split_at_mut(main.items.len());
+    own.copy_from_slice(&main.items);
+    let mut copies: [(&mut [Item], &[Item]); 8] = Default::default();
+    for (copy, part) in copies.iter_mut().zip(parts) {
+        let (head, tail) = std::mem::take(&mut rest).split_at_mut(part.items.len());
+        *copy = (head, &part.items);
+        rest = tail;
+    }
+    parallelism.for_each("octree join", items, &mut copies, |_, (to, from)| to.copy_from_slice(from));
+    let nodes = tree.nodes.len() as u64;
+    Tally::work(items as u64 + nodes, 2 * (items as u64 * ITEM_BYTES + nodes * NODE_BYTES))
+}
+
+impl SubtreeBuilder {
     /// Build the subtree under `root`, whose items are `input[root.start..root.end]`, into `nodes` (the root is
     /// node 0) and `items`; with `whole == false` only the root is split, and its children's ranges index `cur`.
     fn build(&mut self, input: &[Item], root: Node, shape: &Shape, whole: bool) {
         self.nodes.clear();
         self.items.clear();
+        self.tally = Tally::default();
         self.nodes.push(root);
         if whole {
             let sorted = self.presort(input);
@@ -191,8 +205,8 @@ impl Builder {
         } else {
             self.level(input, 0..1, shape);
         }
-        while whole && self.nodes.len() > self.level_start() {
-            let (level, cur) = (self.level_start()..self.nodes.len(), std::mem::take(&mut self.cur));
+        while whole && self.nodes.len() > self.first_of_next {
+            let (level, cur) = (self.first_of_next..self.nodes.len(), std::mem::take(&mut self.cur));
             self.level(&cur, level, shape);
             // `level` left the new items in `cur`; the old buffer becomes the next level's `next`.
             self.next = cur;
@@ -200,9 +214,9 @@ impl Builder {
     }
 
     /// `input` sorted by `min.x` (a radix sort of the keys, then one gather). Every split scatters its items
-    /// stably, so each node's items then come out in the order [`Builder::seal`] wants and its sort only confirms
-    /// it (O(m) on sorted input): one O(n) sort instead of an O(m log m) sort per node, on each subtree's own
-    /// thread (a tree's root split, serial, is not presorted; its own items are sorted by `seal`).
+    /// stably, so each node's items then come out in the order [`SubtreeBuilder::seal`] wants and its sort only
+    /// confirms it (O(m) on sorted input): one O(n) sort instead of an O(m log m) sort per node, on each subtree's
+    /// own thread (a tree's root split, serial, is not presorted; its own items are sorted by `seal`).
     fn presort(&mut self, input: &[Item]) -> Vec<Item> {
         let (keys, scratch) = (&mut self.keys, &mut self.keys_scratch);
         keys.clear();
@@ -211,6 +225,9 @@ impl Builder {
         let mut sorted = std::mem::take(&mut self.sorted);
         sorted.clear();
         sorted.extend(keys.iter().map(|&k| input[(k & 0xFFFF_FFFF) as usize]));
+        // Keys: made, a histogram pass and three scatter passes (read and written); items: gathered.
+        let n = input.len() as u64;
+        self.tally += Tally::work(n, n * (8 * 8 + 2 * ITEM_BYTES));
         sorted
     }
 
@@ -218,6 +235,9 @@ impl Builder {
     fn level(&mut self, src: &[Item], level: std::ops::Range<usize>, shape: &Shape) {
         self.next_len = 0;
         self.first_of_next = self.nodes.len();
+        // The level's items are contiguous in `src`: each read by the classification (or the copy of a leaf).
+        let read = u64::from(self.nodes[level.end - 1].end - self.nodes[level.start].start);
+        let kept_before = self.items.len();
         for ni in level {
             // While a node waits for its level, `start..end` index `src`; afterwards, `items`.
             let node = self.nodes[ni];
@@ -229,11 +249,9 @@ impl Builder {
             }
         }
         std::mem::swap(&mut self.cur, &mut self.next);
-    }
-
-    /// The first node of the level whose items are in `cur`.
-    fn level_start(&self) -> usize {
-        self.first_of_next
+        // Counted once per level, not per node: items read, scattered down, kept (copied, then sorted by `seal`).
+        let (down, kept) = (self.next_len as u64, (self.items.len() - kept_before) as u64);
+        self.tally += Tally::work(read + down + kept, (read + down + 2 * kept) * ITEM_BYTES);
     }
 
     /// Node `ni` becomes a leaf holding `own`.
@@ -247,30 +265,31 @@ impl Builder {
     }
 
     /// Split node `ni` whose items are `own`: create its 8 children, keep the items that stay, and scatter the
-    /// others into `next` grouped by child. A dup split that would not reduce the pair tests is refused and the
-    /// node becomes a leaf (see [`split_is_useless`]).
+    /// others into `next` grouped by child. A split that the variant's rule refuses (see [`split_is_useless`],
+    /// [`split_keeps_too_many`]) leaves the node a leaf.
     fn split(&mut self, ni: usize, own: &[Item], shape: &Shape) {
         let node = self.nodes[ni];
-        let c = node.c;
-        let mut children = [node; 8];
-        for (k, ch) in children.iter_mut().enumerate() {
-            for axis in 0..3 {
-                if k >> axis & 1 == 1 {
-                    ch.lo[axis] = c[axis];
-                    ch.lo_t[axis] = c[axis];
-                } else {
-                    ch.hi[axis] = c[axis];
-                    ch.hi_t[axis] = c[axis];
-                }
-            }
-            ch.c = (ch.lo + ch.hi) * 0.5;
-            let margin = (ch.hi - ch.lo) * ((shape.looseness - 1.0) * 0.5);
-            ch.loose = Aabb::new(ch.lo - margin, ch.hi + margin);
-            ch.first_child = NONE;
-            ch.depth = node.depth + 1;
-        }
+        let mut children = children_of(&node, shape);
+        let Some(counts) = self.classify(own, node.c, &children, shape) else {
+            self.keep_all(ni, own);
+            return;
+        };
+        let stays = self.scatter(own, &counts, &mut children, shape.variant);
+        let start = self.items.len() as u32;
+        self.items.extend_from_slice(&self.next[stays]);
+        let first = self.nodes.len();
+        let n = &mut self.nodes[ni];
+        n.start = start;
+        n.end = self.items.len() as u32;
+        n.first_child = first as u32;
+        self.nodes.extend_from_slice(&children);
+        self.seal(ni);
+    }
 
-        // Classify: a child mask (dup) or a child index / STAY (nodup, loose), remembered for the scatter pass.
+    /// The code of every item of a splitting node into `codes` — a child mask (dup) or a child index or
+    /// [`STAY`] (nodup, loose) — and the items per child (index 8: the items that stay); `None` when the
+    /// variant's rule refuses the split.
+    fn classify(&mut self, own: &[Item], c: Vec3, children: &[Node; 8], shape: &Shape) -> Option<[u32; 9]> {
         let mut counts = [0u32; 9];
         self.codes.clear();
         match shape.variant {
@@ -286,10 +305,8 @@ impl Builder {
                         *n += (lanes >> (8 * k) & 0xFF) as u32;
                     }
                 }
-                if split_is_useless(counts[..8].try_into().expect("8 children"), own.len()) {
-                    self.keep_all(ni, own);
-                    return;
-                }
+                let refused = split_is_useless(counts[..8].try_into().expect("8 children"), own.len());
+                (!refused).then_some(counts)
             }
             Variant::Nodup => {
                 for it in own {
@@ -299,10 +316,8 @@ impl Builder {
                     self.codes.push(code);
                     counts[code as usize] += 1;
                 }
-                if split_keeps_too_many(counts[STAY as usize] as usize, own.len(), shape.max_leaf) {
-                    self.keep_all(ni, own);
-                    return;
-                }
+                let refused = split_keeps_too_many(counts[STAY as usize] as usize, own.len(), shape.max_leaf);
+                (!refused).then_some(counts)
             }
             Variant::Loose => {
                 for it in own {
@@ -311,15 +326,25 @@ impl Builder {
                     self.codes.push(code);
                     counts[code as usize] += 1;
                 }
+                Some(counts)
             }
         }
+    }
 
-        // Children's items go to `next`, grouped by child; the items that stay (nodup, loose) are scattered in the
-        // same pass to a ninth group after them, then copied to `items`: this node is processed now, so they
-        // follow the earlier nodes' items. One branch-free pass: whether an item stays is a coin flip in a crowd.
-        let base = self.next_len;
+    /// Scatter `own` by the codes of [`SubtreeBuilder::classify`]: children's items to `next`, grouped by child
+    /// (setting the children's ranges there); the items that stay (nodup, loose) to a ninth group after them, in
+    /// the same pass. Returns the stays' range in `next`: scratch past the level's end, which the next node's
+    /// children overwrite once the caller has copied them to `items` (this node is processed now, so they follow
+    /// the earlier nodes' items). One branch-free pass: whether an item stays is a coin flip in a crowd.
+    fn scatter(
+        &mut self,
+        own: &[Item],
+        counts: &[u32; 9],
+        children: &mut [Node; 8],
+        variant: Variant,
+    ) -> std::ops::Range<usize> {
         let mut offsets = [0usize; 9];
-        let mut at = base;
+        let mut at = self.next_len;
         for (k, ch) in children.iter_mut().enumerate() {
             offsets[k] = at;
             ch.start = at as u32;
@@ -331,10 +356,9 @@ impl Builder {
         if self.next.len() < stays.end {
             self.next.resize(stays.end, Item::default());
         }
-        // The stays' group is scratch past the level's end: the next node's children overwrite it.
         self.next_len = at;
         let next = &mut self.next;
-        if shape.variant == Variant::Dup {
+        if variant == Variant::Dup {
             for (it, &mask) in own.iter().zip(&self.codes) {
                 let mut m = mask;
                 while m != 0 {
@@ -351,15 +375,7 @@ impl Builder {
                 offsets[k] += 1;
             }
         }
-        let start = self.items.len() as u32;
-        self.items.extend_from_slice(&self.next[stays]);
-        let first = self.nodes.len();
-        let n = &mut self.nodes[ni];
-        n.start = start;
-        n.end = self.items.len() as u32;
-        n.first_child = first as u32;
-        self.nodes.extend_from_slice(&children);
-        self.seal(ni);
+        stays
     }
 
     /// Sort node `ni`'s own items by `min.x` and record their widest x extent: every scan of them becomes a
@@ -373,4 +389,28 @@ impl Builder {
         }
         n.max_w = own.iter().fold(0.0, |w, it| w.max(it.aabb.max.x - it.aabb.min.x));
     }
+}
+
+/// The 8 children of `node`, without items yet: octant `k` is upper on x when `k & 1`, on y when `k & 2`, on z
+/// when `k & 4`; cells, membership cells and loose bounds cut at the parent's centre.
+fn children_of(node: &Node, shape: &Shape) -> [Node; 8] {
+    let c = node.c;
+    let mut children = [*node; 8];
+    for (k, ch) in children.iter_mut().enumerate() {
+        for axis in 0..3 {
+            if k >> axis & 1 == 1 {
+                ch.lo[axis] = c[axis];
+                ch.lo_t[axis] = c[axis];
+            } else {
+                ch.hi[axis] = c[axis];
+                ch.hi_t[axis] = c[axis];
+            }
+        }
+        ch.c = (ch.lo + ch.hi) * 0.5;
+        let margin = (ch.hi - ch.lo) * ((shape.looseness - 1.0) * 0.5);
+        ch.loose = Aabb::new(ch.lo - margin, ch.hi + margin);
+        ch.first_child = NONE;
+        ch.depth = node.depth + 1;
+    }
+    children
 }

@@ -8,31 +8,35 @@
 //! written once. Every candidate passes the exact [`Aabb::overlaps`](collide_math::Aabb::overlaps) before it
 //! is written.
 
-use crate::tree::{Item, NONE, Node, STACK, window};
-use collide_broadphase::Pair;
+use crate::tree::{ITEM_BYTES, Item, NODE_BYTES, NONE, Node, STACK, window};
+use collide_broadphase::{Pair, Tally};
 
-/// Pairs whose first-stored body is one of the items of `nodes[range]`.
-pub(crate) fn self_pairs(nodes: &[Node], items: &[Item], range: std::ops::Range<usize>, out: &mut Vec<Pair>) -> u64 {
-    let mut tests = 0;
+/// Pairs whose first-stored body is one of the items of `nodes[range]`. Work: the nodes each query visits.
+pub(crate) fn self_pairs(nodes: &[Node], items: &[Item], range: std::ops::Range<usize>, out: &mut Vec<Pair>) -> Tally {
+    let (mut tests, mut visited, mut queries) = (0, 0, 0);
     for node in &nodes[range] {
         for pos in node.start as usize..node.end as usize {
-            tests += walk(nodes, items, &items[pos], pos + 1, out);
+            tests += query(nodes, items, &items[pos], pos + 1, out, &mut visited);
+            queries += 1;
         }
     }
-    tests
+    // Each visit reads the node and its children's loose bounds (in the same cache lines as the children).
+    Tally { pair_tests: tests, work: queries + visited, bytes_touched: queries * ITEM_BYTES + visited * NODE_BYTES }
 }
 
-/// Test `q` against the stored bodies at positions `>= after` in every node whose loose bound `q` touches.
+/// Test `q` against the stored bodies at positions `>= after` in every node whose loose bound `q` touches;
+/// returns the tests, and counts the nodes visited in `visited`.
 #[inline]
-fn walk(nodes: &[Node], items: &[Item], q: &Item, after: usize, out: &mut Vec<Pair>) -> u64 {
+fn query(nodes: &[Node], items: &[Item], q: &Item, after: usize, out: &mut Vec<Pair>, visited: &mut u64) -> u64 {
     if nodes.is_empty() {
         return 0;
     }
-    let mut tests = 0;
+    let (mut tests, mut pops) = (0, 0);
     let mut stack = [0u32; STACK];
     let mut sp = 1;
     while sp > 0 {
         sp -= 1;
+        pops += 1;
         let node = &nodes[stack[sp] as usize];
         let w = window(node, items, q.aabb.min.x, q.aabb.max.x);
         let (from, end) = (w.start.max(after), w.end);
@@ -54,5 +58,6 @@ fn walk(nodes: &[Node], items: &[Item], q: &Item, after: usize, out: &mut Vec<Pa
             }
         }
     }
+    *visited += pops;
     tests
 }

@@ -1,9 +1,14 @@
-//! [`Octree`]: the three variants behind the [`Broadphase`] trait, with the static/dynamic split.
+//! [`Octree`]: the three variants behind the [`Broadphase`] trait, with the static/dynamic split — the crate's
+//! public type, on top of every other module.
 
-use crate::par::{PAR_MIN_WORK, PairBufs};
-use crate::tree::{Item, MAX_DEPTH_LIMIT, Shape, ShapeStats, Tree, Variant};
-use crate::{batch, dup, loose, nodup};
-use collide_broadphase::{Aabb, Broadphase, DebugBox, DebugGeometry, Frame, Pair, PairList, Params, Stats};
+use crate::build::TreeBuilder;
+use crate::search::Search;
+use crate::split::{Split, SplitPolicy};
+use crate::tree::{MAX_DEPTH_LIMIT, Shape, ShapeStats, Tree, Variant};
+use crate::walk::Walk;
+use collide_broadphase::{
+    Aabb, Broadphase, DebugBox, DebugGeometry, Frame, PairList, Parallelism, Params, Stats, Tally,
+};
 
 /// Tuning of an [`Octree`]. The registry's parameters map onto the first four fields.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -26,11 +31,23 @@ pub struct OctreeConfig {
     /// body costs about twice as much in the walk of the static tree as a body of a full rebuild, so the split
     /// loses when fewer than about half (dup) to two thirds (nodup) of the bodies rest. Default 0.7.
     pub static_share: f32,
+    /// When the build and the searches run on rayon's threads (and from how many items a tree is built as eight
+    /// joined subtrees). Default: [`Parallelism::default`]; tests lower it to exercise those paths on small
+    /// scenes.
+    pub parallelism: Parallelism,
 }
 
 impl Default for OctreeConfig {
     fn default() -> Self {
-        Self { max_leaf: 32, max_depth: 10, looseness: 2.0, static_split: true, static_min: 256, static_share: 0.7 }
+        Self {
+            max_leaf: 32,
+            max_depth: 10,
+            looseness: 2.0,
+            static_split: true,
+            static_min: 256,
+            static_share: 0.7,
+            parallelism: Parallelism::default(),
+        }
     }
 }
 
@@ -38,7 +55,7 @@ impl Default for OctreeConfig {
 #[derive(Clone, Copy, Debug, Default)]
 struct LastStats {
     shape: ShapeStats,
-    pair_tests: u64,
+    tally: Tally,
     static_bodies: u64,
     dynamic_bodies: u64,
     static_rebuilt: bool,
@@ -50,28 +67,13 @@ struct LastStats {
 pub struct Octree {
     shape: Shape,
     config: OctreeConfig,
-    /// Last frame's boxes, compared bit for bit to find the bodies that did not move
-    /// (invariant: `prev.len() == in_static.len()` when the split is on; empty when it is off).
-    prev: Vec<Aabb>,
-    /// `in_static[i]`: body `i` is in `static_tree` and its box has not changed since that build.
-    in_static: Vec<bool>,
-    /// Scratch: `moved[i]` for this frame.
-    moved: Vec<bool>,
-    /// Bodies at rest, built once (invariant: its live entries' boxes equal `prev`).
-    static_tree: Tree,
-    /// The pairs among `static_tree`'s bodies at its build, reused while both bodies stay at rest.
-    static_pairs: Vec<Pair>,
-    /// `static_tree`'s [`ShapeStats`], counted at its build.
-    static_shape: ShapeStats,
-    /// `static_tree`'s inner nodes split into slabs for the moving bodies' walk (nodup only).
-    static_slabs: batch::Slabs,
-    /// Entries of `static_tree` whose body has moved since (skipped by queries via `in_static`).
-    static_stale: usize,
-    /// The moving bodies, rebuilt every frame.
+    /// The bodies at rest and their static tree.
+    split: Split,
+    static_builder: TreeBuilder,
+    /// The moving bodies (`split.moving`), rebuilt every frame.
     dynamic_tree: Tree,
-    /// The moving bodies (walked against the static tree).
-    moving: Vec<Item>,
-    bufs: PairBufs,
+    dynamic_builder: TreeBuilder,
+    search: Search,
     last: LastStats,
 }
 
@@ -94,17 +96,11 @@ impl Octree {
                 looseness: config.looseness,
             },
             config,
-            prev: Vec::new(),
-            in_static: Vec::new(),
-            moved: Vec::new(),
-            static_tree: Tree::default(),
-            static_pairs: Vec::new(),
-            static_shape: ShapeStats::default(),
-            static_slabs: batch::Slabs::default(),
-            static_stale: 0,
+            split: Split::default(),
+            static_builder: TreeBuilder::default(),
             dynamic_tree: Tree::default(),
-            moving: Vec::new(),
-            bufs: PairBufs::default(),
+            dynamic_builder: TreeBuilder::default(),
+            search: Search::default(),
             last: LastStats::default(),
         }
     }
@@ -154,124 +150,25 @@ impl Octree {
         self.config
     }
 
-    /// Which bodies did not move since the last frame, and whether to rebuild the static tree; collects the
-    /// bodies not in the static tree into `moving` on the way (one pass over the boxes). O(n).
-    fn classify(&mut self, aabbs: &[Aabb]) -> bool {
-        let n = aabbs.len();
-        self.moving.clear();
-        if !self.config.static_split || self.prev.len() != n {
-            // Split off: no memory of earlier frames at all. Otherwise the first frame, after a reset, or a count
-            // change the caller did not announce. Either way every body is moving.
-            self.forget();
-            if self.config.static_split {
-                self.prev.extend_from_slice(aabbs);
-            }
-            self.in_static.resize(n, false);
-            self.moving.extend(aabbs.iter().enumerate().map(|(i, a)| Item { aabb: *a, id: i as u32 }));
-            return false;
+    fn split_policy(&self) -> SplitPolicy {
+        SplitPolicy {
+            on: self.config.static_split,
+            static_min: self.config.static_min,
+            static_share: self.config.static_share,
         }
-        self.moved.clear();
-        let mut resting = 0;
-        for (i, (p, a)) in self.prev.iter_mut().zip(aabbs).enumerate() {
-            let moved = !same_bits(p, a);
-            self.moved.push(moved);
-            if moved {
-                *p = *a;
-                if self.in_static[i] {
-                    self.in_static[i] = false;
-                    self.static_stale += 1;
-                }
-            } else if !self.in_static[i] {
-                resting += 1;
-            }
-            if !self.in_static[i] {
-                self.moving.push(Item { aabb: *a, id: i as u32 });
-            }
-        }
-        let static_live = self.static_tree.bodies - self.static_stale;
-        let dynamic = n - static_live;
-        let share = f64::from(self.config.static_share);
-        if (static_live + resting) as f64 >= share * n as f64 {
-            let enough_resting = resting >= self.config.static_min.max(1) && resting * 4 >= dynamic;
-            // Rebuild when half the static tree is stale too: its walk skips more than it finds.
-            let too_stale = self.static_stale > 0 && self.static_stale * 2 >= self.static_tree.bodies;
-            return enough_resting || too_stale;
-        }
-        if !self.static_tree.nodes.is_empty() && (static_live as f64) < (share - 0.1) * n as f64 {
-            self.dissolve(aabbs);
-        }
-        false
-    }
-
-    /// Drop the static tree: too few bodies rest for the split to pay (see [`OctreeConfig::static_share`]).
-    fn dissolve(&mut self, aabbs: &[Aabb]) {
-        self.static_tree.clear();
-        self.static_pairs.clear();
-        self.static_slabs.clear();
-        self.static_stale = 0;
-        self.in_static.fill(false);
-        self.moving.clear();
-        self.moving.extend(aabbs.iter().enumerate().map(|(i, a)| Item { aabb: *a, id: i as u32 }));
-    }
-
-    fn forget(&mut self) {
-        self.prev.clear();
-        self.in_static.clear();
-        self.static_tree.clear();
-        self.static_pairs.clear();
-        self.static_slabs.clear();
-        self.static_stale = 0;
     }
 
     /// Build the static tree from the bodies that did not move this frame, and cache their pairs; the moving
     /// bodies are then exactly those that moved.
-    fn rebuild_static(&mut self, aabbs: &[Aabb]) {
-        let input = self.static_tree.input();
-        self.moving.clear();
-        for (i, (a, &moved)) in aabbs.iter().zip(&self.moved).enumerate() {
-            let item = Item { aabb: *a, id: i as u32 };
-            if moved {
-                self.moving.push(item);
-            } else {
-                input.push(item);
-            }
-        }
-        for (s, &moved) in self.in_static.iter_mut().zip(&self.moved) {
-            *s = !moved;
-        }
-        self.static_stale = 0;
-        self.static_tree.build(&self.shape);
-        self.static_slabs.build(self.shape.variant, &self.static_tree.nodes, &self.static_tree.items);
-        self.static_shape = ShapeStats::default();
-        self.static_tree.shape_stats(&mut self.static_shape);
-        self.static_pairs.clear();
-        let tests = self_pairs(&self.shape, &mut self.static_tree, &mut self.bufs, &mut self.static_pairs);
-        self.last.pair_tests += tests;
-    }
-}
-
-/// Bit-for-bit box equality: a body whose box is unchanged did not move (and `-0.0 != 0.0` here only makes us
-/// treat a body as moving, which is always safe).
-#[inline]
-fn same_bits(a: &Aabb, b: &Aabb) -> bool {
-    a.min.x.to_bits() == b.min.x.to_bits()
-        && a.min.y.to_bits() == b.min.y.to_bits()
-        && a.min.z.to_bits() == b.min.z.to_bits()
-        && a.max.x.to_bits() == b.max.x.to_bits()
-        && a.max.y.to_bits() == b.max.y.to_bits()
-        && a.max.z.to_bits() == b.max.z.to_bits()
-}
-
-/// All pairs among a tree's bodies, appended to `out`; returns the tests made.
-fn self_pairs(shape: &Shape, tree: &mut Tree, bufs: &mut PairBufs, out: &mut Vec<Pair>) -> u64 {
-    let (nodes, items) = (&tree.nodes[..], &tree.items[..]);
-    let parallel = items.len() >= PAR_MIN_WORK;
-    match shape.variant {
-        Variant::Dup => bufs.run(nodes.len(), parallel, out, |r, o| dup::self_pairs(nodes, items, r, o)),
-        Variant::Nodup => bufs.run_with(nodup::tasks(nodes), parallel, out, |r, o, s| {
-            nodup::self_pairs(nodes, items, r, o, &mut s.nodup)
-        }),
-        Variant::Loose => bufs.run(nodes.len(), parallel, out, |r, o| loose::self_pairs(nodes, items, r, o)),
+    fn rebuild_static(&mut self, aabbs: &[Aabb]) -> Tally {
+        let (split, parallelism) = (&mut self.split, self.config.parallelism);
+        split.separate(aabbs, self.static_builder.input());
+        let mut tally = self.static_builder.build(&mut split.static_tree, &self.shape, parallelism);
+        tally += split.static_slabs.build(self.shape.variant, &split.static_tree.nodes, &split.static_tree.items);
+        split.static_shape = ShapeStats::default();
+        split.static_tree.shape_stats(&mut split.static_shape);
+        split.static_pairs.clear();
+        tally + self.search.self_pairs(&self.shape, parallelism, &split.static_tree, &mut split.static_pairs)
     }
 }
 
@@ -280,58 +177,65 @@ impl Broadphase for Octree {
         self.shape.variant.name()
     }
 
-    /// O(n) to find the resting bodies, O(d · depth) to build the moving bodies' tree, then the variant's pair
-    /// search (see the crate docs); the static tree costs a build only when bodies come to rest.
+    /// O(n) to find the resting bodies (n flags with the frame's motion hint), O(d · depth) to build the moving
+    /// bodies' tree, then the variant's pair search (see the crate docs); the static tree costs a build only when
+    /// bodies come to rest.
     fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
         let aabbs = frame.aabbs;
         let out = out.as_mut_vec();
         out.clear();
         self.last = LastStats::default();
-        if self.classify(aabbs) {
-            self.rebuild_static(aabbs);
+        let policy = self.split_policy();
+        let mut tally = Tally::default();
+        if self.split.classify(aabbs, frame.moved, &policy, &mut tally) {
+            tally += self.rebuild_static(aabbs);
             self.last.static_rebuilt = true;
         }
+        let (split, parallelism) = (&self.split, self.config.parallelism);
 
         // The moving bodies (everything not live in the static tree, collected by `classify`) get a tree of
         // their own, rebuilt every frame.
-        self.dynamic_tree.input().extend_from_slice(&self.moving);
-        self.dynamic_tree.build(&self.shape);
+        self.dynamic_builder.input().extend_from_slice(&split.moving);
+        tally += self.dynamic_builder.build(&mut self.dynamic_tree, &self.shape, parallelism);
 
         // Static–static pairs: cached, filtered when some of those bodies have started moving.
-        if self.static_stale == 0 {
-            out.extend_from_slice(&self.static_pairs);
+        let cached = split.static_pairs.len() as u64;
+        if split.static_stale == 0 {
+            out.extend_from_slice(&split.static_pairs);
         } else {
-            let live = &self.in_static;
-            out.extend(self.static_pairs.iter().filter(|p| live[p.a as usize] && live[p.b as usize]));
+            let live = &split.in_static;
+            out.extend(split.static_pairs.iter().filter(|p| live[p.a as usize] && live[p.b as usize]));
         }
-        self.last.pair_tests += self_pairs(&self.shape, &mut self.dynamic_tree, &mut self.bufs, out);
+        tally += Tally::work(cached, cached * 2 * size_of::<collide_broadphase::Pair>() as u64);
+        tally += self.search.self_pairs(&self.shape, parallelism, &self.dynamic_tree, out);
 
-        // Moving–static pairs: one walk of the static tree carrying the moving bodies down (see `batch`).
-        if self.static_tree.bodies > self.static_stale && !self.moving.is_empty() {
-            let (nodes, items) = (&self.static_tree.nodes[..], &self.static_tree.items[..]);
-            let (moving, live, variant) = (&self.moving[..], &self.in_static[..], self.shape.variant);
-            let slabs = &self.static_slabs;
-            let parallel = moving.len() * 8 >= PAR_MIN_WORK;
-            self.last.pair_tests += self.bufs.run_with(batch::tasks(nodes), parallel, out, |r, o, s| {
-                batch::pairs(variant, nodes, items, slabs, moving, live, r, &mut s.batch, o)
-            });
+        // Moving–static pairs: one walk of the static tree carrying the moving bodies down (see `walk.rs`).
+        if split.static_live() > 0 && !split.moving.is_empty() {
+            let tree = &split.static_tree;
+            let walk = Walk {
+                variant: self.shape.variant,
+                nodes: &tree.nodes,
+                items: &tree.items,
+                slabs: &split.static_slabs,
+                live: &split.in_static,
+            };
+            tally += self.search.moving_pairs(parallelism, &walk, &split.moving, out);
         }
 
         // The static tree's shape is counted once per build: walking its nodes every frame cost more than
         // the cached pairs' copy.
-        self.last.shape = if self.static_tree.nodes.is_empty() { ShapeStats::default() } else { self.static_shape };
+        self.last.shape = if split.static_tree.nodes.is_empty() { ShapeStats::default() } else { split.static_shape };
         self.dynamic_tree.shape_stats(&mut self.last.shape);
-        self.last.static_bodies = (self.static_tree.bodies - self.static_stale) as u64;
-        self.last.dynamic_bodies = self.moving.len() as u64;
+        self.last.static_bodies = split.static_live() as u64;
+        self.last.dynamic_bodies = split.moving.len() as u64;
+        self.last.tally = tally;
     }
 
     fn stats(&self) -> Stats {
         let l = &self.last;
         let s = &l.shape;
         let mean = if s.leaves == 0 { 0.0 } else { s.leaf_refs as f64 / s.leaves as f64 };
-        let mut stats = Stats::new();
-        stats.pair_tests = l.pair_tests;
-        stats
+        Stats::from(l.tally)
             .with("nodes", s.nodes as f64)
             .with("leaves", s.leaves as f64)
             .with("depth", f64::from(s.depth))
@@ -345,43 +249,21 @@ impl Broadphase for Octree {
     }
 
     fn reset(&mut self) {
-        self.forget();
+        self.split.forget();
+        self.split.moving.clear();
+        self.static_builder.clear();
         self.dynamic_tree.clear();
-        self.moving.clear();
+        self.dynamic_builder.clear();
         self.last = LastStats::default();
     }
 
     fn validate(&self) -> Result<(), String> {
-        crate::validate::validate(self)
+        crate::validate::validate(&self.shape, &self.split, &self.dynamic_tree)
     }
 
     fn debug_geometry(&self, out: &mut DebugGeometry) {
-        for tree in [&self.static_tree, &self.dynamic_tree] {
+        for tree in [&self.split.static_tree, &self.dynamic_tree] {
             out.boxes.extend(tree.nodes.iter().map(|n| DebugBox { aabb: Aabb::new(n.lo, n.hi), depth: n.depth }));
         }
     }
-}
-
-/// Read access for `validate.rs` and the tests.
-impl Octree {
-    pub(crate) fn parts(&self) -> Parts<'_> {
-        Parts {
-            shape: &self.shape,
-            prev: &self.prev,
-            in_static: &self.in_static,
-            static_tree: &self.static_tree,
-            static_stale: self.static_stale,
-            dynamic_tree: &self.dynamic_tree,
-        }
-    }
-}
-
-/// What [`validate`](crate::validate::validate) checks.
-pub(crate) struct Parts<'a> {
-    pub shape: &'a Shape,
-    pub prev: &'a [Aabb],
-    pub in_static: &'a [bool],
-    pub static_tree: &'a Tree,
-    pub static_stale: usize,
-    pub dynamic_tree: &'a Tree,
 }

@@ -1,13 +1,29 @@
 use crate::{Octree, OctreeConfig, Variant};
 use collide_broadphase::conformance::{Checker, assert_conforms, pair_snapshot, snapshot_scenes};
-use collide_broadphase::{Aabb, Broadphase, Frame, PairList, reference_pairs};
+use collide_broadphase::{Aabb, Broadphase, Frame, PairList, Parallelism, reference_pairs};
 use collide_math::{Rng, Vec3};
 
 const VARIANTS: [Variant; 3] = [Variant::Dup, Variant::Nodup, Variant::Loose];
 
+/// A threshold low enough that the kit's small scenes take the parallel paths and the joined subtrees (the
+/// shipped [`Parallelism::default`] is tested by the tests that use `OctreeConfig::default()`).
+const FORCED: Parallelism = Parallelism::with_min_work(64);
+
+/// Run `f` on a rayon pool of two threads, so that the parallel paths run even on a one-core machine.
+fn on_two_threads<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a rayon pool").install(f)
+}
+
 fn make(variant: Variant, max_leaf: u32, max_depth: u32, static_split: bool) -> Box<dyn Broadphase> {
-    let config =
-        OctreeConfig { max_leaf, max_depth, static_split, static_min: 1, static_share: 0.0, ..OctreeConfig::default() };
+    let config = OctreeConfig {
+        max_leaf,
+        max_depth,
+        static_split,
+        static_min: 1,
+        static_share: 0.0,
+        parallelism: FORCED,
+        ..OctreeConfig::default()
+    };
     Box::new(Octree::new(variant, config))
 }
 
@@ -34,22 +50,26 @@ fn conforms_with_default_parameters() {
 #[test]
 fn conforms_with_small_leaves_and_depths_split_on_and_off() {
     // Small leaves force deep splitting; depth 0 and 1 force the "too full but cannot split" paths.
-    for v in VARIANTS {
-        for (leaf, depth) in [(1, 10), (2, 4), (4, 12), (1, 0), (3, 1), (8, 20)] {
-            for split in [true, false] {
-                assert_conforms(|| make(v, leaf, depth, split));
+    on_two_threads(|| {
+        for v in VARIANTS {
+            for (leaf, depth) in [(1, 10), (2, 4), (4, 12), (1, 0), (3, 1), (8, 20)] {
+                for split in [true, false] {
+                    assert_conforms(|| make(v, leaf, depth, split));
+                }
             }
         }
-    }
+    });
 }
 
 #[test]
 fn conforms_with_default_tuning_split_on_and_off() {
-    for v in VARIANTS {
-        for split in [true, false] {
-            assert_conforms(|| make(v, 32, 10, split));
+    on_two_threads(|| {
+        for v in VARIANTS {
+            for split in [true, false] {
+                assert_conforms(|| make(v, 32, 10, split));
+            }
         }
-    }
+    });
 }
 
 #[test]
@@ -62,9 +82,10 @@ fn conforms_with_other_looseness_split_on_and_off() {
                 static_split,
                 static_min: 1,
                 static_share: 0.0,
+                parallelism: FORCED,
                 ..OctreeConfig::default()
             };
-            assert_conforms(|| Box::new(Octree::new(Variant::Loose, config)));
+            on_two_threads(|| assert_conforms(|| Box::new(Octree::new(Variant::Loose, config))));
         }
     }
 }
@@ -370,5 +391,105 @@ fn moving_bodies_in_a_dense_resting_cloud_match_the_reference() {
         let s = bp.stats();
         assert_eq!(s.get("static_bodies"), Some(0.0), "{}: half moving, no static tree: {s}", v.name());
         assert_eq!(s.get("dynamic_bodies"), Some(6000.0), "{}: {s}", v.name());
+    }
+}
+
+/// A uniform cloud of `n` boxes, a tenth of them moving each frame by `step`, the rest at rest: `frames` frames.
+fn resting_frames(n: usize, frames: usize, step: f32) -> Vec<Vec<Aabb>> {
+    let mut rng = Rng::new(31);
+    let mut center: Vec<Vec3> = (0..n).map(|_| rng.point_in(Vec3::ZERO, Vec3::splat(40.0))).collect();
+    let half: Vec<f32> = (0..n).map(|_| rng.range_f32(0.3, 1.2)).collect();
+    (0..frames)
+        .map(|f| {
+            if f > 0 {
+                for c in center.iter_mut().step_by(10) {
+                    *c += rng.unit_vector() * step;
+                }
+            }
+            center.iter().zip(&half).map(|(&c, &h)| Aabb::from_center_radius(c, h)).collect()
+        })
+        .collect()
+}
+
+/// The exact motion hint of `frames[f]` against `frames[f - 1]` (every body on the first frame).
+fn exact_hint(frames: &[Vec<Aabb>], f: usize) -> Vec<bool> {
+    match f {
+        0 => vec![true; frames[0].len()],
+        _ => frames[f].iter().zip(&frames[f - 1]).map(|(a, b)| !collide_broadphase::same_bits(a, b)).collect(),
+    }
+}
+
+/// With an exact motion hint the split keeps the same bodies at rest as by comparing boxes, every frame equals
+/// the reference, and it touches fewer bytes (n flags instead of 2n boxes). And the hint is what it reads: bodies
+/// marked moved leave the static set although their boxes did not change.
+#[test]
+fn the_motion_hint_replaces_the_comparison() {
+    let frames = resting_frames(2000, 12, 0.5);
+    for v in VARIANTS {
+        let config = OctreeConfig { static_min: 1, ..OctreeConfig::default() };
+        let (mut hinted, mut compared) = (Octree::new(v, config), Octree::new(v, config));
+        let (mut out, mut want) = (PairList::new(), PairList::new());
+        for (f, aabbs) in frames.iter().enumerate() {
+            let hint = exact_hint(&frames, f);
+            reference_pairs(aabbs, &mut want);
+            hinted.find_pairs(&Frame::new(aabbs).with_moved(&hint), &mut out);
+            hinted.validate().unwrap();
+            out.sort();
+            assert_eq!(out, want, "{} frame {f}, hinted", v.name());
+            compared.find_pairs(&Frame::new(aabbs), &mut out);
+            out.sort();
+            assert_eq!(out, want, "{} frame {f}, compared", v.name());
+            let (h, c) = (hinted.stats(), compared.stats());
+            assert_eq!(h.get("static_bodies"), c.get("static_bodies"), "{} frame {f}", v.name());
+            if f >= 3 {
+                assert_eq!(h.get("static_bodies"), Some(1800.0), "{} frame {f}: {h}", v.name());
+                assert!(h.bytes_touched < c.bytes_touched, "{} frame {f}: {h} against {c}", v.name());
+            }
+        }
+        // The same boxes again, every body marked moved: the hint is believed, the static set is retired.
+        let last = frames.last().unwrap();
+        hinted.find_pairs(&Frame::new(last).with_moved(&vec![true; last.len()]), &mut out);
+        assert_eq!(hinted.stats().get("dynamic_bodies"), Some(2000.0), "{}", v.name());
+        out.sort();
+        assert_eq!(out, want, "{}", v.name());
+        hinted.validate().unwrap();
+    }
+}
+
+/// `work` and `bytes_touched` are counted where the work is done: more bodies, more of both; a frame where most
+/// bodies rest costs less than a full rebuild of the same bodies.
+#[test]
+fn work_and_bytes_grow_with_the_scene() {
+    let small = &resting_frames(500, 1, 0.5)[0];
+    let large = &resting_frames(5000, 1, 0.5)[0];
+    for v in VARIANTS {
+        let mut out = PairList::new();
+        let mut measure = |aabbs: &[Aabb]| {
+            let mut bp = make(v, 32, 10, false);
+            bp.find_pairs(&Frame::new(aabbs), &mut out);
+            bp.stats()
+        };
+        let (s, l) = (measure(small), measure(large));
+        assert!(s.work > small.len() as u64, "{}: {s}", v.name());
+        assert!(s.bytes_touched > small.len() as u64 * 28, "{}: {s}", v.name());
+        assert!(l.work > 5 * s.work && l.bytes_touched > 5 * s.bytes_touched, "{}: {s} then {l}", v.name());
+        assert!(l.pair_tests > 5 * s.pair_tests, "{}: {s} then {l}", v.name());
+    }
+    let frames = resting_frames(5000, 6, 0.5);
+    for v in VARIANTS {
+        let mut bp = Octree::new(v, OctreeConfig { static_min: 1, ..OctreeConfig::default() });
+        let mut out = PairList::new();
+        let mut rebuild = Octree::new(v, OctreeConfig { static_split: false, ..OctreeConfig::default() });
+        for aabbs in &frames {
+            bp.find_pairs(&Frame::new(aabbs), &mut out);
+            rebuild.find_pairs(&Frame::new(aabbs), &mut out);
+        }
+        let (split, full) = (bp.stats(), rebuild.stats());
+        assert_eq!(split.get("static_rebuilt"), Some(0.0), "{}: {split}", v.name());
+        assert!(
+            split.work < full.work && split.bytes_touched < full.bytes_touched,
+            "{}: {split} against {full}",
+            v.name()
+        );
     }
 }

@@ -1,10 +1,12 @@
-//! The node pool shared by the three variants (the build is in [`crate::build`]).
+//! The data structure, the bottom layer of the crate: the node pool shared by the three variants, the rules of
+//! where a body is stored, and the small geometric helpers every search uses. Everything else imports this
+//! module; it imports nothing of the crate.
 //!
 //! A tree is two flat arrays: `nodes` (children of a node are 8 consecutive entries, addressed by a `u32`) and
 //! `items` (every stored box with its body id, the items of one node contiguous). Both are cleared and refilled
-//! every build, so a tree that has grown to a scene's size allocates nothing afterwards.
+//! every build (`build.rs`), so a tree that has grown to a scene's size allocates nothing afterwards.
 
-use crate::build::Builders;
+use collide_broadphase::ownership;
 use collide_math::{Aabb, Vec3};
 
 /// "No node": the `first_child` of a leaf.
@@ -60,6 +62,9 @@ pub(crate) struct Item {
     pub id: u32,
 }
 
+/// The bytes of an [`Item`], for the `bytes_touched` estimates.
+pub(crate) const ITEM_BYTES: u64 = size_of::<Item>() as u64;
+
 /// One octree node.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Node {
@@ -102,12 +107,16 @@ impl Node {
         (self.end - self.start) as usize
     }
 
-    /// `true` when `p` lies in the half-open membership cell.
+    /// `true` when `p` lies in the half-open membership cell (the [ownership rule](collide_broadphase::ownership)
+    /// of the dup variant: a pair is reported by the leaf that owns the min corner of its intersection).
     #[inline]
     pub fn owns_point(&self, p: Vec3) -> bool {
-        p.cmpge(self.lo_t).all() && p.cmplt(self.hi_t).all()
+        ownership::owns(self.lo_t, self.hi_t, p)
     }
 }
+
+/// The bytes of a [`Node`], for the `bytes_touched` estimates.
+pub(crate) const NODE_BYTES: u64 = size_of::<Node>() as u64;
 
 /// The children (bit `k` = child `k`) whose half-open cells a box `[min, max]` touches: the lower child on an axis
 /// when `min < c`, the upper when `max >= c`. Child `k` is upper on x when `k & 1`, on y when `k & 2`, on z when
@@ -159,14 +168,47 @@ pub(crate) fn child_of_point(p: Vec3, c: Vec3) -> usize {
     usize::from(p.x >= c.x) | (usize::from(p.y >= c.y) << 1) | (usize::from(p.z >= c.z) << 2)
 }
 
-/// The positions in `items` of `node`'s own items whose x interval can meet `[min_x, max_x]`: a binary search
-/// in the node's items, sorted by `min.x`, for `min.x >= min_x − max_w`, then every item until `min.x > max_x`.
-/// The slack on the lower bound covers the rounding of `max − min`; scanning a few items too many is harmless.
+/// The relative slack that covers float rounding wherever a search bounds boxes by a width computed as
+/// `max − min` (a node's `max_w`, a slab's widest extent) and then subtracts it again: `min − (max − min)` may
+/// land one rounding step above the true `min` of the widest box, which would drop a touching pair. 2⁻²⁰ of the
+/// magnitudes involved is far above f32's 2⁻²⁴ rounding and far below any box size that matters; scanning a few
+/// boxes too many is harmless.
+pub(crate) const ROUNDING_SLACK: f32 = 1.0 / (1 << 20) as f32;
+
+/// The interval `[p − w, p + w]`, grown by [`ROUNDING_SLACK`]: it holds every box of width at most `w` on an
+/// axis that meets the coordinate `p` there, so only boxes meeting it can overlap one of them. A nodup slab's
+/// layer of the subtree is `layer(c, w)` around the plane `c`; a window of boxes sorted by `min` that can meet
+/// `[q.min, q.max]` starts at `layer(q.min, w).0`.
+#[inline]
+pub(crate) fn layer(p: f32, w: f32) -> (f32, f32) {
+    let slack = (p.abs() + w) * ROUNDING_SLACK;
+    (p - w - slack, p + w + slack)
+}
+
+/// The widest extent on `axis` in `v`, grown by [`ROUNDING_SLACK`] (the rounding of `max − min`).
+pub(crate) fn widest(v: &[Item], axis: usize) -> f32 {
+    let w = v.iter().fold(0.0f32, |w, it| w.max(it.aabb.max[axis] - it.aabb.min[axis]));
+    w * (1.0 + ROUNDING_SLACK)
+}
+
+/// The positions in `v`, sorted by `min` on axis `A` and at most `w` wide there, of the boxes that can meet
+/// `[min, max]` on that axis: a binary search for `min.A >= min − w` ([`layer`]'s lower end), then every box
+/// until `min.A > max`.
+#[inline]
+pub(crate) fn window_on<const A: usize>(v: &[Item], w: f32, min: f32, max: f32) -> std::ops::Range<usize> {
+    let from = layer(min, w).0;
+    let lo = v.partition_point(|t| t.aabb.min[A] < from);
+    lo..lo + v[lo..].partition_point(|t| t.aabb.min[A] <= max)
+}
+
+/// The positions in `items` of `node`'s own items whose x interval can meet `[min_x, max_x]` (the node's items
+/// are sorted by `min.x` and at most `max_w` wide): [`window_on`] on x, written out for the node's range of the
+/// item array (delegating cost the loose queries 2% more instructions).
 #[inline]
 pub(crate) fn window(node: &Node, items: &[Item], min_x: f32, max_x: f32) -> std::ops::Range<usize> {
     let (start, end) = (node.start as usize, node.end as usize);
     let own = &items[start..end];
-    let from = min_x - node.max_w - (min_x.abs() + node.max_w) * (1.0 / (1 << 20) as f32);
+    let from = layer(min_x, node.max_w).0;
     let lo = own.partition_point(|t| t.aabb.min.x < from);
     let hi = lo + own[lo..].partition_point(|t| t.aabb.min.x <= max_x);
     start + lo..start + hi
@@ -211,7 +253,7 @@ pub(crate) const NODUP_MAX_STAY: f64 = 0.3;
 /// See [`split_keeps_too_many`]: a cap of 8 leaves' worth of bodies did as well as none on the `cluster` scene.
 pub(crate) const NODUP_REFUSE_LOADS: usize = 8;
 
-/// One octree: node pool, items and the build's scratch buffers.
+/// One octree: node pool and items (built by a `TreeBuilder`, which keeps its scratch apart).
 #[derive(Debug, Default)]
 pub(crate) struct Tree {
     /// Node 0 is the root (absent when no body was inserted); a node's children follow it in the pool.
@@ -220,8 +262,6 @@ pub(crate) struct Tree {
     pub items: Vec<Item>,
     /// Bodies inserted by the last build (items count duplicates; this does not).
     pub bodies: usize,
-    /// The build's scratch (see [`crate::build`]).
-    pub(crate) builders: Builders,
 }
 
 impl Tree {
@@ -229,14 +269,7 @@ impl Tree {
     pub fn clear(&mut self) {
         self.nodes.clear();
         self.items.clear();
-        self.builders.input.clear();
         self.bodies = 0;
-    }
-
-    /// The buffer the caller fills with the bodies to insert before calling [`Tree::build`].
-    pub fn input(&mut self) -> &mut Vec<Item> {
-        self.builders.input.clear();
-        &mut self.builders.input
     }
 
     /// Shape numbers for [`Stats`](collide_broadphase::Stats), summed into `acc`.

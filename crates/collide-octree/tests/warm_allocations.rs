@@ -7,41 +7,13 @@
 //! block per few dozen jobs), so the bound is a few kilobytes over many frames, where rebuilding the buffers
 //! would cost megabytes per frame.
 
+use collide_broadphase::conformance::CountingAllocator;
 use collide_broadphase::{Broadphase, Frame, PairList};
 use collide_math::{Aabb, Rng, Vec3};
 use collide_octree::{Octree, OctreeConfig, Variant};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// Counts the bytes every allocation and growing reallocation asks for.
-struct Counting;
-
-static BYTES: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY (lint exception): a global allocator is the only way to observe allocations; it forwards every call to
-// `System` unchanged and only adds a relaxed counter.
-#[allow(unsafe_code, reason = "GlobalAlloc is an unsafe trait; every call is forwarded to System")]
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        BYTES.fetch_add(layout.size(), Ordering::Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        BYTES.fetch_add(new_size.saturating_sub(layout.size()), Ordering::Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static ALLOC: CountingAllocator = CountingAllocator;
 
 /// Frame `f` of a cycle of `period` frames: a cloud that breathes between its full size and a dense quarter of
 /// it (so that both the sparse and the crowded trees are met), with a tenth of the bodies at rest.
@@ -69,12 +41,12 @@ fn a_warm_octree_allocates_nothing_per_frame() {
             bp.find_pairs(&Frame::new(&aabbs), &mut out);
         }
         let frames = 4 * period;
-        let before = BYTES.load(Ordering::Relaxed);
+        let before = CountingAllocator::bytes();
         for f in 0..frames {
             frame(&base, f, period, &mut aabbs);
             bp.find_pairs(&Frame::new(&aabbs), &mut out);
         }
-        let per_frame = (BYTES.load(Ordering::Relaxed) - before) / frames;
+        let per_frame = (CountingAllocator::bytes() - before) / frames;
         assert!(
             per_frame < 1024,
             "{}: {per_frame} bytes allocated per warm frame (the scene's boxes alone are {} bytes)",

@@ -1,4 +1,5 @@
-//! Endpoints: one `u64` per interval end, and the sorted per-axis arrays SAP keeps.
+//! Endpoints: one `u64` per interval end, the element of the sorted per-axis arrays SAP keeps (data; the
+//! insertion sort over them is `insertion.rs`).
 //!
 //! The thesis stores an endpoint as a record (value, begin/end flag, body index). Packed into one `u64`
 //! — `float_key(value)` in bits 32..64, the end flag in bit 31, the body in bits 0..31 — the whole record moves
@@ -62,47 +63,6 @@ pub fn of_box(aabb: &Aabb, axis: usize, body: u32) -> [u64; 2] {
     [make(aabb.min[axis], false, body), make(aabb.max[axis], true, body)]
 }
 
-/// Insertion sort of an almost sorted endpoint array, calling `cross(moving, passed)` whenever an endpoint moves
-/// left past one of the other kind (a begin past an end: the intervals may have started to overlap; an end past
-/// a begin: they stopped). Returns the number of swaps, or `None` as soon as it would exceed `budget` (the array
-/// is then a valid permutation but only partly sorted).
-///
-/// O(n + swaps). Each endpoint pair that changed order swaps exactly once, so `swaps` is the number of
-/// inversions since the last frame — linear in n when bodies move a small fraction of their size per frame,
-/// quadratic when they cross the whole world.
-///
-/// This is the plain form of the thesis's procedure, kept for the tests that pin its semantics; the production
-/// pass (`update::sort_axis`) is the same loop specialised by the kind of the moving endpoint.
-#[cfg(test)]
-pub fn insertion_sort(endpoints: &mut [u64], budget: u64, mut cross: impl FnMut(u64, u64)) -> Option<u64> {
-    let mut swaps = 0u64;
-    for i in 1..endpoints.len() {
-        let cur = endpoints[i];
-        let key = order(cur);
-        if order(endpoints[i - 1]) <= key {
-            continue;
-        }
-        let mut j = i;
-        while j > 0 {
-            let prev = endpoints[j - 1];
-            if order(prev) <= key {
-                break;
-            }
-            if (prev ^ cur) & END != 0 {
-                cross(cur, prev);
-            }
-            endpoints[j] = prev;
-            j -= 1;
-        }
-        swaps += (i - j) as u64;
-        endpoints[j] = cur;
-        if swaps > budget {
-            return None;
-        }
-    }
-    Some(swaps)
-}
-
 /// Merge the sorted `extra` endpoints into the sorted `endpoints`, in place from the back. O(n + k).
 pub fn merge_into(endpoints: &mut Vec<u64>, extra: &[u64]) {
     let n = endpoints.len();
@@ -139,20 +99,6 @@ mod tests {
         assert!(order(make(-0.0, true, 1)) > order(make(0.0, false, 2)), "touching at zero must overlap");
         assert_eq!(body(relabel(e, 99)), 99);
         assert!(is_end(relabel(e, 99)));
-    }
-
-    #[test]
-    fn insertion_sort_reports_crossings_and_counts_swaps() {
-        // Body 0 = [0, 1], body 1 = [2, 3]; body 1 moves to [0.5, 1.5]: its begin passes body 0's end.
-        let mut arr = vec![make(0.0, false, 0), make(1.0, true, 0), make(0.5, false, 1), make(1.5, true, 1)];
-        let mut crossings = Vec::new();
-        let swaps = insertion_sort(&mut arr, u64::MAX, |m, p| crossings.push((body(m), is_end(m), body(p))));
-        assert_eq!(swaps, Some(1));
-        assert_eq!(crossings, vec![(1, false, 0)]);
-        assert_eq!(first_unsorted(&arr), None);
-        // A budget of zero gives up at the first swap.
-        let mut arr = vec![make(2.0, false, 0), make(1.0, false, 1)];
-        assert_eq!(insertion_sort(&mut arr, 0, |_, _| {}), None);
     }
 
     #[test]

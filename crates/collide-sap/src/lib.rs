@@ -31,9 +31,9 @@
 //!   38 000 swaps a frame (46× fewer) and ~8 ms serial CPU; at 10⁶, 3 757 regions, 1.0 million swaps (170×
 //!   fewer) and ~155 ms serial CPU. Bodies spanning several regions are in each; all regions share one pair set,
 //!   and every event is true of this frame's boxes, so repeats are harmless and each pair is output once; bodies
-//!   crossing region borders are moved in batches (see the `regions` module for the pair rule).
+//!   crossing region borders are moved in batches (see `transfers.rs` for the pair rule).
 //!   `regions_per_axis = 1` is the thesis's algorithm on three global arrays;
-//! - initialisation (first frame, after a reset, or [`Broadphase::warm_start`] with a known pair set when
+//! - initialisation (first frame, after a reset, or [`Broadphase::warm_start`](collide_broadphase::Broadphase::warm_start) with a known pair set when
 //!   the meta-broadphase switches to SAP) sorts the endpoints with an O(n) radix sort (scattered in order to the
 //!   regions) and fills the pair set by multi-box pruning (or copies the known set) — never insertion sort of a
 //!   random order;
@@ -43,7 +43,7 @@
 //!   `dt` no longer makes the next frame slower than a rebuild. At the thesis's full speed regions still make ~8
 //!   swaps per body and axis (37 ms against 7.5 ms for `mbp` at 10⁵), so the budget (4) sends those frames to the
 //!   rebuild path;
-//! - bodies added and removed ([`Broadphase::on_resize`]) are patched in batches (Tracy, Buss & Woods 2009):
+//! - bodies added and removed ([`Broadphase::on_resize`](collide_broadphase::Broadphase::on_resize)) are patched in batches (Tracy, Buss & Woods 2009):
 //!   removed bodies dropped and the rest relabelled per region in one pass, new bodies entered into their regions
 //!   next frame like bodies crossing a border: endpoints sorted and merged, pairs found by one sweep that tests
 //!   only pairs involving a new body;
@@ -52,6 +52,39 @@
 //!   per region of a coarse grid, in parallel, because a single sweep axis gets crowded in 3-D as n grows;
 //! - **pair counting** ([`PairCount`], `pair-count`), the variant of the self-adjusting-BSP study, with a
 //!   hash table of counts instead of its n×n matrix.
+//!
+//! # Modules
+//!
+//! Layered so that imports point one way: the data (`endpoints.rs`: packed endpoints; `pairset.rs`: the pair
+//! set; `region.rs`: one region whole — its cell, members, its three sorted axes with their events, the frame's
+//! local copy of the boxes); the kernel (`insertion.rs`: the insertion sort with pair events, the thesis's
+//! procedure, tested directly); bodies moving between regions (`transfers.rs`), the frame pass (`update.rs`) and
+//! the invariants' check (`validate.rs`); and on top the public types (`sap.rs`, `mbp.rs`, `sort_sweep.rs`,
+//! `pair_count.rs`). The radix sort, the box sweep (`sort-sweep` and `mbp`), the region grid and its planning
+//! (`sap` and `mbp`, each with its own [`GridPolicy`](collide_broadphase::grid::GridPolicy) explained beside
+//! it), the min-corner ownership rule (`mbp`) and the parallel runner are `collide-broadphase`'s, shared with the
+//! octrees and the crates to come.
+//!
+//! # Stats
+//!
+//! The shared numbers, counted where the work is done:
+//! - `pair_tests`: exact box tests. `sap`: the full tests behind begin-passes-end events that pass the 16-bit
+//!   filter, the sweeps of entering bodies, the re-tests of pairs whose bodies changed regions, and the
+//!   initialisation's (or a cool-down frame's) multi-box pruning; `sort-sweep` and `mbp`: the sweep's candidates;
+//!   `pair-count`: the per-axis overlaps listed;
+//! - `work`: `sap`: endpoints refreshed, swaps, members gathered and renumbered, endpoints merged for entering
+//!   bodies, bodies whose regions were computed, pair-set slots scanned, events applied, and at an initialisation
+//!   the endpoints radix-sorted and scattered; `sort-sweep`: boxes read, keys sorted, records made; `mbp`: bodies
+//!   assigned, entries counted and grouped, keys sorted and records made per region, pairs found; `pair-count`:
+//!   keys sorted on three axes and table probes;
+//! - `bytes_touched`: the same steps in bytes: 8 per endpoint, key or pair-set slot, 24 per box, 28 per sweep
+//!   record, a cache line per pair-set update.
+//!
+//! Name-keyed: `sap` reports `swaps` (and per axis), `pairs_added`, `pairs_removed`, `pairs`, `bodies_inserted`,
+//! `regions`, `region_transfers`, and two flags: `init` (1 when the frame initialised the structure: first
+//! frame, reset, an unpatchable resize, an outgrown grid, the frame after a cool-down) and `rebuild` (1 when the
+//! swap budget ran out, or a cool-down frame was answered by multi-box pruning); `mbp` `regions` and
+//! `region_entries`; `sort-sweep` `sweep_axis`; `pair-count` `overlaps_x|y|z`.
 //!
 //! # Complexity
 //!
@@ -84,31 +117,38 @@
 //!   for the speed.
 //! - Keep `rebuild_swaps_per_body` on in real-time loops with variable `dt`: it is what prevents the feedback
 //!   loop. Set it to 0 only to reproduce the thesis's pure algorithm.
-//! - When switching to SAP with the pairs of the current frame in hand, call [`Broadphase::warm_start`].
+//! - When switching to SAP with the pairs of the current frame in hand, call [`Broadphase::warm_start`](collide_broadphase::Broadphase::warm_start).
 //! - Batch body insertions and removals into one [`Resize`](collide_broadphase::Resize) per frame; batches
 //!   larger than a quarter of the bodies rebuild instead.
 //! - `mbp` with `regions_per_axis = 0` sizes its grid itself; a finer grid helps clustered scenes.
-//! - None of them allocates per frame once the buffers have grown to the scene.
+//! - `sap`, `sort-sweep` and `mbp` run on rayon's threads from
+//!   [`Parallelism::DEFAULT_MIN_WORK`](collide_broadphase::Parallelism::DEFAULT_MIN_WORK) bodies; set another
+//!   threshold with their `with_parallelism`.
+//! - None of them allocates per frame once the buffers have grown to the scene (`tests/warm_allocations.rs`).
 
+// The layers, bottom up; imports point down only. The data: packed endpoints, the pair set, one region whole.
 mod endpoints;
-mod incremental;
-mod mbp;
-mod pair_count;
 mod pairset;
-mod regions;
-mod sort_sweep;
+mod region;
+// The kernel: insertion sort with pair events (the box sweep, radix sort and region grid are collide-broadphase's).
+mod insertion;
+// Bodies moving between regions, the frame pass, the invariants' check.
+mod transfers;
 mod update;
 mod validate;
+// The public types.
+mod mbp;
+mod pair_count;
+mod sap;
+mod sort_sweep;
 
 #[cfg(test)]
 mod tests;
 
-pub use collide_broadphase::radix::{float_key, key_float, sort_by_high_bits};
-pub use incremental::{SweepAndPrune, UpdateMode};
 pub use mbp::{MAX_REGIONS_PER_AXIS, MultiBoxPruning};
 pub use pair_count::PairCount;
 pub use pairset::PairSet;
-pub use regions::MAX_SAP_REGIONS_PER_AXIS;
+pub use sap::{MAX_SAP_REGIONS_PER_AXIS, SweepAndPrune, UpdateMode};
 pub use sort_sweep::{SortSweep, axis_of_greatest_spread};
 
 use collide_broadphase::ParamSpec;

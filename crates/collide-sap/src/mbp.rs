@@ -6,11 +6,15 @@
 //! it on the sweep axis, which for well-sized regions is a handful.
 //!
 //! A body that spans several regions is entered in each, so the same pair can be found in several regions; it
-//! is reported only by the region that contains the **minimum corner of the two boxes' intersection**. That
-//! corner lies in both boxes, so its region is one both bodies were entered in — exactly one region reports the
-//! pair, with no hash set or sort-and-dedup pass. Pairs of bodies that sit in one region each skip the check.
+//! is reported only by the region that contains the **minimum corner of the two boxes' intersection**
+//! (`collide_broadphase::ownership`). That corner lies in both boxes, so its region is one both bodies were
+//! entered in — exactly one region reports the pair, with no hash set or sort-and-dedup pass. Pairs of bodies
+//! that sit in one region each skip the check.
 //!
-//! Regions are independent, so they are processed in parallel (rayon) in chunks of about equal body counts.
+//! The grid is `collide_broadphase::grid`'s, planned every frame; each region's sort-and-sweep is the shared box
+//! sweep (`collide_broadphase::sweep`) over records named by their place in the region, so that the ownership
+//! check of the pairs found reads the region's own records. Regions are independent, so they are processed in
+//! parallel (rayon) in chunks of about equal entry counts.
 //!
 //! # Complexity
 //! - Time: O(n) bounds and region assignment, O(Σ m_r log m_r) per-region sorts (m_r = bodies in region r,
@@ -25,58 +29,41 @@
 //! # Performance tips
 //! Leave `regions_per_axis` at 0 (auto): it sizes regions for about [`MultiBoxPruning::BODIES_PER_REGION`] bodies
 //! each and never smaller than twice the mean box size. Set it by hand for strongly clustered scenes, where a
-//! finer grid splits the clusters. From [`MultiBoxPruning::PARALLEL_MIN`] bodies the regions run on all threads.
+//! finer grid splits the clusters. From [`Parallelism::DEFAULT_MIN_WORK`] bodies the regions run on all threads.
 
-use collide_broadphase::Aabb as Bounds;
+use collide_broadphase::grid::{GridPolicy, RegionGrid, RegionRange, range_contains, range_len};
+use collide_broadphase::ownership::owner_point;
+use collide_broadphase::parallel::PairChunks;
 use collide_broadphase::radix::float_key;
-use collide_broadphase::{Aabb, Broadphase, DebugBox, DebugGeometry, Frame, Pair, PairList, Stats};
-use rayon::prelude::*;
+use collide_broadphase::sweep::{PairSink, SinkBuffer, SweepBox, sweep_sparse};
+use collide_broadphase::{Aabb, Broadphase, DebugBox, DebugGeometry, Frame, Pair, PairList, Parallelism, Stats, Tally};
 
-/// The largest region count per axis.
+/// The largest region count per axis, requested or automatic: 128³ = 2.1 M regions. The grid is planned and
+/// filled every frame, and the counting sort that groups the bodies by region clears and sums one offset per
+/// region — 8 MB at the cap, more than the boxes of 3·10⁵ bodies. The automatic grid asks for 32 per axis at 10⁶
+/// bodies, so the cap only bounds a hand-set `regions_per_axis`.
 pub const MAX_REGIONS_PER_AXIS: usize = 128;
 
-/// The region grid of one frame: the world bounds cut into `res` regions per axis.
-#[derive(Clone, Copy, Debug, Default)]
-struct Grid {
-    origin: [f32; 3],
-    /// Regions per unit length on each axis.
-    inv: [f32; 3],
-    res: [usize; 3],
-}
+/// Multi-box pruning's automatic grid ([`GridPolicy`]).
+const GRID: GridPolicy = GridPolicy {
+    // About 32 bodies per region: each region is a sort of its bodies and a sweep of them, cheap when small; with
+    // smaller regions the copies of bodies spanning several and the per-region overhead grow faster than the
+    // sweeps shrink.
+    bodies_per_region: MultiBoxPruning::BODIES_PER_REGION,
+    // Regions at least 2 mean boxes wide: a body is then copied into (1 + 1/2)³ ≈ 3.4 regions at most on
+    // average. Rebuilt every frame, a copy costs one entry of the counting sort and one record of a sweep, and
+    // there are no transfers, so smaller regions still pay where SAP, which keeps its regions, takes 4.
+    min_width_in_mean_boxes: 2.0,
+    max_per_axis: MAX_REGIONS_PER_AXIS,
+};
 
-impl Grid {
-    /// The region coordinate of `x` on `axis`. Monotone in `x`, which is all the ownership rule needs.
-    #[inline(always)]
-    fn cell(&self, x: f32, axis: usize) -> usize {
-        let c = (x - self.origin[axis]) * self.inv[axis];
-        // `as` saturates (NaN → 0); the clamp keeps the far wall inside the last region.
-        (c.max(0.0) as usize).min(self.res[axis] - 1)
-    }
-
-    #[inline(always)]
-    fn cells(&self, p: [f32; 3]) -> [usize; 3] {
-        [self.cell(p[0], 0), self.cell(p[1], 1), self.cell(p[2], 2)]
-    }
-
-    #[inline(always)]
-    fn index(&self, c: [usize; 3]) -> usize {
-        (c[0] * self.res[1] + c[1]) * self.res[2] + c[2]
-    }
-
-    fn count(&self) -> usize {
-        self.res.iter().product()
-    }
-}
-
-/// The scratch of one parallel chunk of regions.
+/// The scratch of one chunk of regions, kept across frames: a region's sort keys, its sweep records and the
+/// sweep's pair buffer.
 #[derive(Clone, Debug, Default)]
-struct Chunk {
-    regions: std::ops::Range<usize>,
+struct RegionScratch {
     keys: Vec<u64>,
-    boxes: Vec<Aabb>,
-    ids: Vec<u32>,
-    out: Vec<Pair>,
-    tests: u64,
+    boxes: Vec<SweepBox>,
+    sink: SinkBuffer,
 }
 
 /// Multi-box pruning: sort-and-sweep per region of a coarse grid. Registry name: `mbp`.
@@ -84,24 +71,24 @@ struct Chunk {
 pub struct MultiBoxPruning {
     /// Regions per axis; 0 chooses from the body count and sizes each frame.
     regions_per_axis: usize,
-    grid: Grid,
-    /// Each body's region range, low corner then high corner.
-    ranges: Vec<[u16; 6]>,
+    /// When the regions run on rayon's threads.
+    parallelism: Parallelism,
+    grid: RegionGrid,
+    /// Each body's regions.
+    ranges: Vec<RegionRange>,
     /// `true` when the body spans more than one region (its pairs need the ownership check).
     multi: Vec<bool>,
     /// `offsets[r]..offsets[r + 1]` are region r's entries.
     offsets: Vec<u32>,
     /// Bodies grouped by region (a counting sort).
     entries: Vec<u32>,
-    chunks: Vec<Chunk>,
-    tests: u64,
+    chunks: PairChunks<RegionScratch>,
+    tally: Tally,
 }
 
 impl MultiBoxPruning {
     /// The auto resolution aims at this many bodies per region.
     pub const BODIES_PER_REGION: f32 = 32.0;
-    /// From this many bodies the regions run in parallel.
-    pub const PARALLEL_MIN: usize = 8_000;
 
     /// Multi-box pruning with `regions_per_axis` regions on each axis (0 = auto).
     #[must_use]
@@ -109,43 +96,11 @@ impl MultiBoxPruning {
         Self { regions_per_axis: regions_per_axis.min(MAX_REGIONS_PER_AXIS), ..Self::default() }
     }
 
-    /// The region grid for these boxes: bounds, then regions per axis (fixed, or auto from count and box size).
-    fn plan(&self, aabbs: &[Aabb]) -> Grid {
-        let mut bounds = Bounds::EMPTY;
-        let mut size_sum = [0f64; 3];
-        for b in aabbs {
-            bounds = bounds.union(b);
-            let e = b.extents();
-            for k in 0..3 {
-                size_sum[k] += f64::from(e[k]);
-            }
-        }
-        let extent = bounds.extents();
-        let n = aabbs.len().max(1) as f32;
-        let live: Vec<usize> = (0..3).filter(|&k| extent[k] > 0.0).collect();
-        let mut res = [1usize; 3];
-        if self.regions_per_axis > 0 {
-            for &k in &live {
-                res[k] = self.regions_per_axis;
-            }
-        } else if !live.is_empty() {
-            // Region edge s so that a region holds about BODIES_PER_REGION bodies in a uniform world, but at least
-            // twice the mean box size (smaller regions copy every body into many of them).
-            let volume: f32 = live.iter().map(|&k| extent[k]).product();
-            let mut s = (volume * Self::BODIES_PER_REGION / n).powf(1.0 / live.len() as f32);
-            for &k in &live {
-                s = s.max(2.0 * (size_sum[k] / f64::from(n)) as f32);
-            }
-            for &k in &live {
-                res[k] = ((extent[k] / s).round() as usize).clamp(1, MAX_REGIONS_PER_AXIS);
-            }
-        }
-        let mut grid = Grid { res, ..Grid::default() };
-        for k in 0..3 {
-            grid.origin[k] = bounds.min[k];
-            grid.inv[k] = if extent[k] > 0.0 { res[k] as f32 / extent[k] } else { 0.0 };
-        }
-        grid
+    /// The same with `parallelism` deciding when the regions run on rayon's threads.
+    #[must_use]
+    pub fn with_parallelism(mut self, parallelism: Parallelism) -> Self {
+        self.parallelism = parallelism;
+        self
     }
 
     /// Assign bodies to regions: a counting sort of (region, body) entries. O(n · copies).
@@ -157,11 +112,10 @@ impl MultiBoxPruning {
         self.ranges.clear();
         self.multi.clear();
         for b in aabbs {
-            let lo = grid.cells(b.min.to_array());
-            let hi = grid.cells(b.max.to_array());
-            self.ranges.push([lo[0] as u16, lo[1] as u16, lo[2] as u16, hi[0] as u16, hi[1] as u16, hi[2] as u16]);
-            self.multi.push(lo != hi);
-            for_each_region(&grid, lo, hi, |r| self.offsets[r + 1] += 1);
+            let range = grid.range(b);
+            self.ranges.push(range);
+            self.multi.push(range[..3] != range[3..]);
+            grid.for_each(&range, |r| self.offsets[r + 1] += 1);
         }
         for r in 0..regions {
             self.offsets[r + 1] += self.offsets[r];
@@ -169,11 +123,9 @@ impl MultiBoxPruning {
         self.entries.clear();
         self.entries.resize(self.offsets[regions] as usize, 0);
         // Fill with a moving cursor per region (offsets[r] advances), then shift back.
-        for (i, rg) in self.ranges.iter().enumerate() {
-            let lo = [rg[0] as usize, rg[1] as usize, rg[2] as usize];
-            let hi = [rg[3] as usize, rg[4] as usize, rg[5] as usize];
+        for (i, range) in self.ranges.iter().enumerate() {
             let (offsets, entries) = (&mut self.offsets, &mut self.entries);
-            for_each_region(&grid, lo, hi, |r| {
+            grid.for_each(range, |r| {
                 entries[offsets[r] as usize] = i as u32;
                 offsets[r] += 1;
             });
@@ -182,81 +134,67 @@ impl MultiBoxPruning {
             self.offsets[r] = self.offsets[r - 1];
         }
         self.offsets[0] = 0;
-    }
-
-    /// Split the regions into `k` contiguous chunks of about equal entry counts.
-    fn split(&mut self, k: usize) {
-        let regions = self.grid.count();
-        let total = self.offsets[regions] as usize;
-        self.chunks.resize_with(k, Chunk::default);
-        let mut r = 0;
-        for (c, chunk) in self.chunks.iter_mut().enumerate() {
-            let start = r;
-            let target = total * (c + 1) / k;
-            while r < regions && (self.offsets[r + 1] as usize) <= target {
-                r += 1;
-            }
-            if c + 1 == k {
-                r = regions;
-            }
-            chunk.regions = start..r;
-        }
+        // Per body its box read and its range written; per entry two counting passes and a write; the offsets
+        // cleared, summed and shifted.
+        let (n, e, r) = (aabbs.len() as u64, self.entries.len() as u64, regions as u64);
+        self.tally += Tally::work(n + e + r, n * (24 + 12 + 1) + e * 3 * 4 + r * 3 * 4);
     }
 }
 
-#[inline]
-fn for_each_region(grid: &Grid, lo: [usize; 3], hi: [usize; 3], mut f: impl FnMut(usize)) {
-    for x in lo[0]..=hi[0] {
-        for y in lo[1]..=hi[1] {
-            let row = (x * grid.res[1] + y) * grid.res[2];
-            for z in lo[2]..=hi[2] {
-                f(row + z);
-            }
+/// The regions whose entries start in `tasks` (a range of `entries`), each swept; pairs to `out`.
+#[allow(clippy::too_many_arguments, reason = "the frame's grouped bodies; a struct would only rename them")]
+fn chunk_pairs(
+    tasks: std::ops::Range<usize>,
+    grid: &RegionGrid,
+    aabbs: &[Aabb],
+    offsets: &[u32],
+    entries: &[u32],
+    multi: &[bool],
+    scratch: &mut RegionScratch,
+    out: &mut Vec<Pair>,
+) -> Tally {
+    let regions = grid.count();
+    let first = offsets[..regions].partition_point(|&o| (o as usize) < tasks.start);
+    let mut tally = Tally::default();
+    for r in first..regions {
+        let (start, end) = (offsets[r] as usize, offsets[r + 1] as usize);
+        if start >= tasks.end {
+            break;
+        }
+        if end - start >= 2 {
+            tally += region_pairs(r, &entries[start..end], grid, aabbs, multi, scratch, out);
         }
     }
+    tally
 }
 
-/// Sort-and-sweep every region of `chunk` on x, reporting each pair in the region that owns it.
-fn run_chunk(chunk: &mut Chunk, grid: &Grid, aabbs: &[Aabb], offsets: &[u32], entries: &[u32], multi: &[bool]) {
-    chunk.out.clear();
-    chunk.tests = 0;
-    for r in chunk.regions.clone() {
-        let ents = &entries[offsets[r] as usize..offsets[r + 1] as usize];
-        if ents.len() < 2 {
-            continue;
-        }
-        chunk.keys.clear();
-        chunk.keys.extend(ents.iter().map(|&b| (u64::from(float_key(aabbs[b as usize].min.x)) << 32) | u64::from(b)));
-        // Regions hold tens of bodies: pdqsort on u64 beats a radix sort's histogram set-up here.
-        chunk.keys.sort_unstable();
-        chunk.boxes.clear();
-        chunk.ids.clear();
-        for &k in &chunk.keys {
-            chunk.boxes.push(aabbs[k as u32 as usize]);
-            chunk.ids.push(k as u32);
-        }
-        let (boxes, ids) = (&chunk.boxes, &chunk.ids);
-        for i in 0..boxes.len() {
-            let a = &boxes[i];
-            let mut j = i + 1;
-            while j < boxes.len() && boxes[j].min.x <= a.max.x {
-                let b = &boxes[j];
-                if a.overlaps(b) {
-                    let (ia, ib) = (ids[i], ids[j]);
-                    let owned = if multi[ia as usize] | multi[ib as usize] {
-                        grid.index(grid.cells(a.min.max(b.min).to_array())) == r
-                    } else {
-                        true
-                    };
-                    if owned {
-                        chunk.out.push(Pair::new(ia, ib));
-                    }
-                }
-                j += 1;
-            }
-            chunk.tests += (j - i - 1) as u64;
-        }
-    }
+/// Sort-and-sweep region `r` (its bodies `ents`) on x, reporting each pair in the region that owns it.
+fn region_pairs(
+    r: usize,
+    ents: &[u32],
+    grid: &RegionGrid,
+    aabbs: &[Aabb],
+    multi: &[bool],
+    s: &mut RegionScratch,
+    out: &mut Vec<Pair>,
+) -> Tally {
+    s.keys.clear();
+    s.keys.extend(ents.iter().map(|&b| (u64::from(float_key(aabbs[b as usize].min.x)) << 32) | u64::from(b)));
+    // Regions hold tens of bodies: pdqsort on u64 beats a radix sort's histogram set-up here.
+    s.keys.sort_unstable();
+    s.boxes.clear();
+    s.boxes.extend(s.keys.iter().map(|&k| SweepBox::on::<0>(&aabbs[k as u32 as usize], k as u32)));
+    // A pair of bodies that each sit in one region is this region's; otherwise the region holding the min corner
+    // of the boxes' intersection owns it.
+    let owned = |a: &SweepBox, b: &SweepBox| {
+        !(multi[a.id() as usize] | multi[b.id() as usize])
+            || grid.region_of(owner_point(a.min::<0>(), b.min::<0>())) == r
+    };
+    let before = out.len();
+    let tests = sweep_sparse(&s.boxes, 0..s.boxes.len(), owned, &mut PairSink::new(out, &mut s.sink));
+    // Per entry: its box read twice (key, record), a key made and sorted, a record written.
+    let (m, found) = (ents.len() as u64, (out.len() - before) as u64);
+    Tally { pair_tests: tests, work: 2 * m + found, bytes_touched: m * (2 * 24 + 2 * 8 + 28) + found * 8 }
 }
 
 impl Broadphase for MultiBoxPruning {
@@ -267,52 +205,45 @@ impl Broadphase for MultiBoxPruning {
     fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
         let aabbs = frame.aabbs;
         out.clear();
-        self.grid = self.plan(aabbs);
+        self.tally = Tally::default();
+        self.grid = RegionGrid::plan(aabbs, self.regions_per_axis, &GRID);
         self.assign(aabbs);
-        let k = if aabbs.len() < Self::PARALLEL_MIN { 1 } else { 8 * rayon::current_num_threads() };
-        self.split(k);
-        let (grid, offsets, entries, multi) = (&self.grid, &self.offsets, &self.entries, &self.multi);
-        if k == 1 {
-            run_chunk(&mut self.chunks[0], grid, aabbs, offsets, entries, multi);
-        } else {
-            self.chunks.par_iter_mut().for_each(|c| run_chunk(c, grid, aabbs, offsets, entries, multi));
-        }
-        self.tests = self.chunks.iter().map(|c| c.tests).sum();
-        out.reserve(self.chunks.iter().map(|c| c.out.len()).sum());
-        for c in &self.chunks {
-            out.extend_from_slice(&c.out);
-        }
+        let (grid, offsets, entries, multi) = (&self.grid, &self.offsets[..], &self.entries[..], &self.multi[..]);
+        self.tally += self.chunks.run(
+            self.parallelism,
+            "mbp regions",
+            aabbs.len(),
+            entries.len(),
+            out.as_mut_vec(),
+            |tasks, out, scratch| chunk_pairs(tasks, grid, aabbs, offsets, entries, multi, scratch, out),
+        );
     }
 
     fn stats(&self) -> Stats {
         let regions = self.grid.count();
         let entries = self.offsets.get(regions).copied().unwrap_or(0);
-        let mut stats = Stats::new();
-        stats.pair_tests = self.tests;
-        stats.with("regions", regions as f64).with("region_entries", f64::from(entries))
+        Stats::from(self.tally).with("regions", regions as f64).with("region_entries", f64::from(entries))
     }
 
     fn validate(&self) -> Result<(), String> {
         // Every body is entered exactly once in each region of its range, and nowhere else.
         let regions = self.grid.count();
-        let mut expected = 0usize;
-        for rg in &self.ranges {
-            expected += (0..3).map(|k| usize::from(rg[k + 3] - rg[k]) + 1).product::<usize>();
+        if self.offsets.is_empty() && self.ranges.is_empty() {
+            return Ok(()); // never run (or handed over before its first frame): nothing to check
         }
+        if self.offsets.len() != regions + 1 {
+            return Err(format!("{} region offsets for {regions} regions", self.offsets.len()));
+        }
+        let expected: usize = self.ranges.iter().map(range_len).sum();
         let got = self.offsets.get(regions).copied().unwrap_or(0) as usize;
         if got != expected {
             return Err(format!("{got} region entries, expected {expected} from the bodies' region ranges"));
         }
         for r in 0..regions {
             for &b in &self.entries[self.offsets[r] as usize..self.offsets[r + 1] as usize] {
-                let rg = self.ranges[b as usize];
-                let c = [
-                    r / (self.grid.res[1] * self.grid.res[2]),
-                    (r / self.grid.res[2]) % self.grid.res[1],
-                    r % self.grid.res[2],
-                ];
-                if (0..3).any(|k| c[k] < usize::from(rg[k]) || c[k] > usize::from(rg[k + 3])) {
-                    return Err(format!("body {b} entered in region {r} outside its range {rg:?}"));
+                let range = self.ranges[b as usize];
+                if !range_contains(&range, self.grid.coords(r)) {
+                    return Err(format!("body {b} entered in region {r} outside its range {range:?}"));
                 }
             }
         }
@@ -320,18 +251,6 @@ impl Broadphase for MultiBoxPruning {
     }
 
     fn debug_geometry(&self, out: &mut DebugGeometry) {
-        let g = &self.grid;
-        // A degenerate axis (all boxes at one coordinate) has one region of zero width.
-        let edge = |k: usize, c: usize| if g.inv[k] > 0.0 { g.origin[k] + c as f32 / g.inv[k] } else { g.origin[k] };
-        for x in 0..g.res[0] {
-            for y in 0..g.res[1] {
-                for z in 0..g.res[2] {
-                    let c = [x, y, z];
-                    let lo: [f32; 3] = std::array::from_fn(|k| edge(k, c[k]));
-                    let hi: [f32; 3] = std::array::from_fn(|k| edge(k, c[k] + 1));
-                    out.boxes.push(DebugBox { aabb: Aabb::new(lo.into(), hi.into()), depth: 0 });
-                }
-            }
-        }
+        out.boxes.extend((0..self.grid.count()).map(|r| DebugBox { aabb: self.grid.region_box(r), depth: 0 }));
     }
 }

@@ -1,7 +1,8 @@
 //! Sort-and-sweep: rebuilt every frame, immune to speed.
 //!
 //! Each call projects the boxes on the axis along which their centres spread most, radix-sorts the boxes by their
-//! minimum on that axis, and sweeps once: box `i` is tested against the boxes that start before it ends.
+//! minimum on that axis, and sweeps once with the shared box sweep (`collide_broadphase::sweep`): box `i` is
+//! tested against the boxes that start before it ends.
 //! Nothing is kept between frames, so teleporting bodies cost what resting ones cost — the opposite trade of
 //! incremental SAP.
 //!
@@ -18,40 +19,42 @@
 //! # Performance tips
 //! Prefer it to incremental SAP when bodies move more than their own size per frame or teleport; prefer
 //! multi-box pruning when n is large in a 3-D (not flat) world. The sweep runs on all rayon threads from
-//! [`SortSweep::PARALLEL_MIN`] bodies.
+//! [`Parallelism::DEFAULT_MIN_WORK`] bodies.
 
+use collide_broadphase::parallel::PairChunks;
 use collide_broadphase::radix::{float_key, sort_by_high_bits};
-use collide_broadphase::{Aabb, Broadphase, Frame, Pair, PairList, Stats};
-use rayon::prelude::*;
+use collide_broadphase::sweep::{PairSink, SinkBuffer, SweepBox, sweep_sparse};
+use collide_broadphase::{Aabb, Broadphase, Frame, PairList, Parallelism, Stats, Tally};
 
 /// Sort-and-sweep on the axis of greatest spread. Registry name: `sort-sweep`.
-#[derive(Debug, Default, Clone)]
+#[derive(Clone, Debug, Default)]
 pub struct SortSweep {
     /// `float_key(min[axis]) << 32 | body`, sorted each call.
     keys: Vec<u64>,
     scratch: Vec<u64>,
-    /// The boxes in sweep order, so that the inner loop reads memory sequentially.
-    sorted: Vec<Aabb>,
-    /// `sorted[i].min[axis]`, packed for the loop that decides how far the sweep goes.
-    mins: Vec<f32>,
-    /// `sorted[i].max[axis]`.
-    maxs: Vec<f32>,
-    /// The body of `sorted[i]`.
-    ids: Vec<u32>,
-    /// One output buffer and test counter per parallel chunk.
-    chunks: Vec<(Vec<Pair>, u64)>,
+    /// The boxes in sweep order as sweep records, so that the sweep reads memory sequentially.
+    sorted: Vec<SweepBox>,
+    /// The sweep's pair buffer when it runs serially; each parallel chunk has its own.
+    sink: SinkBuffer,
+    chunks: PairChunks<SinkBuffer>,
+    /// When the sweep runs on rayon's threads.
+    parallelism: Parallelism,
     axis: usize,
-    tests: u64,
+    tally: Tally,
 }
 
 impl SortSweep {
-    /// From this many bodies the sweep runs in parallel; below it rayon's fork-join costs more than it saves.
-    pub const PARALLEL_MIN: usize = 20_000;
-
     /// A sort-and-sweep broadphase.
     #[must_use]
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The same with `parallelism` deciding when the sweep runs on rayon's threads.
+    #[must_use]
+    pub fn with_parallelism(mut self, parallelism: Parallelism) -> Self {
+        self.parallelism = parallelism;
+        self
     }
 }
 
@@ -75,31 +78,10 @@ pub fn axis_of_greatest_spread(aabbs: &[Aabb]) -> usize {
     (0..3).max_by(|&a, &b| var[a].total_cmp(&var[b])).unwrap_or(0)
 }
 
-/// Sweep the sorted boxes `range` of `first..` — each box against the later boxes that start before it ends —
-/// and emit the overlapping pairs. Returns the number of box tests.
-#[inline]
-fn sweep(
-    sorted: &[Aabb],
-    mins: &[f32],
-    maxs: &[f32],
-    ids: &[u32],
-    range: std::ops::Range<usize>,
-    out: &mut Vec<Pair>,
-) -> u64 {
-    let mut tests = 0u64;
-    for i in range {
-        let a = &sorted[i];
-        let end = maxs[i];
-        let mut j = i + 1;
-        while j < mins.len() && mins[j] <= end {
-            if a.overlaps(&sorted[j]) {
-                out.push(Pair::new(ids[i], ids[j]));
-            }
-            j += 1;
-        }
-        tests += (j - i - 1) as u64;
-    }
-    tests
+/// The boxes of `aabbs` in the order of `keys` (whose low half names the body), as sweep records on axis `A`.
+fn records<const A: usize>(aabbs: &[Aabb], keys: &[u64], dst: &mut Vec<SweepBox>) {
+    dst.clear();
+    dst.extend(keys.iter().map(|&k| SweepBox::on::<A>(&aabbs[k as u32 as usize], k as u32)));
 }
 
 impl Broadphase for SortSweep {
@@ -115,50 +97,44 @@ impl Broadphase for SortSweep {
         self.keys.clear();
         self.keys.extend(aabbs.iter().enumerate().map(|(i, b)| (u64::from(float_key(b.min[axis])) << 32) | i as u64));
         sort_by_high_bits(&mut self.keys, &mut self.scratch, 32);
-        self.sorted.clear();
-        self.mins.clear();
-        self.maxs.clear();
-        self.ids.clear();
-        for &k in &self.keys {
-            let b = aabbs[k as u32 as usize];
-            self.sorted.push(b);
-            self.mins.push(b.min[axis]);
-            self.maxs.push(b.max[axis]);
-            self.ids.push(k as u32);
+        match axis {
+            0 => records::<0>(aabbs, &self.keys, &mut self.sorted),
+            1 => records::<1>(aabbs, &self.keys, &mut self.sorted),
+            _ => records::<2>(aabbs, &self.keys, &mut self.sorted),
         }
+        // Per box: read for the spread and the key, a key made and radix-sorted (a histogram pass and three
+        // scatters), the box read again and written as a record.
+        let nn = n as u64;
+        self.tally = Tally::work(3 * nn, nn * (2 * 24 + 8 * 8 + 24 + 28));
         out.clear();
-        let (sorted, mins, maxs, ids) = (&self.sorted, &self.mins, &self.maxs, &self.ids);
-        if n < Self::PARALLEL_MIN {
-            self.tests = sweep(sorted, mins, maxs, ids, 0..n, out.as_mut_vec());
-            return;
-        }
-        // Many more chunks than threads: the work per box varies with local density, and rayon steals chunks.
-        let k = 8 * rayon::current_num_threads();
-        self.chunks.resize_with(k, Default::default);
-        let per = n.div_ceil(k);
-        self.chunks.par_iter_mut().enumerate().for_each(|(c, (buf, tests))| {
-            buf.clear();
-            let range = (c * per).min(n)..((c + 1) * per).min(n);
-            *tests = sweep(sorted, mins, maxs, ids, range, buf);
-        });
-        self.tests = self.chunks.iter().map(|c| c.1).sum();
-        out.reserve(self.chunks.iter().map(|c| c.0.len()).sum());
-        for (buf, _) in &self.chunks {
-            out.extend_from_slice(buf);
-        }
+        let sorted = &self.sorted;
+        let out = out.as_mut_vec();
+        // One crowded axis: thousands of candidates per pair found, so the sparse sweep. In parallel, chunks of
+        // scanning boxes, each swept against all later boxes.
+        let tests = if self.parallelism.is_parallel(n) {
+            self.chunks
+                .run(self.parallelism, "sort-sweep", n, n, out, |scanners, out, sink| {
+                    Tally::tests(sweep_sparse(sorted, scanners, |_, _| true, &mut PairSink::new(out, sink)))
+                })
+                .pair_tests
+        } else {
+            sweep_sparse(sorted, 0..n, |_, _| true, &mut PairSink::new(out, &mut self.sink))
+        };
+        self.tally.pair_tests = tests;
     }
 
     fn stats(&self) -> Stats {
-        let mut stats = Stats::new().with("sweep_axis", self.axis as f64);
-        stats.pair_tests = self.tests;
-        stats
+        Stats::from(self.tally).with("sweep_axis", self.axis as f64)
     }
 
     fn validate(&self) -> Result<(), String> {
-        match self.mins.windows(2).position(|w| w[0] > w[1]) {
-            Some(p) => {
-                Err(format!("sweep order broken at position {}: {} > {}", p + 1, self.mins[p], self.mins[p + 1]))
-            }
+        match self.sorted.windows(2).position(|w| w[0].lo() > w[1].lo()) {
+            Some(p) => Err(format!(
+                "sweep order broken at position {}: {} > {}",
+                p + 1,
+                self.sorted[p].lo(),
+                self.sorted[p + 1].lo()
+            )),
             None => Ok(()),
         }
     }

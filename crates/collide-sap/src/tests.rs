@@ -2,7 +2,7 @@
 
 use crate::{MultiBoxPruning, PairCount, SortSweep, SweepAndPrune, UpdateMode};
 use collide_broadphase::conformance::{assert_conforms, pair_snapshot, snapshot_scenes};
-use collide_broadphase::{Aabb, Broadphase, Frame, Pair, PairList, Resize, reference_pairs};
+use collide_broadphase::{Aabb, Broadphase, Frame, Pair, PairList, Parallelism, Resize, reference_pairs};
 use collide_math::{Rng, Vec3};
 
 /// A variant's constructor.
@@ -49,6 +49,23 @@ fn mbp_conforms_with_auto_one_and_many_regions() {
     for regions in [0, 1, 7, 20] {
         assert_conforms(move || Box::new(MultiBoxPruning::new(regions)));
     }
+}
+
+/// A threshold the kit's scenes reach, so that the parallel paths run on them (the shipped threshold is tested by
+/// the tests above).
+const FORCED: Parallelism = Parallelism::with_min_work(64);
+
+/// The parallel paths of `sap` (leave, gather, sort, enter, relabel), `sort-sweep` and `mbp` on a pool of two
+/// threads, so that they run even on a one-core machine.
+#[test]
+fn parallel_paths_conform() {
+    rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a rayon pool").install(|| {
+        assert_conforms(|| Box::new(SweepAndPrune::default().with_parallelism(FORCED)));
+        assert_conforms(|| Box::new(SweepAndPrune::with_regions(0.0, 4).with_parallelism(FORCED)));
+        assert_conforms(|| Box::new(SortSweep::new().with_parallelism(FORCED)));
+        assert_conforms(|| Box::new(MultiBoxPruning::new(0).with_parallelism(FORCED)));
+        assert_conforms(|| Box::new(MultiBoxPruning::new(7).with_parallelism(FORCED)));
+    });
 }
 
 #[test]
@@ -187,6 +204,7 @@ fn the_swap_budget_switches_to_rebuilds_and_stays_correct() {
         assert_eq!(got, expected, "step {step}");
         sap.validate().unwrap();
         rebuilds += usize::from(sap.last_mode() == UpdateMode::Rebuild);
+        assert_eq!(sap.stats().get("rebuild"), Some(f64::from(u8::from(sap.last_mode() == UpdateMode::Rebuild))));
         world.step();
     }
     assert!(rebuilds > 10, "teleport-like speeds must take the rebuild path ({rebuilds} rebuilds)");
@@ -389,4 +407,36 @@ fn resizes_enter_new_bodies_into_their_regions() {
     sap.validate().unwrap();
     world.step();
     follow(&mut sap, &mut world, 10);
+}
+
+/// Every algorithm fills `work` and `bytes_touched`, and both grow with the scene; SAP's slow frames cost less
+/// than its first (the initialisation) and report how they were answered.
+#[test]
+fn stats_report_work_and_bytes() {
+    let small = World::new(3, 500, 20.0, 0.5, 0.0).aabbs();
+    let large = World::new(3, 5000, 43.0, 0.5, 0.0).aabbs();
+    for (name, make) in variants() {
+        let mut out = PairList::new();
+        let mut measure = |aabbs: &[Aabb]| {
+            let mut bp = make();
+            bp.find_pairs(&Frame::new(aabbs), &mut out);
+            bp.stats()
+        };
+        let (s, l) = (measure(&small), measure(&large));
+        assert!(s.work >= small.len() as u64 && s.bytes_touched >= 24 * small.len() as u64, "{name}: {s}");
+        // Ten times the bodies: more than twice the work (a fixed grid's regions cost the same at both sizes).
+        assert!(l.work > 2 * s.work && l.bytes_touched > 2 * s.bytes_touched, "{name}: {s} then {l}");
+        assert!(l.pair_tests > s.pair_tests, "{name}: {s} then {l}");
+    }
+    let mut world = World::new(4, 3000, 35.0, 0.5, 0.01);
+    let mut sap = SweepAndPrune::default();
+    let mut out = PairList::new();
+    sap.find_pairs(&Frame::new(&world.aabbs()), &mut out);
+    let first = sap.stats();
+    assert_eq!((first.get("init"), first.get("rebuild")), (Some(1.0), Some(0.0)), "{first}");
+    world.step();
+    sap.find_pairs(&Frame::new(&world.aabbs()).with_step(1), &mut out);
+    let slow = sap.stats();
+    assert_eq!((slow.get("init"), slow.get("rebuild")), (Some(0.0), Some(0.0)), "{slow}");
+    assert!(slow.work < first.work && slow.bytes_touched < first.bytes_touched, "{first} then {slow}");
 }

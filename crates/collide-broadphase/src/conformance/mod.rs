@@ -22,7 +22,11 @@
 //!   many small, mixed sizes (1:8), bodies touching the container walls, a 3×3×3 grid of exactly touching unit
 //!   boxes, zero-size boxes, a flat layer, far-off coordinates, an empty scene and a single body;
 //! - **moving sequences** ([`sequences`]) of 300+ frames at slow, fast and teleport speeds, one of them adding
-//!   and removing bodies every few frames through [`Broadphase::on_resize`].
+//!   and removing bodies every few frames through [`Broadphase::on_resize`], and a partly resting one three
+//!   times: without a motion hint, with an exact [`Frame::with_moved`] hint and with a conservative one (bodies
+//!   marked moved that did not move), so that a structure that reads the hint is checked on both of its paths.
+//!
+//! [`CountingAllocator`] serves the tests that check a warm broadphase allocates nothing per frame.
 //!
 //! A fresh broadphase from `make` serves each scene and each sequence. After every call the kit checks the
 //! output (each pair once, smaller index first, the exact overlap set) and the algorithm's own
@@ -30,11 +34,13 @@
 //!
 //! [`reference_pairs`]: crate::reference_pairs
 
+mod alloc;
 mod scenes;
 mod sequences;
 
+pub use alloc::CountingAllocator;
 pub use scenes::{snapshot_scenes, static_scenes};
-pub use sequences::{Motion, Sequence, sequences};
+pub use sequences::{Motion, MovedHint, Sequence, sequences};
 
 use crate::{Aabb, Broadphase, Frame, Pair, PairList, reference_pairs};
 use std::fmt;
@@ -193,6 +199,14 @@ impl Checker {
 /// returned (its report names the scene, frame and pairs).
 pub fn check_all(make: &dyn Fn() -> Box<dyn Broadphase>) -> Result<(), Box<Failure>> {
     let mut checker = Checker::default();
+    // A structure that has seen no frame yet is valid too: a meta-broadphase validates candidates it has not run.
+    if let Err(message) = make().validate() {
+        return Err(Box::new(Failure {
+            scene: "fresh, before any frame".into(),
+            invalid: Some(message),
+            ..Failure::default()
+        }));
+    }
     for scene in static_scenes() {
         let mut bp = make();
         checker.check(bp.as_mut(), &Frame::new(&scene.aabbs), scene.name)?;

@@ -17,7 +17,8 @@ pub(super) fn uniform(rng: &mut Rng, n: usize, half_range: (f32, f32)) -> Vec<Aa
 }
 
 /// The static scenes of the kit. Sizes are chosen so that each has a few hundred to a few thousand pairs:
-/// enough to exercise every branch, small enough for the O(n²) reference in a debug test.
+/// enough to exercise every branch, small enough for the O(n²) reference in a debug test. One long function on
+/// purpose: the scenes read as a list, each with the reason it is there.
 #[must_use]
 pub fn static_scenes() -> Vec<Scene> {
     let mut rng = Rng::new(0xC0111DE);

@@ -1,6 +1,6 @@
 use super::scenes::WORLD;
 use super::{Checker, Failure};
-use crate::{Aabb, Broadphase, Frame, Resize};
+use crate::{Aabb, Broadphase, Frame, Resize, same_bits};
 use collide_math::{Rng, Vec3};
 
 /// How the bodies of a [`Sequence`] move from frame to frame.
@@ -19,6 +19,19 @@ pub enum Motion {
         /// Frames per cluster-and-disperse cycle.
         period: u32,
     },
+}
+
+/// Which motion hint ([`Frame::with_moved`]) a [`Sequence`] gives the broadphase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MovedHint {
+    /// No hint: the broadphase finds out what moved itself.
+    Absent,
+    /// `moved[i]` is `true` exactly when body `i`'s box differs (bit for bit) from the previous call's, and for
+    /// every body after a resize.
+    Exact,
+    /// [`MovedHint::Exact`], plus one unchanged body in every 16 marked moved, a different sixteenth each frame:
+    /// `true` promises nothing, and a broadphase must stay right when bodies that did not move are marked.
+    Conservative,
 }
 
 /// A moving scene checked frame by frame.
@@ -42,12 +55,15 @@ pub struct Sequence {
     /// Fraction of bodies at rest under [`Motion::Linear`]; every 10 frames some start moving and some stop,
     /// so structures that keep resting bodies apart (an octree's static tree) must notice both.
     pub resting_fraction: f32,
+    /// The motion hint given with each frame.
+    pub hint: MovedHint,
     /// The seed.
     pub seed: u64,
 }
 
-/// The kit's moving sequences: slow, fast, teleport, clustering, mixed sizes, and churn (bodies added and
-/// removed, once all of them at once). Each runs at least 300 frames.
+/// The kit's moving sequences: slow, fast, teleport, clustering, mixed sizes, partly resting (without a motion
+/// hint, with an exact one and with a conservative one), and churn (bodies added and removed, once all of them at
+/// once). Each runs at least 300 frames.
 #[must_use]
 pub fn sequences() -> Vec<Sequence> {
     let base = Sequence {
@@ -59,6 +75,7 @@ pub fn sequences() -> Vec<Sequence> {
         mixed_sizes: false,
         churn: 0,
         resting_fraction: 0.0,
+        hint: MovedHint::Absent,
         seed: 1,
     };
     vec![
@@ -80,11 +97,29 @@ pub fn sequences() -> Vec<Sequence> {
             seed: 7,
             ..base.clone()
         },
+        // The same motion with the hint: structures that keep resting bodies apart read it instead of comparing.
+        Sequence {
+            name: "moving-partly-resting-hinted",
+            motion: Motion::Linear { speed: 0.5 },
+            resting_fraction: 0.7,
+            hint: MovedHint::Exact,
+            seed: 7,
+            ..base.clone()
+        },
+        Sequence {
+            name: "moving-partly-resting-conservative-hint",
+            motion: Motion::Linear { speed: 0.5 },
+            resting_fraction: 0.7,
+            hint: MovedHint::Conservative,
+            seed: 8,
+            ..base.clone()
+        },
         Sequence {
             name: "moving-churn",
             bodies: 250,
             motion: Motion::Linear { speed: 0.4 },
             churn: 4,
+            hint: MovedHint::Exact,
             seed: 6,
             ..base
         },
@@ -214,7 +249,9 @@ impl Sequence {
         let mut rng = Rng::new(self.seed);
         let mut bodies = Bodies { center: Vec::new(), velocity: Vec::new(), half: Vec::new(), origin: Vec::new() };
         self.spawn(&mut rng, &mut bodies, self.bodies);
-        let mut aabbs: Vec<Aabb> = Vec::new();
+        let (mut aabbs, mut previous, mut moved) = (Vec::new(), Vec::new(), Vec::new());
+        // Bodies were renumbered since the last call: the hint then marks every body.
+        let mut renumbered = false;
         if self.churn > 0 {
             // A resize before the structure has seen any frame.
             self.churn_step(&mut rng, &mut bodies, 1, bp);
@@ -223,18 +260,40 @@ impl Sequence {
             if frame == 100 && self.churn > 0 {
                 // Two resizes with no frame between: the second map is relative to the first's result.
                 self.churn_step(&mut rng, &mut bodies, frame + 1, bp);
+                renumbered = true;
             }
             if frame > 0 {
                 self.advance(&mut rng, &mut bodies, frame);
                 if self.churn > 0 && frame % self.churn == 0 {
                     self.churn_step(&mut rng, &mut bodies, frame, bp);
+                    renumbered = true;
                 }
             }
             aabbs.clear();
             aabbs.extend(bodies.center.iter().zip(&bodies.half).map(|(&c, &h)| Aabb::from_center_radius(c, h)));
             let f = Frame::new(&aabbs).with_step(u64::from(frame));
+            let f = if self.hint == MovedHint::Absent {
+                f
+            } else {
+                self.hint_moved(frame, &previous, &aabbs, renumbered, &mut moved);
+                f.with_moved(&moved)
+            };
             checker.check(bp, &f, self.name)?;
+            previous.clone_from(&aabbs);
+            renumbered = false;
         }
         Ok(())
+    }
+
+    /// The motion hint of `frame` into `moved` (see [`MovedHint`]): every body after a renumbering or on the first
+    /// frame, else the bodies whose box changed, plus a rotating sixteenth for [`MovedHint::Conservative`].
+    fn hint_moved(&self, frame: u32, previous: &[Aabb], aabbs: &[Aabb], renumbered: bool, moved: &mut Vec<bool>) {
+        moved.clear();
+        if renumbered || previous.len() != aabbs.len() {
+            moved.resize(aabbs.len(), true);
+            return;
+        }
+        let extra = |i: usize| self.hint == MovedHint::Conservative && (i + frame as usize).is_multiple_of(16);
+        moved.extend(previous.iter().zip(aabbs).enumerate().map(|(i, (p, a))| !same_bits(p, a) || extra(i)));
     }
 }

@@ -156,3 +156,61 @@ fn scenes_have_the_promised_shapes() {
     assert!(scenes.iter().all(|s| s.aabbs.iter().all(Aabb::is_valid)), "every scene box is valid");
     assert!(sequences().iter().all(|s| s.frames >= 300));
 }
+
+/// Checks the kit's motion hints against the promise: every body marked unmoved has last call's box, bit for bit.
+#[derive(Default)]
+struct HintAuditor {
+    previous: Vec<Aabb>,
+    hinted_frames: u32,
+    unmoved_flags: u64,
+    marked_but_unchanged: u64,
+    broken_promises: u64,
+}
+
+impl Broadphase for HintAuditor {
+    fn name(&self) -> &'static str {
+        "hint-auditor"
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        if let Some(moved) = frame.moved {
+            self.hinted_frames += 1;
+            for (i, (&m, a)) in moved.iter().zip(frame.aabbs).enumerate() {
+                let same = self.previous.get(i).is_some_and(|p| crate::same_bits(p, a));
+                self.unmoved_flags += u64::from(!m);
+                self.broken_promises += u64::from(!m && !same);
+                self.marked_but_unchanged += u64::from(m && same);
+            }
+        }
+        self.previous.clear();
+        self.previous.extend_from_slice(frame.aabbs);
+        reference_pairs(frame.aabbs, out);
+    }
+    fn reset(&mut self) {
+        self.previous.clear();
+    }
+}
+
+#[test]
+fn the_hinted_sequences_keep_the_promise_and_use_both_flags() {
+    let mut checker = Checker::default();
+    for sequence in sequences() {
+        let mut auditor = HintAuditor::default();
+        sequence.run(&mut auditor, &mut checker).unwrap();
+        assert_eq!(auditor.broken_promises, 0, "{}", sequence.name);
+        match sequence.hint {
+            MovedHint::Absent => assert_eq!(auditor.hinted_frames, 0, "{}", sequence.name),
+            hint => {
+                assert_eq!(auditor.hinted_frames, sequence.frames, "{}", sequence.name);
+                if sequence.resting_fraction > 0.0 {
+                    // Most bodies rest: most flags say "unmoved".
+                    let flags = u64::from(sequence.frames) * sequence.bodies as u64;
+                    assert!(auditor.unmoved_flags * 2 > flags, "{}", sequence.name);
+                }
+                let conservative = auditor.marked_but_unchanged > u64::from(sequence.frames);
+                assert_eq!(conservative, hint == MovedHint::Conservative, "{}", sequence.name);
+            }
+        }
+    }
+    let hinted = sequences().iter().filter(|s| s.resting_fraction > 0.0 && s.hint != MovedHint::Absent).count();
+    assert_eq!(hinted, 2, "a partly resting sequence with an exact hint and one with a conservative hint");
+}

@@ -7,19 +7,26 @@
 //! read once, while hot, against all the moving bodies near it.
 //!
 //! Each pair is found once because each static body is stored once (nodup, loose), or because only the leaf
-//! owning the min corner of the pair's intersection reports it (dup, as in [`crate::dup`]). A moving body that
+//! owning the min corner of the pair's intersection reports it (dup, as in `dup.rs`). A moving body that
 //! overlaps a static body stored in node N touches N's region (its half-open cell for dup and nodup, its loose
 //! bound for loose), hence every ancestor's, so it reaches N: the same [`child_mask`] rule as the build.
 
-use crate::straddlers::{SWEEP_AXIS, split};
-use crate::tree::{Item, NONE, Node, Variant, child_mask, window};
-use collide_broadphase::Pair;
+use crate::slabs::{SWEEP_AXIS, split};
+use crate::tree::{ITEM_BYTES, Item, NODE_BYTES, NONE, Node, Variant, child_mask, window, window_on};
+use collide_broadphase::ownership::owner_point;
+use collide_broadphase::{Pair, Tally};
 use collide_math::{Aabb, Vec3};
+
+/// How many items' worth of work one moving body's walk counts for in the parallel threshold: it is carried
+/// through every level of the static tree and tested against the static bodies near it there (15 box tests per
+/// moving body at 10⁵ bodies, crate docs), several times an item's share of a rebuild's scan. 8 sends the walk to
+/// the threads from 1024 moving bodies.
+pub(crate) const WORK_PER_MOVING_BODY: usize = 8;
 
 /// Scratch of [`pairs`] for one task chunk, kept across frames: a stack of the moving bodies carried to the
 /// nodes on the current path, each node's above its parent's, and the children each of them touches.
 #[derive(Debug, Default)]
-pub(crate) struct Scratch {
+pub(crate) struct WalkStack {
     list: Vec<Item>,
     masks: Vec<u8>,
 }
@@ -31,7 +38,7 @@ pub(crate) struct Scratch {
 /// thin layer along its plane: a moving body away from it skips it on one box test, and one near it searches a
 /// window on an axis the slab spreads over.
 #[derive(Debug, Default)]
-pub(crate) struct Slabs {
+pub(crate) struct SlabIndex {
     /// Per node of the tree: its entry in `nodes`, or [`NONE`] (leaves, few own bodies, other variants).
     of_node: Vec<u32>,
     nodes: Vec<NodeSlabs>,
@@ -47,23 +54,23 @@ struct NodeSlabs {
     width: [f32; 3],
 }
 
-/// From this many own bodies an inner node's are split into slabs; fewer are scanned as they are.
-const SLABS_MIN: usize = 16;
+/// From this many own bodies an inner node's are indexed as slabs; fewer are scanned as they are.
+const SLAB_INDEX_MIN: usize = 16;
 
 /// Up to this many own bodies a node is scanned from its first body for each moving body: a binary search's
 /// dependent loads cost more than reading a few boxes in order.
 const SCAN_MAX: usize = 32;
 
-impl Slabs {
+impl SlabIndex {
     /// Index the tree `nodes`, `items` (nothing unless `variant` is nodup). O(inner bodies · log).
-    pub(crate) fn build(&mut self, variant: Variant, nodes: &[Node], items: &[Item]) {
+    pub(crate) fn build(&mut self, variant: Variant, nodes: &[Node], items: &[Item]) -> Tally {
         self.clear();
         if variant != Variant::Nodup {
-            return;
+            return Tally::default();
         }
         for node in nodes {
             let own = &items[node.start as usize..node.end as usize];
-            if node.is_leaf() || own.len() < SLABS_MIN {
+            if node.is_leaf() || own.len() < SLAB_INDEX_MIN {
                 self.of_node.push(NONE);
                 continue;
             }
@@ -83,6 +90,9 @@ impl Slabs {
             }
             self.nodes.push(ns);
         }
+        // Nodes read; indexed bodies scattered into slabs and read again for the bounds.
+        let (n, m) = (nodes.len() as u64, self.items.len() as u64);
+        Tally::work(n + m, n * NODE_BYTES + 3 * m * ITEM_BYTES)
     }
 
     /// Forget the index (keeps the allocations).
@@ -103,40 +113,35 @@ pub(crate) fn tasks(nodes: &[Node]) -> usize {
 }
 
 /// Pairs of the moving bodies `moving` with the live bodies (`live[id]`) of the static tree `nodes`, `items`, for
-/// the tasks `range` (see [`tasks`]); returns the box tests made.
-#[allow(clippy::too_many_arguments, reason = "the walk's inputs; a struct would only rename them")]
+/// the tasks `range` (see [`tasks`]).
 pub(crate) fn pairs(
-    variant: Variant,
-    nodes: &[Node],
-    items: &[Item],
-    slabs: &Slabs,
+    walk: &Walk<'_>,
     moving: &[Item],
-    live: &[bool],
     range: std::ops::Range<usize>,
-    scratch: &mut Scratch,
+    stack: &mut WalkStack,
     out: &mut Vec<Pair>,
-) -> u64 {
-    let Some(root) = nodes.first() else { return 0 };
-    let walk = Walk { variant, nodes, items, slabs, live };
-    let mut tests = 0;
+) -> Tally {
+    let Some(root) = walk.nodes.first() else { return Tally::default() };
+    let mut tally = Tally::default();
     for task in range {
         if task == 0 {
-            tests += walk.own_pairs(0, moving, out);
+            tally += walk.own_pairs(0, moving, out);
             continue;
         }
         // The moving bodies touching child k, at the bottom of the stack.
-        let (k, Scratch { list, masks }) = (task - 1, &mut *scratch);
+        let (k, WalkStack { list, masks }) = (task - 1, &mut *stack);
         grow(list, masks, moving.len());
         let mut at = 0;
         for q in moving {
             list[at] = *q;
             at += usize::from(walk.mask(root, q) >> k & 1);
         }
+        tally += Tally::work(moving.len() as u64, (moving.len() + at) as u64 * ITEM_BYTES);
         if at > 0 {
-            tests += walk.node(root.first_child as usize + k, 0, at, at, scratch, out);
+            tally += walk.node(root.first_child as usize + k, 0, at, at, stack, out);
         }
     }
-    tests
+    tally
 }
 
 /// Make the stack hold at least `len` entries. It only grows: slots above the top hold stale bodies, and a
@@ -148,13 +153,14 @@ fn grow(list: &mut Vec<Item>, masks: &mut Vec<u8>, len: usize) {
     }
 }
 
-/// The static tree and what a walk of it needs.
-struct Walk<'a> {
-    variant: Variant,
-    nodes: &'a [Node],
-    items: &'a [Item],
-    slabs: &'a Slabs,
-    live: &'a [bool],
+/// The static tree and what a walk of it needs: its nodes and items, its slab index, and which of its bodies
+/// are still live (`live[id]`: at rest since the tree was built).
+pub(crate) struct Walk<'a> {
+    pub variant: Variant,
+    pub nodes: &'a [Node],
+    pub items: &'a [Item],
+    pub slabs: &'a SlabIndex,
+    pub live: &'a [bool],
 }
 
 impl Walk<'_> {
@@ -171,11 +177,11 @@ impl Walk<'_> {
 
     /// Pairs of node `ni`'s own bodies and below with the moving bodies `list[s..e]`, which touch its region;
     /// the stack above `top` is free.
-    fn node(&self, ni: usize, s: usize, e: usize, top: usize, scratch: &mut Scratch, out: &mut Vec<Pair>) -> u64 {
+    fn node(&self, ni: usize, s: usize, e: usize, top: usize, scratch: &mut WalkStack, out: &mut Vec<Pair>) -> Tally {
         let node = &self.nodes[ni];
-        let mut tests = self.own_pairs(ni, &scratch.list[s..e], out);
+        let mut tally = self.own_pairs(ni, &scratch.list[s..e], out);
         if node.is_leaf() {
-            return tests;
+            return tally;
         }
         // The children's lists go on the stack above `top`, child by child: count, then scatter. Most bodies
         // touch one child, so the loop over a body's children is well predicted.
@@ -208,25 +214,28 @@ impl Walk<'_> {
                 m &= m - 1;
             }
         }
+        // The children read, the carried bodies read and scattered.
+        let (carried, scattered) = ((e - s) as u64, (end - top) as u64);
+        tally += Tally::work(8 + carried + scattered, 8 * NODE_BYTES + (carried + scattered) * ITEM_BYTES);
         let mut from = top;
         for (k, &count) in counts.iter().enumerate() {
             if count > 0 {
-                tests += self.node(first + k, from, from + count, end, scratch, out);
+                tally += self.node(first + k, from, from + count, end, scratch, out);
             }
             from += count;
         }
-        tests
+        tally
     }
 
     /// Pairs of node `ni`'s own live bodies with `moving`.
     #[inline]
-    fn own_pairs(&self, ni: usize, moving: &[Item], out: &mut Vec<Pair>) -> u64 {
+    fn own_pairs(&self, ni: usize, moving: &[Item], out: &mut Vec<Pair>) -> Tally {
         let node = &self.nodes[ni];
         if node.start == node.end {
-            return 0;
+            return Tally::default();
         }
         if let Some(&k) = self.slabs.of_node.get(ni).filter(|&&k| k != NONE) {
-            return self.slab_pairs(&self.slabs.nodes[k as usize], moving, out);
+            return Tally::tests(self.slab_pairs(&self.slabs.nodes[k as usize], moving, out));
         }
         let own = &self.items[node.start as usize..node.end as usize];
         let mut tests = 0;
@@ -244,13 +253,13 @@ impl Walk<'_> {
                 tests += 1;
                 if q.aabb.overlaps(&t.aabb)
                     && self.live[t.id as usize]
-                    && (self.variant != Variant::Dup || node.owns_point(q.aabb.min.max(t.aabb.min)))
+                    && (self.variant != Variant::Dup || node.owns_point(owner_point(q.aabb.min, t.aabb.min)))
                 {
                     out.push(Pair::new(q.id, t.id));
                 }
             }
         }
-        tests
+        Tally::tests(tests)
     }
 
     /// Pairs of a nodup node's own live bodies, given as slabs, with `moving`.
@@ -262,10 +271,11 @@ impl Walk<'_> {
                 continue;
             }
             for q in moving.iter().filter(|q| q.aabb.overlaps(&ns.bound[slab])) {
+                let (w, a) = (ns.width[slab], axis as usize);
                 let w = match axis {
-                    0 => window_on::<0>(v, ns.width[slab], q),
-                    1 => window_on::<1>(v, ns.width[slab], q),
-                    _ => window_on::<2>(v, ns.width[slab], q),
+                    0 => window_on::<0>(v, w, q.aabb.min[a], q.aabb.max[a]),
+                    1 => window_on::<1>(v, w, q.aabb.min[a], q.aabb.max[a]),
+                    _ => window_on::<2>(v, w, q.aabb.min[a], q.aabb.max[a]),
                 };
                 tests += w.len() as u64;
                 for t in &v[w] {
@@ -277,14 +287,4 @@ impl Walk<'_> {
         }
         tests
     }
-}
-
-/// The positions in `v`, sorted by `min` on axis `A` and at most `w` wide there, of the bodies that can meet `q`
-/// on that axis (the slack covers the rounding of `max − min`, as in [`window`]).
-#[inline]
-fn window_on<const A: usize>(v: &[Item], w: f32, q: &Item) -> std::ops::Range<usize> {
-    let (min, max) = (q.aabb.min[A], q.aabb.max[A]);
-    let from = min - w - (min.abs() + w) * (1.0 / (1 << 20) as f32);
-    let lo = v.partition_point(|t| t.aabb.min[A] < from);
-    lo..lo + v[lo..].partition_point(|t| t.aabb.min[A] <= max)
 }

@@ -1,15 +1,18 @@
-//! Regional incremental sweep-and-prune: the thesis's algorithm (chapter 3.3) in every region of a coarse grid,
-//! plus the initialisation, batched insertion/removal and the fall-back that make it usable at scale. See the
-//! crate docs for the essay and `regions` for the grid and the pair rule.
+//! [`SweepAndPrune`]: regional incremental sweep-and-prune, the thesis's algorithm (chapter 3.3) in every region
+//! of a coarse grid, plus the initialisation, batched insertion/removal and the fall-back that make it usable at
+//! scale — the public type on top of the regions (`region.rs`), the insertion sort (`insertion.rs`), the
+//! transfers (`transfers.rs`) and the frame pass (`update.rs`). See the crate docs for the essay.
 
 use crate::endpoints::{self, MAX_BODIES, of_box};
+use crate::insertion::Budget;
 use crate::mbp::MultiBoxPruning;
 use crate::pairset::PairSet;
-use crate::regions::{self, NO_RANGE, Quantizer, Range, Region, RegionGrid, contains};
-use crate::update::{self, AxisState, Budget};
+use crate::region::{Quantizer, Region};
+use crate::update::{self, Sorted};
+use crate::{transfers, validate};
+use collide_broadphase::grid::{GridPolicy, NO_REGIONS, RegionGrid, RegionRange, range_contains};
 use collide_broadphase::radix::sort_by_high_bits;
-use collide_broadphase::{Aabb, Broadphase, Frame, Pair, PairList, Resize, Stats};
-use rayon::prelude::*;
+use collide_broadphase::{Aabb, Broadphase, Frame, Pair, PairList, Parallelism, Resize, Stats, Tally};
 
 /// How the last [`find_pairs`](Broadphase::find_pairs) call got its pairs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -25,38 +28,67 @@ pub enum UpdateMode {
     Rebuild,
 }
 
+/// How an incremental frame ended ([`SweepAndPrune::update_incremental`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Incremental {
+    /// The structure and the pair set are this frame's.
+    Updated,
+    /// The swap budget ran out: the structure is inconsistent and must be re-initialised.
+    OverBudget,
+    /// The scene outgrew the grid: nothing was changed; a new grid must be planned.
+    GridOutgrown,
+}
+
 /// The counters of the last call.
 #[derive(Clone, Copy, Debug, Default)]
 struct Counters {
     swaps: [u64; 3],
-    tests: u64,
     added: u64,
     removed: u64,
     inserted: u64,
     transfers: u64,
     mode: UpdateMode,
+    /// Tests, work and bytes (see the crate docs).
+    tally: Tally,
 }
+
+/// The most regions per axis of SAP's grid, requested or automatic: 64³ = 262 144 regions. Every frame visits
+/// each region (its transfers, its gather, its three arrays), and each keeps a dozen vectors; beyond this the
+/// per-region constant outweighs the swaps it saves for any scene the workspace runs (the automatic grid asks for
+/// 16 per axis at 10⁶ bodies).
+pub const MAX_SAP_REGIONS_PER_AXIS: usize = 64;
+
+/// SAP's automatic grid ([`GridPolicy`]).
+const GRID: GridPolicy = GridPolicy {
+    // About 256 bodies per region measured best with the `sap_timing` example (128: more transfers and copies;
+    // 512 equal): a region's arrays of a few thousand endpoints stay in L1/L2 while they are sorted.
+    bodies_per_region: SweepAndPrune::BODIES_PER_REGION,
+    // Regions at least 4 mean boxes wide: a body is copied into (1 + 1/4)³ ≈ 2 regions at most on average, each
+    // copy three arrays to sort and refresh every frame, and a body crosses a border (a transfer: a merge and a
+    // sweep) at most every few of its own widths. Multi-box pruning, rebuilt every frame, pays less per copy and
+    // takes 2.
+    min_width_in_mean_boxes: 4.0,
+    max_per_axis: MAX_SAP_REGIONS_PER_AXIS,
+};
 
 /// Regional incremental sweep-and-prune with a persistent pair set. Registry name: `sap`.
 #[derive(Clone, Debug)]
 pub struct SweepAndPrune {
-    /// `axes[3·r + k]`: axis k of region r, the endpoints of the bodies whose `ranges` contain r, sorted by
-    /// `endpoints::order`.
-    pub(crate) axes: Vec<AxisState>,
-    /// Per region: its cell and this frame's transfers.
-    pub(crate) regions: Vec<Region>,
+    /// Per region: its cell, its members and their three sorted axes (the endpoints of the bodies whose `ranges`
+    /// contain it), this frame's transfers.
+    regions: Vec<Region>,
     /// The region grid, fixed from the first frame until a reset (or until the scene outgrows it).
-    pub(crate) grid: RegionGrid,
-    /// Per body: the regions it is entered in ([`NO_RANGE`] for bodies announced but not inserted yet).
-    pub(crate) ranges: Vec<Range>,
+    grid: RegionGrid,
+    /// Per body: the regions it is entered in ([`NO_REGIONS`] for bodies announced but not inserted yet).
+    ranges: Vec<RegionRange>,
     /// The overlap filter's quantisation, fixed with the grid.
     quantizer: Quantizer,
     /// Bit per body: in a pair of the set at the start of the frame (see `update::mark_and_verify`).
     paired: Vec<u64>,
-    /// Exactly the overlapping pairs among the inserted bodies, as of their values in `axes`.
-    pub(crate) pairs: PairSet,
+    /// Exactly the overlapping pairs among the inserted bodies, as of their values in the regions' axes.
+    pairs: PairSet,
     /// Bodies the structure knows (inserted or announced by `on_resize`).
-    pub(crate) len: usize,
+    len: usize,
     /// Bodies announced by `on_resize` whose boxes arrive with the next frame.
     pending: usize,
     /// `false` until the first frame (or after `reset`): the next frame initialises.
@@ -67,6 +99,8 @@ pub struct SweepAndPrune {
     regions_per_axis: usize,
     /// Swap budget per body, per axis and frame (0 = unlimited).
     rebuild_swaps_per_body: f64,
+    /// When the regions run on rayon's threads.
+    parallelism: Parallelism,
     /// Frames left to rebuild directly after the budget ran out, and the current back-off.
     cooldown: u32,
     backoff: u32,
@@ -76,7 +110,7 @@ pub struct SweepAndPrune {
     sorted: Vec<u64>,
     keys: Vec<u64>,
     moved: Vec<u64>,
-    old_ranges: Vec<Range>,
+    old_ranges: Vec<RegionRange>,
     local_of: Vec<u32>,
     init_pairs: PairList,
     init_finder: MultiBoxPruning,
@@ -102,8 +136,6 @@ impl SweepAndPrune {
     /// they raised the mean over 100 frames from 7.5 to 12 ms CPU, with 64 the mean over 200 frames is 8.7 ms,
     /// and a scene that slows down is back on insertion sort within about a second at 60 Hz.
     pub const MAX_BACKOFF: u32 = 64;
-    /// From this many bodies the arrays sort on all threads.
-    pub const PARALLEL_MIN: usize = 20_000;
     /// The auto grid aims at this many bodies per region.
     pub const BODIES_PER_REGION: f32 = 256.0;
 
@@ -119,7 +151,6 @@ impl SweepAndPrune {
     #[must_use]
     pub fn with_regions(rebuild_swaps_per_body: f64, regions_per_axis: usize) -> Self {
         Self {
-            axes: Vec::new(),
             regions: Vec::new(),
             grid: RegionGrid::default(),
             ranges: Vec::new(),
@@ -132,6 +163,7 @@ impl SweepAndPrune {
             grid_planned: false,
             regions_per_axis,
             rebuild_swaps_per_body: rebuild_swaps_per_body.max(0.0),
+            parallelism: Parallelism::default(),
             cooldown: 0,
             backoff: 0,
             counters: Counters::default(),
@@ -144,6 +176,15 @@ impl SweepAndPrune {
             init_pairs: PairList::new(),
             init_finder: MultiBoxPruning::new(0),
         }
+    }
+
+    /// The same with `parallelism` deciding when the regions run on rayon's threads (tests lower it to force the
+    /// parallel paths on small scenes).
+    #[must_use]
+    pub fn with_parallelism(mut self, parallelism: Parallelism) -> Self {
+        self.parallelism = parallelism;
+        self.init_finder = self.init_finder.with_parallelism(parallelism);
+        self
     }
 
     /// How the last call updated the structure.
@@ -165,11 +206,10 @@ impl SweepAndPrune {
         let n = aabbs.len();
         assert!(n < MAX_BODIES, "sweep-and-prune holds at most 2^31 - 1 bodies, got {n}");
         if !self.grid_planned || self.grid.outgrown(&bounds_of(aabbs)) {
-            self.grid = RegionGrid::plan(aabbs, self.regions_per_axis, Self::BODIES_PER_REGION);
+            self.grid = RegionGrid::plan(aabbs, self.regions_per_axis, &GRID);
             self.grid_planned = true;
         }
         let count = self.grid.count();
-        self.axes.resize_with(3 * count, AxisState::default);
         self.regions.resize_with(count, Region::default);
         for (r, region) in self.regions.iter_mut().enumerate() {
             region.coords = self.grid.coords(r);
@@ -177,9 +217,10 @@ impl SweepAndPrune {
         }
         self.ranges.clear();
         self.ranges.extend(aabbs.iter().map(|b| self.grid.range(b)));
+        let mut copies = 0;
         for k in 0..3 {
             if count == 1 {
-                let axis = &mut self.axes[k].endpoints;
+                let axis = &mut self.regions[0].axes[k].endpoints;
                 axis.clear();
                 axis.extend(aabbs.iter().enumerate().flat_map(|(i, b)| of_box(b, k, i as u32)));
                 // Bits 31.. are value and flag: the sort order; the body bits below need no order.
@@ -190,24 +231,31 @@ impl SweepAndPrune {
             sorted.clear();
             sorted.extend(aabbs.iter().enumerate().flat_map(|(i, b)| of_box(b, k, i as u32)));
             sort_by_high_bits(sorted, &mut self.scratch, 31);
-            for r in 0..count {
-                self.axes[3 * r + k].endpoints.clear();
+            for region in &mut self.regions {
+                region.axes[k].endpoints.clear();
             }
             for &e in sorted.iter() {
-                let axes = &mut self.axes;
-                self.grid.for_each(&self.ranges[endpoints::body(e) as usize], |r| axes[3 * r + k].endpoints.push(e));
+                let regions = &mut self.regions;
+                self.grid.for_each(&self.ranges[endpoints::body(e) as usize], |r| {
+                    regions[r].axes[k].endpoints.push(e);
+                });
             }
+            copies += sorted.len();
         }
         self.number_locally(n);
-        self.quantizer = Quantizer::new(&self.grid.bounds);
+        self.quantizer = Quantizer::new(&self.grid.bounds());
         self.pairs.clear();
+        // Per axis 2n endpoints made and radix-sorted (a histogram pass and three scatters), then scattered to
+        // the regions and relabelled.
+        let e = 6 * n as u64;
+        self.counters.tally += Tally::work(e + copies as u64, e * 8 * 8 + copies as u64 * 8 * 3);
         let pairs = match known {
             Some(p) => p,
             None => {
                 // Multi-box pruning finds the pairs in O(n) for uniform scenes; a sweep of each region would test
                 // every body against the ~m·(2h/w) bodies of its slab in the region.
                 self.init_finder.find_pairs(&Frame::new(aabbs), &mut self.init_pairs);
-                self.counters.tests += self.init_finder.stats().pair_tests;
+                self.counters.tally += self.init_finder.stats().tally();
                 self.init_pairs.as_slice()
             }
         };
@@ -215,6 +263,7 @@ impl SweepAndPrune {
         for p in pairs {
             self.pairs.insert(p.key());
         }
+        self.counters.tally += Tally::work(pairs.len() as u64, pairs.len() as u64 * 2 * 8);
         self.len = n;
         self.pending = 0;
         self.initialized = true;
@@ -231,15 +280,15 @@ impl SweepAndPrune {
         }
         self.local_of.resize(n, 0);
         let local_of = &mut self.local_of;
-        for (axes, region) in self.axes.chunks_mut(3).zip(self.regions.iter_mut()) {
+        for region in &mut self.regions {
             region.members.clear();
-            for &e in &axes[0].endpoints {
+            for &e in &region.axes[0].endpoints {
                 if !endpoints::is_end(e) {
                     local_of[endpoints::body(e) as usize] = region.members.len() as u32;
                     region.members.push(endpoints::body(e));
                 }
             }
-            for axis in axes {
+            for axis in &mut region.axes {
                 for e in &mut axis.endpoints {
                     *e = endpoints::relabel(*e, local_of[endpoints::body(*e) as usize]);
                 }
@@ -247,59 +296,52 @@ impl SweepAndPrune {
         }
     }
 
-    /// One incremental frame: transfers out, insertion sort with events, transfers in (see `regions`).
-    /// `Some(false)` when the swap budget ran out (the structure is then inconsistent and must be re-initialised),
-    /// `None` when the scene outgrew the grid (nothing was changed; a new grid must be planned).
-    fn update_incremental(&mut self, aabbs: &[Aabb]) -> Option<bool> {
+    /// One incremental frame: transfers out, insertion sort with events, transfers in (see `transfers.rs`).
+    fn update_incremental(&mut self, aabbs: &[Aabb]) -> Incremental {
         let n = aabbs.len();
         let budget = if self.rebuild_swaps_per_body > 0.0 {
             (3.0 * self.rebuild_swaps_per_body * n.max(1) as f64) as u64
         } else {
             u64::MAX
         };
-        let parallel = n >= Self::PARALLEL_MIN;
         if self.grid.count() > 1 && self.grid.outgrown(&bounds_of(aabbs)) {
             // Bodies far outside the planned bounds crowd the border regions (or the scene shrank into a few).
-            return None;
+            return Incremental::GridOutgrown;
         }
         self.find_transfers(aabbs);
-        update::mark_and_verify(aabbs, &self.pairs, &self.moved, &mut self.paired, &mut self.keys);
+        let c = &mut self.counters;
+        c.tally += update::mark_and_verify(aabbs, &self.pairs, &self.moved, &mut self.paired, &mut self.keys);
         let mut removed = 0;
         for &key in &self.keys {
             removed += u64::from(self.pairs.remove(key));
         }
         let (ranges, quantizer) = (&self.ranges, &self.quantizer);
-        let leave_and_gather = |(axes, region): (&mut [AxisState], &mut Region)| {
+        self.parallelism.for_each("sap leave and gather", n, &mut self.regions, |_, region| {
+            region.tally = Tally::default();
             if region.leaving > 0 {
-                regions::leave(axes, region, ranges);
+                transfers::leave(region, ranges);
             }
-            regions::gather(region, aabbs, quantizer);
-        };
-        if parallel && self.regions.len() > 1 {
-            self.axes.par_chunks_mut(3).zip(self.regions.par_iter_mut()).with_max_len(4).for_each(leave_and_gather);
-        } else {
-            self.axes.chunks_mut(3).zip(self.regions.iter_mut()).for_each(leave_and_gather);
-        }
+            transfers::gather(region, aabbs, quantizer);
+            // Per member: an id and a box read, a box, three keys and three quantised intervals written.
+            let m = region.members.len() as u64;
+            region.tally += Tally::work(m, m * (4 + 2 * size_of::<Aabb>() as u64 + 3 * (8 + 4)));
+        });
         let budget = Budget::new(budget);
-        let (ok, added, removed_by_events) =
-            update::run(&mut self.axes, &self.regions, aabbs, &mut self.pairs, &self.paired, &budget, parallel);
-        let c = &mut self.counters;
-        for (i, axis) in self.axes.iter().enumerate() {
-            c.swaps[i % 3] += axis.swaps;
-            c.tests += axis.tests;
+        let sorted = update::run(&mut self.regions, aabbs, &mut self.pairs, &self.paired, &budget, self.parallelism);
+        for region in &self.regions {
+            for (k, axis) in region.axes.iter().enumerate() {
+                c.swaps[k] += axis.swaps;
+                c.tally.pair_tests += axis.tests;
+            }
         }
-        if !ok {
-            return Some(false);
-        }
-        let enter = |(axes, region): (&mut [AxisState], &mut Region)| regions::enter(axes, region, aabbs);
-        if parallel && self.regions.len() > 1 {
-            self.axes.par_chunks_mut(3).zip(self.regions.par_iter_mut()).with_max_len(4).for_each(enter);
-        } else {
-            self.axes.chunks_mut(3).zip(self.regions.iter_mut()).for_each(enter);
-        }
+        let Sorted::Done { added, removed: removed_by_events } = sorted else {
+            return Incremental::OverBudget;
+        };
+        self.parallelism.for_each("sap enter", n, &mut self.regions, |_, region| transfers::enter(region, aabbs));
         let mut added_by_entering = 0;
         for region in &self.regions {
-            c.tests += region.tests;
+            c.tally += region.tally;
+            c.tally.pair_tests += region.tests;
             for &key in &region.adds {
                 added_by_entering += u64::from(self.pairs.insert(key));
             }
@@ -307,13 +349,19 @@ impl SweepAndPrune {
         c.added = added + added_by_entering;
         c.removed = removed + removed_by_events;
         c.inserted = self.pending as u64;
+        // Every event applied is a probe of the pair set (a cache line each, mostly).
+        let events = self.keys.len() as u64 + c.added + c.removed;
+        c.tally += Tally::work(events, events * 64);
         self.pending = 0;
-        Some(true)
+        Incremental::Updated
     }
 
     /// Compute every body's regions for this frame, flag the bodies whose regions changed in `moved`, and list the
     /// transfers per region (entering bodies, and a count of leaving ones). O(n + transfers).
     fn find_transfers(&mut self, aabbs: &[Aabb]) {
+        // Per body: its box read, its regions computed, read and written.
+        let n = aabbs.len() as u64;
+        self.counters.tally += Tally::work(n, n * (size_of::<Aabb>() + 2 * size_of::<RegionRange>()) as u64);
         for region in &mut self.regions {
             region.entering.clear();
             region.leaving = 0;
@@ -331,15 +379,15 @@ impl SweepAndPrune {
             transfers += 1;
             self.moved[i / 64] |= 1 << (i % 64);
             let regions = &mut self.regions;
-            if old != NO_RANGE {
+            if old != NO_REGIONS {
                 grid.for_each(&old, |r| {
-                    if !contains(&new, regions[r].coords) {
+                    if !range_contains(&new, regions[r].coords) {
                         regions[r].leaving += 1;
                     }
                 });
             }
             grid.for_each(&new, |r| {
-                if old == NO_RANGE || !contains(&old, regions[r].coords) {
+                if old == NO_REGIONS || !range_contains(&old, regions[r].coords) {
                     regions[r].entering.push(i as u32);
                 }
             });
@@ -351,7 +399,7 @@ impl SweepAndPrune {
     #[cfg(test)]
     pub(crate) fn unsort_for_test(&mut self) {
         use crate::endpoints::order;
-        let axis = self.axes.chunks_mut(3).map(|c| &mut c[1].endpoints).max_by_key(|a| a.len()).expect("a region");
+        let axis = self.regions.iter_mut().map(|r| &mut r.axes[1].endpoints).max_by_key(|a| a.len()).expect("a region");
         let p = axis.windows(2).position(|w| order(w[0]) < order(w[1])).expect("two distinct endpoints");
         axis.swap(p, p + 1);
     }
@@ -385,7 +433,7 @@ impl Broadphase for SweepAndPrune {
             // the cool-down initialises, and the one after that tries insertion sort again.
             self.cooldown -= 1;
             self.init_finder.find_pairs(frame, out);
-            self.counters.tests = self.init_finder.stats().pair_tests;
+            self.counters.tally = self.init_finder.stats().tally();
             self.counters.mode = UpdateMode::Rebuild;
             if self.cooldown == 0 {
                 self.initialized = false;
@@ -393,8 +441,8 @@ impl Broadphase for SweepAndPrune {
             return;
         } else {
             match self.update_incremental(aabbs) {
-                Some(true) => self.backoff = 0,
-                Some(false) => {
+                Incremental::Updated => self.backoff = 0,
+                Incremental::OverBudget => {
                     // Too many swaps: bodies moved far. Finishing the insertion sort could cost Θ(n²); a rebuild
                     // costs O(n). Skip the incremental attempt for a few frames, doubling the wait while it keeps
                     // failing.
@@ -403,7 +451,7 @@ impl Broadphase for SweepAndPrune {
                     self.backoff = (self.backoff * 2).clamp(1, Self::MAX_BACKOFF);
                     self.cooldown = self.backoff;
                 }
-                None => {
+                Incremental::GridOutgrown => {
                     self.grid_planned = false;
                     self.init(aabbs, None);
                     self.counters.mode = UpdateMode::Init;
@@ -415,13 +463,14 @@ impl Broadphase for SweepAndPrune {
         for key in self.pairs.iter() {
             out.push_pair(Pair::from_key(key));
         }
+        // The output: the set's table read, the pairs written.
+        let (slots, pairs) = (self.pairs.capacity() as u64, self.pairs.len() as u64);
+        self.counters.tally += Tally::work(slots, slots * 8 + pairs * 8);
     }
 
     fn stats(&self) -> Stats {
         let c = &self.counters;
-        let mut stats = Stats::new();
-        stats.pair_tests = c.tests;
-        stats
+        Stats::from(c.tally)
             .with("swaps", (c.swaps[0] + c.swaps[1] + c.swaps[2]) as f64)
             .with("swaps_x", c.swaps[0] as f64)
             .with("swaps_y", c.swaps[1] as f64)
@@ -432,14 +481,8 @@ impl Broadphase for SweepAndPrune {
             .with("bodies_inserted", c.inserted as f64)
             .with("regions", self.grid.count() as f64)
             .with("region_transfers", c.transfers as f64)
-            .with(
-                "rebuilt",
-                match c.mode {
-                    UpdateMode::Incremental => 0.0,
-                    UpdateMode::Init => 1.0,
-                    UpdateMode::Rebuild => 2.0,
-                },
-            )
+            .with("init", if c.mode == UpdateMode::Init { 1.0 } else { 0.0 })
+            .with("rebuild", if c.mode == UpdateMode::Rebuild { 1.0 } else { 0.0 })
     }
 
     fn on_resize(&mut self, resize: &Resize<'_>) {
@@ -454,14 +497,9 @@ impl Broadphase for SweepAndPrune {
         // Endpoints name local indices, so relabelling is a pass over the members; a region that lost a member
         // also drops its endpoints and renumbers the rest in one order-preserving pass per array (the index bits
         // take no part in the sort order, so the arrays stay sorted). O(n · regions per body).
-        let relabel = |(axes, region): (&mut [AxisState], &mut Region)| {
-            regions::compact(axes, region, |id| Some(map[id as usize]).filter(|&to| to != Resize::REMOVED));
-        };
-        if self.len >= Self::PARALLEL_MIN {
-            self.axes.par_chunks_mut(3).zip(self.regions.par_iter_mut()).for_each(relabel);
-        } else {
-            self.axes.chunks_mut(3).zip(self.regions.iter_mut()).for_each(relabel);
-        }
+        self.parallelism.for_each("sap relabel", self.len, &mut self.regions, |_, region| {
+            transfers::compact(region, |id| Some(map[id as usize]).filter(|&to| to != Resize::REMOVED));
+        });
         // Keys change with the labels, so the set is refilled: O(p).
         self.keys.clear();
         self.keys.extend(self.pairs.iter());
@@ -477,12 +515,12 @@ impl Broadphase for SweepAndPrune {
         // moving in from outside (one sweep per region, testing only pairs with a new body).
         self.old_ranges.clear();
         self.old_ranges.append(&mut self.ranges);
-        self.ranges.resize(resize.new_len, NO_RANGE);
+        self.ranges.resize(resize.new_len, NO_REGIONS);
         let mut pending = resize.new_len;
         for (old, &new) in map.iter().enumerate() {
             if new != Resize::REMOVED {
                 self.ranges[new as usize] = self.old_ranges[old];
-                pending -= usize::from(self.old_ranges[old] != NO_RANGE);
+                pending -= usize::from(self.old_ranges[old] != NO_REGIONS);
             }
         }
         self.len = resize.new_len;
@@ -508,11 +546,11 @@ impl Broadphase for SweepAndPrune {
         self.grid_planned = false;
         self.len = 0;
         self.pending = 0;
-        for axis in &mut self.axes {
-            axis.endpoints.clear();
-        }
         for region in &mut self.regions {
             region.members.clear();
+            for axis in &mut region.axes {
+                axis.endpoints.clear();
+            }
         }
         self.ranges.clear();
         self.pairs.clear();
@@ -521,6 +559,6 @@ impl Broadphase for SweepAndPrune {
     }
 
     fn validate(&self) -> Result<(), String> {
-        crate::validate::validate(self)
+        validate::validate(&self.grid, &self.regions, &self.ranges, &self.pairs, self.len)
     }
 }

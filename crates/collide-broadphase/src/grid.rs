@@ -1,0 +1,258 @@
+//! The coarse region grid of region-based broadphases (multi-box pruning, regional sweep-and-prune, and the grids
+//! to come): how many regions, where their borders are, and which regions a box touches.
+//!
+//! # Planning
+//! [`RegionGrid::plan`] covers the bounds of the boxes with `res` regions per axis. With `regions_per_axis > 0`
+//! every axis that has an extent gets that many (capped); with 0 the grid is sized from the scene: the region
+//! edge `s` that would hold [`GridPolicy::bodies_per_region`] bodies if they were spread uniformly, but never less
+//! than [`GridPolicy::min_width_in_mean_boxes`] times the mean box size on any axis. A box of width `b` at a
+//! random place touches `1 + b/s` regions per axis on average, so it is copied into `(1 + b/s)³` of them: about
+//! 3.4 regions at `s = 2b`, 2 at `s = 4b`, 1.3 at `s = 10b`. The floor only binds in dense scenes (a uniform scene
+//! at 2% volume fraction puts 32 bodies in a region 9 box widths wide); there it stops the grid from buying
+//! smaller regions with more copies. Each algorithm's policy explains its numbers.
+//!
+//! # Cells
+//! The cell of a coordinate is monotone in it and clamped to the grid, so the border regions extend to infinity:
+//! a box leaving the planned bounds stays in the grid, and the regions partition space (which the
+//! [ownership rule](crate::ownership) needs). A box's regions are a [`RegionRange`], inclusive on every axis.
+
+use crate::Aabb;
+use collide_math::Vec3;
+
+/// How an algorithm wants its automatic grid sized (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GridPolicy {
+    /// The auto grid aims at this many bodies per region in a uniform scene.
+    pub bodies_per_region: f32,
+    /// Regions are at least this many mean box sizes wide on every axis.
+    pub min_width_in_mean_boxes: f32,
+    /// The most regions per axis, automatic or requested.
+    pub max_per_axis: usize,
+}
+
+/// A box's regions: the low cell on x, y, z, then the high cell on x, y, z (inclusive).
+pub type RegionRange = [u16; 6];
+
+/// The range of a box in no region (not entered yet): empty because low > high.
+pub const NO_REGIONS: RegionRange = [1, 1, 1, 0, 0, 0];
+
+/// `true` when the region at cell `coords` is in `range`.
+#[inline(always)]
+#[must_use]
+pub fn range_contains(range: &RegionRange, coords: [u16; 3]) -> bool {
+    (0..3).all(|k| range[k] <= coords[k] && coords[k] <= range[k + 3])
+}
+
+/// The number of regions in `range` (0 for [`NO_REGIONS`]).
+#[must_use]
+pub fn range_len(range: &RegionRange) -> usize {
+    (0..3).map(|k| (usize::from(range[k + 3]) + 1).saturating_sub(usize::from(range[k]))).product()
+}
+
+/// A grid of regions over a scene's bounds (see the module docs). Region `r` is at cell coordinates
+/// [`coords(r)`](RegionGrid::coords), z fastest.
+#[derive(Clone, Copy, Debug)]
+pub struct RegionGrid {
+    origin: [f32; 3],
+    /// Regions per unit length on each axis (0 on an axis with one region).
+    inv: [f32; 3],
+    res: [usize; 3],
+    /// The bounds the grid was planned for.
+    bounds: Aabb,
+}
+
+impl Default for RegionGrid {
+    /// One region holding everything.
+    fn default() -> Self {
+        Self { origin: [0.0; 3], inv: [0.0; 3], res: [1; 3], bounds: Aabb::EMPTY }
+    }
+}
+
+impl RegionGrid {
+    /// A grid over the bounds of `aabbs`: `regions_per_axis` on every axis that has an extent, or (0) sized by
+    /// `policy`. O(n).
+    #[must_use]
+    pub fn plan(aabbs: &[Aabb], regions_per_axis: usize, policy: &GridPolicy) -> Self {
+        let mut bounds = Aabb::EMPTY;
+        let mut size_sum = [0f64; 3];
+        for b in aabbs {
+            bounds = bounds.union(b);
+            let e = b.extents();
+            for (k, s) in size_sum.iter_mut().enumerate() {
+                *s += f64::from(e[k]);
+            }
+        }
+        let extent = bounds.extents();
+        let live = |k: usize| extent[k].is_finite() && extent[k] > 0.0;
+        let mut res = [1usize; 3];
+        let n = aabbs.len().max(1) as f32;
+        let axes = (0..3).filter(|&k| live(k)).count();
+        if regions_per_axis > 0 {
+            for (k, r) in res.iter_mut().enumerate() {
+                if live(k) {
+                    *r = regions_per_axis.min(policy.max_per_axis);
+                }
+            }
+        } else if axes > 0 {
+            let volume: f32 = (0..3).filter(|&k| live(k)).map(|k| extent[k]).product();
+            let mut s = (volume * policy.bodies_per_region / n).powf(1.0 / axes as f32);
+            for k in (0..3).filter(|&k| live(k)) {
+                s = s.max(policy.min_width_in_mean_boxes * (size_sum[k] / f64::from(n)) as f32);
+            }
+            for k in (0..3).filter(|&k| live(k)) {
+                res[k] = ((extent[k] / s).round() as usize).clamp(1, policy.max_per_axis);
+            }
+        }
+        let mut grid = Self { res, bounds, ..Self::default() };
+        for k in 0..3 {
+            grid.origin[k] = if extent[k].is_finite() { bounds.min[k] } else { 0.0 };
+            grid.inv[k] = if res[k] > 1 { res[k] as f32 / extent[k] } else { 0.0 };
+        }
+        grid
+    }
+
+    /// The number of regions.
+    #[must_use]
+    pub fn count(&self) -> usize {
+        self.res.iter().product()
+    }
+
+    /// Regions per axis.
+    #[must_use]
+    pub fn res(&self) -> [usize; 3] {
+        self.res
+    }
+
+    /// The bounds the grid was planned for.
+    #[must_use]
+    pub fn bounds(&self) -> Aabb {
+        self.bounds
+    }
+
+    /// `true` when `bounds` grew or shrank so much (4× on an axis) that a grid kept across frames no longer fits
+    /// the scene: its border regions would hold most bodies, or a few inner regions all of them.
+    #[must_use]
+    pub fn outgrown(&self, bounds: &Aabb) -> bool {
+        let (a, b) = (self.bounds.extents(), bounds.extents());
+        (0..3).any(|k| b[k] > 4.0 * a[k] || (self.res[k] > 1 && 4.0 * b[k] < a[k]))
+    }
+
+    /// The cell of `x` on `axis`: monotone in `x`, clamped to the grid.
+    #[inline(always)]
+    #[must_use]
+    pub fn cell(&self, x: f32, axis: usize) -> u16 {
+        let c = (x - self.origin[axis]) * self.inv[axis];
+        // `as` saturates (NaN → 0); the clamp keeps the far wall inside the last region.
+        (c.max(0.0) as usize).min(self.res[axis] - 1) as u16
+    }
+
+    /// The regions a box touches.
+    #[inline(always)]
+    #[must_use]
+    pub fn range(&self, b: &Aabb) -> RegionRange {
+        let (lo, hi) = (b.min, b.max);
+        [
+            self.cell(lo.x, 0),
+            self.cell(lo.y, 1),
+            self.cell(lo.z, 2),
+            self.cell(hi.x, 0),
+            self.cell(hi.y, 1),
+            self.cell(hi.z, 2),
+        ]
+    }
+
+    /// The region holding the point `p`.
+    #[inline(always)]
+    #[must_use]
+    pub fn region_of(&self, p: Vec3) -> usize {
+        self.index([self.cell(p.x, 0), self.cell(p.y, 1), self.cell(p.z, 2)])
+    }
+
+    /// The region at cell coordinates `c`.
+    #[inline(always)]
+    #[must_use]
+    pub fn index(&self, c: [u16; 3]) -> usize {
+        (usize::from(c[0]) * self.res[1] + usize::from(c[1])) * self.res[2] + usize::from(c[2])
+    }
+
+    /// The cell coordinates of region `r`.
+    #[must_use]
+    pub fn coords(&self, r: usize) -> [u16; 3] {
+        let [_, ry, rz] = self.res;
+        [(r / (ry * rz)) as u16, ((r / rz) % ry) as u16, (r % rz) as u16]
+    }
+
+    /// Call `f` with every region of `range`, in index order.
+    #[inline]
+    pub fn for_each(&self, range: &RegionRange, mut f: impl FnMut(usize)) {
+        for x in range[0]..=range[3] {
+            for y in range[1]..=range[4] {
+                let row = (usize::from(x) * self.res[1] + usize::from(y)) * self.res[2];
+                for z in range[2]..=range[5] {
+                    f(row + usize::from(z));
+                }
+            }
+        }
+    }
+
+    /// Region `r`'s box inside the planned bounds (for debug views: the border regions really reach further).
+    #[must_use]
+    pub fn region_box(&self, r: usize) -> Aabb {
+        let c = self.coords(r);
+        let extent = self.bounds.extents();
+        let edge = |k: usize, i: usize| {
+            if extent[k].is_finite() { self.bounds.min[k] + extent[k] * i as f32 / self.res[k] as f32 } else { 0.0 }
+        };
+        let lo: [f32; 3] = std::array::from_fn(|k| edge(k, usize::from(c[k])));
+        let hi: [f32; 3] = std::array::from_fn(|k| edge(k, usize::from(c[k]) + 1));
+        Aabb::new(lo.into(), hi.into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const POLICY: GridPolicy = GridPolicy { bodies_per_region: 8.0, min_width_in_mean_boxes: 2.0, max_per_axis: 16 };
+
+    #[test]
+    fn the_auto_grid_aims_at_the_policy_and_respects_the_floor_and_cap() {
+        // 1000 unit boxes spread over [0, 100]³: 8 bodies per region wants 125 regions, 5 per axis.
+        let aabbs: Vec<Aabb> = (0..1000)
+            .map(|i| {
+                let c = Vec3::new((i % 10) as f32, (i / 10 % 10) as f32, (i / 100) as f32) * 10.0 + 5.0;
+                Aabb::from_center_radius(c, 0.5)
+            })
+            .collect();
+        assert_eq!(RegionGrid::plan(&aabbs, 0, &POLICY).res(), [5, 5, 5]);
+        // Boxes 30 wide: the floor (2 × 30 = 60 of a 120 extent) leaves 2 regions per axis.
+        let wide: Vec<Aabb> = aabbs.iter().map(|b| Aabb::from_center_radius(b.center(), 15.0)).collect();
+        assert_eq!(RegionGrid::plan(&wide, 0, &POLICY).res(), [2, 2, 2]);
+        // A requested count is capped; a flat scene gets one region across.
+        assert_eq!(RegionGrid::plan(&aabbs, 40, &POLICY).res(), [16, 16, 16]);
+        let flat: Vec<Aabb> = aabbs.iter().map(|b| Aabb::new(b.min.with_z(0.0), b.max.with_z(0.0))).collect();
+        assert_eq!(RegionGrid::plan(&flat, 0, &POLICY).res()[2], 1);
+        assert_eq!(RegionGrid::plan(&[], 0, &POLICY).count(), 1);
+    }
+
+    #[test]
+    fn cells_clamp_so_that_regions_partition_space() {
+        let aabbs = [Aabb::new(Vec3::ZERO, Vec3::splat(1.0)), Aabb::new(Vec3::splat(9.0), Vec3::splat(10.0))];
+        let grid = RegionGrid::plan(&aabbs, 5, &POLICY);
+        assert_eq!(grid.count(), 125);
+        assert_eq!(grid.cell(-1.0e9, 0), 0);
+        assert_eq!(grid.cell(1.0e9, 1), 4);
+        assert_eq!(grid.cell(4.0, 2), 2);
+        let far = Aabb::new(Vec3::new(-5.0, 3.9, 5.0), Vec3::new(2.5, 4.1, 50.0));
+        let range = grid.range(&far);
+        assert_eq!(range, [0, 1, 2, 1, 2, 4]);
+        let mut seen = Vec::new();
+        grid.for_each(&range, |r| seen.push(r));
+        assert_eq!(seen.len(), range_len(&range));
+        assert!(seen.iter().all(|&r| range_contains(&range, grid.coords(r)) && grid.index(grid.coords(r)) == r));
+        assert_eq!(grid.region_of(Vec3::new(2.5, 4.1, 50.0)), grid.index([1, 2, 4]));
+        assert_eq!(range_len(&NO_REGIONS), 0);
+        assert!(grid.outgrown(&Aabb::new(Vec3::ZERO, Vec3::splat(50.0))));
+        assert!(!grid.outgrown(&Aabb::new(Vec3::ZERO, Vec3::splat(12.0))));
+    }
+}

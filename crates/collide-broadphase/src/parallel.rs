@@ -1,0 +1,195 @@
+//! When work goes to rayon's threads, and the one place it is sent there.
+//!
+//! Every algorithm of the workspace decides "parallel or serial" with a [`Parallelism`] value it holds, from an
+//! estimate of the work at hand, and runs parallel sections through [`Parallelism::for_each`] (independent tasks
+//! over a slice) or [`PairChunks::run`] (a range of tasks cut into chunks, each with its own pair buffer and
+//! scratch, appended in chunk order so that the output does not depend on the scheduling). With the `profile`
+//! feature each parallel task opens a puffin scope `parallel_task` whose data names the section, so that rayon's
+//! worker threads show up in a puffin view beside the thread that called the broadphase.
+//!
+//! **Work** is counted in *items*: the boxes, bodies or stored entries a section reads once (an algorithm whose
+//! unit costs several items' worth, such as the octree's walk of a moving body, scales its count and says why).
+
+use crate::{Pair, Tally};
+use rayon::prelude::*;
+use std::ops::Range;
+
+/// The threshold between serial and parallel: a section with at least `min_work` items of work runs on rayon's
+/// threads (when there are several). Algorithms hold one ([`Parallelism::default`] in production); tests lower it
+/// to force the parallel paths at small sizes, or raise it to [`Parallelism::SERIAL`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Parallelism {
+    min_work: usize,
+}
+
+impl Parallelism {
+    /// The shipped threshold: 8192 items. Below it rayon's fork and join, a few microseconds, are the whole budget
+    /// of the section (a scene of a few thousand bodies takes tens of microseconds in all); above it a section takes
+    /// a hundred microseconds or more and two threads save more than the fork costs. It was the octree's value
+    /// (its pair search and build); multi-box pruning used 8000 bodies, SAP and sort-and-sweep 20 000, none with
+    /// a measurement behind it, and one policy keeps the algorithms comparable.
+    pub const DEFAULT_MIN_WORK: usize = 8192;
+
+    /// Never parallel.
+    pub const SERIAL: Self = Self { min_work: usize::MAX };
+
+    /// Parallel from `min_work` items of work (0: always, when rayon has several threads).
+    #[must_use]
+    pub const fn with_min_work(min_work: usize) -> Self {
+        Self { min_work }
+    }
+
+    /// The threshold in items.
+    #[must_use]
+    pub const fn min_work(self) -> usize {
+        self.min_work
+    }
+
+    /// `true` when a section of `work` items runs in parallel: at least the threshold, and rayon has more than one
+    /// thread (in the pool the caller runs in).
+    #[must_use]
+    pub fn is_parallel(self, work: usize) -> bool {
+        work >= self.min_work && rayon::current_num_threads() > 1
+    }
+
+    /// Run `task(i, &mut tasks[i])` for every task: on rayon's threads when [`is_parallel(work)`](Self::is_parallel),
+    /// in order on this thread otherwise. `section` names the tasks in a puffin view (`profile` feature).
+    pub fn for_each<T: Send>(
+        self,
+        section: &'static str,
+        work: usize,
+        tasks: &mut [T],
+        task: impl Fn(usize, &mut T) + Sync + Send,
+    ) {
+        if tasks.len() > 1 && self.is_parallel(work) {
+            tasks.par_iter_mut().enumerate().for_each(|(i, t)| {
+                #[cfg(feature = "profile")]
+                puffin::profile_scope!("parallel_task", section);
+                task(i, t);
+            });
+        } else {
+            let _ = section;
+            for (i, t) in tasks.iter_mut().enumerate() {
+                task(i, t);
+            }
+        }
+    }
+}
+
+impl Default for Parallelism {
+    fn default() -> Self {
+        Self::with_min_work(Self::DEFAULT_MIN_WORK)
+    }
+}
+
+/// Chunks per rayon thread of a [`PairChunks::run`]: more chunks than threads, so that work stealing evens out
+/// chunks of unequal cost (a dense leaf, a crowded region); 64 on two threads, the octree's measured count.
+const CHUNKS_PER_THREAD: usize = 32;
+
+/// Pair collection in chunks, without per-frame allocation: one pair buffer and one scratch `S` per chunk, kept
+/// across calls.
+#[derive(Clone, Debug)]
+pub struct PairChunks<S> {
+    chunks: Vec<Chunk<S>>,
+}
+
+impl<S> Default for PairChunks<S> {
+    fn default() -> Self {
+        Self { chunks: Vec::new() }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+struct Chunk<S> {
+    tasks: Range<usize>,
+    pairs: Vec<Pair>,
+    scratch: S,
+    tally: Tally,
+}
+
+impl<S: Default + Send> PairChunks<S> {
+    /// Run `search(range, out, scratch)` over the tasks `0..tasks` and append its pairs to `out`; returns the sum
+    /// of what it returns. Parallel ([`Parallelism::is_parallel`]`(work)`): the task range cut into
+    /// `CHUNKS_PER_THREAD` chunks per thread, each writing to its own buffer, appended in chunk order — so the
+    /// output is the same whatever the scheduling. Serial: one call writing straight into `out`.
+    pub fn run(
+        &mut self,
+        parallelism: Parallelism,
+        section: &'static str,
+        work: usize,
+        tasks: usize,
+        out: &mut Vec<Pair>,
+        search: impl Fn(Range<usize>, &mut Vec<Pair>, &mut S) -> Tally + Sync + Send,
+    ) -> Tally {
+        let count = if tasks >= 2 && parallelism.is_parallel(work) {
+            (CHUNKS_PER_THREAD * rayon::current_num_threads()).min(tasks)
+        } else {
+            1
+        };
+        if self.chunks.len() < count {
+            self.chunks.resize_with(count, Chunk::default);
+        }
+        if count == 1 {
+            return search(0..tasks, out, &mut self.chunks[0].scratch);
+        }
+        for (c, chunk) in self.chunks[..count].iter_mut().enumerate() {
+            chunk.tasks = c * tasks / count..(c + 1) * tasks / count;
+        }
+        parallelism.for_each(section, work, &mut self.chunks[..count], |_, chunk| {
+            chunk.pairs.clear();
+            chunk.tally = search(chunk.tasks.clone(), &mut chunk.pairs, &mut chunk.scratch);
+        });
+        out.reserve(self.chunks[..count].iter().map(|c| c.pairs.len()).sum());
+        let mut tally = Tally::default();
+        for chunk in &self.chunks[..count] {
+            out.extend_from_slice(&chunk.pairs);
+            tally += chunk.tally;
+        }
+        tally
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a rayon pool").install(f)
+    }
+
+    #[test]
+    fn the_threshold_decides_and_needs_two_threads() {
+        let p = Parallelism::default();
+        assert_eq!(p.min_work(), 8192);
+        in_pool(2, || {
+            assert!(!p.is_parallel(8191));
+            assert!(p.is_parallel(8192));
+            assert!(Parallelism::with_min_work(0).is_parallel(0));
+            assert!(!Parallelism::SERIAL.is_parallel(usize::MAX - 1));
+        });
+        in_pool(1, || assert!(!Parallelism::with_min_work(0).is_parallel(1 << 30)));
+    }
+
+    #[test]
+    fn chunks_append_in_task_order_whatever_the_path() {
+        // Task t writes the pair (t, t + 1) and counts one test: the output must be in task order.
+        let search = |r: Range<usize>, out: &mut Vec<Pair>, seen: &mut usize| {
+            *seen += r.len();
+            out.extend(r.clone().map(|t| Pair::new(t as u32, t as u32 + 1)));
+            Tally { pair_tests: r.len() as u64, ..Tally::default() }
+        };
+        let want: Vec<Pair> = (0..1000).map(|t| Pair::new(t, t + 1)).collect();
+        for (threads, p) in [(4, Parallelism::with_min_work(0)), (4, Parallelism::SERIAL), (1, Parallelism::default())]
+        {
+            let mut chunks = PairChunks::<usize>::default();
+            let mut out = vec![Pair::new(7, 9)];
+            let tally = in_pool(threads, || chunks.run(p, "test", 1000, 1000, &mut out, search));
+            assert_eq!(out[0], Pair::new(7, 9), "appends");
+            assert_eq!(&out[1..], &want[..], "{threads} threads, {p:?}");
+            assert_eq!(tally.pair_tests, 1000);
+        }
+        let mut counted = [0usize; 4];
+        in_pool(4, || Parallelism::with_min_work(0).for_each("test", 4, &mut counted, |i, c| *c = i + 1));
+        assert_eq!(counted, [1, 2, 3, 4]);
+    }
+}
