@@ -5,6 +5,10 @@
 //! config being edited, the view settings); everything that changes the simulation, files or the GPU is a
 //! `Command` queued on [`App::commands`] and applied by [`App::apply_commands`] once the frame is drawn. So
 //! nothing changes under the UI halfway through a pass, and a key and a button do the same thing.
+//!
+//! Commands flow one way: the UI and the keys queue them; [`App::apply_commands`] carries out the app's own and
+//! hands the window's ([`WindowCommand`]: the mouse, MSAA, the profile, quitting) to the window, which carries
+//! them out and never queues anything back.
 
 use crate::camera::{CameraRig, MoveInput};
 use crate::selector_panel::Timeline;
@@ -17,7 +21,7 @@ use collide_sim::{Config, FrameRecord, Simulation};
 use collide_timing::Window;
 use glam::Vec3;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Something the user asked for, applied at the end of the frame.
 #[derive(Clone, Debug)]
@@ -45,6 +49,13 @@ pub enum Command {
     AddLight,
     /// Remove the point light at this index.
     RemoveLight(usize),
+    /// Something only the window can do.
+    Window(WindowCommand),
+}
+
+/// What the window carries out for the app: it owns the mouse, the GPU and the event loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WindowCommand {
     /// Write the profiler's recent frames to a `.puffin` file.
     SaveProfile,
     /// Rebuild the renderer with this MSAA sample count.
@@ -53,6 +64,37 @@ pub enum Command {
     CaptureMouse(bool),
     /// Close the app.
     Quit,
+}
+
+/// Whether a status message reports a success or an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// A result the user asked for ("saved …").
+    Info,
+    /// Something failed; also printed on stderr.
+    Error,
+}
+
+/// A message for the user (load and save results, errors), shown for [`Status::SHOWN_FOR`].
+#[derive(Clone, Debug)]
+pub struct Status {
+    /// One line.
+    pub text: String,
+    /// Success or error (the colour it is shown in).
+    pub severity: Severity,
+    /// When it was set.
+    pub since: Instant,
+}
+
+impl Status {
+    /// How long a message stays on screen.
+    pub const SHOWN_FOR: Duration = Duration::from_secs(8);
+
+    /// `true` while the message should be shown.
+    #[must_use]
+    pub fn is_current(&self) -> bool {
+        self.since.elapsed() < Self::SHOWN_FOR
+    }
 }
 
 /// How many frames the frame-time graph and the fps figure cover.
@@ -88,8 +130,8 @@ pub struct App {
     pub mouse_captured: bool,
     /// What the UI and keys asked for this frame.
     pub commands: Vec<Command>,
-    /// A message for the user (load and save results, errors) and when it was set.
-    pub status: Option<(String, bool, Instant)>,
+    /// The last message for the user.
+    pub status: Option<Status>,
     /// Frame times, ms, for the graph and the fps.
     pub frame_ms: Window,
     /// The last step's record.
@@ -148,12 +190,12 @@ impl App {
         self.sim.setup().container
     }
 
-    /// Show `message` in the window (and on stderr when it is an error).
-    pub fn say(&mut self, message: String, error: bool) {
-        if error {
-            eprintln!("error: {message}");
+    /// Show `text` in the window (and on stderr when it is an error).
+    pub fn say(&mut self, text: String, severity: Severity) {
+        if severity == Severity::Error {
+            eprintln!("error: {text}");
         }
-        self.status = Some((message, error, Instant::now()));
+        self.status = Some(Status { text, severity, since: Instant::now() });
     }
 
     /// One frame's work before drawing: move the camera, run the simulation's steps, keep the statistics.
@@ -244,8 +286,9 @@ impl App {
         self.sim.bodies().last_contact.iter().filter(|&&c| c == last).count()
     }
 
-    /// Apply the queued commands. Returns the ones the window must carry out (mouse capture, MSAA, quit).
-    pub fn apply_commands(&mut self) -> Vec<Command> {
+    /// Apply the queued commands, in order. Returns the ones only the window can carry out, in order (empty,
+    /// and not allocated, in the usual frame).
+    pub fn apply_commands(&mut self) -> Vec<WindowCommand> {
         let mut for_window = Vec::new();
         for command in std::mem::take(&mut self.commands) {
             match command {
@@ -255,21 +298,23 @@ impl App {
                         self.config_path = path.display().to_string();
                         self.set_config(config);
                         self.camera = CameraRig::new(&self.container());
-                        self.say(format!("loaded {}", path.display()), false);
+                        self.say(format!("loaded {}", path.display()), Severity::Info);
                     }
-                    Err(e) => self.say(e.to_string(), true),
+                    Err(e) => self.say(e.to_string(), Severity::Error),
                 },
                 Command::SaveConfig(path) => match std::fs::write(&path, self.config.to_toml()) {
                     Ok(()) => {
                         self.config_path = path.display().to_string();
-                        self.say(format!("saved {}", path.display()), false);
+                        self.say(format!("saved {}", path.display()), Severity::Info);
                     }
-                    Err(e) => self.say(format!("{}: {e}", path.display()), true),
+                    Err(e) => self.say(format!("{}: {e}", path.display()), Severity::Error),
                 },
                 Command::SaveSettings(path) => match std::fs::write(&path, self.settings.to_toml()) {
-                    Ok(()) => self
-                        .say(format!("saved the view settings to {} (--settings loads them)", path.display()), false),
-                    Err(e) => self.say(format!("{}: {e}", path.display()), true),
+                    Ok(()) => {
+                        let text = format!("saved the view settings to {} (--settings loads them)", path.display());
+                        self.say(text, Severity::Info);
+                    }
+                    Err(e) => self.say(format!("{}: {e}", path.display()), Severity::Error),
                 },
                 Command::Respawn => {
                     self.sim.respawn();
@@ -296,7 +341,8 @@ impl App {
                         let eye = self.camera.eye(self.settings.camera);
                         self.settings.lights.push(Light { position: eye.into(), color: [1.0, 0.85, 0.6], range: 0.3 });
                     } else {
-                        self.say(format!("at most {} point lights", collide_render::MAX_POINT_LIGHTS), true);
+                        let text = format!("at most {} point lights", collide_render::MAX_POINT_LIGHTS);
+                        self.say(text, Severity::Error);
                     }
                 }
                 Command::RemoveLight(i) => {
@@ -304,9 +350,7 @@ impl App {
                         self.settings.lights.remove(i);
                     }
                 }
-                Command::SaveProfile | Command::SetMsaa(_) | Command::CaptureMouse(_) | Command::Quit => {
-                    for_window.push(command);
-                }
+                Command::Window(command) => for_window.push(command),
             }
         }
         for_window
@@ -318,7 +362,7 @@ impl App {
             Ok(setup) => setup,
             Err(e) => {
                 // Keep running the last good config; put the editor back in step with it.
-                self.say(e.to_string(), true);
+                self.say(e.to_string(), Severity::Error);
                 self.edit = self.config.clone();
                 return;
             }

@@ -1,8 +1,9 @@
 //! The app's view settings: everything the user can change that is not part of the scene's [`Config`].
 //!
 //! Serde-derived with `#[serde(default)]` (egui's `WrapApp` habit), so a settings file names only what differs
-//! and a setting added later never breaks an old file. No GPU handle lives here: settings are plain data the
-//! renderer reads, and the few that need GPU work (MSAA) go through a [`Command`](crate::app::Command).
+//! and a setting added later never breaks an old file. No GPU handle lives here: settings are plain data that
+//! the camera, the panels and the renderer read. This module depends on no other module of the app; the few
+//! settings that need GPU work (MSAA) are changed by the window, on the app's request.
 //!
 //! [`Config`]: collide_sim::Config
 

@@ -1,7 +1,7 @@
 //! The egui panels: controls, statistics, help and the profiler. They read the [`App`] and queue
 //! [`Command`]s; the only state they change directly is the config being edited and the view settings.
 
-use crate::app::{App, Command};
+use crate::app::{App, Command, Severity, WindowCommand};
 use crate::settings::CameraMode;
 use collide_broadphase::{ParamKind, ParamSpec};
 use collide_sim::{Config, ParamEntry, Phase, PolicyName, SCENARIOS};
@@ -74,15 +74,16 @@ pub fn draw(ctx: &egui::Context, app: &mut App, profiler: &mut puffin_egui::Glob
     if app.settings.show_profiler {
         app.settings.show_profiler = profiler.window(ctx);
     }
-    if let Some((message, error, at)) = &app.status
-        && at.elapsed().as_secs() < 8
-    {
+    if let Some(status) = app.status.as_ref().filter(|s| s.is_current()) {
         egui::Area::new(egui::Id::new("status")).anchor(Align2::CENTER_TOP, [0.0, 8.0]).interactable(false).show(
             ctx,
             |ui| {
                 egui::Frame::popup(ui.style()).show(ui, |ui| {
-                    let color = if *error { Color32::from_rgb(255, 110, 100) } else { Color32::LIGHT_GREEN };
-                    ui.label(RichText::new(message).color(color));
+                    let color = match status.severity {
+                        Severity::Error => Color32::from_rgb(255, 110, 100),
+                        Severity::Info => Color32::LIGHT_GREEN,
+                    };
+                    ui.label(RichText::new(&status.text).color(color));
                 });
             },
         );
@@ -387,7 +388,7 @@ fn view_controls(ui: &mut Ui, app: &mut App) {
         }
     });
     if msaa != s.msaa {
-        app.commands.push(Command::SetMsaa(msaa));
+        app.commands.push(Command::Window(WindowCommand::SetMsaa(msaa)));
     }
     let s = &mut app.settings;
     ui.checkbox(&mut s.vsync, "vsync");

@@ -1,11 +1,12 @@
-//! The desktop window: winit's event loop, the wgpu surface, egui on top of the scene, the keys.
+//! The desktop window: winit's event loop, egui on top of the scene, the keys.
 //!
-//! Everything here is plumbing between winit, wgpu, egui and the [`App`]; the app's logic is in `app.rs` and
-//! its panels in `ui.rs`.
+//! Everything here is plumbing between winit, egui, the renderer's window surface and the [`App`]; the app's
+//! logic is in `app.rs` and its panels in `ui.rs`. The GPU side is collide-render's [`SurfaceRenderer`]: this
+//! file names no wgpu item, it only lends the frame's device, queue and encoder to egui's painter.
 
-use crate::app::{App, Command};
+use crate::app::{App, Command, Severity, WindowCommand};
 use crate::settings::CameraMode;
-use collide_render::{Renderer, request_device, supported_sample_count};
+use collide_render::{SurfaceOptions, SurfaceRenderer};
 use std::sync::Arc;
 use std::time::Instant;
 use winit::application::ApplicationHandler;
@@ -38,12 +39,7 @@ pub fn run(app: App, options: WindowOptions) -> Result<(), String> {
 /// The window and everything that draws into it, created on `resumed`.
 struct Gfx {
     window: Arc<Window>,
-    surface: wgpu::Surface<'static>,
-    surface_config: wgpu::SurfaceConfiguration,
-    adapter: wgpu::Adapter,
-    device: wgpu::Device,
-    queue: wgpu::Queue,
-    renderer: Renderer,
+    gpu: SurfaceRenderer,
     egui_ctx: egui::Context,
     egui_state: egui_winit::State,
     egui_renderer: egui_wgpu::Renderer,
@@ -51,6 +47,48 @@ struct Gfx {
     last_frame: Instant,
     modifiers: winit::keyboard::ModifiersState,
     orbit_drag: Option<winit::dpi::PhysicalPosition<f64>>,
+}
+
+impl Gfx {
+    /// Run the panels for this frame (they read the app and queue commands).
+    fn run_ui(&mut self, app: &mut App) -> egui::FullOutput {
+        let raw = self.egui_state.take_egui_input(&self.window);
+        let mut output = self.egui_ctx.run(raw, |ctx| crate::ui::draw(ctx, app, &mut self.profiler));
+        self.egui_state.handle_platform_output(&self.window, std::mem::take(&mut output.platform_output));
+        output
+    }
+
+    /// Draw the scene (unless rendering is off), egui's `ui` on top, and present. `Ok(false)` when the surface
+    /// had no image this time and the frame was skipped.
+    fn draw(&mut self, app: &mut App, ui: egui::FullOutput) -> Result<bool, String> {
+        puffin::profile_scope!("render");
+        let primitives = self.egui_ctx.tessellate(ui.shapes, ui.pixels_per_point);
+        self.gpu.set_vsync(app.settings.vsync);
+        let (width, height) = self.gpu.size();
+        let Some(mut frame) = self.gpu.begin_frame()? else { return Ok(false) };
+        if app.settings.render {
+            app.build_scene();
+        } else {
+            // Rendering off: only the clear, so the frame's cost is the step and the panels.
+            app.scene.clear_geometry();
+        }
+        frame.draw_scene(&app.scene);
+        let screen =
+            egui_wgpu::ScreenDescriptor { size_in_pixels: [width, height], pixels_per_point: ui.pixels_per_point };
+        let mut overlay = frame.overlay();
+        for (id, delta) in &ui.textures_delta.set {
+            self.egui_renderer.update_texture(overlay.device, overlay.queue, *id, delta);
+        }
+        let uploads =
+            self.egui_renderer.update_buffers(overlay.device, overlay.queue, overlay.encoder, &primitives, &screen);
+        self.egui_renderer.render(&mut overlay.begin_pass(), &primitives, &screen);
+        let window = &self.window;
+        frame.present(uploads, || window.pre_present_notify());
+        for id in &ui.textures_delta.free {
+            self.egui_renderer.free_texture(id);
+        }
+        Ok(true)
+    }
 }
 
 /// Sums for the summary printed by `--exit-after-frames`, after a warm-up.
@@ -61,6 +99,22 @@ struct Measure {
     step_ms: f64,
     steps: u64,
     draw_ms: f64,
+}
+
+impl Measure {
+    /// Count the frame just drawn, which took `real_ms`, unless it is a warm-up frame.
+    fn add(&mut self, app: &App, real_ms: f64) {
+        if app.frames <= WARMUP_FRAMES {
+            return;
+        }
+        self.frames += 1;
+        self.frame_ms += real_ms;
+        if app.steps_last_frame > 0 {
+            self.steps += 1;
+            self.step_ms += app.last.step_ms;
+        }
+        self.draw_ms += app.render_ms;
+    }
 }
 
 /// Frames excluded from the exit summary: shader compilation and buffer growth land in the first ones.
@@ -87,39 +141,12 @@ impl Handler {
             .with_inner_size(winit::dpi::PhysicalSize::new(w, h));
         let window =
             Arc::new(event_loop.create_window(attributes).map_err(|e| format!("cannot create the window: {e}"))?);
-        let instance = wgpu::Instance::new(&wgpu::InstanceDescriptor::from_env_or_default());
-        let surface = instance.create_surface(window.clone()).map_err(|e| format!("cannot create a surface: {e}"))?;
-        let adapter = pollster::block_on(instance.request_adapter(&wgpu::RequestAdapterOptions {
-            power_preference: wgpu::PowerPreference::from_env().unwrap_or(wgpu::PowerPreference::HighPerformance),
-            force_fallback_adapter: false,
-            compatible_surface: Some(&surface),
-        }))
-        .map_err(|e| format!("no graphics adapter for the window: {e}"))?;
-        let info = adapter.get_info();
-        eprintln!("collide: adapter {} ({:?}, {:?})", info.name, info.backend, info.device_type);
-        let (device, queue) = request_device(&adapter)?;
         let size = window.inner_size();
-        let caps = surface.get_capabilities(&adapter);
-        let format = caps.formats.iter().copied().find(wgpu::TextureFormat::is_srgb).unwrap_or(caps.formats[0]);
-        let surface_config = wgpu::SurfaceConfiguration {
-            usage: wgpu::TextureUsages::RENDER_ATTACHMENT,
-            format,
-            width: size.width.max(1),
-            height: size.height.max(1),
-            present_mode: present_mode(self.app.settings.vsync),
-            desired_maximum_frame_latency: 2,
-            alpha_mode: caps.alpha_modes[0],
-            view_formats: vec![],
-        };
-        surface.configure(&device, &surface_config);
-        let wanted = match self.app.settings.msaa {
-            0 if info.device_type == wgpu::DeviceType::Cpu => 1,
-            0 => 4,
-            n => n,
-        };
-        let samples = supported_sample_count(&adapter, format, wanted);
-        self.app.settings.msaa = samples;
-        let renderer = Renderer::init(&adapter, &device, format, samples, surface_config.width, surface_config.height);
+        let settings = &self.app.settings;
+        let options = SurfaceOptions { size: (size.width, size.height), vsync: settings.vsync, msaa: settings.msaa };
+        let gpu = SurfaceRenderer::new(window.clone(), &options)?;
+        eprintln!("collide: adapter {}", gpu.describe());
+        self.app.settings.msaa = gpu.sample_count();
         let egui_ctx = egui::Context::default();
         let egui_state = egui_winit::State::new(
             egui_ctx.clone(),
@@ -127,20 +154,15 @@ impl Handler {
             window.as_ref(),
             Some(window.scale_factor() as f32),
             None,
-            Some(device.limits().max_texture_dimension_2d as usize),
+            Some(gpu.max_texture_side()),
         );
-        let egui_renderer = egui_wgpu::Renderer::new(&device, format, egui_wgpu::RendererOptions::default());
+        let egui_renderer = egui_wgpu::Renderer::new(gpu.device(), gpu.format(), egui_wgpu::RendererOptions::default());
         // The step's scopes (integrate, aabbs, broadphase, …) are recorded from the first frame, so a capture
         // saved with F5 has data even if the profiler window was never opened.
         puffin::set_scopes_on(true);
         Ok(Gfx {
             window,
-            surface,
-            surface_config,
-            adapter,
-            device,
-            queue,
-            renderer,
+            gpu,
             egui_ctx,
             egui_state,
             egui_renderer,
@@ -158,90 +180,18 @@ impl Handler {
         let now = Instant::now();
         let real = now.duration_since(gfx.last_frame).as_secs_f32();
         gfx.last_frame = now;
-        let app = &mut self.app;
-        let aspect = gfx.surface_config.width as f32 / gfx.surface_config.height.max(1) as f32;
-        app.update(real, aspect);
-
-        let raw = gfx.egui_state.take_egui_input(&gfx.window);
-        let output = gfx.egui_ctx.run(raw, |ctx| crate::ui::draw(ctx, app, &mut gfx.profiler));
-        gfx.egui_state.handle_platform_output(&gfx.window, output.platform_output);
-        let primitives = gfx.egui_ctx.tessellate(output.shapes, output.pixels_per_point);
-
-        let wanted_mode = present_mode(app.settings.vsync);
-        if gfx.surface_config.present_mode != wanted_mode {
-            gfx.surface_config.present_mode = wanted_mode;
-            gfx.surface.configure(&gfx.device, &gfx.surface_config);
-        }
+        let (width, height) = gfx.gpu.size();
+        self.app.update(real, width as f32 / height.max(1) as f32);
+        let ui = gfx.run_ui(&mut self.app);
         let draw_start = Instant::now();
-        {
-            puffin::profile_scope!("render");
-            let texture = match gfx.surface.get_current_texture() {
-                Ok(t) => t,
-                Err(wgpu::SurfaceError::Outdated | wgpu::SurfaceError::Lost) => {
-                    gfx.surface.configure(&gfx.device, &gfx.surface_config);
-                    return;
-                }
-                Err(wgpu::SurfaceError::Timeout) => return,
-                Err(e) => {
-                    self.error = Some(format!("the window's surface failed: {e}"));
-                    event_loop.exit();
-                    return;
-                }
-            };
-            let view = texture.texture.create_view(&wgpu::TextureViewDescriptor::default());
-            let mut encoder =
-                gfx.device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label: Some("frame") });
-            if app.settings.render {
-                app.build_scene();
-            } else {
-                // Rendering off: only the clear, so the frame's cost is the step and the panels.
-                app.scene.clear_geometry();
-            }
-            gfx.renderer.render(&gfx.device, &gfx.queue, &mut encoder, &view, &app.scene);
-
-            let screen = egui_wgpu::ScreenDescriptor {
-                size_in_pixels: [gfx.surface_config.width, gfx.surface_config.height],
-                pixels_per_point: output.pixels_per_point,
-            };
-            for (id, delta) in &output.textures_delta.set {
-                gfx.egui_renderer.update_texture(&gfx.device, &gfx.queue, *id, delta);
-            }
-            let extra = gfx.egui_renderer.update_buffers(&gfx.device, &gfx.queue, &mut encoder, &primitives, &screen);
-            {
-                let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: Some("egui"),
-                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                        view: &view,
-                        depth_slice: None,
-                        resolve_target: None,
-                        ops: wgpu::Operations { load: wgpu::LoadOp::Load, store: wgpu::StoreOp::Store },
-                    })],
-                    depth_stencil_attachment: None,
-                    timestamp_writes: None,
-                    occlusion_query_set: None,
-                });
-                gfx.egui_renderer.render(&mut pass.forget_lifetime(), &primitives, &screen);
-            }
-            gfx.queue.submit(extra.into_iter().chain([encoder.finish()]));
-            gfx.window.pre_present_notify();
-            texture.present();
-            for id in &output.textures_delta.free {
-                gfx.egui_renderer.free_texture(id);
-            }
+        match gfx.draw(&mut self.app, ui) {
+            Ok(true) => {}
+            Ok(false) => return,
+            Err(e) => return self.fail(event_loop, e),
         }
-        app.render_ms = draw_start.elapsed().as_secs_f64() * 1e3;
-
-        if app.frames > WARMUP_FRAMES {
-            let m = &mut self.measure;
-            m.frames += 1;
-            m.frame_ms += f64::from(real) * 1e3;
-            if app.steps_last_frame > 0 {
-                m.steps += 1;
-                m.step_ms += app.last.step_ms;
-            }
-            m.draw_ms += app.render_ms;
-        }
-        for command in app.apply_commands() {
+        self.app.render_ms = draw_start.elapsed().as_secs_f64() * 1e3;
+        self.measure.add(&self.app, f64::from(real) * 1e3);
+        for command in self.app.apply_commands() {
             self.window_command(event_loop, command);
         }
         if self.options.exit_after_frames.is_some_and(|n| self.app.frames >= n) {
@@ -268,11 +218,12 @@ impl Handler {
         );
     }
 
-    fn window_command(&mut self, event_loop: &ActiveEventLoop, command: Command) {
+    /// Carry out what only the window can do; results and failures go to the app's status line.
+    fn window_command(&mut self, event_loop: &ActiveEventLoop, command: WindowCommand) {
         let Some(gfx) = self.gfx.as_mut() else { return };
         match command {
-            Command::Quit => event_loop.exit(),
-            Command::CaptureMouse(on) => {
+            WindowCommand::Quit => event_loop.exit(),
+            WindowCommand::CaptureMouse(on) => {
                 if on {
                     // X11 can confine but not lock; either keeps the cursor in the window while looking.
                     let grabbed = gfx
@@ -280,7 +231,7 @@ impl Handler {
                         .set_cursor_grab(CursorGrabMode::Locked)
                         .or_else(|_| gfx.window.set_cursor_grab(CursorGrabMode::Confined));
                     if let Err(e) = grabbed {
-                        self.app.say(format!("cannot capture the mouse: {e}"), true);
+                        self.app.say(format!("cannot capture the mouse: {e}"), Severity::Error);
                     }
                 } else {
                     let _ = gfx.window.set_cursor_grab(CursorGrabMode::None);
@@ -288,22 +239,14 @@ impl Handler {
                 gfx.window.set_cursor_visible(!on);
                 self.app.mouse_captured = on;
             }
-            Command::SetMsaa(n) => {
-                let samples = supported_sample_count(&gfx.adapter, gfx.surface_config.format, n);
-                gfx.renderer = Renderer::init(
-                    &gfx.adapter,
-                    &gfx.device,
-                    gfx.surface_config.format,
-                    samples,
-                    gfx.surface_config.width,
-                    gfx.surface_config.height,
-                );
+            WindowCommand::SetMsaa(n) => {
+                let samples = gfx.gpu.set_msaa(n);
                 self.app.settings.msaa = samples;
                 if samples != n {
-                    self.app.say(format!("MSAA {n}× is not supported here; using {samples}×"), true);
+                    self.app.say(format!("MSAA {n}× is not supported here; using {samples}×"), Severity::Error);
                 }
             }
-            Command::SaveProfile => {
+            WindowCommand::SaveProfile => {
                 let path = format!(
                     "collide-{}.puffin",
                     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())
@@ -312,11 +255,13 @@ impl Handler {
                     .map_err(|e| e.to_string())
                     .and_then(|mut f| gfx.profiler.global_frame_view().lock().write(&mut f).map_err(|e| e.to_string()));
                 match result {
-                    Ok(()) => self.app.say(format!("saved the profile to {path} (open it with puffin_viewer)"), false),
-                    Err(e) => self.app.say(format!("{path}: {e}"), true),
+                    Ok(()) => {
+                        let text = format!("saved the profile to {path} (open it with puffin_viewer)");
+                        self.app.say(text, Severity::Info);
+                    }
+                    Err(e) => self.app.say(format!("{path}: {e}"), Severity::Error),
                 }
             }
-            other => self.app.commands.push(other),
         }
     }
 
@@ -339,15 +284,15 @@ impl Handler {
         let app = &mut self.app;
         let s = &mut app.settings;
         let command = match code {
-            KeyCode::KeyQ if ctrl => Some(Command::Quit),
-            KeyCode::Escape => Some(Command::CaptureMouse(false)),
+            KeyCode::KeyQ if ctrl => Some(Command::Window(WindowCommand::Quit)),
+            KeyCode::Escape => Some(Command::Window(WindowCommand::CaptureMouse(false))),
             KeyCode::KeyG => Some(Command::PullTowardMe),
             KeyCode::KeyP => Some(Command::SetPaused(!app.sim.clock().paused)),
             KeyCode::KeyN => Some(Command::SingleStep),
             KeyCode::KeyR => Some(Command::Respawn),
             KeyCode::KeyL => Some(Command::AddLight),
             KeyCode::Home => Some(Command::ResetCamera),
-            KeyCode::F5 => Some(Command::SaveProfile),
+            KeyCode::F5 => Some(Command::Window(WindowCommand::SaveProfile)),
             KeyCode::KeyC => {
                 s.camera = match s.camera {
                     CameraMode::FirstPerson => CameraMode::Orbit,
@@ -387,10 +332,6 @@ impl Handler {
     }
 }
 
-fn present_mode(vsync: bool) -> wgpu::PresentMode {
-    if vsync { wgpu::PresentMode::AutoVsync } else { wgpu::PresentMode::AutoNoVsync }
-}
-
 impl ApplicationHandler for Handler {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
         if self.gfx.is_some() {
@@ -411,12 +352,7 @@ impl ApplicationHandler for Handler {
         let egui_wants_pointer = gfx.egui_ctx.wants_pointer_input() || gfx.egui_ctx.is_pointer_over_area();
         match event {
             WindowEvent::CloseRequested => event_loop.exit(),
-            WindowEvent::Resized(size) => {
-                gfx.surface_config.width = size.width.max(1);
-                gfx.surface_config.height = size.height.max(1);
-                gfx.surface.configure(&gfx.device, &gfx.surface_config);
-                gfx.renderer.resize(&gfx.device, gfx.surface_config.width, gfx.surface_config.height);
-            }
+            WindowEvent::Resized(size) => gfx.gpu.resize(size.width, size.height),
             WindowEvent::RedrawRequested => self.frame(event_loop),
             WindowEvent::ModifiersChanged(m) => gfx.modifiers = m.state(),
             WindowEvent::KeyboardInput { event, .. } => {
@@ -437,10 +373,7 @@ impl ApplicationHandler for Handler {
                         if self.app.settings.camera == CameraMode::Orbit {
                             gfx.orbit_drag = Some(winit::dpi::PhysicalPosition::new(f64::NAN, f64::NAN));
                         } else {
-                            self.app.commands.push(Command::CaptureMouse(true));
-                            for command in self.app.apply_commands() {
-                                self.window_command(event_loop, command);
-                            }
+                            self.window_command(event_loop, WindowCommand::CaptureMouse(true));
                         }
                     }
                     MouseButton::Left if !pressed => gfx.orbit_drag = None,

@@ -16,22 +16,28 @@
 //! - **MSAA** at the sample count the adapter supports ([`supported_sample_count`]). Impostor edges come from
 //!   `discard`, which MSAA does not smooth; boxes and lines are smoothed.
 //!
-//! The [`Renderer`] has wgpu's `Example` shape (`init / resize / render`) and records into a caller's
-//! encoder, so the app can draw egui on top in the same frame. [`Offscreen`] renders into a texture and reads
-//! it back as an [`Image`], which the screenshot mode and the golden-image tests ([`check_golden`]) use.
+//! The [`Renderer`] has wgpu's `Example` shape (`init / resize / render`, the pipelines built in `pipelines.rs`)
+//! and records into a caller's encoder. [`SurfaceRenderer`] draws into a window: it owns the surface and the
+//! device and lends each frame's encoder to a painter drawing on top ([`Overlay`]: the app's egui), so the app
+//! uses no wgpu API — this is the only crate that does. [`Offscreen`] renders into a texture and reads it back
+//! as an [`Image`], which the screenshot mode and the golden-image tests ([`check_golden`]) use.
 //!
 //! **Performance.** Instance buffers are reused and grow to the next power of two; a warm frame allocates
 //! nothing on the CPU side and uploads 24 bytes per sphere.
 
 mod image;
 mod offscreen;
+mod pipelines;
 mod renderer;
 mod scene;
+mod surface;
 
 pub use image::{Image, ImageDiff, Tolerance, check_golden};
 pub use offscreen::{Gpu, OFFSCREEN_FORMAT, Offscreen, request_device};
-pub use renderer::{DEPTH_FORMAT, Renderer, supported_sample_count};
+pub use pipelines::DEPTH_FORMAT;
+pub use renderer::{Renderer, supported_sample_count};
 pub use scene::{BoxInstance, Camera, LineVertex, MAX_POINT_LIGHTS, PointLight, Scene, SphereInstance};
+pub use surface::{Overlay, SurfaceFrame, SurfaceOptions, SurfaceRenderer};
 
 /// Re-exported so users name the same versions the renderer was built with.
 pub use {glam, wgpu};
