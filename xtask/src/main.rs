@@ -3,7 +3,7 @@
 //! - `cargo xtask test`: everything CI checks, in the order a failure is cheapest to see — formatting, the
 //!   workspace's tests, then the renderer's and the app's checks that need a display server, then the
 //!   bench's smoke run. `.ci/run` runs exactly this.
-//! - `cargo xtask bench`: the measurement suite (its own module).
+//! - `cargo xtask bench`: the measurement studies (their own module).
 //!
 //! Each subcommand lives in its own module; this file only parses and dispatches.
 

@@ -32,7 +32,7 @@
 //!    octrees with duplicates); and the resting fraction (what static trees exploit), from the frame's motion
 //!    hint when it has one.
 //! 2. **A cost model** ([`model`]): a log-linear prior per candidate, fitted offline by `cargo xtask bench
-//!    --suite calibrate` and stored in `data/prior.toml` with its machine and commit; corrected online per
+//!    --study calibrate` and stored in `data/prior.toml` with its machine and commit; corrected online per
 //!    candidate and per regime by an exponentially weighted mean of `ln(measured / predicted)`. Each prediction
 //!    has an uncertainty: the prior's residual for a candidate never measured here, small for one measured
 //!    moments ago on similar features.
@@ -61,7 +61,7 @@
 //!   frames, so a stalled frame is never the one compared and load common to both cancels.
 //! - **A prior from another machine** ranks candidates wrongly at first; every measurement corrects the
 //!   candidate it measured, in its regime, and the first probes correct the rest. Refit with `cargo xtask bench
-//!   --suite calibrate --install`.
+//!   --study calibrate --install`.
 //! - **Probe cost.** A probe runs two broadphases in one frame; a frame with a probe costs up to twice the usual.
 //!   The budget bounds the total; only candidates that could win are probed.
 //! - **Thrash** on a scene at a decision boundary: bounded by the margin, the confirmation probe, the cooldown
@@ -80,7 +80,7 @@
 //! # Performance tips
 //!
 //! - Narrow `candidates` to the algorithms that can win your scenes: fewer probes, less memory.
-//! - Recalibrate on your own machine (`cargo xtask bench --suite calibrate --install`): the prior then ranks
+//! - Recalibrate on your own machine (`cargo xtask bench --study calibrate --install`): the prior then ranks
 //!   candidates right from the first frame.
 //! - Give the frame a motion hint (`Frame::with_moved`): the resting fraction is then exact and the octree's
 //!   static tree uses it too.

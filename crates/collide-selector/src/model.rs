@@ -1,7 +1,7 @@
 //! The cost model: predicted milliseconds per candidate from the [`Features`].
 //!
 //! Two layers:
-//! - **The prior**, fitted offline by `cargo xtask bench --suite calibrate` over the scenario registry at
+//! - **The prior**, fitted offline by `cargo xtask bench --study calibrate` over the scenario registry at
 //!   several sizes and speeds: per candidate, `ln ms = Σ wₖ·xₖ` over the [`REGRESSORS`] of
 //!   [`Features::regressors`] (a log-linear model: costs multiply — n log n, pairs per body, speed — so their
 //!   logarithms add). It is stored as `data/prior.toml` with the machine and commit it came from, and compiled
@@ -100,7 +100,7 @@ impl Prior {
         let prior: Self = toml::from_str(text).map_err(|e| format!("prior: {}", e.message().trim()))?;
         if prior.regressors != REGRESSOR_NAMES {
             return Err(format!(
-                "prior: fitted on regressors [{}], this build uses [{}]; refit with `cargo xtask bench --suite calibrate`",
+                "prior: fitted on regressors [{}], this build uses [{}]; refit with `cargo xtask bench --study calibrate`",
                 prior.regressors.join(", "),
                 REGRESSOR_NAMES.join(", ")
             ));
@@ -116,8 +116,8 @@ impl Prior {
     pub fn to_toml(&self) -> String {
         let mut text = String::from(
             "# The meta-broadphase's cost prior: per candidate, ln(ms per frame) = sum of weights[k] * regressors[k]\n\
-             # (see crates/collide-selector/src/model.rs). Written by `cargo xtask bench --suite calibrate`;\n\
-             # refit on your own machine with `cargo xtask bench --suite calibrate --install`.\n",
+             # (see crates/collide-selector/src/model.rs). Written by `cargo xtask bench --study calibrate`;\n\
+             # refit on your own machine with `cargo xtask bench --study calibrate --install`.\n",
         );
         text.push_str(&toml::to_string(self).expect("a prior always serialises"));
         text
@@ -373,7 +373,7 @@ mod tests {
         let mut prior = Prior::builtin();
         prior.regressors[1] = "n".into();
         let e = Prior::parse(&prior.to_toml()).unwrap_err();
-        assert!(e.contains("refit with `cargo xtask bench --suite calibrate`"), "{e}");
+        assert!(e.contains("refit with `cargo xtask bench --study calibrate`"), "{e}");
         assert!(Prior::parse("machine = 3").unwrap_err().starts_with("prior: "));
     }
 

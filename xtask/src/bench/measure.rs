@@ -1,7 +1,7 @@
 //! Running one measured point, the budgets that stop a series, the memory floor and the pair-set check.
 
 use super::alloc;
-use super::rows::Row;
+use super::rows::{DtMode, Metric, Row};
 use collide_algorithms::{AlgorithmDescriptor, Params};
 use collide_broadphase::{Pair, PairList, reference_pairs};
 use collide_math::Aabb;
@@ -15,13 +15,13 @@ use std::time::{Duration, Instant};
 pub struct Limits {
     /// A point measures frames until this much time has passed (at least `min_frames`, at most its maximum).
     pub point: Duration,
-    /// A step slower than this ends its point, and a series whose mean reaches it stops growing n.
+    /// A frame slower than this ends its point, and a series whose mean reaches it stops growing n.
     pub frame_ms: f64,
     /// One series (one algorithm in one study) stops growing n once it has used this much time.
     pub series: Duration,
-    /// Steps every point measures at least (when the frame limit allows): the state hash is taken after them.
+    /// Frames every point measures at least (when the frame limit allows): the state hash is taken after them.
     pub min_frames: usize,
-    /// Steps a point measures at most.
+    /// Frames a point measures at most.
     pub max_frames: usize,
     /// Brute force runs only up to this many bodies.
     pub brute_max: usize,
@@ -66,7 +66,14 @@ pub struct SeriesGuard {
     budget: Duration,
     frame_ms: f64,
     stopped: Option<String>,
-    last: Option<(usize, f64)>,
+    last: Option<MeasuredPoint>,
+}
+
+/// The last point a series measured.
+#[derive(Clone, Copy, Debug)]
+struct MeasuredPoint {
+    n: usize,
+    mean_ms: f64,
 }
 
 impl SeriesGuard {
@@ -92,16 +99,16 @@ impl SeriesGuard {
         if self.started.elapsed() > self.budget {
             return Some(format!("series budget of {} s spent", self.budget.as_secs()));
         }
-        let (last_n, last_ms) = self.last?;
-        let predicted = last_ms * n as f64 / last_n.max(1) as f64;
+        let last = self.last?;
+        let predicted = last.mean_ms * n as f64 / last.n.max(1) as f64;
         (predicted > self.frame_ms).then(|| {
-            format!("predicted ≥ {predicted:.0} ms/step (linear from n={last_n}) > {:.0} ms limit", self.frame_ms)
+            format!("predicted ≥ {predicted:.0} ms/step (linear from n={}) > {:.0} ms limit", last.n, self.frame_ms)
         })
     }
 
     /// The point at `n` took `mean_ms` per step.
     pub fn record(&mut self, n: usize, mean_ms: f64) {
-        self.last = Some((n, mean_ms));
+        self.last = Some(MeasuredPoint { n, mean_ms });
         if mean_ms > self.frame_ms && self.stopped.is_none() {
             self.stopped = Some(format!("n={n} took {mean_ms:.0} ms/step > {:.0} ms limit", self.frame_ms));
         }
@@ -127,11 +134,11 @@ pub struct SimPoint {
     pub speed: Option<f32>,
     /// Collision response on or off.
     pub resolution: bool,
-    /// Steps before measuring.
+    /// Frames before measuring.
     pub warmup: usize,
-    /// The most steps to measure (the point's time budget may end it sooner).
+    /// The most frames to measure (the point's time budget may end it sooner).
     pub max_frames: usize,
-    /// Keep every step's record (time-series studies).
+    /// Keep every frame's record (time-series studies).
     pub keep_frames: bool,
 }
 
@@ -244,8 +251,8 @@ pub fn summarize(p: &SimPoint, measured: &[FrameRecord], checks: &[Result<(), St
         params: p.params.to_string(),
         n: p.n,
         speed: p.speed.unwrap_or(f32::NAN),
-        dt_mode: "fixed",
-        metric: "step",
+        dt_mode: DtMode::Fixed,
+        metric: Metric::Step,
         warmup: p.warmup,
         frames: measured.len(),
         time: Summary::of(&steps),

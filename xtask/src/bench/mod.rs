@@ -1,4 +1,4 @@
-//! `cargo xtask bench`: the measurement suite.
+//! `cargo xtask bench`: the measurement studies.
 //!
 //! Headless simulations in release mode over a matrix of scenario × algorithm × body count × speed × parameters,
 //! the thesis's evaluation reproduced with our data (its chapter 5), and peers timed in the same run on the same
@@ -17,6 +17,9 @@
 //!
 //! Algorithms come from `collide_algorithms::ALGORITHMS` at run time: a row added there joins every study it fits
 //! (the octree studies take the rows with octree parameters, the SAP studies the `sap` family).
+//!
+//! Vocabulary: a *frame* is one simulation step here (every study runs one step per frame, at a fixed dt or, in
+//! the feedback loop, at the previous frame's wall time), so `frames` counts steps.
 //!
 //! Budgets: every series (one algorithm's points in one study) has a time budget and a per-frame limit; a series
 //! that would exceed them stops growing n, and the CSV and the report say so (`status` column).
@@ -52,8 +55,8 @@ pub struct Args {
     quick: bool,
     /// Run only these studies (repeat the flag or separate with commas); default: all.
     /// Studies: off, scaling, peers, cluster, octree-params, sap-speed, sap-feedback, calibrate, selector.
-    #[arg(long = "suite", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
-    suites: Vec<String>,
+    #[arg(long = "study", alias = "suite", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
+    studies: Vec<String>,
     /// Output folder; default `bench-results/<machine>/`.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -141,7 +144,7 @@ impl Ctx {
 /// Run the studies `args` asks for.
 pub fn run(args: &Args) -> Result<(), String> {
     let started = Instant::now();
-    let studies = selected(&args.suites)?;
+    let studies = selected(&args.studies)?;
     let machine = machine::Machine::detect(args.machine.as_deref());
     let out = match &args.out {
         Some(dir) => dir.clone(),
@@ -203,11 +206,11 @@ pub fn run(args: &Args) -> Result<(), String> {
     }
 }
 
-/// The studies to run: all, or the `--suite` names checked against [`STUDIES`] (in [`STUDIES`] order).
+/// The studies to run: all, or the `--study` names checked against [`STUDIES`] (in [`STUDIES`] order).
 fn selected(names: &[String]) -> Result<Vec<&'static str>, String> {
     for name in names {
         if !STUDIES.contains(&name.as_str()) {
-            return Err(format!("unknown suite `{name}`; valid suites: {}", STUDIES.join(", ")));
+            return Err(format!("unknown study `{name}`; valid studies: {}", STUDIES.join(", ")));
         }
     }
     Ok(STUDIES.iter().copied().filter(|s| names.is_empty() || names.iter().any(|n| n == s)).collect())
@@ -228,11 +231,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn suites_are_checked_and_kept_in_run_order() {
+    fn studies_are_checked_and_kept_in_run_order() {
         assert_eq!(selected(&[]).unwrap(), STUDIES);
         let picked = selected(&["sap-speed".into(), "off".into()]).unwrap();
         assert_eq!(picked, ["off", "sap-speed"]);
         let e = selected(&["scalin".into()]).unwrap_err();
-        assert!(e.starts_with("unknown suite `scalin`; valid suites: off, scaling"), "{e}");
+        assert!(e.starts_with("unknown study `scalin`; valid studies: off, scaling"), "{e}");
     }
 }

@@ -12,7 +12,7 @@ use super::rows::{self, Row};
 use super::scaling::SCENARIO;
 use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, ParamSpec, Params};
 use collide_broadphase::ParamKind;
-use collide_sim::Phase;
+use collide_sim::{FrameRecord, Phase};
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -62,7 +62,7 @@ pub fn cluster(ctx: &mut Ctx) -> Result<(), String> {
                 rows::escape(&r.stats.to_string())
             );
         }
-        series.push((algorithm.name, records));
+        series.push(AlgorithmRun { name: algorithm.name, records });
         if row.status != "ok" {
             ctx.progress.say(&format!("bench: cluster {}: {}", algorithm.name, row.status));
         }
@@ -73,7 +73,17 @@ pub fn cluster(ctx: &mut Ctx) -> Result<(), String> {
     ctx.note_mismatches(&rows);
     ctx.write_rows("cluster", &rows)?;
     ctx.write_text("cluster-frames.csv", &frames_csv)?;
+    cluster_section(ctx, &rows, &series, n)
+}
 
+/// One algorithm's step records through the cluster.
+struct AlgorithmRun {
+    name: &'static str,
+    records: Vec<FrameRecord>,
+}
+
+/// The cluster study's charts (broadphase cost and pairs per step) and report section.
+fn cluster_section(ctx: &mut Ctx, rows: &[Row], series: &[AlgorithmRun], n: usize) -> Result<(), String> {
     let mut cost = Chart::new(
         format!("Octrees as {n} bodies cluster (pull at step 60, densest at 120, then released), response off"),
         "step",
@@ -82,13 +92,13 @@ pub fn cluster(ctx: &mut Ctx) -> Result<(), String> {
     .log(false, true);
     let mut pairs =
         Chart::new("Pairs per step (the same for every algorithm)", "step", "broadphase pairs (log)").log(false, true);
-    for (name, records) in &series {
-        let pts = records.iter().map(|r| (r.frame as f64, r.phases.get(Phase::Broadphase))).collect();
-        cost.series.push(Series::line(*name, pts));
+    for run in series {
+        let pts = run.records.iter().map(|r| (r.frame as f64, r.phases.get(Phase::Broadphase))).collect();
+        cost.series.push(Series::line(run.name, pts));
     }
-    if let Some((name, records)) = series.first() {
-        let pts = records.iter().map(|r| (r.frame as f64, r.pairs as f64)).collect();
-        pairs.series.push(Series::line(format!("pairs ({name})"), pts));
+    if let Some(run) = series.first() {
+        let pts = run.records.iter().map(|r| (r.frame as f64, r.pairs as f64)).collect();
+        pairs.series.push(Series::line(format!("pairs ({})", run.name), pts));
     }
     let png = ctx.plot("cluster", &[cost, pairs])?;
     let table = report::table(
@@ -133,82 +143,19 @@ fn sweep_values(spec: &ParamSpec, quick: bool) -> Vec<f64> {
     all.into_iter().filter(|v| (min..=max).contains(v)).collect()
 }
 
+/// An algorithm with the swept parameter.
+struct Subject {
+    algorithm: &'static AlgorithmDescriptor,
+    spec: &'static ParamSpec,
+}
+
 /// `max_leaf` and `max_depth` sweeps on the thesis scene at 10 000 bodies (1000 in quick mode).
 pub fn params(ctx: &mut Ctx) -> Result<(), String> {
     let n = if ctx.quick { 1000 } else { 10_000 };
     let mut rows = Vec::new();
     let mut body = String::new();
     for param in ["max_leaf", "max_depth"] {
-        let subjects: Vec<(&'static AlgorithmDescriptor, &ParamSpec)> =
-            ALGORITHMS.iter().filter_map(|a| a.params.iter().find(|p| p.name == param).map(|p| (a, p))).collect();
-        ctx.progress.plan(subjects.iter().map(|(_, spec)| sweep_values(spec, ctx.quick).len()).sum());
-        let mut chart = Chart::new(
-            format!("{param} sweep: relative dt at {n} bodies, thesis scene, fixed dt (whole step)"),
-            format!("{param}{}", if param == "max_leaf" { " (log₂)" } else { "" }),
-            "relative dt = step time / 16.67 ms",
-        );
-        if param == "max_leaf" {
-            chart.log_x = true;
-            chart.x_base = Some(2.0);
-        }
-        let first = rows.len();
-        for (algorithm, spec) in &subjects {
-            let mut guard = SeriesGuard::new(&ctx.limits);
-            let mut pts = Vec::new();
-            for value in sweep_values(spec, ctx.quick) {
-                let mut params = Params::defaults(algorithm.params);
-                params.set(spec.name, value);
-                let point = SimPoint {
-                    study: "octree-params",
-                    series: format!("{} {param}", algorithm.name),
-                    scenario: SCENARIO,
-                    algorithm,
-                    params,
-                    n,
-                    speed: None,
-                    resolution: true,
-                    warmup: ctx.warmup(),
-                    max_frames: ctx.limits.max_frames,
-                    keep_frames: false,
-                };
-                // Sweeps do not grow n, so only a spent budget or a too-slow earlier point stops them.
-                if let Some(why) = guard.skip(0) {
-                    rows.push(measure::skipped(&point, &why));
-                    ctx.progress.finish_one();
-                    continue;
-                }
-                ctx.progress.start(&format!("octree-params: {} {param}={value} n={n}", algorithm.name));
-                let (row, _) = measure::run_sim_point(&point, &ctx.limits)?;
-                guard.record(n, row.time.mean);
-                pts.push((value, row.relative_dt()));
-                rows.push(row);
-                ctx.progress.finish_one();
-            }
-            chart.series.push(Series::line(algorithm.name, pts));
-        }
-        let ys: Vec<f64> = rows[first..].iter().filter(|r| r.measured()).map(Row::relative_dt).collect();
-        let (lo, hi) = ys.iter().fold((f64::MAX, 0.0f64), |(a, b), &y| (a.min(y), b.max(y)));
-        chart.log_y = hi > 100.0 * lo;
-        if chart.log_y {
-            chart.y_label.push_str(" (log)");
-        }
-        let png = ctx.plot(&format!("octree-{}", param.replace('_', "-")), &[chart])?;
-        let best: Vec<String> = subjects
-            .iter()
-            .filter_map(|(a, _)| {
-                rows[first..]
-                    .iter()
-                    .filter(|r| r.algorithm == a.name && r.measured())
-                    .min_by(|x, y| x.time.mean.total_cmp(&y.time.mean))
-                    .map(|r| format!("`{}` fastest at {} ({} ms/step)", a.name, r.params, report::ms(r.time.mean)))
-            })
-            .collect();
-        let _ = write!(
-            body,
-            "### `{param}`\n\n{}\n\n{}\n\n",
-            report::image(&png, param),
-            if best.is_empty() { "No algorithm has this parameter.".into() } else { best.join("; ") + "." }
-        );
+        body.push_str(&sweep(ctx, param, n, &mut rows)?);
     }
     // Different parameters give the same pairs, so the state hashes of one size must agree.
     rows::cross_check_hashes(&mut rows, |r| r.n.to_string());
@@ -223,6 +170,84 @@ pub fn params(ctx: &mut Ctx) -> Result<(), String> {
         ),
     });
     Ok(())
+}
+
+/// Sweep `param` over every algorithm that has it, at `n` bodies: rows go to `rows`; returns the report's
+/// subsection (the chart and each algorithm's fastest value).
+fn sweep(ctx: &mut Ctx, param: &str, n: usize, rows: &mut Vec<Row>) -> Result<String, String> {
+    let subjects: Vec<Subject> = ALGORITHMS
+        .iter()
+        .filter_map(|a| a.params.iter().find(|p| p.name == param).map(|spec| Subject { algorithm: a, spec }))
+        .collect();
+    ctx.progress.plan(subjects.iter().map(|s| sweep_values(s.spec, ctx.quick).len()).sum());
+    let mut chart = Chart::new(
+        format!("{param} sweep: relative dt at {n} bodies, thesis scene, fixed dt (whole step)"),
+        format!("{param}{}", if param == "max_leaf" { " (log₂)" } else { "" }),
+        "relative dt = step time / 16.67 ms",
+    );
+    if param == "max_leaf" {
+        chart.log_x = true;
+        chart.x_base = Some(2.0);
+    }
+    let first = rows.len();
+    for subject in &subjects {
+        let Subject { algorithm, spec } = *subject;
+        let mut guard = SeriesGuard::new(&ctx.limits);
+        let mut pts = Vec::new();
+        for value in sweep_values(spec, ctx.quick) {
+            let mut params = Params::defaults(algorithm.params);
+            params.set(spec.name, value);
+            let point = SimPoint {
+                study: "octree-params",
+                series: format!("{} {param}", algorithm.name),
+                scenario: SCENARIO,
+                algorithm,
+                params,
+                n,
+                speed: None,
+                resolution: true,
+                warmup: ctx.warmup(),
+                max_frames: ctx.limits.max_frames,
+                keep_frames: false,
+            };
+            // Sweeps do not grow n, so only a spent budget or a too-slow earlier point stops them.
+            if let Some(why) = guard.skip(0) {
+                rows.push(measure::skipped(&point, &why));
+                ctx.progress.finish_one();
+                continue;
+            }
+            ctx.progress.start(&format!("octree-params: {} {param}={value} n={n}", algorithm.name));
+            let (row, _) = measure::run_sim_point(&point, &ctx.limits)?;
+            guard.record(n, row.time.mean);
+            pts.push((value, row.relative_dt()));
+            rows.push(row);
+            ctx.progress.finish_one();
+        }
+        chart.series.push(Series::line(algorithm.name, pts));
+    }
+    let ys: Vec<f64> = rows[first..].iter().filter(|r| r.measured()).map(Row::relative_dt).collect();
+    let (lo, hi) = ys.iter().fold((f64::MAX, 0.0f64), |(a, b), &y| (a.min(y), b.max(y)));
+    chart.log_y = hi > 100.0 * lo;
+    if chart.log_y {
+        chart.y_label.push_str(" (log)");
+    }
+    let png = ctx.plot(&format!("octree-{}", param.replace('_', "-")), &[chart])?;
+    let best: Vec<String> = subjects
+        .iter()
+        .filter_map(|s| {
+            let name = s.algorithm.name;
+            rows[first..]
+                .iter()
+                .filter(|r| r.algorithm == name && r.measured())
+                .min_by(|x, y| x.time.mean.total_cmp(&y.time.mean))
+                .map(|r| format!("`{name}` fastest at {} ({} ms/step)", r.params, report::ms(r.time.mean)))
+        })
+        .collect();
+    Ok(format!(
+        "### `{param}`\n\n{}\n\n{}\n\n",
+        report::image(&png, param),
+        if best.is_empty() { "No algorithm has this parameter.".into() } else { best.join("; ") + "." }
+    ))
 }
 
 #[cfg(test)]

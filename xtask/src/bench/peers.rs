@@ -12,7 +12,7 @@
 use super::measure::{self, SeriesGuard};
 use super::plot::{self, Chart, Series, Style};
 use super::report::{self, Section};
-use super::rows::Row;
+use super::rows::{DtMode, Metric, Row};
 use super::scaling::SCENARIO;
 use super::{Ctx, alloc};
 use collide_algorithms::{ALGORITHMS, Params};
@@ -237,8 +237,8 @@ pub fn peers(ctx: &mut Ctx) -> Result<(), String> {
                 algorithm: name.clone(),
                 n,
                 speed: 0.6,
-                dt_mode: "fixed",
-                metric: "broadphase",
+                dt_mode: DtMode::Fixed,
+                metric: Metric::Broadphase,
                 warmup: warm,
                 floor_ms: rec.floor_ms,
                 check: "-".into(),
@@ -252,16 +252,16 @@ pub fn peers(ctx: &mut Ctx) -> Result<(), String> {
                 continue;
             }
             ctx.progress.start(&format!("peers: {name} n={n}"));
-            let (times, pairs, verdict, peak, status) = run_contender(ctx, contender.as_mut(), &rec, warm);
+            let run = run_contender(ctx, contender.as_mut(), &rec, warm);
             drop(contender);
-            guards[slot].record(n, Summary::of(&times).mean);
-            row.frames = times.len();
-            row.time = Summary::of(&times);
+            guards[slot].record(n, Summary::of(&run.times).mean);
+            row.frames = run.times.len();
+            row.time = Summary::of(&run.times);
             row.broadphase_ms = row.time.mean;
-            row.pairs = pairs;
-            row.peak_bytes = peak;
-            row.check = verdict;
-            row.status = status;
+            row.pairs = run.mean_pairs;
+            row.peak_bytes = run.peak_bytes;
+            row.check = run.check;
+            row.status = run.status;
             rows.push(row);
             ctx.progress.finish_one();
         }
@@ -272,7 +272,7 @@ pub fn peers(ctx: &mut Ctx) -> Result<(), String> {
                 algorithm: name.clone(),
                 scenario: SCENARIO.into(),
                 n,
-                metric: "broadphase",
+                metric: Metric::Broadphase,
                 check: "-".into(),
                 status: format!("skipped: brute force runs only up to {} bodies", ctx.limits.brute_max),
                 ..Row::default()
@@ -285,14 +285,22 @@ pub fn peers(ctx: &mut Ctx) -> Result<(), String> {
     charts(ctx, &rows, &names, &sizes)
 }
 
-/// Run one contender over the recording: times of the measured frames, mean pairs, the check verdict, the peak
-/// heap it added, and its status.
-fn run_contender(
-    ctx: &Ctx,
-    c: &mut dyn Contender,
-    rec: &Recording,
-    warm: usize,
-) -> (Vec<f64>, f64, String, u64, String) {
+/// What one contender did over a recording.
+struct ContenderRun {
+    /// ms of each measured frame.
+    times: Vec<f64>,
+    /// Mean pairs per measured frame.
+    mean_pairs: f64,
+    /// The pair-set verdict over every frame it ran.
+    check: String,
+    /// The peak heap it added above the baseline.
+    peak_bytes: u64,
+    /// `ok` or `short: …`.
+    status: String,
+}
+
+/// Run one contender over the recording.
+fn run_contender(ctx: &Ctx, c: &mut dyn Contender, rec: &Recording, warm: usize) -> ContenderRun {
     let baseline = alloc::reset_peak();
     let mut out = Vec::new();
     let (mut times, mut pairs, mut bad, mut first_bad) = (Vec::new(), 0.0, 0, None);
@@ -324,7 +332,8 @@ fn run_contender(
         Some(e) => format!("MISMATCH vs {} on {bad} frames, first {e}", rec.driver),
         None => format!("ref ok ({checked} frames vs {}; {})", rec.driver, rec.check),
     };
-    (times.clone(), pairs / times.len().max(1) as f64, verdict, peak, status)
+    let mean_pairs = pairs / times.len().max(1) as f64;
+    ContenderRun { times, mean_pairs, check: verdict, peak_bytes: peak, status }
 }
 
 fn charts(ctx: &mut Ctx, rows: &[Row], names: &[String], sizes: &[usize]) -> Result<(), String> {

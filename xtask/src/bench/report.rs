@@ -38,13 +38,13 @@ pub fn write(ctx: &Ctx, m: &Machine, studies: &[&str], args: &Args, elapsed: Dur
         m.load,
         format_duration(elapsed),
     );
-    let suites = if args.suites.is_empty() { String::new() } else { format!(" --suite {}", args.suites.join(",")) };
+    let chosen = if args.studies.is_empty() { String::new() } else { format!(" --study {}", args.studies.join(",")) };
     let _ = writeln!(
         s,
         "Reproduce with `cargo xtask bench{}{}`. Every study has a CSV beside this file (one row per point: \
          algorithm, parameters, n, speed, frames, mean/p50/p95/p99/max ms, pairs, state hash, pair check, status).\n",
         if ctx.quick { " --quick" } else { "" },
-        suites
+        chosen
     );
     if ctx.mismatches.is_empty() {
         s.push_str("**Pair sets:** every checked pair set matched (see the `check` column of each CSV).\n\n");

@@ -4,6 +4,54 @@ use collide_timing::Summary;
 use std::fmt::Write as _;
 use std::path::Path;
 
+/// How a point advances simulated time (the CSV's `dt_mode` column).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DtMode {
+    /// `fixed`: every frame is one step of 1/60 s.
+    #[default]
+    Fixed,
+    /// `real`: every frame's dt is the previous frame's wall time (the feedback loop).
+    Real,
+}
+
+impl DtMode {
+    /// The CSV value.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Fixed => "fixed",
+            Self::Real => "real",
+        }
+    }
+}
+
+/// What a row's times measure (the CSV's `metric` column).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Metric {
+    /// `step`: the whole simulation step.
+    #[default]
+    Step,
+    /// `broadphase`: pair finding alone, on recorded boxes.
+    Broadphase,
+    /// `no-cd-step`: integrate, boxes and walls — collision detection off.
+    NoCdStep,
+    /// `dt`: the simulated dt of each frame (the feedback loop, where it is the previous frame's wall time).
+    Dt,
+}
+
+impl Metric {
+    /// The CSV value.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Step => "step",
+            Self::Broadphase => "broadphase",
+            Self::NoCdStep => "no-cd-step",
+            Self::Dt => "dt",
+        }
+    }
+}
+
 /// One measured (or skipped) point: one algorithm with its parameters at one body count and speed.
 #[derive(Clone, Debug, Default)]
 pub struct Row {
@@ -21,14 +69,13 @@ pub struct Row {
     pub n: usize,
     /// Initial speed, units per second.
     pub speed: f32,
-    /// `fixed` (dt = 1/60 s) or `real` (dt = the previous frame's wall time).
-    pub dt_mode: &'static str,
-    /// What the times measure: `step` (the whole simulation step), `broadphase` (pair finding alone) or
-    /// `no-cd-step` (integrate, boxes and walls: collision detection off).
-    pub metric: &'static str,
-    /// Steps run before measuring.
+    /// How simulated time advanced.
+    pub dt_mode: DtMode,
+    /// What the times measure.
+    pub metric: Metric,
+    /// Frames run before measuring.
     pub warmup: usize,
-    /// Steps measured.
+    /// Frames measured.
     pub frames: usize,
     /// The metric's statistics over the measured steps, ms.
     pub time: Summary,
@@ -91,8 +138,8 @@ pub fn csv_line(r: &Row) -> String {
         "{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.6},{:.2},{:.1},{},{},{:016x},",
         r.n,
         r.speed,
-        r.dt_mode,
-        r.metric,
+        r.dt_mode.as_str(),
+        r.metric.as_str(),
         r.warmup,
         r.frames,
         t.mean,
@@ -141,18 +188,30 @@ pub fn write_rows(path: &Path, rows: &[Row]) -> Result<(), String> {
 /// Mark rows of one group whose state hash differs from the group's first measured hash at the same step: the
 /// simulations diverged, so some algorithm answered different pairs. `group` keys rows that ran the same scene.
 pub fn cross_check_hashes(rows: &mut [Row], group: impl Fn(&Row) -> String) {
-    let mut first: Vec<(String, usize, u64, String)> = Vec::new();
+    /// The first hash seen for a group at a step, and who produced it.
+    struct FirstHash {
+        group: String,
+        step: usize,
+        hash: u64,
+        algorithm: String,
+    }
+    let mut first: Vec<FirstHash> = Vec::new();
     for r in rows.iter_mut().filter(|r| r.state_hash != 0) {
         let key = group(r);
-        match first.iter().find(|(k, step, _, _)| *k == key && *step == r.hash_step) {
-            None => first.push((key, r.hash_step, r.state_hash, r.algorithm.clone())),
-            Some((_, _, h, _)) if *h == r.state_hash => {
+        match first.iter().find(|f| f.group == key && f.step == r.hash_step) {
+            None => first.push(FirstHash {
+                group: key,
+                step: r.hash_step,
+                hash: r.state_hash,
+                algorithm: r.algorithm.clone(),
+            }),
+            Some(f) if f.hash == r.state_hash => {
                 if r.check == "-" {
                     r.check = "hash ok".into();
                 }
             }
-            Some((_, step, _, who)) => {
-                r.check = format!("MISMATCH: state hash after step {step} differs from {who}'s");
+            Some(f) => {
+                r.check = format!("MISMATCH: state hash after step {} differs from {}'s", f.step, f.algorithm);
             }
         }
     }

@@ -6,7 +6,7 @@ use super::measure::{self, SeriesGuard, SimPoint};
 use super::plot::{self, Chart, Series, Style};
 use super::reference;
 use super::report::{self, Section};
-use super::rows::{self, Row};
+use super::rows::{self, DtMode, Metric, Row};
 use super::{Ctx, alloc};
 use collide_algorithms::{ALGORITHMS, Params};
 use collide_math::{Aabb, Vec3};
@@ -25,58 +25,68 @@ pub fn off(ctx: &mut Ctx) -> Result<(), String> {
         vec![1000, 2000, 5000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000]
     };
     ctx.progress.plan(sizes.len());
-    let brute = collide_algorithms::find("brute").map_err(|e| e.to_string())?;
     let mut rows = Vec::new();
     for &n in &sizes {
         ctx.progress.start(&format!("off: integrate+boxes+walls n={n}"));
-        let cfg = measure::config(SCENARIO, n, None, brute, &Params::defaults(brute.params), false);
-        let baseline = alloc::reset_peak();
-        let mut sim = measure::simulation(&cfg)?;
-        let mut aabbs = Vec::with_capacity(n);
-        let dt = collide_timing::FRAME_60HZ;
-        let warmup = ctx.warmup();
-        for _ in 0..warmup {
-            step_without_cd(&mut sim, &mut aabbs, dt);
-        }
-        let (mut times, mut floor) = (Vec::new(), Vec::new());
-        let hash_step = warmup + ctx.limits.min_frames;
-        let mut state_hash = 0;
-        let start = Instant::now();
-        for i in 0..ctx.limits.max_frames {
-            times.push(step_without_cd(&mut sim, &mut aabbs, dt));
-            if i % 8 == 0 {
-                floor.push(measure::floor_ms(&aabbs));
-            }
-            if warmup + i + 1 == hash_step {
-                state_hash = sim.state_hash();
-            }
-            if i + 1 >= ctx.limits.min_frames && start.elapsed() > ctx.limits.point {
-                break;
-            }
-        }
-        rows.push(Row {
-            study: "off",
-            series: "collision detection off".into(),
-            scenario: SCENARIO.into(),
-            algorithm: "none".into(),
-            n,
-            speed: sim.setup().speed,
-            dt_mode: "fixed",
-            metric: "no-cd-step",
-            warmup,
-            frames: times.len(),
-            time: Summary::of(&times),
-            floor_ms: Summary::of(&floor).p50,
-            peak_bytes: alloc::peak_above(baseline),
-            hash_step,
-            state_hash,
-            check: "-".into(),
-            status: "ok".into(),
-            ..Row::default()
-        });
+        rows.push(off_point(ctx, n)?);
         ctx.progress.finish_one();
     }
     ctx.write_rows("off", &rows)?;
+    off_section(ctx, &rows, &sizes)
+}
+
+/// One size of the collision-detection-off study.
+fn off_point(ctx: &Ctx, n: usize) -> Result<Row, String> {
+    let brute = collide_algorithms::find("brute").map_err(|e| e.to_string())?;
+    let cfg = measure::config(SCENARIO, n, None, brute, &Params::defaults(brute.params), false);
+    let baseline = alloc::reset_peak();
+    let mut sim = measure::simulation(&cfg)?;
+    let mut aabbs = Vec::with_capacity(n);
+    let dt = collide_timing::FRAME_60HZ;
+    let warmup = ctx.warmup();
+    for _ in 0..warmup {
+        step_without_cd(&mut sim, &mut aabbs, dt);
+    }
+    let (mut times, mut floor) = (Vec::new(), Vec::new());
+    let hash_step = warmup + ctx.limits.min_frames;
+    let mut state_hash = 0;
+    let start = Instant::now();
+    for i in 0..ctx.limits.max_frames {
+        times.push(step_without_cd(&mut sim, &mut aabbs, dt));
+        if i % 8 == 0 {
+            floor.push(measure::floor_ms(&aabbs));
+        }
+        if warmup + i + 1 == hash_step {
+            state_hash = sim.state_hash();
+        }
+        if i + 1 >= ctx.limits.min_frames && start.elapsed() > ctx.limits.point {
+            break;
+        }
+    }
+    Ok(Row {
+        study: "off",
+        series: "collision detection off".into(),
+        scenario: SCENARIO.into(),
+        algorithm: "none".into(),
+        n,
+        speed: sim.setup().speed,
+        dt_mode: DtMode::Fixed,
+        metric: Metric::NoCdStep,
+        warmup,
+        frames: times.len(),
+        time: Summary::of(&times),
+        floor_ms: Summary::of(&floor).p50,
+        peak_bytes: alloc::peak_above(baseline),
+        hash_step,
+        state_hash,
+        check: "-".into(),
+        status: "ok".into(),
+        ..Row::default()
+    })
+}
+
+/// The collision-detection-off study's chart and report section.
+fn off_section(ctx: &mut Ctx, rows: &[Row], sizes: &[usize]) -> Result<(), String> {
     let x = (sizes[0] as f64, sizes[sizes.len() - 1] as f64);
     let mut chart = Chart::new(
         "Step cost with collision detection off (integrate + boxes + walls), thesis scene, fixed dt",
@@ -234,7 +244,24 @@ fn plots(ctx: &mut Ctx, rows: &[Row], sizes: &[usize]) -> Result<(), String> {
     all.add_fps_lines(x, None);
     let all_png = ctx.plot("scaling-all", &[all, floors])?;
 
-    // The summary table: mean ms per step by algorithm and size, the seed program's beside ours.
+    ctx.summary = summary(rows, sizes, &seed);
+    let mut body = format!(
+        "Each algorithm's relative dt against body count with the thesis's reference lines (linear from the first \
+         point, 60 fps, 30 fps) and the seed program's figures where it has the algorithm. Brute force runs up to \
+         {} bodies.\n\n{}\n",
+        ctx.limits.brute_max,
+        report::image(&all_png, "all algorithms")
+    );
+    for png in &images {
+        body.push_str(&report::image(png, png));
+        body.push('\n');
+    }
+    ctx.sections.push(Section { title: "Relative dt vs body count (all algorithms)".into(), body });
+    Ok(())
+}
+
+/// The report's summary: mean ms per step by algorithm and size, the seed program's figures beside ours.
+fn summary(rows: &[Row], sizes: &[usize], seed: &[reference::Figure]) -> String {
     let mut header = vec!["algorithm".to_owned()];
     header.extend(sizes.iter().map(|n| report::count(*n)));
     header.push("pair check".into());
@@ -252,7 +279,7 @@ fn plots(ctx: &mut Ctx, rows: &[Row], sizes: &[usize]) -> Result<(), String> {
             rows.iter().filter(|r| r.algorithm == algorithm.name).map(|r| r.check.as_str()).collect();
         line.push(report::check_summary(&checks));
         table_rows.push(line);
-        let seed_pts = reference::series(&seed, algorithm.name, 1.0);
+        let seed_pts = reference::series(seed, algorithm.name, 1.0);
         if !seed_pts.is_empty() {
             let mut line = vec![format!("seed program's {}", algorithm.name)];
             for &n in sizes {
@@ -266,22 +293,9 @@ fn plots(ctx: &mut Ctx, rows: &[Row], sizes: &[usize]) -> Result<(), String> {
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     let table = report::table(&header, table_rows);
     let stops = report::stops(rows);
-    ctx.summary = format!(
+    format!(
         "Mean ms per whole simulation step (integrate, boxes, broadphase, narrowphase, response, walls), thesis \
          scene, fixed dt of 1/60 s, default parameters; relative dt = ms / 16.67. The seed program's rows are its \
          own figures on a machine like this one (`shared/reference/seed-program.csv`, ±30%).\n\n{table}\n{stops}"
-    );
-    let mut body = format!(
-        "Each algorithm's relative dt against body count with the thesis's reference lines (linear from the first \
-         point, 60 fps, 30 fps) and the seed program's figures where it has the algorithm. Brute force runs up to \
-         {} bodies.\n\n{}\n",
-        ctx.limits.brute_max,
-        report::image(&all_png, "all algorithms")
-    );
-    for png in &images {
-        body.push_str(&report::image(png, png));
-        body.push('\n');
-    }
-    ctx.sections.push(Section { title: "Relative dt vs body count (all algorithms)".into(), body });
-    Ok(())
+    )
 }

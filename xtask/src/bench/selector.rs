@@ -16,7 +16,7 @@ use super::Ctx;
 use super::measure::{self, check_against_brute};
 use super::plot::{Band, Chart, Series};
 use super::report::{self, Section};
-use super::rows::Row;
+use super::rows::{DtMode, Metric, Row};
 use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, Params};
 use collide_selector::{EXCLUDED, NAME, Selector, Totals};
 use collide_sim::{Phase, Simulation, Summary};
@@ -200,8 +200,8 @@ fn row(scenario: &str, n: usize, r: &Run) -> Row {
         params,
         n,
         speed: f32::NAN,
-        dt_mode: "fixed",
-        metric: "broadphase",
+        dt_mode: DtMode::Fixed,
+        metric: Metric::Broadphase,
         frames: ms.len(),
         time: Summary::of(&ms),
         broadphase_ms: Summary::of(&ms).mean,
