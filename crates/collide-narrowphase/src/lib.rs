@@ -2,7 +2,8 @@
 //!
 //! A broadphase answers "these boxes overlap"; two spheres whose boxes overlap may still be apart (the
 //! corners of the boxes are empty). The narrow phase decides, and says how: a contact normal and a
-//! penetration depth, which the resolution stage turns into a push-out and an impulse.
+//! penetration depth, which the resolution stage (`collide-resolution`'s `push_apart`) turns into a push-out
+//! without recomputing them — so the response works for any shape pair this crate can describe.
 //!
 //! Implemented: sphere–sphere. The sphere–box (with the centre inside the box), box–box by separating axes
 //! and swept tests against tunneling arrive with their issue; [`Contact`] is already the shape they return.

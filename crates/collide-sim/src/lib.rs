@@ -3,14 +3,20 @@
 //! - [`Bodies`]: the bodies in struct-of-arrays form (positions, velocities, radii, inverse masses), indexed by
 //!   a dense `u32`. Spheres today; boxes will add an orientation and a half-extents column beside these.
 //! - [`SCENARIOS`]: the registry of named, seeded scenes shared by the app, the bench and the tests
-//!   (`thesis`, `uniform`, `cluster`, …), each a row with its defaults and its spawn function.
+//!   (`thesis`, `uniform`, `cluster`, `tour`, …), each a row with its defaults, its spawn function and, for
+//!   scripted scenes, a [`Script`]: events at given steps (which may change radii and append bodies) and the
+//!   named phases they divide a run into ([`ScenarioDescriptor::phases`]). The `tour` is seven phases of
+//!   [`TOUR_PHASE_STEPS`] steps built so that different broadphases win different phases.
 //! - [`Config`]: the TOML config (serde, `deny_unknown_fields`), `--set KEY=VALUE` overrides, and errors that
 //!   name the file, the line and the valid choices ([`ConfigError`]).
-//! - [`Simulation`]: one step is integrate → AABBs → broadphase → narrowphase → resolution → walls → record,
-//!   each phase a puffin scope and a timed field of the [`FrameRecord`]. Records stay in memory and are written
-//!   as CSV at the end of a run ([`write_csv`]).
+//! - [`Simulation`]: one step is integrate → boxes → broadphase → narrowphase → resolution → walls → record, one
+//!   method per phase, each a puffin scope and a timed field of the [`FrameRecord`]. The box phase fills the
+//!   broadphase's motion hint (`Frame::with_moved`) as it writes the boxes; the narrowphase's contacts flow to
+//!   resolution, which recomputes one only when an earlier contact of the step has pushed one of its bodies (the
+//!   sequential-impulse order). Records stay in memory and are written as CSV at the end of a run
+//!   ([`write_csv`]), with the scripted phase of each step.
 //!
-//! Nothing in the step allocates once its buffers have grown to the scene (pairs, contacts, boxes).
+//! Nothing in the step allocates once its buffers have grown to the scene (pairs, contacts, boxes, motion flags).
 
 mod bodies;
 mod config;
