@@ -44,12 +44,27 @@ pub struct Features {
     pub resting: f64,
 }
 
+/// The number of regressors of the log-linear model.
+pub const REGRESSORS: usize = 8;
+
+/// The regressors' names, in [`Features::regressors`] order; a prior fitted with other names is refused.
+pub const REGRESSOR_NAMES: [&str; REGRESSORS] = [
+    "1",
+    "ln_n",
+    "ln_n_squared_over_10",
+    "ln_1_plus_pairs_per_body",
+    "ln_speed",
+    "resting",
+    "ln_size_spread",
+    "ln_clustering",
+];
+
 impl Features {
-    /// The features as the model reads them (see [`crate::model`]): logarithms of the scale-free quantities,
+    /// The features as the model reads them (the cost model's inputs): logarithms of the scale-free quantities,
     /// the resting fraction as it is. Each is clamped to a range the calibration covers, so a wild value
     /// cannot extrapolate the model into nonsense.
     #[must_use]
-    pub fn regressors(&self) -> [f64; crate::model::REGRESSORS] {
+    pub fn regressors(&self) -> [f64; REGRESSORS] {
         let ln_n = (self.n.max(1) as f64).ln();
         [
             1.0,

@@ -18,22 +18,8 @@
 //! candidate when its optimistic prediction `ms · e^−sigma` could beat the active one.
 
 use crate::features::Features;
+pub use crate::features::{REGRESSOR_NAMES, REGRESSORS};
 use serde::{Deserialize, Serialize};
-
-/// The number of regressors of the log-linear model.
-pub const REGRESSORS: usize = 8;
-
-/// The regressors' names, in [`Features::regressors`] order; a prior fitted with other names is refused.
-pub const REGRESSOR_NAMES: [&str; REGRESSORS] = [
-    "1",
-    "ln_n",
-    "ln_n_squared_over_10",
-    "ln_1_plus_pairs_per_body",
-    "ln_speed",
-    "resting",
-    "ln_size_spread",
-    "ln_clustering",
-];
 
 /// The prior compiled into the crate (see the file's header for its machine and commit).
 pub const BUILTIN_PRIOR: &str = include_str!("../data/prior.toml");

@@ -4,9 +4,9 @@
 //!   a dense `u32`. Spheres today; boxes will add an orientation and a half-extents column beside these.
 //! - [`SCENARIOS`]: the registry of named, seeded scenes shared by the app, the bench and the tests
 //!   (`thesis`, `uniform`, `cluster`, `tour`, …), each a row with its defaults, its spawn function and, for
-//!   scripted scenes, a [`Script`]: events at given steps (which may change radii and append bodies) and the
-//!   named phases they divide a run into ([`ScenarioDescriptor::phases`]). The `tour` is seven phases of
-//!   [`TOUR_PHASE_STEPS`] steps built so that different broadphases win different phases.
+//!   scripted scenes, a `script` run before every step (which may pull, resize and append bodies) with the named
+//!   [`ScenePhase`]s it divides a run into. The `tour` is seven phases of [`TOUR_PHASE_STEPS`] steps built so
+//!   that different broadphases win different phases.
 //! - [`Config`]: the TOML config (serde, `deny_unknown_fields`), `--set KEY=VALUE` overrides, and errors that
 //!   name the file, the line and the valid choices ([`ConfigError`]).
 //! - [`Simulation`]: one step is integrate → boxes → broadphase → narrowphase → resolution → walls → record, one
