@@ -36,14 +36,17 @@
 //!    candidate and per regime by an exponentially weighted mean of `ln(measured / predicted)`. Each prediction
 //!    has an uncertainty: the prior's residual for a candidate never measured here, small for one measured
 //!    moments ago on similar features.
-//! 3. **Probes and the switch policy** ([`policy`]): a candidate predicted cheaper by the margin (10%) for a few
+//! 3. **Probes and the switch policy** ([`policy`]): a candidate predicted cheaper by the margin (10%) for four
 //!    frames in a row, or one the model is unsure of whose optimistic estimate could be, is *probed*: warm-started
-//!    from the active candidate's pairs and run beside it for four frames (the first pays for what the warm
-//!    start left to do; the least of the other three, against the active one's least on the same frames, is the
-//!    comparison), its pairs discarded. Only a probe
-//!    that measured it cheaper by the margin on the same frames switches — and the newcomer is then already warm,
-//!    so the switch frame does not spike. Probes spend from a budget of 5% of the broadphase's time. After a
-//!    switch nothing is decided for 12 frames; going back to the previous candidate soon needs twice the margin.
+//!    from the active candidate's pairs and run beside it for four frames, its pairs discarded. The first probe
+//!    frame pays for what the warm start left to do and is not compared; the least of the other three, against
+//!    the active one's least on the same frames, each charged its candidate's learned *spike factor* (how much
+//!    its own occasional expensive frames add to its typical one), is the comparison. Only a probe that measured
+//!    the candidate cheaper by the margin switches — and the newcomer is then already warm, so the switch frame
+//!    does not spike. Probes spend from a budget of 5% of the broadphase's time, counted in frames of the active
+//!    candidate (a start grant of 8, a bucket of 40); a probe predicted to pay for itself three times over may
+//!    borrow up to 30 frames' worth when a scene has just changed. After a switch nothing is decided for 12
+//!    frames; going back to a candidate left in the last 600 frames needs twice the margin.
 //! 4. **Warm switches:** [`Broadphase::warm_start`](collide_broadphase::Broadphase::warm_start) hands a
 //!    newcomer the current frame's pairs, so incremental sweep-and-prune starts from one radix sort plus the
 //!    known pairs, never from insertion-sorting a random order.
@@ -56,9 +59,11 @@
 //!
 //! # Failure modes
 //!
-//! - **Noise.** On a shared 2-core machine one frame can take twice its usual time. The active cost is a
-//!   median of nine frames; a probe compares the least of three frames with the active one's least on the *same*
-//!   frames, so a stalled frame is never the one compared and load common to both cancels.
+//! - **Noise.** On a shared 2-core machine one frame can take twice its usual time. The active cost is the
+//!   median of its last 24 frames times its spike factor (frames over four times the typical count as four, so a
+//!   stalled frame teaches little); the two frames after a start, a warm switch or a resize teach nothing. A
+//!   probe compares the least of three frames with the active one's least on the *same* frames, so a stalled
+//!   frame is never the one compared and load common to both cancels.
 //! - **A prior from another machine** ranks candidates wrongly at first; every measurement corrects the
 //!   candidate it measured, in its regime, and the first probes correct the rest. Refit with `cargo xtask bench
 //!   --study calibrate --install`.
