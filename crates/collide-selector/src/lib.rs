@@ -91,17 +91,21 @@
 //!   static tree uses it too.
 //! - For one scene that does not change, pin the winner `auto` settles on: it saves the features and the probes.
 
+mod controller;
 pub mod features;
 pub mod log;
 pub mod model;
 pub mod policy;
+pub mod replay;
 mod selector;
+pub mod trace;
 
 #[cfg(test)]
 mod tests;
 
+pub use controller::{Controller, MAX_PROBE_FRAMES, Order};
 pub use features::{FeatureSampler, Features};
 pub use log::{Decision, DecisionKind, DecisionLog};
 pub use model::{CostModel, Estimate, Prior};
 pub use policy::{PolicyConfig, Reason};
-pub use selector::{Candidate, CandidateReport, EXCLUDED, NAME, PARAMS, Selector, Totals};
+pub use selector::{Candidate, CandidateReport, EXCLUDED, NAME, PARAMS, Selector, Totals, policy_from};

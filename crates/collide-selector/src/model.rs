@@ -6,11 +6,13 @@
 //!   [`Features::regressors`] (a log-linear model: costs multiply — n log n, pairs per body, speed — so their
 //!   logarithms add). It is stored as `data/prior.toml` with the machine and commit it came from, and compiled
 //!   in; [`Prior::parse`] reads a refitted one.
-//! - **The online correction**: each time a candidate runs (as the active one, or in a probe), the ratio of its
-//!   measured time to the prior's prediction is folded into an exponentially weighted mean of `ln(measured /
-//!   predicted)`, kept per candidate and per [`Regime`] (coarse bins of speed, pairs per body and resting
-//!   fraction), because the prior's error is not one constant: it is off in one direction on slow scenes and in
-//!   another on dense ones.
+//! - **Relative predictions**: a candidate's cost is predicted from the *active* candidate's measured cost times
+//!   the prior's ratio of the two, `ms_c = ms_active · prior_c / prior_active`. Whatever slows every candidate
+//!   alike (the machine's load, another CPU than the calibration's) cancels in the ratio.
+//! - **The online correction**: each probe measures a candidate beside the active one on the same frames; the
+//!   gap between their measured ratio and the prior's is folded into an exponentially weighted offset kept per
+//!   candidate and per [`Regime`] (coarse bins of speed, pairs per body and resting fraction), because the
+//!   prior's error is not one constant: it is off in one direction on slow scenes and in another on dense ones.
 //!
 //! Each prediction comes with an uncertainty `sigma` (a standard deviation of `ln ms`): the prior's residual
 //! when the candidate was never measured in this regime, small when it was measured recently on similar
@@ -34,9 +36,6 @@ const MEASURED_SIGMA: f64 = 0.1;
 /// Frames over which a measurement's uncertainty grows by one unit of `ln ms`: after a minute at 60 Hz a
 /// measurement says little more than the prior.
 const AGE_FRAMES_PER_SIGMA: f64 = 3600.0;
-/// Weight of each active frame in the correction (an EWMA over ~20 frames): quick to follow a scene that
-/// changes, slow enough that one stalled frame does not move it much.
-const ACTIVE_WEIGHT: f64 = 0.05;
 /// Weight of a probe's result in the correction: a probe is a deliberate, side-by-side measurement.
 const PROBE_WEIGHT: f64 = 0.6;
 
@@ -244,16 +243,29 @@ impl Estimate {
     }
 }
 
-/// What one candidate's correction knows in one regime.
+/// What one candidate's correction knows in one regime: how much dearer (in `ln ms`) it is than the prior says,
+/// *relative to* the candidates it was measured beside.
 #[derive(Clone, Copy, Debug, Default)]
 struct Learned {
-    /// EWMA of `ln(measured / prior)`.
-    bias: f64,
+    /// EWMA of `ln(measured / prior)` of this candidate minus the same of the candidate it ran beside, plus
+    /// that candidate's own offset: offsets of candidates compared on the same frames line up.
+    rel: f64,
     /// The frame and features of the last measurement; `None` until one.
     last: Option<(u64, Features)>,
+    /// The common level when it was measured: `ln(ms / prior) − rel` of the candidate it ran beside, what slows
+    /// every candidate alike. When the level moves a lot without the features moving (the machine's load
+    /// changed, or something the features do not see), the offset learned at the old level is worth less.
+    level: f64,
 }
 
 /// The prior plus the online corrections, for a fixed list of candidates.
+///
+/// Predictions are **relative to the active candidate**: `ms_c = ms_active · (prior_c / prior_active) ·
+/// e^(rel_c − rel_active)`. The machine's load, a slower CPU than the calibration's, a scene the prior has
+/// never seen: all of that moves every candidate's cost together and cancels in the ratio, so the prior's
+/// ranking survives where its absolute milliseconds do not. What does not cancel — a candidate that does better
+/// or worse on this scene than the prior predicts, relative to the others — is learned from probes, which
+/// measure two candidates on the same frames.
 #[derive(Clone, Debug)]
 pub struct CostModel {
     prior: Prior,
@@ -276,7 +288,8 @@ impl CostModel {
 
     /// The prior's prediction for candidate `c` (ms, sigma); for a candidate it does not know, the geometric
     /// mean of the known candidates' predictions with a wide uncertainty, so that the first probe decides.
-    fn base(&self, c: usize, f: &Features) -> (f64, f64) {
+    #[must_use]
+    pub fn base(&self, c: usize, f: &Features) -> (f64, f64) {
         if let Some((ms, rmse)) = self.prior.predict(self.names[c], f) {
             return (ms, rmse.max(PRIOR_SIGMA_FLOOR));
         }
@@ -286,35 +299,47 @@ impl CostModel {
         (mean.exp(), UNKNOWN_SIGMA)
     }
 
-    /// Fold a measurement of candidate `c` into its correction: `probe` for a deliberate side-by-side run,
-    /// otherwise one frame as the active candidate.
-    pub fn observe(&mut self, c: usize, f: &Features, frame: u64, ms: f64, probe: bool) {
-        if !(ms.is_finite() && ms > 0.0) {
+    /// A probe ran candidate `c` beside the `active` one on the same frames of features `f`: `probe_ms` against
+    /// `active_ms` (typical frames, comparable). Learn `c`'s offset relative to the active one's.
+    pub fn observe_probe(&mut self, c: usize, active: usize, f: &Features, frame: u64, probe_ms: f64, active_ms: f64) {
+        if !(probe_ms.is_finite() && probe_ms > 0.0 && active_ms.is_finite() && active_ms > 0.0) || c == active {
             return;
         }
-        let (base, _) = self.base(c, f);
-        let target = (ms / base).ln();
-        let slot = &mut self.learned[c][Regime::of(f).0 as usize];
-        let weight = match (slot.last, probe) {
-            (None, _) => 1.0,
-            (Some(_), true) => PROBE_WEIGHT,
-            (Some(_), false) => ACTIVE_WEIGHT,
-        };
-        slot.bias += weight * (target - slot.bias);
+        let r = Regime::of(f).0 as usize;
+        let (base_c, base_a) = (self.base(c, f).0, self.base(active, f).0);
+        // The active candidate anchors the comparison: if it has no offset here yet, it is the reference (0).
+        let anchor = &mut self.learned[active][r];
+        if anchor.last.is_none() {
+            *anchor = Learned { rel: 0.0, last: Some((frame, *f)), level: (active_ms / base_a).ln() };
+        }
+        let level = (active_ms / base_a).ln() - anchor.rel;
+        let target = (probe_ms / base_c).ln() - level;
+        let slot = &mut self.learned[c][r];
+        let weight = if slot.last.is_none() { 1.0 } else { PROBE_WEIGHT };
+        slot.rel += weight * (target - slot.rel);
         slot.last = Some((frame, *f));
+        slot.level = level;
     }
 
-    /// The prediction for candidate `c` on features `f` at `frame`.
+    /// The prediction for candidate `c` on features `f` at `frame`, given that the `active` candidate's typical
+    /// frame costs `active_ms` now.
     #[must_use]
-    pub fn predict(&self, c: usize, f: &Features, frame: u64) -> Estimate {
-        let (base, prior_sigma) = self.base(c, f);
-        let slot = &self.learned[c][Regime::of(f).0 as usize];
+    pub fn predict(&self, c: usize, active: usize, active_ms: f64, f: &Features, frame: u64) -> Estimate {
+        let r = Regime::of(f).0 as usize;
+        let (base_c, prior_sigma) = self.base(c, f);
+        let base_a = self.base(active, f).0;
+        let rel_a = self.learned[active][r].rel;
+        let slot = &self.learned[c][r];
+        let ratio = |rel: f64| base_c / base_a * (rel - rel_a).exp();
         let Some((seen_at, seen)) = slot.last else {
-            return Estimate { ms: base, sigma: prior_sigma };
+            return Estimate { ms: active_ms * ratio(0.0), sigma: prior_sigma };
         };
         let age = frame.saturating_sub(seen_at) as f64 / AGE_FRAMES_PER_SIGMA;
-        let sigma = (MEASURED_SIGMA + age + drift(&seen, f)).min(prior_sigma);
-        Estimate { ms: base * slot.bias.exp(), sigma }
+        // A change of the active candidate's own level since the measurement widens the uncertainty beyond the
+        // prior's: the ratio learned then may not hold now, and the prior knows nothing of why it moved.
+        let level_drift = ((active_ms / base_a).ln() - rel_a - slot.level).abs();
+        let sigma = (MEASURED_SIGMA + age + drift(&seen, f)).min(prior_sigma) + level_drift;
+        Estimate { ms: active_ms * ratio(slot.rel), sigma }
     }
 }
 
@@ -387,31 +412,47 @@ mod tests {
     }
 
     #[test]
-    fn corrections_follow_measurements_and_uncertainty_grows_with_drift_and_age() {
+    fn predictions_are_relative_to_the_active_candidate_and_probes_correct_them() {
         let prior = Prior::builtin();
-        let name: &'static str = Box::leak(prior.fits[0].name.clone().into_boxed_str());
-        let mut model = CostModel::new(prior, &[name, "never-calibrated"]);
+        let leak = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
+        let (a, b) = (leak(&prior.fits[0].name), leak(&prior.fits[1].name));
+        let mut model = CostModel::new(prior, &[a, b, "never-calibrated"]);
         let f = features(50_000, 0.2, 1.0);
-        let cold = model.predict(0, &f, 0);
+        let (base_a, base_b) = (model.base(0, &f).0, model.base(1, &f).0);
+        // Never measured: the prior's ratio applied to whatever the active one costs now — on a machine twice
+        // as slow, both are predicted twice as dear.
+        let cold = model.predict(1, 0, 2.0 * base_a, &f, 0);
+        assert!((cold.ms / (2.0 * base_b) - 1.0).abs() < 1e-9, "{} against {}", cold.ms, 2.0 * base_b);
         assert!(cold.sigma >= PRIOR_SIGMA_FLOOR);
-        model.observe(0, &f, 10, cold.ms * 3.0, true);
-        let warm = model.predict(0, &f, 10);
-        assert!((warm.ms / (cold.ms * 3.0) - 1.0).abs() < 1e-9, "the first measurement is taken as is");
+        // A probe finds b three times dearer, relative to a, than the prior said.
+        model.observe_probe(1, 0, &f, 10, 3.0 * base_b, base_a);
+        let warm = model.predict(1, 0, base_a, &f, 10);
+        assert!((warm.ms / (3.0 * base_b) - 1.0).abs() < 1e-9, "the first probe is taken as is: {}", warm.ms);
         assert!((warm.sigma - MEASURED_SIGMA).abs() < 1e-9);
-        let half = model.predict(0, &f, 10 + 600);
+        // The active one's cost doubling with the features unchanged: the ratio still stands, less surely.
+        let doubled = model.predict(1, 0, 2.0 * base_a, &f, 10);
+        assert!((doubled.ms / (6.0 * base_b) - 1.0).abs() < 1e-9);
+        assert!((doubled.sigma - MEASURED_SIGMA - 2f64.ln()).abs() < 1e-9, "{}", doubled.sigma);
+        // And the other way round: with b active, a is predicted a third as dear relative to b's prior.
+        let back = model.predict(0, 1, 3.0 * base_b, &f, 10);
+        assert!((back.ms / base_a - 1.0).abs() < 1e-9, "{} against {base_a}", back.ms);
+        assert!(back.sigma < 1e-9 + MEASURED_SIGMA, "the anchor was measured on the same frames");
+        let half = model.predict(1, 0, base_a, &f, 10 + 600);
         assert!((half.sigma - (MEASURED_SIGMA + 600.0 / AGE_FRAMES_PER_SIGMA)).abs() < 1e-9, "ten seconds older");
-        let later = model.predict(0, &f, 10 + 3600);
+        let later = model.predict(1, 0, base_a, &f, 10 + 3600);
         assert_eq!(later.sigma, cold.sigma, "a minute later the measurement says no more than the prior");
-        let bigger = model.predict(0, &features(200_000, 0.2, 1.0), 10);
+        // Elsewhere, the active candidate costs what the prior says there (the common level unchanged).
+        let at = |g: &Features| model.predict(1, 0, model.base(0, g).0, g, 10);
+        let bigger = at(&features(200_000, 0.2, 1.0));
         assert_eq!(bigger.sigma, cold.sigma, "four times the bodies is far from what was measured");
-        let near = model.predict(0, &features(55_000, 0.2, 1.0), 10);
+        let near = at(&features(55_000, 0.2, 1.0));
         assert!(near.sigma > warm.sigma && near.sigma < cold.sigma, "10% more bodies: a little less sure");
         // Another regime keeps its own correction.
         let slow = features(50_000, 0.001, 1.0);
         assert_ne!(Regime::of(&slow), Regime::of(&f));
-        assert_eq!(model.predict(0, &slow, 10).sigma, cold.sigma);
+        assert_eq!(at(&slow).sigma, cold.sigma);
         // A candidate the prior does not know is wide open.
-        assert_eq!(model.predict(1, &f, 0).sigma, UNKNOWN_SIGMA);
+        assert_eq!(model.predict(2, 0, base_a, &f, 0).sigma, UNKNOWN_SIGMA);
         assert_eq!(Regime::of(&f).label(), "fast/crowded/moving");
     }
 }

@@ -280,8 +280,9 @@ impl Policy {
         Action::Stay
     }
 
-    /// A probe of `c` ended at `frame`, having cost `spent_ms` in all (warm start and side-by-side frames), with
-    /// `probe_ms` against the active one's `active_ms` on the same frames. Switch, or stay.
+    /// A probe of `c` ended at `frame`, having cost `spent_frames` typical frames of the active candidate in all
+    /// (warm start and side-by-side frames), with `probe_ms` against the active one's `active_ms` on the same
+    /// frames. Switch, or stay.
     pub fn probe_done(
         &mut self,
         frame: u64,
@@ -289,9 +290,9 @@ impl Policy {
         c: usize,
         probe_ms: f64,
         active_ms: f64,
-        spent_ms: f64,
+        spent_frames: f64,
     ) -> Action {
-        self.tokens -= spent_ms / active_ms.max(1e-9);
+        self.tokens -= spent_frames;
         self.last_probe[c] = Some(frame);
         self.streak = 0;
         if probe_ms < active_ms * (1.0 - self.margin_for(c, frame)) {
@@ -309,10 +310,10 @@ impl Policy {
         self.streak = 0;
     }
 
-    /// A probe was abandoned (a resize came in the middle): nothing is learned, its cost (`spent_ms`, against an
-    /// active frame of `active_ms`) is still spent.
-    pub fn probe_abandoned(&mut self, frame: u64, c: usize, spent_ms: f64, active_ms: f64) {
-        self.tokens -= spent_ms / active_ms.max(1e-9);
+    /// A probe was abandoned (a resize came in the middle): nothing is learned, its cost (`spent_frames` typical
+    /// frames of the active candidate) is still spent.
+    pub fn probe_abandoned(&mut self, frame: u64, c: usize, spent_frames: f64) {
+        self.tokens -= spent_frames;
         self.last_probe[c] = Some(frame);
     }
 
@@ -390,7 +391,7 @@ mod tests {
                     measured[c] = Some((frame, cost(c, frame)));
                     spent += cost_so_far;
                     if let Action::Switch(to, _) =
-                        policy.probe_done(frame, active, c, cost(c, frame), active_ms, cost_so_far)
+                        policy.probe_done(frame, active, c, cost(c, frame), active_ms, cost_so_far / active_ms)
                     {
                         active = to;
                         switches += 1;

@@ -121,16 +121,23 @@ fn timed(cost: fn(&'static str, u64) -> f64) -> Selector {
     Selector::new(candidates, PolicyConfig::default(), Prior::builtin(), 0)
 }
 
-fn drive(s: &mut Selector, frames: u64) -> Vec<&'static str> {
-    let aabbs: Vec<Aabb> =
-        (0..30).map(|i| Aabb::from_center_radius(collide_math::Vec3::splat(i as f32 * 0.7), 0.5)).collect();
+/// Run `frames` frames of 30 boxes in a row, spaced `spacing(step)` apart (1 box wide, so 0.7 makes neighbours
+/// overlap and 0.2 makes a crowd).
+fn drive_scene(s: &mut Selector, frames: u64, spacing: impl Fn(u64) -> f32) -> Vec<&'static str> {
     let mut out = PairList::new();
     (0..frames)
         .map(|step| {
+            let d = spacing(step);
+            let aabbs: Vec<Aabb> =
+                (0..30).map(|i| Aabb::from_center_radius(collide_math::Vec3::splat(i as f32 * d), 0.5)).collect();
             s.find_pairs(&Frame::new(&aabbs).with_step(step), &mut out);
             s.active_name()
         })
         .collect()
+}
+
+fn drive(s: &mut Selector, frames: u64) -> Vec<&'static str> {
+    drive_scene(s, frames, |_| 0.7)
 }
 
 #[test]
@@ -147,8 +154,9 @@ fn a_scene_at_the_decision_boundary_does_not_make_it_thrash() {
 }
 
 #[test]
-fn a_measured_regime_change_is_followed() {
-    // `b` is twice as cheap after step 150: the selector measures `a` getting dearer, probes `b` and switches.
+fn a_scene_change_is_followed() {
+    // At step 150 the row of boxes closes up into a crowd, and `b` becomes three times cheaper than `a`: the
+    // features move to another regime, where the selector knows nothing yet, so it probes `b` and switches.
     fn cost(name: &'static str, step: u64) -> f64 {
         match (name, step < 150) {
             ("a", true) | ("b", false) => 0.5,
@@ -156,7 +164,7 @@ fn a_measured_regime_change_is_followed() {
         }
     }
     let mut s = timed(cost);
-    let active = drive(&mut s, 400);
+    let active = drive_scene(&mut s, 400, |step| if step < 150 { 0.7 } else { 0.2 });
     let first_b = active.iter().skip(150).position(|&a| a == "b").expect("switched to b") + 150;
     assert!(first_b < 150 + 60, "followed after {} steps", first_b - 150);
     assert!(active[first_b..].iter().all(|&a| a == "b"), "and stayed");

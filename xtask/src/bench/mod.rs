@@ -14,6 +14,8 @@
 //! - [`calibrate`]: fits the meta-broadphase's cost prior on this machine (`--install` puts it into `auto`).
 //! - [`selector`]: the meta-broadphase against every pinned candidate and two oracles, on the tour and on every
 //!   scenario.
+//! - [`trace`]: every candidate side by side on the same runs, recorded as cost traces, with the
+//!   meta-broadphase's controller replayed on them (the policy judged without the machine's noise).
 //!
 //! Algorithms come from `collide_algorithms::ALGORITHMS` at run time: a row added there joins every study it fits
 //! (the octree studies take the rows with octree parameters, the SAP studies the `sap` family).
@@ -38,6 +40,7 @@ mod rows;
 mod sap;
 mod scaling;
 mod selector;
+mod trace;
 
 use measure::Limits;
 use progress::Progress;
@@ -54,7 +57,8 @@ pub struct Args {
     #[arg(long)]
     quick: bool,
     /// Run only these studies (repeat the flag or separate with commas); default: all.
-    /// Studies: off, scaling, peers, cluster, octree-params, sap-speed, sap-feedback, calibrate, selector.
+    /// Studies: off, scaling, peers, cluster, octree-params, sap-speed, sap-feedback, calibrate, selector,
+    /// selector-trace.
     #[arg(long = "study", alias = "suite", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
     studies: Vec<String>,
     /// Output folder; default `bench-results/<machine>/`.
@@ -70,8 +74,18 @@ pub struct Args {
 }
 
 /// Every study, in the order a full run takes them (cheap and foundational first).
-pub const STUDIES: &[&str] =
-    &["off", "scaling", "peers", "cluster", "octree-params", "sap-speed", "sap-feedback", "calibrate", "selector"];
+pub const STUDIES: &[&str] = &[
+    "off",
+    "scaling",
+    "peers",
+    "cluster",
+    "octree-params",
+    "sap-speed",
+    "sap-feedback",
+    "calibrate",
+    "selector",
+    "selector-trace",
+];
 
 /// What every study gets: sizes and limits for this mode, the output folder, progress, collected results.
 pub struct Ctx {
@@ -184,6 +198,7 @@ pub fn run(args: &Args) -> Result<(), String> {
             "sap-feedback" => sap::feedback(&mut ctx)?,
             "calibrate" => calibrate::calibrate(&mut ctx)?,
             "selector" => selector::selector_study(&mut ctx)?,
+            "selector-trace" => trace::selector_trace(&mut ctx)?,
             other => unreachable!("`{other}` was checked against STUDIES"),
         }
         ctx.progress.clear();

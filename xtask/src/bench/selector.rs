@@ -157,7 +157,7 @@ pub fn selector_study(ctx: &mut Ctx) -> Result<(), String> {
 }
 
 /// Steps of the tour: its phases end to end.
-fn tour_steps() -> usize {
+pub(super) fn tour_steps() -> usize {
     let phases = tour_phase_starts();
     phases.last().map_or(0, |last| last + collide_sim::TOUR_PHASE_STEPS as usize)
 }

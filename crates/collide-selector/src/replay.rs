@@ -1,0 +1,233 @@
+//! Replay: the [`Controller`] driven by a recorded [`Trace`] instead of a clock.
+//!
+//! Each frame, the controller is handed the trace's features and the recorded time of the candidate it chose
+//! (and of the one it probes); its orders are charged what the trace says they cost — a warm start, then the
+//! newcomer's first frame, each as the ratio to the candidate's steady frame measured nearest in the trace. The
+//! result is what `auto` would have spent on that run, frame by frame, next to what every candidate pinned spent
+//! on the very same frames: a policy judged without the machine's noise, in milliseconds of computer time.
+//!
+//! What a replay cannot see: the machine's noise on the frames the controller decides on (the trace has one
+//! sample per frame and candidate, which the controller takes as the truth), and a probe's effect on the
+//! active candidate's caches. Tune on replays, confirm with the `selector` bench study.
+
+use crate::controller::{Controller, Order};
+use crate::model::Prior;
+use crate::policy::PolicyConfig;
+use crate::trace::Trace;
+
+/// One replayed frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReplayFrame {
+    /// The candidate that answered.
+    pub active: usize,
+    /// Everything auto spent on the frame: the active candidate, a probe's frame, a warm start, its own
+    /// overhead; ms.
+    pub ms: f64,
+    /// The part of `ms` spent on probes and warm starts.
+    pub probe_ms: f64,
+}
+
+/// A replayed run.
+#[derive(Clone, Debug)]
+pub struct Replay {
+    /// Per frame.
+    pub frames: Vec<ReplayFrame>,
+    /// Probes started and switches made.
+    pub probes: u64,
+    /// Switches made.
+    pub switches: u64,
+    /// The controller at the end (its decision log, its model).
+    pub controller: Controller,
+}
+
+impl Replay {
+    /// auto's total over the frames `range`, ms.
+    #[must_use]
+    pub fn total_ms(&self, range: std::ops::Range<usize>) -> f64 {
+        self.frames[range].iter().map(|f| f.ms).sum()
+    }
+}
+
+/// The ratio of `what` (warm start or first frame) to the steady frame for candidate `c`, measured at the frame
+/// nearest `t` where the trace has it; 1 when it never measured it.
+fn ratio(trace: &Trace, t: usize, c: usize, what: impl Fn(usize) -> f64) -> f64 {
+    let measured = |i: usize| {
+        let v = what(i);
+        let steady = trace.frames[i].ms[c];
+        (v.is_finite() && steady > 0.0).then(|| v / steady)
+    };
+    let n = trace.frames.len();
+    (0..n)
+        .find_map(|d| measured(t.saturating_sub(d)).or_else(|| (t + d < n).then(|| measured(t + d)).flatten()))
+        .unwrap_or(1.0)
+}
+
+/// Replay `trace` through a controller with `policy` and `prior`, charging `overhead_ms` per frame for the
+/// selector's own work (features, model, log).
+#[must_use]
+pub fn replay(trace: &Trace, policy: PolicyConfig, prior: Prior, overhead_ms: f64) -> Replay {
+    let mut controller = Controller::new(trace.names.clone(), policy, prior, 0);
+    let mut frames = Vec::with_capacity(trace.frames.len());
+    // The candidate warm-started on the previous frame, whose frame now is its first after the warm start.
+    let mut fresh: Option<usize> = None;
+    let first = |t: usize, c: usize| trace.frames[t].ms[c] * ratio(trace, t, c, |i| trace.frames[i].first_ms[c]);
+    let warm = |t: usize, c: usize| trace.frames[t].ms[c] * ratio(trace, t, c, |i| trace.frames[i].warm_ms[c]);
+    for (t, frame) in trace.frames.iter().enumerate() {
+        if t == 0 {
+            controller.start(trace.start);
+        } else if frame.resized {
+            controller.resized();
+            fresh = None;
+        }
+        let cost = |c: usize| if fresh == Some(c) { first(t, c) } else { frame.ms[c] };
+        let active = controller.active();
+        let active_ms = cost(active);
+        let probe_ms = controller.probing().map(cost);
+        fresh = None;
+        let order = controller.after_frame(&frame.features, active_ms, probe_ms);
+        let warm_ms = match order {
+            Order::Probe(c) | Order::Switch { to: c, warm: true } => {
+                let ms = warm(t, c);
+                controller.warm_started(c, ms);
+                fresh = Some(c);
+                ms
+            }
+            Order::Stay | Order::Switch { warm: false, .. } => 0.0,
+        };
+        let probe_ms = probe_ms.unwrap_or(0.0) + warm_ms;
+        frames.push(ReplayFrame { active, ms: active_ms + probe_ms + overhead_ms, probe_ms });
+    }
+    let (probes, switches) = controller.counts();
+    Replay { frames, probes, switches, controller }
+}
+
+/// How a replay did against the candidates pinned, over a range of frames.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    /// auto's total, ms.
+    pub auto_ms: f64,
+    /// Every candidate's total had it run every frame, ms.
+    pub pinned_ms: Vec<f64>,
+    /// The best pinned candidate.
+    pub best_pinned: usize,
+    /// The best pinned candidate's total in each phase, summed over the phases.
+    pub per_phase_oracle_ms: f64,
+    /// The cheapest candidate frame by frame, summed.
+    pub per_frame_oracle_ms: f64,
+    /// Probes started and switches made over the range.
+    pub probes: u64,
+    /// Switches made over the range.
+    pub switches: u64,
+    /// Time spent on probes and warm starts over the range, ms.
+    pub probe_ms: f64,
+    /// The largest ratio of a switch's frames (the last of the old candidate, the first of the new one) to the
+    /// median of the ten frames before; 0 without switches.
+    pub worst_switch_spike: f64,
+}
+
+/// Judge `replay` of `trace` over the frames `range` (the measured frames, after a warm-up).
+#[must_use]
+pub fn judge(trace: &Trace, replay: &Replay, range: std::ops::Range<usize>) -> Verdict {
+    let count = trace.names.len();
+    let pinned_ms: Vec<f64> = (0..count).map(|c| trace.pinned_ms(c, range.clone())).collect();
+    let best_pinned = (0..count).min_by(|&a, &b| pinned_ms[a].total_cmp(&pinned_ms[b])).unwrap_or(0);
+    let mut per_phase_oracle_ms = 0.0;
+    let mut start = range.start;
+    for i in range.clone() {
+        let last = i + 1 == range.end || trace.frames[i + 1].phase != trace.frames[start].phase;
+        if last {
+            per_phase_oracle_ms += (0..count).map(|c| trace.pinned_ms(c, start..i + 1)).fold(f64::INFINITY, f64::min);
+            start = i + 1;
+        }
+    }
+    let per_frame_oracle_ms =
+        trace.frames[range.clone()].iter().map(|f| f.ms.iter().copied().fold(f64::INFINITY, f64::min)).sum();
+    let frames = &replay.frames;
+    let switched = |i: usize| i > 0 && frames[i].active != frames[i - 1].active;
+    let mut worst_switch_spike = 0.0f64;
+    for i in range.clone().filter(|&i| i >= 11 && switched(i)) {
+        let mut before: Vec<f64> = frames[i - 11..i - 1].iter().map(|f| f.ms).collect();
+        let median = median(&mut before).max(1e-9);
+        worst_switch_spike = worst_switch_spike.max(frames[i - 1].ms.max(frames[i].ms) / median);
+    }
+    let log = replay.controller.log();
+    let in_range = |kind| log.iter().filter(|d| d.kind == kind && range.contains(&(d.frame as usize))).count() as u64;
+    Verdict {
+        auto_ms: replay.total_ms(range.clone()),
+        pinned_ms,
+        best_pinned,
+        per_phase_oracle_ms,
+        per_frame_oracle_ms,
+        probes: in_range(crate::DecisionKind::Probe),
+        switches: range.clone().filter(|&i| switched(i)).count() as u64,
+        probe_ms: frames[range].iter().map(|f| f.probe_ms).sum(),
+        worst_switch_spike,
+    }
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    let mid = v.len() / 2;
+    *v.select_nth_unstable_by(mid, f64::total_cmp).1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::features::Features;
+    use crate::trace::TraceFrame;
+
+    /// A two-candidate trace: `a` costs 1 ms for the first half and 3 ms after, `b` the opposite; warm starts
+    /// cost two steady frames.
+    fn crossing(frames: usize) -> Trace {
+        let features =
+            Features { n: 10_000, pairs_per_body: 0.5, speed_mean: 0.1, speed_p90: 0.1, ..Features::default() };
+        Trace {
+            names: vec!["a", "b"],
+            start: features,
+            frames: (0..frames)
+                .map(|t| {
+                    let early = t < frames / 2;
+                    TraceFrame {
+                        phase: if early { "one".into() } else { "two".into() },
+                        resized: false,
+                        features: Features { pairs_per_body: if early { 0.5 } else { 20.0 }, ..features },
+                        ms: if early { vec![1.0, 3.0] } else { vec![3.0, 1.0] },
+                        warm_ms: vec![2.0, 2.0],
+                        first_ms: vec![f64::NAN; 2],
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_replay_follows_the_cheaper_candidate_across_a_crossing() {
+        let trace = crossing(1200);
+        let r = replay(&trace, PolicyConfig::default(), Prior::builtin(), 0.0);
+        let best_pinned = trace.pinned_ms(0, 0..1200).min(trace.pinned_ms(1, 0..1200));
+        let per_phase_oracle = 1200.0;
+        let total = r.total_ms(0..1200);
+        assert!(total < best_pinned * 0.75, "auto {total} ms against the best pinned {best_pinned}");
+        assert!(total < per_phase_oracle * 1.15, "auto {total} ms against the per-phase oracle {per_phase_oracle}");
+        assert!(r.frames[1100..].iter().all(|f| f.active == 1), "b runs the second half");
+    }
+
+    #[test]
+    fn the_csv_round_trips() {
+        let mut trace = crossing(10);
+        trace.frames[3].resized = true;
+        trace.frames[4].first_ms[1] = 4.5;
+        let back = Trace::parse(&trace.to_csv()).unwrap();
+        assert_eq!(back.names, trace.names);
+        assert_eq!(back.frames.len(), 10);
+        assert!(back.frames[3].resized && !back.frames[2].resized);
+        assert_eq!(back.frames[4].first_ms[1], 4.5);
+        assert!(back.frames[4].first_ms[0].is_nan());
+        assert_eq!(back.frames[9].ms, trace.frames[9].ms);
+        assert_eq!(back.start, trace.start);
+        assert!(Trace::parse("frame,phase\n").unwrap_err().contains("line 1"));
+    }
+}
