@@ -265,7 +265,7 @@ impl Controller {
         self.recent = Recent::default();
         for c in 0..self.names.len() {
             let (ms, sigma) = self.model.base(c, &features);
-            self.estimates[c] = Estimate { ms, sigma };
+            self.estimates[c] = Estimate { ms, sigma, measured: false };
         }
         let best = (0..self.names.len()).min_by(|&a, &b| self.estimates[a].ms.total_cmp(&self.estimates[b].ms));
         self.active = best.unwrap_or(0);
@@ -375,10 +375,10 @@ impl Controller {
         let active_ms = if self.recent.len > 0 { self.recent.median() } else { self.model.base(active, features).0 };
         for c in 0..self.names.len() {
             self.estimates[c] = if c == self.active {
-                Estimate { ms: active_ms * self.spike[c], sigma: 0.0 }
+                Estimate { ms: active_ms * self.spike[c], sigma: 0.0, measured: true }
             } else {
                 let e = self.model.predict(c, active, active_ms, features, self.frame);
-                Estimate { ms: e.ms * self.spike[c], sigma: e.sigma }
+                Estimate { ms: e.ms * self.spike[c], ..e }
             };
         }
     }
@@ -430,8 +430,13 @@ impl Controller {
         let mut active_steady = p.active_ms;
         let noise = (median(&mut active_steady[steady]) / active_least).clamp(1.0, 2.0);
         self.model.observe_probe(c, self.active, features, self.frame, probe_least * noise, active_least * noise);
-        // The probe's cost in frames of the active candidate's typical frame (the budget's unit).
-        let spent_frames = p.spent_ms / self.estimates[self.active].ms.max(1e-9);
+        // The probe's cost in frames of the active candidate's typical frame (the budget's unit): what it spent,
+        // each of its frames counted as at most SPIKE_CLIP times its least, so that a frame the scheduler stalled
+        // is not charged to the probe (its warm start and its first frame are charged whole up to that clip).
+        let clip = SPIKE_CLIP * probe_least;
+        let frames_ms: f64 = p.probe_ms[..p.frames].iter().map(|&ms| ms.min(clip)).sum();
+        let warm_ms = (p.spent_ms - p.probe_ms[..p.frames].iter().sum::<f64>()).clamp(0.0, clip);
+        let spent_frames = (frames_ms + warm_ms) / self.estimates[self.active].ms.max(1e-9);
         let action = if forced {
             Action::Switch(c, Reason::Forced)
         } else {
@@ -440,7 +445,7 @@ impl Controller {
         match action {
             Action::Switch(to, reason) => {
                 let from = self.active;
-                self.estimates[to] = Estimate { ms: probe_cost * noise, sigma: 0.0 };
+                self.estimates[to] = Estimate { ms: probe_cost * noise, sigma: 0.0, measured: true };
                 let warm = !self.in_sync[to];
                 self.switch_to(to);
                 let kind = if forced { DecisionKind::Forced } else { DecisionKind::Switch };

@@ -179,7 +179,10 @@ mod tests {
             from: "sap",
             to: "mbp",
             features: Features { n: 10, ..Features::default() },
-            predictions: Predictions::from_slice(&[Estimate { ms: 1.5, sigma: 0.1 }, Estimate { ms: 0.5, sigma: 1.0 }]),
+            predictions: Predictions::from_slice(&[
+                Estimate { ms: 1.5, sigma: 0.1, measured: true },
+                Estimate { ms: 0.5, sigma: 1.0, measured: false },
+            ]),
             reason: Reason::Unsure { predicted_ms: 0.5, sigma: 1.0, active_ms: 1.5 },
         }
     }

@@ -233,6 +233,9 @@ pub struct Estimate {
     pub ms: f64,
     /// Standard deviation of `ln ms`: 0.1 is ±10%, 1 is a factor of e.
     pub sigma: f64,
+    /// `true` when it rests on a measurement in this regime (the active candidate's frames, or a probe), not
+    /// on the prior alone.
+    pub measured: bool,
 }
 
 impl Estimate {
@@ -332,14 +335,14 @@ impl CostModel {
         let slot = &self.learned[c][r];
         let ratio = |rel: f64| base_c / base_a * (rel - rel_a).exp();
         let Some((seen_at, seen)) = slot.last else {
-            return Estimate { ms: active_ms * ratio(0.0), sigma: prior_sigma };
+            return Estimate { ms: active_ms * ratio(0.0), sigma: prior_sigma, measured: false };
         };
         let age = frame.saturating_sub(seen_at) as f64 / AGE_FRAMES_PER_SIGMA;
         // A change of the active candidate's own level since the measurement widens the uncertainty beyond the
         // prior's: the ratio learned then may not hold now, and the prior knows nothing of why it moved.
         let level_drift = ((active_ms / base_a).ln() - rel_a - slot.level).abs();
         let sigma = (MEASURED_SIGMA + age + drift(&seen, f)).min(prior_sigma) + level_drift;
-        Estimate { ms: active_ms * ratio(slot.rel), sigma }
+        Estimate { ms: active_ms * ratio(slot.rel), sigma, measured: true }
     }
 }
 

@@ -262,11 +262,14 @@ impl Policy {
         }
         self.streak = 0;
 
-        // Rule 3: explore a candidate the model is unsure of, if it could be cheaper.
-        let gap = u64::from(self.config.reprobe_gap);
+        // Rule 3: explore a candidate the model is unsure of, if it could be cheaper. A candidate never measured
+        // in this regime (the scene has just changed) may be explored four times as soon again.
+        let gap = |c: usize| {
+            u64::from(if estimates[c].measured { self.config.reprobe_gap } else { self.config.reprobe_gap / 4 })
+        };
         let unsure = others()
             .filter(|&c| estimates[c].sigma > SURE_SIGMA)
-            .filter(|&c| self.last_probe[c].is_none_or(|p| frame >= p + gap))
+            .filter(|&c| self.last_probe[c].is_none_or(|p| frame >= p + gap(c)))
             .min_by(|&a, &b| estimates[a].optimistic().total_cmp(&estimates[b].optimistic()));
         if let Some(c) = unsure {
             let e = estimates[c];
@@ -350,7 +353,7 @@ mod tests {
     use super::*;
 
     fn sure(ms: f64) -> Estimate {
-        Estimate { ms, sigma: 0.1 }
+        Estimate { ms, sigma: 0.1, measured: true }
     }
 
     /// Drive the policy like the selector does, with candidates whose true cost per frame is `cost(c, frame)`
@@ -380,8 +383,10 @@ mod tests {
             let estimates: Vec<Estimate> = measured
                 .iter()
                 .map(|m| match m {
-                    Some((at, ms)) => Estimate { ms: *ms, sigma: (0.1 + (frame - at) as f64 / 3600.0).min(1.0) },
-                    None => Estimate { ms: 1.0, sigma: 1.0 },
+                    Some((at, ms)) => {
+                        Estimate { ms: *ms, sigma: (0.1 + (frame - at) as f64 / 3600.0).min(1.0), measured: true }
+                    }
+                    None => Estimate { ms: 1.0, sigma: 1.0, measured: false },
                 })
                 .collect();
             if let Some((c, start, cost_so_far)) = probe {

@@ -179,34 +179,104 @@ mod tests {
     use crate::features::Features;
     use crate::trace::TraceFrame;
 
-    /// A two-candidate trace: `a` costs 1 ms for the first half and 3 ms after, `b` the opposite; warm starts
-    /// cost two steady frames.
-    fn crossing(frames: usize) -> Trace {
+    /// A trace of `frames` frames over the candidates `names` (not in the prior: the model knows nothing of
+    /// them), where candidate `c` costs `cost(c, t)` on frame `t`, the scene's pairs per body are `crowd(t)`, and
+    /// a warm start costs two steady frames.
+    fn synthetic(
+        names: &[&'static str],
+        frames: usize,
+        cost: impl Fn(usize, usize) -> f64,
+        crowd: impl Fn(usize) -> f64,
+    ) -> Trace {
         let features =
             Features { n: 10_000, pairs_per_body: 0.5, speed_mean: 0.1, speed_p90: 0.1, ..Features::default() };
         Trace {
-            names: vec!["a", "b"],
+            names: names.to_vec(),
             start: features,
             frames: (0..frames)
-                .map(|t| {
-                    let early = t < frames / 2;
-                    TraceFrame {
-                        phase: if early { "one".into() } else { "two".into() },
-                        resized: false,
-                        features: Features { pairs_per_body: if early { 0.5 } else { 20.0 }, ..features },
-                        ms: if early { vec![1.0, 3.0] } else { vec![3.0, 1.0] },
-                        warm_ms: vec![2.0, 2.0],
-                        first_ms: vec![f64::NAN; 2],
-                    }
+                .map(|t| TraceFrame {
+                    phase: format!("p{}", crowd(t)),
+                    resized: false,
+                    features: Features { pairs_per_body: crowd(t), ..features },
+                    ms: (0..names.len()).map(|c| cost(c, t)).collect(),
+                    warm_ms: (0..names.len()).map(|c| 2.0 * cost(c, t)).collect(),
+                    first_ms: vec![f64::NAN; names.len()],
                 })
                 .collect(),
         }
     }
 
+    /// `a` costs 1 ms for the first half and 3 ms after, `b` the opposite, and the scene gets crowded halfway.
+    fn crossing(frames: usize) -> Trace {
+        let early = move |t: usize| t < frames / 2;
+        synthetic(
+            &["a", "b"],
+            frames,
+            move |c, t| if early(t) == (c == 0) { 1.0 } else { 3.0 },
+            move |t| if early(t) { 0.5 } else { 20.0 },
+        )
+    }
+
+    fn run(trace: &Trace) -> Replay {
+        replay(trace, PolicyConfig::default(), Prior::builtin(), 0.0)
+    }
+
+    #[test]
+    fn a_cheaper_candidate_is_found_probed_and_switched_to_once() {
+        let trace = synthetic(&["a", "b", "c"], 600, |c, _| [4.0, 1.0, 8.0][c], |_| 0.5);
+        let r = run(&trace);
+        assert_eq!(r.switches, 1, "{:?}", r.controller.log().iter().map(|d| d.reason).collect::<Vec<_>>());
+        let first = r.frames.iter().position(|f| f.active == 1).unwrap();
+        assert!(first < 40, "switched at frame {first}");
+        assert!(r.frames[first..].iter().all(|f| f.active == 1), "and stayed");
+    }
+
+    #[test]
+    fn candidates_within_the_margin_never_cause_a_switch() {
+        // Two candidates that trade places by 4% every 20 frames: inside the 10% margin, so the right answer is
+        // to stay with whichever runs. A selector that chased the measurements would switch at every flip.
+        let trace =
+            synthetic(&["a", "b"], 3000, |c, t| if (t / 20 % 2 == 0) == (c == 0) { 1.0 } else { 1.04 }, |_| 0.5);
+        assert_eq!(run(&trace).switches, 0);
+    }
+
+    #[test]
+    fn a_scene_oscillating_across_the_boundary_switches_a_bounded_number_of_times() {
+        // Two candidates that trade places by a factor of 1.5 every 45 frames, the features unchanged: the truth
+        // changes 66 times over 3000 frames, at most 2 switches per phase would be 132. Chasing it costs a probe
+        // each time; the cooldown, the budget and the doubled margin for going back keep the switches to a
+        // fraction of the changes, and what they cost close to what they save.
+        let trace = synthetic(&["a", "b"], 3000, |c, t| if (t / 45 % 2 == 0) == (c == 0) { 1.0 } else { 1.5 }, |_| 0.5);
+        let r = run(&trace);
+        assert!(r.switches <= 33, "{} switches for 66 changes: thrashing", r.switches);
+        let total = r.total_ms(0..3000);
+        let pinned = trace.pinned_ms(0, 0..3000);
+        assert!(total < pinned * 1.05, "auto {total} ms against either pinned {pinned}");
+    }
+
+    #[test]
+    fn probes_stay_within_their_share_of_the_time() {
+        // Five candidates, all worse than the first: the policy keeps exploring them as their measurements age,
+        // but never spends more than the share (plus the initial grant).
+        let frames = 20_000;
+        let trace = synthetic(
+            &["a", "b", "c", "d", "e"],
+            frames,
+            |c, _| if c == 0 { 1.0 } else { 1.2 + c as f64 / 10.0 },
+            |_| 0.5,
+        );
+        let r = run(&trace);
+        assert_eq!(r.switches, 0);
+        let spent: f64 = r.frames.iter().map(|f| f.probe_ms).sum();
+        let share = PolicyConfig::default().probe_share;
+        assert!(r.probes >= 8, "old measurements were explored again ({} probes)", r.probes);
+        assert!(spent <= share * frames as f64 + 8.0, "spent {spent} ms on probes of {frames} frames of 1 ms");
+    }
+
     #[test]
     fn a_replay_follows_the_cheaper_candidate_across_a_crossing() {
         let trace = crossing(1200);
-        let r = replay(&trace, PolicyConfig::default(), Prior::builtin(), 0.0);
+        let r = run(&trace);
         let best_pinned = trace.pinned_ms(0, 0..1200).min(trace.pinned_ms(1, 0..1200));
         let per_phase_oracle = 1200.0;
         let total = r.total_ms(0..1200);
