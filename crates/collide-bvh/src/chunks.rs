@@ -57,17 +57,13 @@ impl<S: Default + Send> Chunks<S> {
             chunk.range = c * items / count..(c + 1) * items / count;
         }
         self.used = count;
-        parallelism.for_each(section, work, &mut self.chunks[..count], |_, chunk| task(chunk.range.clone(), &mut chunk.state));
+        parallelism
+            .for_each(section, work, &mut self.chunks[..count], |_, chunk| task(chunk.range.clone(), &mut chunk.state));
     }
 
     /// The chunks of the last run, in item order.
     pub(crate) fn used(&self) -> &[Chunk<S>] {
         &self.chunks[..self.used]
-    }
-
-    /// The chunks of the last run, in item order, writable (to drain what they returned).
-    pub(crate) fn used_mut(&mut self) -> &mut [Chunk<S>] {
-        &mut self.chunks[..self.used]
     }
 }
 

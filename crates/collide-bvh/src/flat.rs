@@ -68,13 +68,6 @@ impl FlatBvh {
         self.height = 0;
     }
 
-    /// Bytes of the structure (keys, leaf boxes, nodes), for `bytes_touched` estimates.
-    #[must_use]
-    pub(crate) fn bytes(&self) -> u64 {
-        (self.keys.len() * 8 + self.leaf_boxes.len() * size_of::<Aabb>() + self.nodes.len() * size_of::<Inner>())
-            as u64
-    }
-
     /// Check every invariant: the keys sorted, unique, each item once, the usable items first; each node's
     /// children partitioning its range and their boxes the exact unions of the leaf boxes they cover; every leaf
     /// reached once; the height. With `boxes`, the input the tree was built from, also each leaf box against its
@@ -109,7 +102,12 @@ impl FlatBvh {
             }
         }
         if self.nodes.len() != self.len.saturating_sub(1) || self.leaf_boxes.len() != self.len {
-            return Err(format!("{} nodes and {} leaf boxes for {} leaves", self.nodes.len(), self.leaf_boxes.len(), self.len));
+            return Err(format!(
+                "{} nodes and {} leaf boxes for {} leaves",
+                self.nodes.len(),
+                self.leaf_boxes.len(),
+                self.len
+            ));
         }
         if self.len < 2 {
             return if self.height == 0 { Ok(()) } else { Err(format!("height {} without nodes", self.height)) };
@@ -125,8 +123,7 @@ impl FlatBvh {
             if !(first <= split && split < last) || (node.first, node.last) != (first, last) {
                 return Err(format!("node {i} covers {first}..={last}, records {}..={}", node.first, node.last));
             }
-            for c in 0..2 {
-                let (lo, hi) = ranges[c];
+            for (c, &(lo, hi)) in ranges.iter().enumerate() {
                 let union = self.leaf_boxes[lo as usize..=hi as usize].iter().fold(Aabb::EMPTY, |u, b| u.union(b));
                 if node.boxes[c] != union {
                     return Err(format!("node {i} child {c} box {:?}, its leaves' union {union:?}", node.boxes[c]));

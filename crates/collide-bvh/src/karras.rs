@@ -75,7 +75,12 @@ struct Pending {
 
 impl Default for Pending {
     fn default() -> Self {
-        Self { sides: Default::default(), other: AtomicU32::new(NONE), first: AtomicU32::new(0), last: AtomicU32::new(0) }
+        Self {
+            sides: Default::default(),
+            other: AtomicU32::new(NONE),
+            first: AtomicU32::new(0),
+            last: AtomicU32::new(0),
+        }
     }
 }
 
@@ -122,7 +127,8 @@ impl Builder {
         // length from frame to frame, so that resizing them does not write what the passes write again.
         bvh.leaf_boxes.resize(m, Aabb::EMPTY);
         let keys = &bvh.keys;
-        parallelism.for_each("lbvh_gather", m, &mut bvh.leaf_boxes, |k, b| *b = boxes[morton::key_index(keys[k]) as usize]);
+        parallelism
+            .for_each("lbvh_gather", m, &mut bvh.leaf_boxes, |k, b| *b = boxes[morton::key_index(keys[k]) as usize]);
         tally += Tally::work(m as u64, (m * (8 + 2 * size_of::<Aabb>())) as u64);
         bvh.root = LEAF;
         bvh.height = 0;
@@ -187,7 +193,8 @@ impl Builder {
                 }
                 // The parent splits at the neighbouring gap whose keys share the longer prefix: it is the lower
                 // of the two nodes there (out of range counts as the shortest).
-                let right_is_parent = first == 0 || (last < m - 1 && gap_prefix(keys, last) > gap_prefix(keys, first - 1));
+                let right_is_parent =
+                    first == 0 || (last < m - 1 && gap_prefix(keys, last) > gap_prefix(keys, first - 1));
                 let (parent, side, far) = if right_is_parent { (last, 0, first) } else { (first - 1, 1, last) };
                 let node = &pending[parent];
                 node.sides[side].store(name, &b, h);
@@ -270,7 +277,10 @@ mod tests {
             vec![Aabb::from_center_radius(Vec3::ONE, 1.0)],
             vec![Aabb::from_center_radius(Vec3::ONE, 1.0); 2],
             vec![Aabb::from_center_radius(Vec3::ONE, 0.0); 150],
-            vec![Aabb::new(Vec3::splat(-1.0e30), Vec3::splat(1.0e30)), Aabb::from_center_radius(Vec3::splat(3.0e38), 1.0e38)],
+            vec![
+                Aabb::new(Vec3::splat(-1.0e30), Vec3::splat(1.0e30)),
+                Aabb::from_center_radius(Vec3::splat(3.0e38), 1.0e38),
+            ],
         ] {
             let bvh = build(&boxes, Parallelism::SERIAL);
             bvh.check(Some(&boxes)).unwrap();

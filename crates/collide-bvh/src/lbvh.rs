@@ -94,7 +94,8 @@ impl Broadphase for LinearBvh {
         // start.
         traverse::plan(&self.bvh, JOIN_TASK_LEAVES, &mut self.tasks);
         tally += traverse::self_pairs(&self.bvh, |item| item, &self.tasks, &mut self.chunks, parallelism, out);
-        self.last = LastStats { tally, leaves: self.bvh.len as u64, height: self.bvh.height, unusable: unusable as u64 };
+        self.last =
+            LastStats { tally, leaves: self.bvh.len as u64, height: self.bvh.height, unusable: unusable as u64 };
     }
 
     fn stats(&self) -> Stats {

@@ -41,7 +41,7 @@ pub(crate) const MAX_LEAVES: usize = 1 << RUN_SHIFT;
 /// The run of `count` leaves from `first`.
 #[inline(always)]
 fn run(first: u32, count: u32) -> Ref {
-    debug_assert!(count >= 1 && count <= BUCKET && (first as usize) < MAX_LEAVES);
+    debug_assert!((1..=BUCKET).contains(&count) && (first as usize) < MAX_LEAVES);
     RUN | ((count - 1) << RUN_SHIFT) | first
 }
 
@@ -354,7 +354,8 @@ mod tests {
             Builder::default().build(&mut bvh, &b, Parallelism::SERIAL);
             let mut want = PairList::new();
             reference_pairs(&b, &mut want);
-            for (limit, p) in [(u32::MAX, Parallelism::SERIAL), (1, Parallelism::SERIAL), (16, Parallelism::with_min_work(0))]
+            for (limit, p) in
+                [(u32::MAX, Parallelism::SERIAL), (1, Parallelism::SERIAL), (16, Parallelism::with_min_work(0))]
             {
                 let mut out = vec![Pair::new(0, 99)];
                 let mut tasks = Vec::new();
