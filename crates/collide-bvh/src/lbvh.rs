@@ -46,6 +46,7 @@ pub struct LinearBvh {
     bvh: FlatBvh,
     builder: Builder,
     tasks: Vec<traverse::Task>,
+    pending: Vec<traverse::Task>,
     chunks: PairChunks<traverse::JoinScratch>,
     last: LastStats,
 }
@@ -92,7 +93,7 @@ impl Broadphase for LinearBvh {
         }
         // Tasks of a few thousand leaves: enough of them for the chunks to balance, each long enough to amortise its
         // start.
-        traverse::plan(&self.bvh, JOIN_TASK_LEAVES, &mut self.tasks);
+        traverse::plan(&self.bvh, JOIN_TASK_LEAVES, &mut self.pending, &mut self.tasks);
         tally += traverse::self_pairs(&self.bvh, |item| item, &self.tasks, &mut self.chunks, parallelism, out);
         self.last =
             LastStats { tally, leaves: self.bvh.len as u64, height: self.bvh.height, unusable: unusable as u64 };

@@ -35,6 +35,7 @@ pub(crate) struct Rebuild {
     boxes: [Vec<Aabb>; 2],
     flats: [FlatBvh; 2],
     tasks: Vec<Task>,
+    pending: Vec<Task>,
     join: PairChunks<JoinScratch>,
     cross: PairChunks<Vec<u32>>,
     /// The conversion's stack.
@@ -67,7 +68,7 @@ impl Rebuild {
         t.pairs.clear();
         for s in 0..2 {
             let bodies = &self.bodies[s];
-            traverse::plan(&self.flats[s], JOIN_TASK_LEAVES, &mut self.tasks);
+            traverse::plan(&self.flats[s], JOIN_TASK_LEAVES, &mut self.pending, &mut self.tasks);
             tally += traverse::self_pairs(
                 &self.flats[s],
                 |k| bodies[k as usize],
