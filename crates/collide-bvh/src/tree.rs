@@ -14,7 +14,8 @@ pub(crate) const NONE: u32 = u32::MAX;
 /// The `height` of a node on the free list.
 const FREE: u32 = u32::MAX;
 
-/// One node of the pool, 40 bytes.
+/// One node of the pool, 40 bytes. (Aligning it to a cache line changed nothing measurable: what misses is which
+/// nodes a query or an insertion visits, not how they straddle lines.)
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Node {
     /// A leaf: its body's fat box. An inner node: exactly the union of its children's boxes.
