@@ -49,8 +49,9 @@
 //!   the parallel rebuild costs as much as a few thousand of them, so past that the rebuild is cheaper. The first
 //!   call knows no speed; the second knows every body's displacement and rebuilds once more with predicted boxes.
 //!
-//! So on a slow scene a frame costs a scan of the bodies, a few hundred re-insertions and queries, and a walk of
-//! the cache, whose size is the answer's times the fat boxes' inflation (about 5 at the default horizon).
+//! So on a slow scene a frame costs a scan of the bodies, a re-insertion and a query for about one body in a
+//! hundred, and a walk of the cache, whose size is the answer's times the fat boxes' inflation (about 5 at the
+//! default horizon).
 //!
 //! **What breaks next.** Speed: a body that leaves its box every few calls costs an insertion and a query each
 //! time, and when most bodies do, every call is a rebuild — the cost of `lbvh` plus the cache's walk. Bodies
@@ -136,7 +137,9 @@
 //!   crowds), `lbvh` when they move fast or teleport. Watch `reinserted` and `rebuilt`: more than a few percent
 //!   of the bodies re-inserted per call, or `rebuilt` = 1 call after call, means `lbvh` (or `mbp`) is faster.
 //! - `horizon` trades re-insertions for false pairs: longer horizons re-insert less and cache more pairs that
-//!   fail the exact test (`cached_pairs` against the answer's size). See the measured figures below.
+//!   fail the exact test (`cached_pairs` against the answer's size). On `slow` at 10⁵ bodies (serial, median
+//!   frame): 60 calls → 1 574 re-insertions and 29 k cached pairs a frame, 120 → 946 and 53 k, 240 → 518 and
+//!   105 k; the frame cost was flat from 120 to 240 (about 2.5 ms serial on the loaded VM), higher at 60.
 //! - Give the frame the motion hint ([`Frame::with_moved`]): bodies marked unmoved are not tested, and only
 //!   with it do resting bodies settle into the static tree.
 //! - `rebuild_share` (4% by default) is where a bulk rebuild becomes cheaper than re-inserting one by one; raise
@@ -144,6 +147,28 @@
 //! - Both run on rayon's threads from [`Parallelism::DEFAULT_MIN_WORK`] items (the scan, the queries, the walk,
 //!   the build and the join); the re-insertions are serial. Neither allocates per frame once its buffers have
 //!   grown to the scene (`tests/warm_allocations.rs`).
+//!
+//!
+//! # Measured
+//!
+//! Development VM (2-core AMD EPYC, shared with other builds: load average 5–7 during every figure here, which
+//! inflates absolute times about twofold and hurts the parallel passes most). Each contender runs over the same
+//! recorded frames of a `collide-sim` simulation, frame by frame in turn, so that load spikes hit all of them;
+//! the ratio is of mean frame times (and of the faster half of the frames), with 2 rayon threads:
+//!
+//! | scene | bodies | ours | against | ratio (mean / faster half) |
+//! |---|---|---|---|---|
+//! | `slow` | 10⁵ | `bvh-dynamic` with the motion hint | `parry-bvh-refit` | 0.39–0.45 / 0.34–0.36 |
+//! | `slow` | 10⁵ | `bvh-dynamic` without it | `parry-bvh-refit` | 0.43–0.53 / 0.41–0.44 |
+//! | `slow` | 10⁵ | `mbp` | `parry-bvh-refit` | 0.62–0.74 / 0.65–0.66 |
+//! | `uniform` | 10⁵ | `lbvh` | `parry-bvh-rebuild` | 0.22 / 0.20 |
+//! | `uniform` | 10⁶ | `lbvh` | `parry-bvh-rebuild` | 0.23 / 0.22 |
+//! | `uniform` | 10⁶ | `mbp` | `parry-bvh-rebuild` | 0.19 / 0.18 |
+//!
+//! A serial `bvh-dynamic` frame on `slow` at 10⁵ (median, phases timed inside): scan 0.25 ms, re-insertions
+//! 0.75, queries 0.75, the cache's walk 0.95 — 946 bodies re-inserted, 53 k cached pairs for 9.5 k overlapping.
+//! Where every body moves fast (`uniform`, `cluster`) every frame is a bulk rebuild, about twice `lbvh`'s time:
+//! the rebuild also converts the trees to pools and sorts the cache for frames that do not come.
 //!
 //! [`Frame::with_moved`]: collide_broadphase::Frame::with_moved
 //! [`Parallelism::DEFAULT_MIN_WORK`]: collide_broadphase::Parallelism::DEFAULT_MIN_WORK
