@@ -378,18 +378,17 @@ impl Broadphase for DynamicBvh {
     }
 
     /// Every node of both trees, leaves (fat boxes) included, each tree's root at depth 0.
+    /// Allocates nothing (the app draws it every frame): nodes in pool order, each one's depth counted up its
+    /// parent links, O(nodes · height).
     fn debug_geometry(&self, out: &mut DebugGeometry) {
         for tree in &self.trees {
-            if tree.root == NONE {
-                continue;
-            }
-            let mut stack = vec![(tree.root, 0)];
-            while let Some((i, depth)) = stack.pop() {
-                let n = &tree.nodes[i as usize];
-                out.boxes.push(DebugBox { aabb: n.aabb, depth });
-                if !n.is_leaf() {
-                    stack.extend(n.child.map(|c| (c, depth + 1)));
+            for n in tree.nodes.iter().filter(|n| !n.is_free()) {
+                let (mut depth, mut up) = (0, n.parent);
+                while up != NONE {
+                    depth += 1;
+                    up = tree.nodes[up as usize].parent;
                 }
+                out.boxes.push(DebugBox { aabb: n.aabb, depth });
             }
         }
     }

@@ -117,22 +117,29 @@ impl Broadphase for LinearBvh {
         self.bvh.check(None)
     }
 
-    /// Every inner node's box, the root at depth 0.
+    /// Every inner node's box, the root at depth 0. Allocates nothing (the app draws it every frame): the
+    /// depth-first stack is an array, which the tree's height — at most 64, one level per key bit — cannot
+    /// overflow (a node is popped before its two children are pushed).
     fn debug_geometry(&self, out: &mut DebugGeometry) {
         let nodes = &self.bvh.nodes;
         if nodes.is_empty() {
             return;
         }
         let root = self.bvh.root;
-        let mut stack = vec![(root, 0u32)];
+        let mut stack = [(0u32, 0u32); 128];
+        let mut top = 1;
+        stack[0] = (root, 0);
         let r = &nodes[root as usize];
         out.boxes.push(DebugBox { aabb: r.boxes[0].union(&r.boxes[1]), depth: 0 });
-        while let Some((i, depth)) = stack.pop() {
+        while top > 0 {
+            top -= 1;
+            let (i, depth) = stack[top];
             let node = &nodes[i as usize];
             for c in 0..2 {
                 if node.child[c] & LEAF == 0 {
                     out.boxes.push(DebugBox { aabb: node.boxes[c], depth: depth + 1 });
-                    stack.push((node.child[c], depth + 1));
+                    stack[top] = (node.child[c], depth + 1);
+                    top += 1;
                 }
             }
         }

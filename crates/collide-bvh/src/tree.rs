@@ -38,6 +38,13 @@ impl Node {
         self.height == 0
     }
 
+    /// `true` for a node on the free list.
+    #[inline(always)]
+    #[must_use]
+    pub(crate) fn is_free(&self) -> bool {
+        self.height == FREE
+    }
+
     /// The body of a leaf.
     #[inline(always)]
     #[must_use]
