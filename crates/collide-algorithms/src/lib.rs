@@ -59,6 +59,18 @@ pub static ALGORITHMS: &[AlgorithmDescriptor] = &[
         build: |_| Box::new(collide_sap::PairCount::new()),
     },
     AlgorithmDescriptor {
+        name: collide_bvh::BVH_DYNAMIC,
+        summary: "dynamic AABB tree (Box2D, Bullet): fat boxes, re-insert only what left them, persistent pair cache",
+        params: collide_bvh::DYNAMIC_PARAMS,
+        build: |p| Box::new(collide_bvh::DynamicBvh::from_params(p)),
+    },
+    AlgorithmDescriptor {
+        name: collide_bvh::LBVH,
+        summary: "linear BVH rebuilt every frame: Morton sort, parallel build (Karras 2012), parallel self-join",
+        params: &[],
+        build: |_| Box::new(collide_bvh::LinearBvh::new()),
+    },
+    AlgorithmDescriptor {
         name: collide_selector::NAME,
         summary: "meta-broadphase: measures the others, predicts their cost from the scene, switches at run time",
         params: collide_selector::PARAMS,

@@ -1,0 +1,246 @@
+//! What the dynamic tree knows about each body: where it is stored and its fat box (the [`Proxy`]), when its
+//! box last changed, where its last insertion happened (for its speed), and the policy that sizes fat boxes.
+//!
+//! **Fat boxes.** A body is stored with a box larger than its own, and the tree is touched only when its box
+//! leaves that fat box. How much larger decides the algorithm's cost: a small margin re-inserts every body every
+//! few frames; a large one makes every cached pair a false candidate to test each frame. The margin here has two
+//! parts (Bullet's `btDbvtBroadphase` predicts along the velocity the same way; Box2D v3 uses a fixed margin):
+//! - a **base margin**, a fraction of the body's size, on every side: it covers the noise of the motion;
+//! - a **reach** along the body's estimated velocity (its centre's displacement since its last insertion, per
+//!   call), on the side it moves towards only, as far as it would go in a *horizon* of calls. A body at
+//!   constant velocity then stays inside for about a horizon; the box grows along the motion, not around it.
+//!   Only a body slow enough that half a horizon of motion fits within `max_reach` times its size gets a reach:
+//!   a faster one would leave any affordable box within a few calls anyway, and a long box around it would
+//!   only fill the cache with pairs that fail the exact test (in a dense crowd, tens of times the real ones).
+//!   Fast bodies get the base margin alone and are re-inserted — or, when most bodies are fast, rebuilt —
+//!   every call, with a cache barely larger than the answer.
+//!
+//! Each body's horizon is jittered between ½ and 1½ of the configured one, by a hash of the body and the call:
+//! bodies inserted together (the whole scene at the first frames) would otherwise all leave their boxes on the
+//! same frame and re-insert in a burst.
+
+use crate::tree::NONE;
+use collide_math::{Aabb, Vec3};
+
+/// Which tree a body is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Stage {
+    /// Bodies that moved recently: predicted fat boxes, re-inserted often.
+    Dynamic = 0,
+    /// Bodies at rest: tight fat boxes, a tree that rarely changes (Bullet's "fixed set").
+    Static = 1,
+}
+
+/// Marks a leaf in the static tree in [`Proxy::leaf`].
+const STATIC_BIT: u32 = 1 << 31;
+
+/// Where a body is stored, and its fat box: 28 bytes, what the per-frame scan reads of each body.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Proxy {
+    /// The fat box; it contains the body's box of the last call whenever the body is in a tree, and is
+    /// [`Aabb::EMPTY`] when it is in none (an unusable box, or a body added since the last call).
+    pub fat: Aabb,
+    /// The leaf holding the body (its tree in the top bit), or [`NONE`] when it is in no tree.
+    leaf: u32,
+}
+
+impl Proxy {
+    /// A body in no tree.
+    pub(crate) const PLACELESS: Self = Self { fat: Aabb::EMPTY, leaf: NONE };
+
+    /// The body's tree and leaf, if it is in one.
+    #[inline(always)]
+    #[must_use]
+    pub(crate) fn place(&self) -> Option<(Stage, u32)> {
+        if self.leaf == NONE {
+            None
+        } else if self.leaf & STATIC_BIT != 0 {
+            Some((Stage::Static, self.leaf & !STATIC_BIT))
+        } else {
+            Some((Stage::Dynamic, self.leaf))
+        }
+    }
+
+    /// `true` when the body is in the dynamic tree.
+    #[inline(always)]
+    #[must_use]
+    pub(crate) fn is_dynamic(&self) -> bool {
+        self.leaf & STATIC_BIT == 0 && self.leaf != NONE
+    }
+
+    /// Record that the body is in leaf `leaf` of `stage`'s tree, or in none.
+    #[inline]
+    pub(crate) fn set_place(&mut self, place: Option<(Stage, u32)>) {
+        self.leaf = match place {
+            None => NONE,
+            Some((Stage::Dynamic, leaf)) => leaf,
+            Some((Stage::Static, leaf)) => leaf | STATIC_BIT,
+        };
+    }
+}
+
+/// Where a body's centre was at its last insertion, and when: its velocity is estimated from this.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Anchor {
+    pub center: Vec3,
+    /// The call of the insertion; [`Anchor::UNKNOWN`] before the first one.
+    pub at: u32,
+}
+
+impl Anchor {
+    /// No insertion yet: no speed known.
+    pub(crate) const UNKNOWN: Self = Self { center: Vec3::ZERO, at: u32::MAX };
+}
+
+/// Which bodies moved in the trees this call, and where their move is in the call's move list: the cache asks,
+/// for every cached pair, whether a body of it moved (a bit per body, so the whole set stays in the L1 cache
+/// while the pairs are walked), and, for a moved body, what its fat box was before.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Marks {
+    /// Bit `i` set when body `i` moved this call.
+    bits: Vec<u64>,
+    /// The slot of body `i`'s move, when its bit is set.
+    slots: Vec<u32>,
+}
+
+impl Marks {
+    /// No body moved, for `n` bodies.
+    pub(crate) fn clear(&mut self, n: usize) {
+        self.bits.clear();
+        self.bits.resize(n.div_ceil(64), 0);
+        self.slots.resize(n, 0);
+    }
+
+    /// Body `i` moved, its move in `slot`.
+    #[inline]
+    pub(crate) fn set(&mut self, i: usize, slot: u32) {
+        self.bits[i / 64] |= 1 << (i % 64);
+        self.slots[i] = slot;
+    }
+
+    /// `true` when body `i` moved this call.
+    #[inline(always)]
+    #[must_use]
+    pub(crate) fn moved(&self, i: usize) -> bool {
+        self.bits[i / 64] >> (i % 64) & 1 != 0
+    }
+
+    /// The slot of body `i`'s move this call, if it moved.
+    #[inline(always)]
+    #[must_use]
+    pub(crate) fn slot(&self, i: usize) -> Option<u32> {
+        self.moved(i).then(|| self.slots[i])
+    }
+}
+
+/// How fat boxes are sized (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct FatPolicy {
+    /// The base margin on every side, as a fraction of the body's largest extent.
+    pub margin: f32,
+    /// The calls of motion the reach covers (jittered per insertion between ½ and 1½ of this).
+    pub horizon: f32,
+    /// The most reach on an axis, as a multiple of the body's largest extent.
+    pub max_reach: f32,
+}
+
+impl FatPolicy {
+    /// The fat box of a body whose box is `b` now, at call `now`, inserted last as `anchor`; `jitter` in `[0, 1)`.
+    #[inline]
+    #[must_use]
+    pub(crate) fn dynamic_box(&self, b: &Aabb, anchor: Anchor, now: u32, jitter: f32) -> Aabb {
+        let size = (b.max - b.min).max_element();
+        let base = Vec3::splat(self.margin * size);
+        let center = crate::morton::center(b);
+        let velocity = if anchor.at == Anchor::UNKNOWN.at || now <= anchor.at {
+            Vec3::ZERO
+        } else {
+            (center - anchor.center) / (now - anchor.at) as f32
+        };
+        let cap = Vec3::splat(self.max_reach * size);
+        // A displacement that overflowed (centres near ±f32::MAX) gives no usable speed (`clamp` would keep a NaN);
+        // a body too fast for half a horizon within the cap gets no reach (see the module docs).
+        let fast = velocity.abs().max_element() * (0.5 * self.horizon) > self.max_reach * size;
+        let velocity = if velocity.is_finite() && !fast { velocity } else { Vec3::ZERO };
+        let reach = (velocity * (self.horizon * (0.5 + jitter))).clamp(-cap, cap);
+        let fat = Aabb::new(b.min - base + reach.min(Vec3::ZERO), b.max + base + reach.max(Vec3::ZERO));
+        // Near f32::MAX the margins overflow: fall back to the body's own box, which contains itself.
+        if crate::bounds::is_usable(&fat) { fat } else { *b }
+    }
+
+    /// The fat box of a body at rest: the base margin only.
+    #[inline]
+    #[must_use]
+    pub(crate) fn static_box(&self, b: &Aabb) -> Aabb {
+        let base = Vec3::splat(self.margin * (b.max - b.min).max_element());
+        let fat = Aabb::new(b.min - base, b.max + base);
+        if crate::bounds::is_usable(&fat) { fat } else { *b }
+    }
+}
+
+/// A number in `[0, 1)` from a body and a call (SplitMix64's finaliser): the jitter of that insertion's horizon.
+#[inline]
+#[must_use]
+pub(crate) fn jitter(body: u32, now: u32) -> f32 {
+    let mut z = (u64::from(body) << 32 | u64::from(now)).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 40) as f32 / (1u64 << 24) as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const POLICY: FatPolicy = FatPolicy { margin: 0.1, horizon: 10.0, max_reach: 2.0 };
+
+    #[test]
+    fn a_fat_box_reaches_along_the_motion_only() {
+        let b = Aabb::from_center_radius(Vec3::new(1.0, 0.0, 0.0), 0.5);
+        // Moved +0.1 x per call over 4 calls.
+        let anchor = Anchor { center: Vec3::new(0.6, 0.0, 0.0), at: 6 };
+        let fat = POLICY.dynamic_box(&b, anchor, 10, 0.5);
+        assert!(fat.contains(&b));
+        assert!((fat.max.x - (b.max.x + 0.1 + 1.0)).abs() < 1e-5, "{fat:?}");
+        assert!((fat.min.x - (b.min.x - 0.1)).abs() < 1e-6, "{fat:?}");
+        assert!((fat.max.y - (b.max.y + 0.1)).abs() < 1e-6);
+        // Unknown speed: the base margin only, as for a body at rest.
+        assert_eq!(POLICY.dynamic_box(&b, Anchor::UNKNOWN, 10, 0.5), POLICY.static_box(&b));
+        // At the most jitter the reach is capped at twice the size (half a horizon, 0.4 per call × 5, fits).
+        let quick = Anchor { center: Vec3::new(-1.0, 0.0, 0.0), at: 5 };
+        assert!((POLICY.dynamic_box(&b, quick, 10, 0.99).max.x - (b.max.x + 0.1 + 2.0)).abs() < 1e-5);
+        // A body too fast for half a horizon within the cap: the base margin alone.
+        let fast = Anchor { center: Vec3::new(-99.0, 0.0, 0.0), at: 9 };
+        assert_eq!(POLICY.dynamic_box(&b, fast, 10, 0.9), POLICY.static_box(&b));
+    }
+
+    #[test]
+    fn huge_and_degenerate_boxes_stay_inside_their_fat_boxes() {
+        for b in [
+            Aabb::new(Vec3::splat(-1.0e30), Vec3::splat(1.0e30)),
+            Aabb::new(Vec3::splat(3.0e38), Vec3::splat(3.4e38)),
+            Aabb::from_center_radius(Vec3::ONE, 0.0),
+        ] {
+            let anchor = Anchor { center: -crate::morton::center(&b), at: 1 };
+            for fat in [POLICY.dynamic_box(&b, anchor, 3, 0.3), POLICY.static_box(&b)] {
+                assert!(crate::bounds::is_usable(&fat) && fat.contains(&b), "{b:?} in {fat:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn jitter_spreads_and_proxies_name_their_place() {
+        let j: Vec<f32> = (0..1000).map(|i| jitter(i, 7)).collect();
+        assert!(j.iter().all(|&x| (0.0..1.0).contains(&x)));
+        let mean = j.iter().sum::<f32>() / 1000.0;
+        assert!((mean - 0.5).abs() < 0.05, "{mean}");
+        let mut p = Proxy::PLACELESS;
+        assert_eq!(p.place(), None);
+        p.set_place(Some((Stage::Static, 12)));
+        assert_eq!(p.place(), Some((Stage::Static, 12)));
+        assert!(!p.is_dynamic());
+        p.set_place(Some((Stage::Dynamic, 12)));
+        assert!(p.is_dynamic());
+    }
+}

@@ -1,0 +1,109 @@
+//! The few box functions both hierarchies need beyond `collide_math::Aabb`: the surface-area cost, the check
+//! that a box may enter a tree, and the debug-build report of one that may not.
+
+use collide_math::{Aabb, Vec3};
+
+/// Half the surface area of `b`: the cost measure of the surface-area heuristic (SAH). The probability that a
+/// random ray — and, for small query boxes, a random query — meets a box is proportional to its area, so the
+/// expected cost of a hierarchy is the sum of its nodes' areas; the factor 2 changes no comparison.
+///
+/// In f32 a box about 1e19 wide overflows to infinity. Every decision taken from areas is a comparison that
+/// then comes out false (or chooses arbitrarily among infinities), which costs tree quality for such boxes but
+/// never correctness: which sibling a leaf gets, or whether a rotation happens, does not change what the tree
+/// holds.
+#[inline(always)]
+#[must_use]
+pub(crate) fn area(b: &Aabb) -> f32 {
+    let e = b.max - b.min;
+    e.x * e.y + e.y * e.z + e.z * e.x
+}
+
+/// `true` when `b` may enter a hierarchy: finite corners and `min <= max` on every axis (`Aabb::is_valid`,
+/// written for the hot paths: nine comparisons, no branch — a NaN fails every comparison, and `min <= max`
+/// carries the finiteness of one corner to the other).
+///
+/// The workspace's contract for any other box (non-finite or inverted) is that it **overlaps nothing**: it is
+/// never reported in a pair, and it must not corrupt the answer for the other bodies. An inverted box can
+/// satisfy `Aabb::overlaps` against a large box (`[5, 3]` and `[0, 10]` pass both comparisons), and a NaN
+/// poisons every union above it, so such boxes are kept out of every structure rather than filtered later.
+#[inline(always)]
+#[must_use]
+pub(crate) fn is_usable(b: &Aabb) -> bool {
+    (b.min.cmpgt(Vec3::NEG_INFINITY) & b.min.cmple(b.max) & b.max.cmplt(Vec3::INFINITY)).all()
+}
+
+/// `true` when `b` lies inside `fat` and is not inverted — so, `fat` being finite, `b` is usable and may stay
+/// where it is. Nine comparisons combined without branches (as `Aabb::overlaps`): glam's `BVec3` masks took 14
+/// instructions a body more in the dynamic tree's scan.
+#[inline(always)]
+#[must_use]
+pub(crate) fn fits(b: &Aabb, fat: &Aabb) -> bool {
+    (b.min.x >= fat.min.x)
+        & (b.min.y >= fat.min.y)
+        & (b.min.z >= fat.min.z)
+        & (b.max.x <= fat.max.x)
+        & (b.max.y <= fat.max.y)
+        & (b.max.z <= fat.max.z)
+        & (b.min.x <= b.max.x)
+        & (b.min.y <= b.max.y)
+        & (b.min.z <= b.max.z)
+}
+
+/// Body `body`'s box `b` is unusable and the body is left out: with `panic` (the default of debug builds, where
+/// an invalid box is almost always a bug upstream) this panics naming the body and the box; otherwise it
+/// returns, and the body overlaps nothing. Out of line, so the hot loops pay only for the branch that leads here.
+#[cold]
+#[inline(never)]
+#[track_caller]
+pub(crate) fn reject_unusable(body: usize, b: &Aabb, panic: bool) {
+    assert!(
+        !panic,
+        "broadphase input: body {body} has an invalid box (non-finite, or min > max on an axis): min {} max {}; \
+         set `panic_on_invalid: false` to have it overlap nothing",
+        b.min, b.max
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usable_boxes_are_finite_and_ordered() {
+        let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
+        assert!(is_usable(&unit));
+        assert!(is_usable(&Aabb::new(Vec3::splat(1.0e30), Vec3::splat(1.0e30))), "a huge point");
+        assert!(is_usable(&Aabb::new(Vec3::splat(-1.0e30), Vec3::splat(1.0e30))));
+        assert!(!is_usable(&Aabb::new(Vec3::new(5.0, 0.0, 0.0), Vec3::new(3.0, 1.0, 1.0))), "inverted");
+        assert!(!is_usable(&Aabb::new(Vec3::new(f32::NAN, 0.0, 0.0), Vec3::ONE)));
+        assert!(!is_usable(&Aabb::new(Vec3::ZERO, Vec3::new(1.0, f32::INFINITY, 1.0))));
+        assert!(!is_usable(&Aabb::EMPTY));
+        let fat = Aabb::new(Vec3::splat(-1.0), Vec3::splat(2.0));
+        assert!(fits(&unit, &fat) && fits(&fat, &fat));
+        assert!(!fits(&Aabb::new(Vec3::new(1.0, 0.0, 0.0), Vec3::new(0.5, 1.0, 1.0)), &fat), "inverted inside");
+        assert!(!fits(&Aabb::new(Vec3::splat(f32::NAN), Vec3::ONE), &fat));
+        assert!(!fits(&unit, &Aabb::EMPTY), "the empty fat box holds nothing");
+        assert!(!fits(&Aabb::new(Vec3::ZERO, Vec3::new(1.0, 2.5, 1.0)), &fat));
+        assert_eq!(area(&unit), 3.0);
+        assert_eq!(area(&Aabb::new(Vec3::ZERO, Vec3::new(2.0, 3.0, 0.0))), 6.0);
+        let v = [0.0, -0.0, 1.0, -1.0, 1e30, -1e30, f32::MAX, f32::MIN, f32::INFINITY, f32::NEG_INFINITY, f32::NAN];
+        for &lo in &v {
+            for &hi in &v {
+                for axis in 0..3 {
+                    let (mut min, mut max) = (Vec3::ZERO, Vec3::ONE);
+                    min[axis] = lo;
+                    max[axis] = hi;
+                    let b = Aabb::new(min, max);
+                    assert_eq!(is_usable(&b), b.is_valid(), "{b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "body 7 has an invalid box")]
+    fn rejecting_panics_naming_the_body_when_asked() {
+        reject_unusable(7, &Aabb::EMPTY, false);
+        reject_unusable(7, &Aabb::EMPTY, true);
+    }
+}

@@ -1,0 +1,278 @@
+//! The persistent pair cache of the dynamic tree: every pair of bodies whose **fat** boxes overlap, kept from one
+//! call to the next, from which each call's answer is filtered by the exact test.
+//!
+//! **Why it can be exact cheaply.** The cache holds exactly the pairs whose fat boxes overlap. Every box lies in
+//! its fat box, so every overlapping pair is in the cache; filtering the cache by [`Aabb::overlaps`] on this
+//! call's boxes gives exactly the answer. The cache changes only where fat boxes change, which is at the bodies
+//! that moved in the trees this call (the [`Move`]s):
+//! - **pairs that appear** are found by querying the trees with each moved body's new fat box. A pair found this
+//!   way was cached before exactly when the two *old* fat boxes overlapped (the cache was exact for them), so it
+//!   is added only when they did not — no hash set, no lookup. When both bodies moved, only the query of the
+//!   smaller index adds the pair (the other finds it too);
+//! - **pairs that vanish** have a moved body and new fat boxes that no longer overlap. The walk that filters the
+//!   cache by the exact test checks them on the way (one more box test, for the pairs of moved bodies only) and
+//!   drops them.
+//!
+//! So a frame where few bodies leave their fat boxes costs the walk over the cache — one exact test per cached
+//! pair, on boxes read from this call's array — plus a query per moved body.
+//!
+//! **Memory.** The walk is bound by memory latency: body indices say nothing about where bodies are, so the two
+//! boxes of a pair sit anywhere in the frame's array. The cache is therefore kept sorted by the first body
+//! (`a`): then the walk reads the `a` boxes in order, streaming, and only the `b` box is a random read. New pairs
+//! go to an unsorted tail that is sorted and merged in once it holds an eighth of the cache; dropped pairs are
+//! compacted away in order. Whether a body moved this call is one bit per body, all of them in L1.
+
+use crate::bodies::{Marks, Proxy};
+use crate::chunks::Chunks;
+use crate::classify::{Move, Target};
+use crate::tree::Tree;
+use collide_broadphase::{Pair, Parallelism, Tally};
+use collide_math::Aabb;
+
+/// Pairs a walk chunk gathers before moving them to its output.
+const BUFFER: usize = 256;
+
+/// One chunk of the walk: the pairs it found, the cache entries it found stale, its tests.
+#[derive(Clone, Debug, Default)]
+struct WalkChunk {
+    out: Vec<Pair>,
+    stale: Vec<u32>,
+    tally: Tally,
+}
+
+/// One chunk of the queries: the new pairs it found and its query stack.
+#[derive(Clone, Debug, Default)]
+struct QueryChunk {
+    found: Vec<Pair>,
+    stack: Vec<u32>,
+    tally: Tally,
+}
+
+/// The cache and the memory of its two parallel passes.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PairCache {
+    /// With [`PairCache::fresh`], every pair of bodies whose fat boxes overlap, once each, smaller index first.
+    /// Sorted by the first body.
+    sorted: Vec<Pair>,
+    /// The pairs added since the last merge, in no order.
+    fresh: Vec<Pair>,
+    /// The merge's output, swapped with `sorted`; and the sort's keys.
+    merged: Vec<Pair>,
+    keys: Vec<u64>,
+    scratch: Vec<u64>,
+    walk: Chunks<WalkChunk>,
+    queries: Chunks<QueryChunk>,
+}
+
+/// What the cache's passes read of the dynamic tree.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct View<'a> {
+    pub aabbs: &'a [Aabb],
+    pub proxies: &'a [Proxy],
+    pub marks: &'a Marks,
+    pub moves: &'a [Move],
+    pub trees: &'a [Tree; 2],
+}
+
+impl View<'_> {
+    /// Body `j`'s fat box before this call's moves.
+    #[inline(always)]
+    fn old_fat(&self, j: usize) -> Aabb {
+        match self.marks.slot(j) {
+            Some(slot) => self.moves[slot as usize].old_fat,
+            None => self.proxies[j].fat,
+        }
+    }
+}
+
+impl PairCache {
+    /// Forget every pair (keeping the allocations).
+    pub(crate) fn clear(&mut self) {
+        self.sorted.clear();
+        self.fresh.clear();
+    }
+
+    /// The number of cached pairs.
+    pub(crate) fn len(&self) -> usize {
+        self.sorted.len() + self.fresh.len()
+    }
+
+    /// Add `pair` as if a query had found it (for the tests that break the cache on purpose).
+    #[cfg(test)]
+    pub(crate) fn push_unchecked(&mut self, pair: Pair) {
+        self.fresh.push(pair);
+    }
+
+    /// Every cached pair, in no order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = &Pair> {
+        self.sorted.iter().chain(&self.fresh)
+    }
+
+    /// Where a bulk rebuild writes the whole cache, in any order; [`PairCache::sort_all`] must follow.
+    pub(crate) fn refill(&mut self) -> &mut Vec<Pair> {
+        self.sorted.clear();
+        self.fresh.clear();
+        &mut self.fresh
+    }
+
+    /// Sort every pair by its first body (a radix sort on the first body's bits: three passes) into `sorted`.
+    pub(crate) fn sort_all(&mut self) -> Tally {
+        self.keys.clear();
+        self.keys.extend(self.sorted.iter().chain(&self.fresh).map(|p| p.key()));
+        collide_broadphase::radix::sort_by_high_bits(&mut self.keys, &mut self.scratch, 32);
+        self.sorted.clear();
+        self.sorted.extend(self.keys.iter().map(|&k| Pair::from_key(k)));
+        self.fresh.clear();
+        let n = self.sorted.len() as u64;
+        Tally::work(4 * n, 4 * n * 16)
+    }
+
+    /// Add the pairs that appear this call: each moved body's new fat box queried in both trees, a pair kept when
+    /// the two old fat boxes did not overlap (see the module docs). Returns the queries' tally; `new` is how many
+    /// pairs were added.
+    pub(crate) fn add_new(&mut self, view: &View<'_>, parallelism: Parallelism, new: &mut u64) -> Tally {
+        let moves = view.moves;
+        self.queries.run(parallelism, "bvh_queries", moves.len() * 16, moves.len(), |range, q| {
+            q.found.clear();
+            q.tally = Tally::default();
+            for m in &moves[range] {
+                if matches!(m.target, Target::Nowhere | Target::Unplaced) {
+                    continue;
+                }
+                let i = m.body as usize;
+                let fat = view.proxies[i].fat;
+                for tree in view.trees {
+                    let found = &mut q.found;
+                    q.tally += tree.query(&fat, &mut q.stack, |j| {
+                        let j = j as usize;
+                        let moved = view.marks.moved(j);
+                        // Both moved: the smaller index's query adds the pair (the larger's finds it too).
+                        if j == i || (moved && j < i) {
+                            return;
+                        }
+                        if !m.old_fat.overlaps(&view.old_fat(j)) {
+                            found.push(Pair::new(i as u32, j as u32));
+                        }
+                    });
+                }
+            }
+        });
+        let mut tally = Tally::default();
+        for c in self.queries.used() {
+            self.fresh.extend_from_slice(&c.state.found);
+            *new += c.state.found.len() as u64;
+            tally += c.state.tally;
+        }
+        tally
+    }
+
+    /// Write every cached pair whose boxes overlap in this call's `aabbs` to `out`, and drop the pairs of moved
+    /// bodies whose fat boxes no longer overlap. Returns the tally; `stale` is how many pairs were dropped.
+    pub(crate) fn walk(
+        &mut self,
+        view: &View<'_>,
+        parallelism: Parallelism,
+        out: &mut Vec<Pair>,
+        stale: &mut u64,
+    ) -> Tally {
+        let (sorted, fresh) = (&self.sorted, &self.fresh);
+        let total = sorted.len() + fresh.len();
+        self.walk.run(parallelism, "bvh_walk", total, total, |range, w| {
+            w.out.clear();
+            w.stale.clear();
+            let mut buf = [Pair::default(); BUFFER];
+            let mut n = 0;
+            // The chunk's range of the concatenation `sorted ++ fresh`.
+            let (lo, hi, s) = (range.start, range.end, sorted.len());
+            let parts = [(&sorted[lo.min(s)..hi.min(s)], lo), (&fresh[lo.max(s) - s..hi.max(s) - s], lo.max(s))];
+            for (pairs, first) in parts {
+                for (k, p) in pairs.iter().enumerate() {
+                    let (a, b) = (p.a as usize, p.b as usize);
+                    if (view.marks.moved(a) || view.marks.moved(b))
+                        && !view.proxies[a].fat.overlaps(&view.proxies[b].fat)
+                    {
+                        w.stale.push((first + k) as u32);
+                        continue;
+                    }
+                    // Written either way, kept when the boxes overlap: no branch on a coin flip.
+                    buf[n] = *p;
+                    n += usize::from(view.aabbs[a].overlaps(&view.aabbs[b]));
+                    if n == BUFFER {
+                        w.out.extend_from_slice(&buf);
+                        n = 0;
+                    }
+                }
+            }
+            w.out.extend_from_slice(&buf[..n]);
+            let tests = range.len() as u64;
+            w.tally = Tally { pair_tests: tests, work: tests, bytes_touched: tests * (8 + 2 * 24) };
+        });
+        let mut tally = Tally::default();
+        for c in self.walk.used() {
+            out.extend_from_slice(&c.state.out);
+            tally += c.state.tally;
+            *stale += c.state.stale.len() as u64;
+        }
+        tally + self.tidy()
+    }
+
+    /// Drop the stale pairs the walk found (compacting both lists in order), and merge the fresh pairs into the
+    /// sorted ones once they are an eighth of them.
+    fn tidy(&mut self) -> Tally {
+        let mut dropped = self.walk.used().iter().flat_map(|c| c.state.stale.iter().copied()).peekable();
+        let mut k = 0;
+        let mut keep = |_: &Pair| {
+            let here = k;
+            k += 1;
+            if dropped.peek() == Some(&(here as u32)) {
+                dropped.next();
+                false
+            } else {
+                true
+            }
+        };
+        let before = self.len();
+        if self.walk.used().iter().any(|c| !c.state.stale.is_empty()) {
+            // One counter over `sorted ++ fresh`, the order the walk numbered them in.
+            self.sorted.retain(&mut keep);
+            self.fresh.retain(&mut keep);
+        }
+        let mut tally = Tally::work((before - self.len()) as u64, 0);
+        if self.fresh.len() * 8 > self.sorted.len() {
+            self.fresh.sort_unstable_by_key(|p| p.a);
+            self.merged.clear();
+            self.merged.reserve(self.sorted.len() + self.fresh.len());
+            let (mut i, mut j) = (0, 0);
+            while i < self.sorted.len() && j < self.fresh.len() {
+                if self.fresh[j].a < self.sorted[i].a {
+                    self.merged.push(self.fresh[j]);
+                    j += 1;
+                } else {
+                    self.merged.push(self.sorted[i]);
+                    i += 1;
+                }
+            }
+            self.merged.extend_from_slice(&self.sorted[i..]);
+            self.merged.extend_from_slice(&self.fresh[j..]);
+            std::mem::swap(&mut self.sorted, &mut self.merged);
+            self.fresh.clear();
+            tally += Tally::work(self.sorted.len() as u64, 2 * 8 * self.sorted.len() as u64);
+        }
+        tally
+    }
+
+    /// Renumber after bodies were added or removed: pairs with a removed body are dropped, the others renamed
+    /// (and sorted again).
+    pub(crate) fn remap(&mut self, old_to_new: &[u32]) {
+        self.sorted.append(&mut self.fresh);
+        self.sorted.retain_mut(|p| {
+            let (a, b) = (old_to_new[p.a as usize], old_to_new[p.b as usize]);
+            if a == collide_broadphase::Resize::REMOVED || b == collide_broadphase::Resize::REMOVED {
+                return false;
+            }
+            *p = Pair::new(a, b);
+            true
+        });
+        let _ = self.sort_all();
+    }
+}

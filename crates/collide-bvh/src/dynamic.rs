@@ -1,0 +1,395 @@
+//! [`DynamicBvh`] (`bvh-dynamic`): the incremental dynamic AABB tree behind the [`Broadphase`] trait — two pool
+//! trees, fat boxes, the move list, the persistent pair cache, and the bulk rebuild for frames where too many
+//! bodies move.
+
+use crate::bodies::{Anchor, FatPolicy, Marks, Proxy, Stage, jitter};
+use crate::cache::{PairCache, View};
+use crate::chunks::Chunks;
+use crate::classify::{Move, Scan, Target};
+use crate::insert::Changes;
+use crate::rebuild::{self, Rebuild};
+use crate::tree::{NONE, Tree};
+use collide_broadphase::{
+    Aabb, Broadphase, DebugBox, DebugGeometry, Frame, PairList, Parallelism, Params, Resize, Stats, Tally,
+};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+/// Tuning of a [`DynamicBvh`]. The registry's parameters map onto the first four fields.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DynamicConfig {
+    /// The calls of predicted motion a fat box covers (each insertion draws its own between ½ and 1½ of this).
+    /// Longer: fewer re-insertions, more cached pairs that fail the exact test. Default 120.
+    pub horizon: f32,
+    /// The fat box's base margin on every side, as a fraction of the body's largest extent. Default 0.05.
+    pub margin: f32,
+    /// Calls without any change of its box after which a body moves to the static tree. Default 16.
+    pub settle: u32,
+    /// When more than this share of the bodies must move in one call, every tree is rebuilt instead (see the
+    /// crate docs). Default 0.04.
+    pub rebuild_share: f32,
+    /// The most a fat box reaches along the motion on one axis, as a multiple of the body's largest extent.
+    /// Default 2.
+    pub max_reach: f32,
+    /// When the scan, the queries, the walk and the rebuild run on rayon's threads. Default:
+    /// [`Parallelism::default`]; tests lower it to run the parallel paths on small scenes.
+    pub parallelism: Parallelism,
+    /// Panic at a box that is not finite or has `min > max` (naming the body), instead of leaving it out so that
+    /// it overlaps nothing. Default: on in debug builds, off in release builds.
+    pub panic_on_invalid: bool,
+}
+
+impl Default for DynamicConfig {
+    fn default() -> Self {
+        Self {
+            horizon: 120.0,
+            margin: 0.05,
+            settle: 16,
+            rebuild_share: 0.04,
+            max_reach: 2.0,
+            parallelism: Parallelism::default(),
+            panic_on_invalid: cfg!(debug_assertions),
+        }
+    }
+}
+
+impl DynamicConfig {
+    fn policy(&self) -> FatPolicy {
+        FatPolicy { margin: self.margin, horizon: self.horizon, max_reach: self.max_reach }
+    }
+}
+
+/// What the cache's passes read, borrowed field by field (the cache itself is written meanwhile).
+macro_rules! view {
+    ($s:expr, $aabbs:expr) => {
+        View { aabbs: $aabbs, proxies: &$s.proxies, marks: &$s.marks, moves: &$s.moves, trees: &$s.trees }
+    };
+}
+
+/// What the last call did.
+#[derive(Clone, Copy, Debug, Default)]
+struct LastStats {
+    tally: Tally,
+    reinserted: u64,
+    settled: u64,
+    changes: Changes,
+    new_pairs: u64,
+    stale_pairs: u64,
+    rebuilt: bool,
+}
+
+/// An incremental dynamic AABB tree in the style of Box2D v3 and Bullet's `btDbvtBroadphase`. Registry name
+/// `bvh-dynamic`. See the crate docs for how it works and what it costs.
+#[derive(Debug, Default)]
+pub struct DynamicBvh {
+    config: DynamicConfig,
+    /// The dynamic tree (index 0, [`Stage::Dynamic`]) and the static tree (index 1): every body with a usable box
+    /// is in exactly one of them, at the leaf its proxy names.
+    trees: [Tree; 2],
+    /// Per body: its fat box and leaf. (Crate-visible for the tests that break it on purpose.)
+    pub(crate) proxies: Vec<Proxy>,
+    /// Per body: its centre and the call at its last insertion.
+    anchors: Vec<Anchor>,
+    /// Which bodies moved this call, and their moves' slots.
+    marks: Marks,
+    /// Per body: the call since which its box has not changed.
+    still: Vec<AtomicU32>,
+    /// Every pair of bodies whose fat boxes overlap.
+    pub(crate) cache: PairCache,
+    /// This call's moves, in body order.
+    moves: Vec<Move>,
+    scan: Chunks<Vec<Move>>,
+    rebuild: Rebuild,
+    /// Calls so far (the first is 1).
+    now: u32,
+    /// Whether the structure holds the bodies of a previous call.
+    built: bool,
+    /// The last build knew no body's speed (it was the first): the next call rebuilds with the speeds it sees.
+    speeds_unknown: bool,
+    /// The boxes of the last call, kept in debug builds only, so that `validate` can check the fat-box rule.
+    #[cfg(debug_assertions)]
+    last_boxes: Vec<Aabb>,
+    last: LastStats,
+}
+
+impl DynamicBvh {
+    /// A dynamic tree with default tuning.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::with_config(DynamicConfig::default())
+    }
+
+    /// A dynamic tree with `config`. `horizon`, `margin` and `max_reach` are clamped to ≥ 0, `settle` to ≥ 1.
+    #[must_use]
+    pub fn with_config(config: DynamicConfig) -> Self {
+        let config = DynamicConfig {
+            horizon: config.horizon.max(0.0),
+            margin: config.margin.max(0.0),
+            max_reach: config.max_reach.max(0.0),
+            settle: config.settle.max(1),
+            ..config
+        };
+        Self { config, ..Self::default() }
+    }
+
+    /// Build from registry parameters (`horizon`, `margin`, `settle`, `rebuild_share`).
+    #[must_use]
+    pub fn from_params(params: &Params) -> Self {
+        let d = DynamicConfig::default();
+        Self::with_config(DynamicConfig {
+            horizon: params.try_get("horizon").map_or(d.horizon, |v| v as f32),
+            margin: params.try_get("margin").map_or(d.margin, |v| v as f32),
+            settle: params.try_get("settle").map_or(d.settle, |v| v as u32),
+            rebuild_share: params.try_get("rebuild_share").map_or(d.rebuild_share, |v| v as f32),
+            ..d
+        })
+    }
+
+    /// The tuning in effect (after clamping).
+    #[must_use]
+    pub fn config(&self) -> DynamicConfig {
+        self.config
+    }
+
+    /// Per-body state for `n` bodies, all in no tree.
+    fn resize_bodies(&mut self, n: usize) {
+        self.proxies.clear();
+        self.proxies.resize(n, Proxy::PLACELESS);
+        self.anchors.clear();
+        self.anchors.resize(n, Anchor::UNKNOWN);
+        self.marks.clear(n);
+        self.still.clear();
+        self.still.resize_with(n, AtomicU32::default);
+    }
+
+    /// Rebuild everything from this call's boxes (`hinted`: the call has the motion hint).
+    fn rebuild(&mut self, aabbs: &[Aabb], hinted: bool) -> Tally {
+        let c = &self.config;
+        let target = rebuild::Target {
+            aabbs,
+            proxies: &mut self.proxies,
+            anchors: &mut self.anchors,
+            still: &self.still,
+            trees: &mut self.trees,
+            pairs: self.cache.refill(),
+            policy: c.policy(),
+            settle: c.settle,
+            hinted,
+            now: self.now,
+            panic_on_invalid: c.panic_on_invalid,
+        };
+        let tally = self.rebuild.run(target, c.parallelism) + self.cache.sort_all();
+        // The first build saw no motion: every body got the base margin only, and would leave it within a few
+        // calls, all together. The next call knows every body's displacement and rebuilds with predicted boxes.
+        self.speeds_unknown = !self.built;
+        self.built = true;
+        self.last.rebuilt = true;
+        tally
+    }
+
+    /// Move the bodies of `self.moves` to their new places, in order; record each body's old fat box in its move.
+    fn apply_moves(&mut self, aabbs: &[Aabb]) {
+        let (policy, now) = (self.config.policy(), self.now);
+        let mut changes = Changes::default();
+        for (slot, m) in self.moves.iter_mut().enumerate() {
+            let i = m.body as usize;
+            let b = &aabbs[i];
+            let p = self.proxies[i];
+            m.old_fat = p.fat;
+            let fat = match m.target {
+                Target::Dynamic => policy.dynamic_box(b, self.anchors[i], now, jitter(m.body, now)),
+                Target::Static => policy.static_box(b),
+                Target::Nowhere | Target::Unplaced => Aabb::EMPTY,
+            };
+            let place = match (p.place(), m.target) {
+                (Some((Stage::Dynamic, leaf)), Target::Dynamic) => {
+                    self.trees[0].reinsert(leaf, fat, &mut changes);
+                    Some((Stage::Dynamic, leaf))
+                }
+                (old, target) => {
+                    if let Some((s, leaf)) = old {
+                        self.trees[s as usize].remove(leaf, &mut changes);
+                    }
+                    let stage = match target {
+                        Target::Dynamic => Stage::Dynamic,
+                        Target::Static => Stage::Static,
+                        Target::Nowhere | Target::Unplaced => {
+                            self.proxies[i] = Proxy::PLACELESS;
+                            self.marks.set(i, slot as u32);
+                            continue;
+                        }
+                    };
+                    Some((stage, self.trees[stage as usize].insert(m.body, fat, &mut changes)))
+                }
+            };
+            self.proxies[i].fat = fat;
+            self.proxies[i].set_place(place);
+            self.anchors[i] = Anchor { center: crate::morton::center(b), at: now };
+            self.marks.set(i, slot as u32);
+            match m.target {
+                Target::Dynamic => self.last.reinserted += 1,
+                Target::Static => self.last.settled += 1,
+                Target::Nowhere | Target::Unplaced => {}
+            }
+        }
+        self.last.changes = changes;
+        self.last.tally += Tally::work(changes.visited + self.moves.len() as u64, changes.visited * 40);
+    }
+}
+
+impl Broadphase for DynamicBvh {
+    fn name(&self) -> &'static str {
+        crate::BVH_DYNAMIC
+    }
+
+    /// O(n) scan (a flag per body with the motion hint; a box test against the fat box without), a removal,
+    /// insertion and query per moved body (O(log n) each in a good tree), then one exact test per cached pair.
+    /// More than `rebuild_share` of the bodies moving: a bulk rebuild (see the crate docs).
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        let aabbs = frame.aabbs;
+        let out = out.as_mut_vec();
+        out.clear();
+        self.last = LastStats::default();
+        if self.proxies.len() != aabbs.len() {
+            // A count the structure was not told about: start afresh (always correct).
+            self.reset();
+            self.resize_bodies(aabbs.len());
+        }
+        self.now += 1;
+        let (c, now) = (self.config, self.now);
+        self.marks.clear(aabbs.len());
+        let moved = frame.moved.filter(|_| self.built);
+        let scan = Scan {
+            aabbs,
+            moved,
+            proxies: &self.proxies,
+            still: &self.still,
+            now,
+            settle: c.settle,
+            panic_on_invalid: c.panic_on_invalid,
+        };
+        scan.run(&mut self.scan, c.parallelism, &mut self.moves);
+        let n = aabbs.len();
+        let mut tally = Tally::work(n as u64, (n * (size_of::<Aabb>() + size_of::<Proxy>() + 8)) as u64);
+        if !self.built || self.speeds_unknown || self.moves.len() as f32 > c.rebuild_share * n as f32 {
+            self.moves.clear();
+            tally += self.rebuild(aabbs, moved.is_some());
+        } else {
+            self.apply_moves(aabbs);
+            let view = view!(self, aabbs);
+            tally += self.cache.add_new(&view, c.parallelism, &mut self.last.new_pairs);
+        }
+        let view = view!(self, aabbs);
+        tally += self.cache.walk(&view, c.parallelism, out, &mut self.last.stale_pairs);
+        self.last.tally += tally;
+        #[cfg(debug_assertions)]
+        {
+            self.last_boxes.clear();
+            self.last_boxes.extend_from_slice(aabbs);
+        }
+    }
+
+    fn stats(&self) -> Stats {
+        let l = &self.last;
+        let [d, s] = &self.trees;
+        Stats::from(l.tally)
+            .with("nodes", f64::from(d.node_count() + s.node_count()))
+            .with("height", f64::from(d.height().max(s.height())))
+            .with("dynamic_bodies", f64::from(d.leaves))
+            .with("static_bodies", f64::from(s.leaves))
+            .with("reinserted", l.reinserted as f64)
+            .with("settled", l.settled as f64)
+            .with("rotations", l.changes.rotations as f64)
+            .with("cached_pairs", self.cache.len() as f64)
+            .with("new_pairs", l.new_pairs as f64)
+            .with("stale_pairs", l.stale_pairs as f64)
+            .with("rebuilt", if l.rebuilt { 1.0 } else { 0.0 })
+    }
+
+    fn on_resize(&mut self, resize: &Resize<'_>) {
+        let removed = resize.removed_count();
+        let added = resize.new_len - (resize.old_len() - removed);
+        if !self.built || resize.old_len() != self.proxies.len() || 4 * (removed + added) > resize.new_len.max(1) {
+            // Nothing built yet, or a change so large that the next call's rebuild is cheaper than patching.
+            self.reset();
+            return;
+        }
+        let mut changes = Changes::default();
+        let n = resize.new_len;
+        let mut proxies = vec![Proxy::PLACELESS; n];
+        let mut anchors = vec![Anchor::UNKNOWN; n];
+        // Added bodies: no tree, no speed; their boxes, with the next call, make them moves.
+        let mut still: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(self.now)).collect();
+        for (old, &new) in resize.old_to_new.iter().enumerate() {
+            let place = self.proxies[old].place();
+            if new == Resize::REMOVED {
+                if let Some((s, leaf)) = place {
+                    self.trees[s as usize].remove(leaf, &mut changes);
+                }
+                continue;
+            }
+            let new = new as usize;
+            proxies[new] = self.proxies[old];
+            anchors[new] = self.anchors[old];
+            still[new] = AtomicU32::new(self.still[old].load(Ordering::Relaxed));
+            if let Some((s, leaf)) = place {
+                self.trees[s as usize].nodes[leaf as usize].child[0] = new as u32;
+            }
+        }
+        self.proxies = proxies;
+        self.anchors = anchors;
+        self.still = still;
+        self.marks.clear(n);
+        self.cache.remap(resize.old_to_new);
+        #[cfg(debug_assertions)]
+        self.last_boxes.clear();
+    }
+
+    fn reset(&mut self) {
+        for t in &mut self.trees {
+            t.clear();
+        }
+        self.cache.clear();
+        self.moves.clear();
+        self.resize_bodies(0);
+        self.built = false;
+        self.speeds_unknown = false;
+        #[cfg(debug_assertions)]
+        self.last_boxes.clear();
+        self.last = LastStats::default();
+    }
+
+    /// Build from `frame` now: the cache is of fat boxes, so the pairs given do not fill it, but the next call then
+    /// starts from a built structure (it rebuilds once more with the speeds it sees).
+    fn warm_start(&mut self, frame: &Frame<'_>, pairs: &[collide_broadphase::Pair]) {
+        let _ = pairs;
+        self.reset();
+        let mut out = PairList::new();
+        self.find_pairs(&Frame::new(frame.aabbs).with_step(frame.step), &mut out);
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        crate::validate::validate(&crate::validate::Parts {
+            trees: &self.trees,
+            proxies: &self.proxies,
+            pairs: &self.cache,
+            #[cfg(debug_assertions)]
+            last_boxes: &self.last_boxes,
+        })
+    }
+
+    /// Every node of both trees, leaves (fat boxes) included, each tree's root at depth 0.
+    /// Allocates nothing (the app draws it every frame): nodes in pool order, each one's depth counted up its
+    /// parent links, O(nodes · height).
+    fn debug_geometry(&self, out: &mut DebugGeometry) {
+        for tree in &self.trees {
+            for n in tree.nodes.iter().filter(|n| !n.is_free()) {
+                let (mut depth, mut up) = (0, n.parent);
+                while up != NONE {
+                    depth += 1;
+                    up = tree.nodes[up as usize].parent;
+                }
+                out.boxes.push(DebugBox { aabb: n.aabb, depth });
+            }
+        }
+    }
+}

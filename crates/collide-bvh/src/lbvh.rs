@@ -1,0 +1,147 @@
+//! [`LinearBvh`] (`lbvh`): a linear BVH rebuilt every frame and joined with itself, behind the [`Broadphase`]
+//! trait.
+
+use crate::bounds::{is_usable, reject_unusable};
+use crate::flat::{FlatBvh, LEAF};
+use crate::karras::Builder;
+use crate::traverse;
+use collide_broadphase::parallel::PairChunks;
+use collide_broadphase::{Broadphase, DebugBox, DebugGeometry, Frame, PairList, Parallelism, Stats, Tally};
+
+/// The most leaves a task of the parallel self-join covers (`traverse::plan`).
+const JOIN_TASK_LEAVES: u32 = 2048;
+
+/// Tuning of a [`LinearBvh`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LbvhConfig {
+    /// When the build passes and the self-join run on rayon's threads. Default: [`Parallelism::default`]; tests
+    /// lower it to run the parallel paths on small scenes.
+    pub parallelism: Parallelism,
+    /// Panic at a box that is not finite or has `min > max` (naming the body), instead of leaving it out so that
+    /// it overlaps nothing. Default: on in debug builds, off in release builds.
+    pub panic_on_invalid: bool,
+}
+
+impl Default for LbvhConfig {
+    fn default() -> Self {
+        Self { parallelism: Parallelism::default(), panic_on_invalid: cfg!(debug_assertions) }
+    }
+}
+
+/// What the last call did.
+#[derive(Clone, Copy, Debug, Default)]
+struct LastStats {
+    tally: Tally,
+    leaves: u64,
+    height: u32,
+    unusable: u64,
+}
+
+/// A linear BVH (Karras 2012): Morton codes, one radix sort, every inner node built on its own in parallel, a
+/// bottom-up refit, and a parallel self-join. Registry name `lbvh`. Rebuilt every frame, so its cost does not
+/// depend on how far the bodies moved. See the crate docs.
+#[derive(Debug, Default)]
+pub struct LinearBvh {
+    config: LbvhConfig,
+    bvh: FlatBvh,
+    builder: Builder,
+    tasks: Vec<traverse::Task>,
+    pending: Vec<traverse::Task>,
+    chunks: PairChunks<traverse::JoinScratch>,
+    last: LastStats,
+}
+
+impl LinearBvh {
+    /// A linear BVH with default tuning.
+    #[must_use]
+    pub fn new() -> Self {
+        Self::with_config(LbvhConfig::default())
+    }
+
+    /// A linear BVH with `config`.
+    #[must_use]
+    pub fn with_config(config: LbvhConfig) -> Self {
+        Self { config, ..Self::default() }
+    }
+
+    /// The tuning in effect.
+    #[must_use]
+    pub fn config(&self) -> LbvhConfig {
+        self.config
+    }
+}
+
+impl Broadphase for LinearBvh {
+    fn name(&self) -> &'static str {
+        crate::LBVH
+    }
+
+    /// O(n) keys, an O(n) radix sort, O(n) nodes and refit (each node's searches are logarithmic in its range),
+    /// then one query per leaf: O(n · depth) node visits for small bodies, plus the pairs.
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        let aabbs = frame.aabbs;
+        let out = out.as_mut_vec();
+        out.clear();
+        let parallelism = self.config.parallelism;
+        let mut tally = self.builder.build(&mut self.bvh, aabbs, parallelism);
+        let unusable = aabbs.len() - self.bvh.len;
+        if unusable > 0 {
+            // Rare: find the bodies to report (debug builds panic on the first).
+            for (i, b) in aabbs.iter().enumerate().filter(|(_, b)| !is_usable(b)) {
+                reject_unusable(i, b, self.config.panic_on_invalid);
+            }
+        }
+        // Tasks of a few thousand leaves: enough of them for the chunks to balance, each long enough to amortise its
+        // start.
+        traverse::plan(&self.bvh, JOIN_TASK_LEAVES, &mut self.pending, &mut self.tasks);
+        tally += traverse::self_pairs(&self.bvh, |item| item, &self.tasks, &mut self.chunks, parallelism, out);
+        self.last =
+            LastStats { tally, leaves: self.bvh.len as u64, height: self.bvh.height, unusable: unusable as u64 };
+    }
+
+    fn stats(&self) -> Stats {
+        let l = &self.last;
+        Stats::from(l.tally)
+            .with("nodes", l.leaves.saturating_sub(1) as f64)
+            .with("leaves", l.leaves as f64)
+            .with("height", f64::from(l.height))
+            .with("invalid_boxes", l.unusable as f64)
+    }
+
+    fn reset(&mut self) {
+        self.bvh.clear();
+        self.last = LastStats::default();
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        self.bvh.check(None)
+    }
+
+    /// Every inner node's box, the root at depth 0. Allocates nothing (the app draws it every frame): the
+    /// depth-first stack is an array, which the tree's height — at most 64, one level per key bit — cannot
+    /// overflow (a node is popped before its two children are pushed).
+    fn debug_geometry(&self, out: &mut DebugGeometry) {
+        let nodes = &self.bvh.nodes;
+        if nodes.is_empty() {
+            return;
+        }
+        let root = self.bvh.root;
+        let mut stack = [(0u32, 0u32); 128];
+        let mut top = 1;
+        stack[0] = (root, 0);
+        let r = &nodes[root as usize];
+        out.boxes.push(DebugBox { aabb: r.boxes[0].union(&r.boxes[1]), depth: 0 });
+        while top > 0 {
+            top -= 1;
+            let (i, depth) = stack[top];
+            let node = &nodes[i as usize];
+            for c in 0..2 {
+                if node.child[c] & LEAF == 0 {
+                    out.boxes.push(DebugBox { aabb: node.boxes[c], depth: depth + 1 });
+                    stack[top] = (node.child[c], depth + 1);
+                    top += 1;
+                }
+            }
+        }
+    }
+}

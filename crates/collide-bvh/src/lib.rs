@@ -1,0 +1,228 @@
+//! Bounding volume hierarchies for the broadphase: an incremental dynamic AABB tree (`bvh-dynamic`) and a linear
+//! BVH rebuilt every frame (`lbvh`).
+//!
+//! A bounding volume hierarchy is a binary tree of boxes: each leaf holds a body's box, each inner node the
+//! union of its children's. Two bodies can only overlap if every pair of ancestors that separates them does, so
+//! the pairs are found by descending the tree against itself and skipping every pair of subtrees whose boxes are
+//! apart. Unlike a grid or an octree, a BVH adapts to any distribution and size of bodies — one huge body among
+//! small ones is one leaf, not thousands of cells — which is why the engines in use ship one: Box2D v3's dynamic
+//! tree, Bullet's `btDbvt`, parry's BVH (rapier's broad phase), Avian. What separates them is how the tree follows
+//! moving bodies, and this crate has the two opposite answers.
+//!
+//! # `bvh-dynamic`: keep the tree, touch it only where bodies really moved
+//!
+//! **The naive version** updates every leaf to its body's new box each frame, refits every inner node and
+//! traverses the whole tree for pairs — rapier's maintenance, which the bench's peers study times as
+//! `parry-bvh-refit`. It costs a pass over every node plus a full self-traversal every frame, however little
+//! moved: about 13 ms at 10⁵ slowly drifting bodies on the development VM, where a grid of sweeps (`mbp`) takes 8.
+//!
+//! **What fixes it** (Box2D v3, Bullet), in [`DynamicBvh`]:
+//! - **fat boxes.** Each leaf holds a box larger than its body's; while the body's box stays inside, nothing in
+//!   the tree changes. The margin is a small fraction of the body's size on every side plus a *reach* along its
+//!   velocity (estimated from its displacement since its last insertion) as far as it goes in a *horizon* of
+//!   calls, only on the side it moves towards: a body at constant velocity stays inside for a horizon, and the
+//!   box grows along the motion, not around it. Each insertion jitters its horizon between ½ and 1½, so bodies
+//!   inserted together do not all leave together. A body too fast for half a horizon within twice its size gets
+//!   the base margin alone: no affordable box would hold it, and a long one would fill the cache with false
+//!   pairs (`bodies.rs`);
+//! - **a move list.** One pass over the bodies (`classify.rs`) lists those whose box left its fat box — with the
+//!   frame's motion hint, only the bodies marked moved are even tested — and only those are removed and
+//!   re-inserted. Re-insertion chooses the sibling by the surface-area heuristic, starting from the lowest former
+//!   ancestor whose box contains the new fat box (Bullet's look-ahead: the body moved a little, so its place is
+//!   near), refits upwards only as far as boxes change, and rotates nodes on the way (Box2D v3's rotations, which
+//!   keep a tree that is changed one leaf at a time close to a rebuilt one) (`insert.rs`);
+//! - **a static and a dynamic tree** (Bullet's stages). A body whose box has not changed for `settle` calls moves
+//!   to the static tree with a tight fat box; a static body that leaves its box goes back to the dynamic tree.
+//!   Resting bodies then neither enlarge the cache with predicted boxes nor slow the insertions of the moving
+//!   ones. Which bodies are still comes from the motion hint ([`Frame::with_moved`]); without it nothing
+//!   settles, as in Bullet, whose stages are driven by the world updating only the bodies that move;
+//! - **a persistent pair cache** (`cache.rs`): every pair of bodies whose *fat* boxes overlap, kept from call
+//!   to call. Every box is in its fat box, so filtering the cache by the exact test on this call's boxes gives
+//!   exactly the answer. The cache changes only at the moved bodies: the pairs that appear are found by querying
+//!   the trees with their new fat boxes, and a pair found is new exactly when the two *old* fat boxes did not
+//!   overlap (no hash set: the cache was exact for them); the pairs that vanish are dropped by the walk, which
+//!   tests the fat boxes of the pairs of moved bodies on its way. The cache is kept sorted by its first body,
+//!   so the walk streams through one box of each pair;
+//! - **a bulk rebuild** when more than `rebuild_share` of the bodies must move in one call — the first calls, a
+//!   scene of fast bodies, a crowd coming to rest at once: both trees are rebuilt by `lbvh`'s parallel builder,
+//!   the cache filled by its self-join (`rebuild.rs`). A re-insertion costs a few microseconds at 10⁵ bodies;
+//!   the parallel rebuild costs as much as a few thousand of them, so past that the rebuild is cheaper. The first
+//!   call knows no speed; the second knows every body's displacement and rebuilds once more with predicted boxes.
+//!
+//! So on a slow scene a frame costs a scan of the bodies, a re-insertion and a query for about one body in a
+//! hundred, and a walk of the cache, whose size is the answer's times the fat boxes' inflation (about 5 at the
+//! default horizon).
+//!
+//! **What breaks next.** Speed: a body that leaves its box every few calls costs an insertion and a query each
+//! time, and when most bodies do, every call is a rebuild — the cost of `lbvh` plus the cache's walk. Bodies
+//! that change direction often (collisions in a dense crowd) leave their predicted boxes early. And the walk is
+//! bound by memory latency, not arithmetic: body indices say nothing about position, so one box of each cached
+//! pair is a random read.
+//!
+//! # `lbvh`: rebuild the tree every frame, in linear time and in parallel
+//!
+//! **The naive version** builds a tree top-down every frame, splitting each node's bodies by the surface-area
+//! heuristic: a good tree, but O(n log n) work of poor parallelism at the top (parry's binned build,
+//! `parry-bvh-rebuild` in the peers study, is several times slower than any of our broadphases at 10⁵ bodies).
+//!
+//! **What fixes it** (Karras 2012, "Maximizing parallelism in the construction of BVHs, octrees, and k-d
+//! trees"), in [`LinearBvh`]: order the boxes along a Morton (Z-order) curve — 30-bit codes of their centres
+//! over the scene's bounds, sorted by the shared radix sort (`morton.rs`, `karras.rs`). The binary radix tree of
+//! the sorted codes is a spatial hierarchy (every subtree a run of consecutive leaves, an octree cell at the
+//! depth of its common prefix), and it is defined by the codes alone, so it is built without any search order:
+//! Karras finds each inner node independently from the codes; here the tree is built bottom-up in one parallel
+//! climb that also computes the boxes (Apetrei 2014), each node made by the second of its children to finish.
+//! Equal codes are told apart by the body index in the low half of each key, Karras's tie-break. The pairs come
+//! from a simultaneous descent of the tree against itself, cut into tasks run in parallel; subtrees of up to
+//! four leaves are tested as the runs of consecutive leaf boxes they are, and no branch depends on an overlap
+//! test's outcome (`traverse.rs`).
+//!
+//! **What breaks next.** The Morton order ignores sizes: a large box is a leaf like any other, and every node
+//! above it grows to hold it, so mixed sizes make upper nodes overlap and the descent open more of them. Codes
+//! quantise the scene's bounds to 1024 steps per axis: a dense cluster in a large, nearly empty world shares few
+//! codes, and bodies with equal codes are ordered by index, not by position. And like every rebuilt structure it
+//! pays for the whole scene every frame, however little moved: for slow scenes `bvh-dynamic` is the tool.
+//!
+//! # Invalid boxes
+//!
+//! A box that is not finite or has `min > max` on an axis overlaps nothing: `lbvh` gives it a key above every
+//! code and leaves it out of the tree; `bvh-dynamic`'s scan tests every box it must test anyway (one comparison
+//! that rejects NaN and inverted boxes along with boxes outside their fat boxes) and takes the body out of its
+//! tree and the cache. With `panic_on_invalid` (the default in debug builds) both panic instead, naming the body
+//! and the box. Huge finite coordinates (±1e30) are fine: Morton bounds are computed in f64 and margins that
+//! would overflow fall back to the body's own box.
+//!
+//! # Modules
+//!
+//! Layered so that imports point one way: the data (`bounds.rs`: the area and validity of boxes; `flat.rs`: the
+//! linear BVH's sorted leaves and 64-byte nodes; `tree.rs`: the dynamic tree's node pool and query; `bodies.rs`:
+//! per-body proxies, anchors and marks, and the fat-box policy); kernels (`morton.rs`, `chunks.rs` — sections in
+//! parallel chunks with readable per-chunk results, on the shared `Parallelism` —, `karras.rs`, the parallel
+//! build; `traverse.rs`, the self-join and queries; `insert.rs`, the dynamic tree's insertion, removal and
+//! rotations); the dynamic tree's passes (`classify.rs`, the scan; `cache.rs`, the pair cache; `rebuild.rs`,
+//! the bulk rebuild; `validate.rs`); and on top the public types (`dynamic.rs`, `lbvh.rs`). The radix sort and
+//! the parallel runner are `collide-broadphase`'s.
+//!
+//! # Stats
+//!
+//! `pair_tests` counts exact box tests: the cache's walk and the leaf tests of the queries (`bvh-dynamic`), the
+//! leaf tests of the self-join (`lbvh` and the rebuild). `work` counts bodies scanned, nodes visited by queries,
+//! insertions and the join, keys and nodes built; `bytes_touched` the same in bytes. Name-keyed: `lbvh` reports
+//! `nodes`, `leaves`, `height` and `invalid_boxes`; `bvh-dynamic` reports `nodes` and `height` (of both trees),
+//! `dynamic_bodies`, `static_bodies`, `reinserted`, `settled`, `rotations`, `cached_pairs`, `new_pairs`,
+//! `stale_pairs` and `rebuilt` (1 on a bulk rebuild).
+//!
+//! # Complexity
+//!
+//! n bodies, k overlapping pairs, c cached pairs (fat boxes overlapping, c ≥ k), m bodies leaving their fat
+//! boxes in a call, h the tree's height (≈ log₂ n for a good tree).
+//!
+//! | | per call | memory |
+//! |---|---|---|
+//! | `lbvh` build | O(n): keys, three radix passes, one climb, one pack | 64 B per inner node, 32 B keys and leaf box per body |
+//! | `lbvh` pairs | O(n + k) for small uniform bodies; O(n²) when every box overlaps every other | task plan and per-chunk stacks |
+//! | `bvh-dynamic` | O(n) scan + O(m · h) re-insertions and queries + O(c) walk | two pools of 40 B nodes, 28 B proxy per body, 8 B per cached pair |
+//! | `bvh-dynamic` rebuild | `lbvh`'s build and join, plus O(c) to sort the cache | as `lbvh`, per tree |
+//!
+//! - **Best case** for `bvh-dynamic`: slow, coherent motion — m a small fraction of n, c a few times k; with the
+//!   motion hint, bodies at rest cost one flag read. For `lbvh`: many small bodies spread out; its cost does not
+//!   depend on speed.
+//! - **Worst case** for both: everything overlapping everything (k = n²/2, the output's own size). For
+//!   `bvh-dynamic`: every body leaving its box every call (a rebuild each call: `lbvh`'s cost plus the walk).
+//!   For `lbvh`: mixed sizes and tight clusters in a large world (see above).
+//!
+//! # Performance tips
+//!
+//! - Use `bvh-dynamic` when bodies move little per frame relative to their size (the `slow` scene, resting
+//!   crowds), `lbvh` when they move fast or teleport. Watch `reinserted` and `rebuilt`: more than a few percent
+//!   of the bodies re-inserted per call, or `rebuilt` = 1 call after call, means `lbvh` (or `mbp`) is faster.
+//! - `horizon` trades re-insertions for false pairs: longer horizons re-insert less and cache more pairs that
+//!   fail the exact test (`cached_pairs` against the answer's size). On `slow` at 10⁵ bodies (serial, median
+//!   frame): 60 calls → 1 574 re-insertions and 29 k cached pairs a frame, 120 → 946 and 53 k, 240 → 518 and
+//!   105 k; the frame cost was flat from 120 to 240 (about 2.5 ms serial on the loaded VM), higher at 60.
+//! - Give the frame the motion hint ([`Frame::with_moved`]): bodies marked unmoved are not tested, and only
+//!   with it do resting bodies settle into the static tree.
+//! - `rebuild_share` (4% by default) is where a bulk rebuild becomes cheaper than re-inserting one by one; raise
+//!   it on machines with one core (the rebuild is parallel, the re-insertions are not).
+//! - Both run on rayon's threads from [`Parallelism::DEFAULT_MIN_WORK`] items (the scan, the queries, the walk,
+//!   the build and the join); the re-insertions are serial. Neither allocates per frame once its buffers have
+//!   grown to the scene (`tests/warm_allocations.rs`).
+//!
+//!
+//! # Measured
+//!
+//! Development VM (2-core AMD EPYC, shared with other builds: load average 5–7 during every figure here, which
+//! inflates absolute times about twofold and hurts the parallel passes most). Each contender runs over the same
+//! recorded frames of a `collide-sim` simulation, frame by frame in turn, so that load spikes hit all of them;
+//! the ratio is of mean frame times (and of the faster half of the frames), with 2 rayon threads:
+//!
+//! | scene | bodies | ours | against | ratio (mean / faster half) |
+//! |---|---|---|---|---|
+//! | `slow` | 10⁵ | `bvh-dynamic` with the motion hint | `parry-bvh-refit` | 0.39–0.45 / 0.34–0.36 |
+//! | `slow` | 10⁵ | `bvh-dynamic` without it | `parry-bvh-refit` | 0.43–0.53 / 0.41–0.44 |
+//! | `slow` | 10⁵ | `mbp` | `parry-bvh-refit` | 0.62–0.74 / 0.65–0.66 |
+//! | `uniform` | 10⁵ | `lbvh` | `parry-bvh-rebuild` | 0.22 / 0.20 |
+//! | `uniform` | 10⁶ | `lbvh` | `parry-bvh-rebuild` | 0.23 / 0.22 |
+//! | `uniform` | 10⁶ | `mbp` | `parry-bvh-rebuild` | 0.19 / 0.18 |
+//!
+//! A serial `bvh-dynamic` frame on `slow` at 10⁵ (median, phases timed inside): scan 0.25 ms, re-insertions
+//! 0.75, queries 0.75, the cache's walk 0.95 — 946 bodies re-inserted, 53 k cached pairs for 9.5 k overlapping.
+//! Where every body moves fast (`uniform`, `cluster`) every frame is a bulk rebuild, about twice `lbvh`'s time:
+//! the rebuild also converts the trees to pools and sorts the cache for frames that do not come.
+//!
+//! [`Frame::with_moved`]: collide_broadphase::Frame::with_moved
+//! [`Parallelism::DEFAULT_MIN_WORK`]: collide_broadphase::Parallelism::DEFAULT_MIN_WORK
+
+// The data structures:
+mod bodies;
+mod bounds;
+mod flat;
+mod tree;
+// Kernels: Morton codes, the chunk runner, the parallel build, the traversals.
+mod chunks;
+mod insert;
+mod karras;
+mod morton;
+mod traverse;
+// The dynamic tree's per-frame passes, its pair cache, its bulk rebuild and its invariants:
+mod cache;
+mod classify;
+mod rebuild;
+mod validate;
+// The public types.
+mod dynamic;
+mod lbvh;
+
+pub use dynamic::{DynamicBvh, DynamicConfig};
+pub use lbvh::{LbvhConfig, LinearBvh};
+
+/// The registry name of [`LinearBvh`].
+pub const LBVH: &str = "lbvh";
+
+/// The registry name of [`DynamicBvh`].
+pub const BVH_DYNAMIC: &str = "bvh-dynamic";
+
+#[cfg(test)]
+mod tests;
+
+use collide_broadphase::ParamSpec;
+
+/// The tunables of `bvh-dynamic` (see [`DynamicConfig`]).
+pub const DYNAMIC_PARAMS: &[ParamSpec] = &[
+    ParamSpec::number(
+        "horizon",
+        "calls of predicted motion a fat box covers: longer re-inserts less often and caches more false pairs",
+        120.0,
+        0.0,
+        10_000.0,
+    ),
+    ParamSpec::number("margin", "fat box margin on every side, as a fraction of the body's size", 0.05, 0.0, 10.0),
+    ParamSpec::integer("settle", "calls without motion before a body moves to the static tree", 16.0, 1.0, 1.0e6),
+    ParamSpec::number(
+        "rebuild_share",
+        "share of the bodies moving in one call above which everything is rebuilt instead of re-inserted",
+        0.04,
+        0.0,
+        1.0,
+    ),
+];

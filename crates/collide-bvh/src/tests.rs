@@ -1,0 +1,414 @@
+use crate::{DynamicBvh, DynamicConfig, LbvhConfig, LinearBvh};
+use collide_broadphase::conformance::{assert_conforms, pair_snapshot, snapshot_scenes};
+use collide_broadphase::{
+    Aabb, Broadphase, DebugGeometry, Frame, PairList, Parallelism, Resize, Stats, reference_pairs,
+};
+use collide_math::{Rng, Vec3};
+
+/// A threshold low enough that the kit's small scenes take the parallel paths (the shipped
+/// [`Parallelism::default`] is what the default-tuned tests and the warm-allocation tests run).
+const FORCED: Parallelism = Parallelism::with_min_work(16);
+
+fn on_two_threads<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a rayon pool").install(f)
+}
+
+/// The pairs of the usable boxes of `aabbs` (an unusable box overlaps nothing), sorted: the independent answer.
+fn reference(aabbs: &[Aabb]) -> PairList {
+    let valid: Vec<Aabb> = aabbs
+        .iter()
+        .map(|b| if b.is_valid() { *b } else { Aabb::new(Vec3::splat(f32::NAN), Vec3::splat(f32::NAN)) })
+        .collect();
+    let mut want = PairList::new();
+    reference_pairs(&valid, &mut want);
+    want
+}
+
+/// Run `bp` on `frame`, check its invariants, and assert its pairs are the reference's; returns its stats.
+fn check(bp: &mut dyn Broadphase, frame: &Frame<'_>, label: &str) -> Stats {
+    let mut out = PairList::new();
+    bp.find_pairs(frame, &mut out);
+    if let Err(e) = bp.validate() {
+        panic!("{label}: validate: {e}");
+    }
+    out.sort();
+    assert_eq!(out, reference(frame.aabbs), "{label}");
+    bp.stats()
+}
+
+/// `n` cubes of half edge 0.5 uniform in a cube sized for about 2% volume fraction, each with a velocity of
+/// `speed` units per call in a random direction.
+fn cloud(seed: u64, n: usize, speed: f32) -> (Vec<Vec3>, Vec<Vec3>, f32) {
+    let width = (n as f32 * 26.0).cbrt();
+    let mut rng = Rng::new(seed);
+    let centers = (0..n).map(|_| rng.point_in(Vec3::ZERO, Vec3::splat(width))).collect();
+    let velocities = (0..n).map(|_| rng.unit_vector() * speed).collect();
+    (centers, velocities, width)
+}
+
+fn boxes_of(centers: &[Vec3]) -> Vec<Aabb> {
+    centers.iter().map(|&c| Aabb::from_center_radius(c, 0.5)).collect()
+}
+
+/// Move every centre by its velocity, bouncing off the walls of `[0, width]³`.
+fn advance(centers: &mut [Vec3], velocities: &mut [Vec3], width: f32) {
+    for (c, v) in centers.iter_mut().zip(velocities.iter_mut()) {
+        *c += *v;
+        for a in 0..3 {
+            if c[a] < 0.0 || c[a] > width {
+                c[a] = c[a].clamp(0.0, width);
+                v[a] = -v[a];
+            }
+        }
+    }
+}
+
+fn dynamic(config: DynamicConfig) -> DynamicBvh {
+    DynamicBvh::with_config(config)
+}
+
+#[test]
+fn lbvh_conforms() {
+    assert_conforms(|| Box::new(LinearBvh::new()));
+    on_two_threads(|| {
+        assert_conforms(|| {
+            Box::new(LinearBvh::with_config(LbvhConfig { parallelism: FORCED, ..LbvhConfig::default() }))
+        })
+    });
+}
+
+#[test]
+fn bvh_dynamic_conforms_with_default_tuning() {
+    assert_conforms(|| Box::new(DynamicBvh::new()));
+    on_two_threads(|| {
+        assert_conforms(|| Box::new(dynamic(DynamicConfig { parallelism: FORCED, ..DynamicConfig::default() })))
+    });
+}
+
+/// Every path of the incremental update: never rebuilding after the second call (`rebuild_share` 1: every move
+/// re-inserted, the teleporting sequence included), always rebuilding (0), settling after one still call (the
+/// static tree busy), no prediction (horizon 0) and a long one; serial and with the parallel passes forced.
+#[test]
+fn bvh_dynamic_conforms_on_every_path() {
+    let variants = [
+        DynamicConfig { rebuild_share: 1.0, ..DynamicConfig::default() },
+        DynamicConfig { rebuild_share: 1.0, settle: 1, horizon: 0.0, ..DynamicConfig::default() },
+        DynamicConfig { rebuild_share: 1.0, settle: 3, horizon: 400.0, margin: 0.0, ..DynamicConfig::default() },
+        DynamicConfig { rebuild_share: 0.0, settle: 2, ..DynamicConfig::default() },
+    ];
+    for config in variants {
+        for parallelism in [Parallelism::SERIAL, FORCED] {
+            let config = DynamicConfig { parallelism, ..config };
+            on_two_threads(|| assert_conforms(|| Box::new(dynamic(config))));
+        }
+    }
+}
+
+#[test]
+fn snapshots_of_small_scenes() {
+    for scene in snapshot_scenes() {
+        let lbvh = pair_snapshot(&mut LinearBvh::new(), scene.name);
+        insta::assert_snapshot!(format!("lbvh-{}", scene.name), lbvh);
+        let dynamic = pair_snapshot(&mut DynamicBvh::new(), scene.name);
+        insta::assert_snapshot!(format!("bvh-dynamic-{}", scene.name), dynamic);
+    }
+}
+
+/// Slow coherent motion (the `slow` scene's regime, scaled down): after the second call no frame rebuilds, only
+/// a few bodies a frame are re-inserted, the cache holds every pair and more, rotations happen, and the tree
+/// stays shallow. Every frame equals the reference and validates.
+#[test]
+fn slow_motion_reinserts_few_bodies_and_never_rebuilds() {
+    let n = 3000;
+    let (mut centers, mut velocities, width) = cloud(5, n, 0.01);
+    let mut bp = DynamicBvh::new();
+    let (mut reinserted, mut rotations) = (0.0, 0.0);
+    for frame in 0..200 {
+        let aabbs = boxes_of(&centers);
+        let s = check(&mut bp, &Frame::new(&aabbs), &format!("frame {frame}"));
+        let rebuilt = s.get("rebuilt").unwrap();
+        assert_eq!(rebuilt, if frame < 2 { 1.0 } else { 0.0 }, "frame {frame}: {s}");
+        if frame >= 2 {
+            reinserted += s.get("reinserted").unwrap();
+            rotations += s.get("rotations").unwrap();
+            assert!(s.get("cached_pairs").unwrap() >= s.get("new_pairs").unwrap());
+            assert!(s.get("height").unwrap() < 3.0 * (n as f64).log2(), "{s}");
+        }
+        advance(&mut centers, &mut velocities, width);
+    }
+    let per_frame = reinserted / 198.0;
+    assert!(per_frame > 0.0 && per_frame < 0.05 * n as f64, "{per_frame} re-insertions a frame");
+    assert!(rotations > 0.0);
+}
+
+/// Teleporting bodies: every frame moves everything, so every frame is a bulk rebuild, and stays right.
+#[test]
+fn fast_motion_rebuilds_every_frame() {
+    let mut rng = Rng::new(9);
+    let mut bp = DynamicBvh::new();
+    for frame in 0..20 {
+        let aabbs: Vec<Aabb> =
+            (0..800).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(30.0)), 0.6)).collect();
+        let s = check(&mut bp, &Frame::new(&aabbs), &format!("frame {frame}"));
+        assert_eq!(s.get("rebuilt"), Some(1.0), "{s}");
+        assert_eq!(s.get("reinserted"), Some(0.0));
+    }
+}
+
+/// With the exact motion hint, bodies at rest settle into the static tree after `settle` calls; a settled body
+/// that starts moving goes back to the dynamic tree; without the hint nothing settles. Both through the
+/// incremental path (`rebuild_share` 1) and through a bulk rebuild every call (0). Every frame is checked.
+#[test]
+fn resting_bodies_settle_into_the_static_tree_with_the_hint() {
+    let n = 1000;
+    for (hinted, rebuild_share) in [(true, 1.0), (false, 1.0), (true, 0.0), (false, 0.0)] {
+        let (mut centers, mut velocities, width) = cloud(12, n, 0.05);
+        for v in velocities.iter_mut().skip(100) {
+            *v = Vec3::ZERO; // 90% at rest
+        }
+        let config = DynamicConfig { settle: 5, rebuild_share, ..DynamicConfig::default() };
+        let mut bp = dynamic(config);
+        let mut previous: Vec<Aabb> = Vec::new();
+        for frame in 0..40 {
+            if frame == 25 {
+                velocities[500] = Vec3::X * 0.3; // a settled body starts moving
+            }
+            let aabbs = boxes_of(&centers);
+            let moved: Vec<bool> = if previous.is_empty() {
+                vec![true; n]
+            } else {
+                aabbs.iter().zip(&previous).map(|(a, b)| !collide_broadphase::same_bits(a, b)).collect()
+            };
+            let f = Frame::new(&aabbs);
+            let f = if hinted { f.with_moved(&moved) } else { f };
+            let s = check(&mut bp, &f, &format!("hinted {hinted}, rebuild_share {rebuild_share}, frame {frame}"));
+            let statics = s.get("static_bodies").unwrap();
+            if !hinted {
+                assert_eq!(statics, 0.0, "frame {frame}: {s}");
+            } else if frame == 20 {
+                assert_eq!(statics, 900.0, "frame {frame}: {s}");
+            } else if frame == 30 {
+                assert_eq!(statics, 899.0, "frame {frame}: the moving body left: {s}");
+            }
+            previous = aabbs;
+            advance(&mut centers, &mut velocities, width);
+        }
+    }
+}
+
+/// Invalid boxes (NaN, infinite, inverted) overlap nothing and do not disturb the others, in both algorithms,
+/// through frames where bodies become invalid and valid again (with and without the motion hint); huge finite
+/// coordinates stay correct.
+#[test]
+fn invalid_boxes_overlap_nothing_and_huge_boxes_count() {
+    let (centers, _, _) = cloud(3, 600, 0.0);
+    let base = boxes_of(&centers);
+    let inverted = Aabb::new(Vec3::new(9.0, 0.0, 0.0), Vec3::new(1.0, 40.0, 40.0));
+    let nan = Aabb::new(Vec3::new(f32::NAN, 1.0, 1.0), Vec3::splat(2.0));
+    let infinite = Aabb::new(Vec3::splat(f32::NEG_INFINITY), Vec3::splat(f32::INFINITY));
+    let huge = Aabb::new(Vec3::splat(-1.0e30), Vec3::splat(1.0e30));
+    let far = Aabb::from_center_radius(Vec3::splat(3.0e38), 1.0e37);
+    let quiet = |rebuild_share| DynamicConfig { panic_on_invalid: false, rebuild_share, ..DynamicConfig::default() };
+    let contenders: [(&str, Box<dyn Broadphase>); 3] = [
+        ("lbvh", Box::new(LinearBvh::with_config(LbvhConfig { panic_on_invalid: false, ..LbvhConfig::default() }))),
+        ("bvh-dynamic", Box::new(dynamic(quiet(1.0)))),
+        ("bvh-dynamic-rebuilding", Box::new(dynamic(quiet(0.0)))),
+    ];
+    for (name, mut bp) in contenders {
+        for hinted in [false, true] {
+            bp.reset();
+            let mut previous: Vec<Aabb> = Vec::new();
+            for frame in 0..8 {
+                let mut aabbs = base.clone();
+                // A few bodies invalid, which ones changing from frame to frame; huge and far ones throughout.
+                for (k, bad) in [inverted, nan, infinite].iter().enumerate() {
+                    aabbs[(frame * 7 + k * 101) % 600] = *bad;
+                }
+                aabbs[3] = huge;
+                aabbs[4] = far;
+                if frame % 2 == 1 {
+                    // Inverted on x but inside body 10's fat box: a containment test alone would keep it.
+                    let b = base[10];
+                    aabbs[10] = Aabb::new(Vec3::new(b.max.x, b.min.y, b.min.z), Vec3::new(b.min.x, b.max.y, b.max.z));
+                }
+                let moved: Vec<bool> = if previous.len() == aabbs.len() {
+                    aabbs.iter().zip(&previous).map(|(a, b)| !collide_broadphase::same_bits(a, b)).collect()
+                } else {
+                    vec![true; aabbs.len()]
+                };
+                let f = Frame::new(&aabbs);
+                let f = if hinted { f.with_moved(&moved) } else { f };
+                let s = check(bp.as_mut(), &f, &format!("{name}, hinted {hinted}, frame {frame}"));
+                assert!(s.pair_tests > 0);
+                previous = aabbs;
+            }
+        }
+    }
+}
+
+#[test]
+#[should_panic(expected = "body 7 has an invalid box")]
+fn an_invalid_box_panics_naming_the_body_when_asked_lbvh() {
+    let mut aabbs = vec![Aabb::from_center_radius(Vec3::ONE, 1.0); 10];
+    aabbs[7] = Aabb::new(Vec3::ONE, Vec3::ZERO);
+    let mut bp = LinearBvh::with_config(LbvhConfig { panic_on_invalid: true, ..LbvhConfig::default() });
+    bp.find_pairs(&Frame::new(&aabbs), &mut PairList::new());
+}
+
+#[test]
+#[should_panic(expected = "body 7 has an invalid box")]
+fn an_invalid_box_panics_naming_the_body_when_asked_dynamic() {
+    let mut aabbs = vec![Aabb::from_center_radius(Vec3::ONE, 1.0); 10];
+    let mut bp = dynamic(DynamicConfig { panic_on_invalid: true, ..DynamicConfig::default() });
+    bp.find_pairs(&Frame::new(&aabbs), &mut PairList::new());
+    aabbs[7].max.y = f32::NAN;
+    bp.find_pairs(&Frame::new(&aabbs), &mut PairList::new());
+}
+
+#[test]
+fn invalid_boxes_panic_by_default_only_in_debug_builds() {
+    assert_eq!(LbvhConfig::default().panic_on_invalid, cfg!(debug_assertions));
+    assert_eq!(DynamicConfig::default().panic_on_invalid, cfg!(debug_assertions));
+}
+
+/// Bodies removed and added: a small batch is patched into the trees and the cache (no rebuild next call), a
+/// large one rebuilds; both stay right. Removed bodies' leaves are gone (validate counts them), renumbered
+/// bodies keep their pairs.
+#[test]
+fn resizes_patch_small_batches_and_rebuild_large_ones() {
+    let (mut centers, mut velocities, width) = cloud(21, 2000, 0.02);
+    let mut bp = DynamicBvh::new();
+    for frame in 0..6 {
+        check(&mut bp, &Frame::new(&boxes_of(&centers)), &format!("warm-up {frame}"));
+        advance(&mut centers, &mut velocities, width);
+    }
+    let mut rng = Rng::new(4);
+    for (round, (remove, add)) in [(10, 5), (0, 30), (25, 0), (800, 900)].into_iter().enumerate() {
+        let n = centers.len();
+        // Remove `remove` bodies (the last ones move into their slots), then append `add`.
+        let mut old_to_new: Vec<u32> = (0..n as u32).collect();
+        for _ in 0..remove {
+            let i = rng.below(centers.len() as u32) as usize;
+            let last = centers.len() - 1;
+            centers.swap_remove(i);
+            velocities.swap_remove(i);
+            let from = old_to_new.iter().position(|&x| x == last as u32).unwrap();
+            let gone = old_to_new.iter().position(|&x| x == i as u32).unwrap();
+            old_to_new[gone] = Resize::REMOVED;
+            if from != gone {
+                old_to_new[from] = i as u32;
+            }
+        }
+        for _ in 0..add {
+            centers.push(rng.point_in(Vec3::ZERO, Vec3::splat(width)));
+            velocities.push(rng.unit_vector() * 0.02);
+        }
+        let resize = Resize { old_to_new: &old_to_new, new_len: centers.len() };
+        resize.check().unwrap();
+        bp.on_resize(&resize);
+        bp.validate().unwrap();
+        let s = check(&mut bp, &Frame::new(&boxes_of(&centers)), &format!("round {round}"));
+        let large = remove + add > centers.len() / 4;
+        assert_eq!(s.get("rebuilt"), Some(if large { 1.0 } else { 0.0 }), "round {round}: {s}");
+        advance(&mut centers, &mut velocities, width);
+        check(&mut bp, &Frame::new(&boxes_of(&centers)), &format!("round {round}, next"));
+    }
+}
+
+/// `warm_start` builds from the frame it is given: the next call answers right and rebuilds once with the
+/// speeds it now sees, the one after is incremental.
+#[test]
+fn warm_start_builds_from_the_given_frame() {
+    let (mut centers, mut velocities, width) = cloud(8, 1500, 0.01);
+    let mut bp = DynamicBvh::new();
+    let aabbs = boxes_of(&centers);
+    bp.warm_start(&Frame::new(&aabbs), reference(&aabbs).as_slice());
+    bp.validate().unwrap();
+    for (frame, rebuilt) in [(1, 1.0), (2, 0.0), (3, 0.0)] {
+        advance(&mut centers, &mut velocities, width);
+        let s = check(&mut bp, &Frame::new(&boxes_of(&centers)), &format!("frame {frame}"));
+        assert_eq!(s.get("rebuilt"), Some(rebuilt), "frame {frame}: {s}");
+    }
+}
+
+/// `validate` sees a broken cache and a broken fat box (tests poke the private fields).
+#[test]
+fn validate_catches_a_wrong_cache_and_a_wrong_fat_box() {
+    let (mut centers, mut velocities, width) = cloud(2, 500, 0.02);
+    let mut bp = DynamicBvh::new();
+    for frame in 0..4 {
+        check(&mut bp, &Frame::new(&boxes_of(&centers)), &format!("frame {frame}"));
+        advance(&mut centers, &mut velocities, width);
+    }
+    let good = bp.cache.clone();
+    // A pair whose fat boxes do not overlap (bodies 0 and 1 are far apart in this cloud), then one cached twice.
+    let far = (1..500).find(|&j| !bp.proxies[0].fat.overlaps(&bp.proxies[j].fat)).unwrap();
+    bp.cache.push_unchecked(collide_broadphase::Pair::new(0, far as u32));
+    assert!(bp.validate().is_err_and(|e| e.contains("extra")), "{:?}", bp.validate());
+    bp.cache = good.clone();
+    let twice = *bp.cache.iter().next().unwrap();
+    bp.cache.push_unchecked(twice);
+    assert!(bp.validate().is_err_and(|e| e.contains("twice")), "{:?}", bp.validate());
+    bp.cache = good;
+    bp.validate().unwrap();
+    let fat = bp.proxies[17].fat;
+    bp.proxies[17].fat.max.x += 1.0;
+    assert!(bp.validate().is_err_and(|e| e.contains("body 17")), "{:?}", bp.validate());
+    bp.proxies[17].fat = fat;
+    bp.validate().unwrap();
+}
+
+/// The debug geometry is the trees' nodes by depth: roots at depth 0, every box inside its parent's, the leaves'
+/// fat boxes around the bodies' boxes. For `lbvh`: its inner nodes, n − 1 boxes.
+#[test]
+fn debug_geometry_shows_the_nodes_by_depth() {
+    let (centers, _, _) = cloud(6, 400, 0.0);
+    let aabbs = boxes_of(&centers);
+    let mut out = PairList::new();
+    let mut lbvh = LinearBvh::new();
+    lbvh.find_pairs(&Frame::new(&aabbs), &mut out);
+    let mut g = DebugGeometry::default();
+    lbvh.debug_geometry(&mut g);
+    assert_eq!(g.boxes.len(), aabbs.len() - 1);
+    let world = aabbs.iter().fold(Aabb::EMPTY, |u, b| u.union(b));
+    assert_eq!(g.boxes.iter().filter(|b| b.depth == 0).map(|b| b.aabb).collect::<Vec<_>>(), [world]);
+    assert!(g.boxes.iter().all(|b| world.contains(&b.aabb)));
+    let mut dynamic = DynamicBvh::new();
+    dynamic.find_pairs(&Frame::new(&aabbs), &mut out);
+    g.clear();
+    dynamic.debug_geometry(&mut g);
+    assert_eq!(g.boxes.len(), 2 * aabbs.len() - 1, "every node of the one tree in use");
+    let root = g.boxes.iter().find(|b| b.depth == 0).unwrap().aabb;
+    assert!(root.contains(&world) && g.boxes.iter().all(|b| root.contains(&b.aabb)));
+    assert!(g.boxes.iter().any(|b| b.depth > 8));
+}
+
+/// `lbvh`'s counters describe its tree: n − 1 nodes, a height between log₂ n and a small multiple of it, and at
+/// least one test per pair.
+#[test]
+fn lbvh_stats_describe_the_tree() {
+    let (centers, _, _) = cloud(7, 4096, 0.0);
+    let aabbs = boxes_of(&centers);
+    let mut bp = LinearBvh::new();
+    let s = check(&mut bp, &Frame::new(&aabbs), "cloud");
+    assert_eq!(s.get("leaves"), Some(4096.0));
+    assert_eq!(s.get("nodes"), Some(4095.0));
+    let height = s.get("height").unwrap();
+    assert!((12.0..=40.0).contains(&height), "{s}");
+    assert!(s.pair_tests >= reference(&aabbs).len() as u64 && s.work > 4096 && s.bytes_touched > 4096 * 24, "{s}");
+}
+
+#[test]
+fn params_map_to_the_config() {
+    let p = collide_broadphase::Params::resolve_numbers(
+        crate::DYNAMIC_PARAMS,
+        [("horizon", 30.0), ("margin", 0.2), ("settle", 4.0), ("rebuild_share", 0.5)],
+    )
+    .unwrap();
+    let c = DynamicBvh::from_params(&p).config();
+    assert_eq!((c.horizon, c.margin, c.settle, c.rebuild_share), (30.0, 0.2, 4, 0.5));
+    let d = DynamicBvh::from_params(&collide_broadphase::Params::defaults(crate::DYNAMIC_PARAMS)).config();
+    assert_eq!(d, DynamicConfig::default());
+    assert_eq!(DynamicBvh::new().name(), "bvh-dynamic");
+    assert_eq!(LinearBvh::new().name(), "lbvh");
+}
