@@ -138,8 +138,9 @@ impl Default for RegionGrid {
 }
 
 impl RegionGrid {
-    /// A grid over the bounds of the valid boxes of `aabbs` (or of their bulk, when a few far bodies stretch them:
-    /// see the module docs): `regions_per_axis` on every axis that has an extent, or (0) sized by `policy`. O(n).
+    /// A grid over the bounds of `aabbs` (or of their bulk, when a few far bodies stretch them: see the module
+    /// docs): `regions_per_axis` on every axis that has an extent, or (0) sized by `policy`. O(n). Invalid boxes
+    /// cannot make it degenerate, but the caller leaves them out of every region.
     #[must_use]
     pub fn plan(aabbs: &[Aabb], regions_per_axis: usize, policy: &GridPolicy) -> Self {
         // Box sizes count up to OUTLIER_RATIO times the bulk's extent, so that one box spanning ±1e30 does not
@@ -147,12 +148,14 @@ impl RegionGrid {
         // that large, so its plan is unchanged).
         let bulk = sampled_bounds(aabbs);
         let cap = Vec3::select(bulk.min.cmple(bulk.max), bulk.extents() * OUTLIER_RATIO, Vec3::INFINITY);
+        // Invalid boxes need no test here (the caller leaves them out of every region): `min`/`max` drop a NaN,
+        // an infinite corner stretches the full bounds so far that the bulk's are used, and a NaN or infinite
+        // extent counts as `cap`. At worst an inverted box shrinks the mean size a little.
         let mut bounds = Aabb::EMPTY;
         let mut size_sum = [0f64; 3];
-        let mut valid = 0usize;
-        for b in aabbs.iter().filter(|b| is_valid_box(b)) {
-            bounds = bounds.union(b);
-            valid += 1;
+        for b in aabbs {
+            // The box first: glam's `min`/`max` return their second argument when the first is NaN.
+            bounds = Aabb::new(b.min.min(bounds.min), b.max.max(bounds.max));
             let e = b.extents().min(cap);
             for (k, s) in size_sum.iter_mut().enumerate() {
                 *s += f64::from(e[k]);
@@ -162,7 +165,7 @@ impl RegionGrid {
         let extent = bounds.extents();
         let live = |k: usize| extent[k].is_finite() && extent[k] > 0.0;
         let mut res = [1usize; 3];
-        let n = valid.max(1) as f32;
+        let n = aabbs.len().max(1) as f32;
         let axes = (0..3).filter(|&k| live(k)).count();
         if regions_per_axis > 0 {
             for (k, r) in res.iter_mut().enumerate() {
@@ -356,7 +359,7 @@ mod tests {
         let spanning = Aabb::new(Vec3::splat(-1.0e30), Vec3::splat(1.0e30));
         let nan = Aabb::new(Vec3::splat(f32::NAN), Vec3::ONE);
         let infinite = Aabb::new(Vec3::NEG_INFINITY, Vec3::INFINITY);
-        let scene = lattice_with(&[(0, far), (333, spanning), (500, nan), (777, infinite)]);
+        let scene = lattice_with(&[(0, far), (333, spanning), (500, nan), (777, infinite), (999, nan)]);
         let grid = RegionGrid::plan(&scene, 0, &POLICY);
         assert_eq!(grid.res(), [5, 5, 5], "the bulk decides the grid");
         let b = grid.bounds();

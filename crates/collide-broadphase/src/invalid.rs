@@ -22,7 +22,7 @@
 //! [`reference_pairs`](crate::reference_pairs) defines the answer the same way: it skips invalid boxes.
 
 use crate::Aabb;
-use collide_math::Vec3;
+use glam::Vec3A;
 
 /// What a broadphase does with an invalid box (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -45,12 +45,14 @@ impl Default for InvalidBoxes {
 }
 
 /// `true` when `b` has finite corners and `min <= max` on every axis ([`Aabb::is_valid`], written for the hot
-/// paths): nine comparisons and no branch. `-inf < min <= max < inf` on each axis is all it takes, since a NaN
-/// fails every comparison and `min <= max` carries the finiteness of one corner to the other.
+/// paths). `f32::MIN <= min <= max <= f32::MAX` on each axis is all it takes, since a NaN fails every comparison;
+/// on four-lane vectors that is three comparisons, two ands and a mask, no branch (as nine scalar comparisons it
+/// cost twice the instructions: a tenth of octree-dup's classification pass).
 #[inline(always)]
 #[must_use]
 pub fn is_valid_box(b: &Aabb) -> bool {
-    (b.min.cmpgt(Vec3::NEG_INFINITY) & b.min.cmple(b.max) & b.max.cmplt(Vec3::INFINITY)).all()
+    let (min, max) = (Vec3A::from(b.min), Vec3A::from(b.max));
+    (min.cmpge(Vec3A::splat(f32::MIN)) & min.cmple(max) & max.cmple(Vec3A::splat(f32::MAX))).all()
 }
 
 /// The first body whose box is invalid, if any. O(n); for algorithms with no pass over the boxes of their own
@@ -77,6 +79,7 @@ pub fn invalid_message(body: usize, aabb: &Aabb) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use collide_math::Vec3;
 
     #[test]
     fn the_fast_test_is_aabb_is_valid() {

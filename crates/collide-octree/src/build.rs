@@ -278,19 +278,24 @@ impl SubtreeBuilder {
     /// ([`tighten`]): the split is then tried again around them.
     fn split(&mut self, ni: usize, own: &[Item], shape: &Shape) {
         let mut node = self.nodes[ni];
-        let mut children = children_of(&node, shape);
-        let mut counts = self.classify(own, node.c, &children, shape);
-        if counts.is_none_or(|c| c[..8].contains(&(own.len() as u32))) {
-            // Refused, or every item would go down one child: a chain of nodes towards a crowd that lies in a corner
-            // of the cell, which ends in one leaf at `max_depth` when far bodies made the root huge.
-            if let Some(tight) = tighten(&node, own) {
-                node = tight;
-                self.nodes[ni] = tight;
-                children = children_of(&node, shape);
-                counts = self.classify(own, node.c, &children, shape);
+        let mut tightened = false;
+        // At most twice round: the second time around the node's items (one call site keeps `classify` inlined).
+        let (counts, mut children) = loop {
+            let children = children_of(&node, shape);
+            let counts = self.classify(own, node.c, &children, shape);
+            // Refused, or every item would go down one child: a chain of nodes towards a crowd in a corner of the
+            // cell, which ends in one leaf at `max_depth` when far bodies made the root huge.
+            if !tightened && counts.is_none_or(|c| c[..8].contains(&(own.len() as u32))) {
+                tightened = true;
+                self.tally += Tally::work(own.len() as u64, own.len() as u64 * ITEM_BYTES);
+                if let Some(tight) = tighten(&node, own) {
+                    node = tight;
+                    self.nodes[ni] = tight;
+                    continue;
+                }
             }
-            self.tally += Tally::work(own.len() as u64, own.len() as u64 * ITEM_BYTES);
-        }
+            break (counts, children);
+        };
         let Some(counts) = counts else {
             self.keep_all(ni, own);
             return;

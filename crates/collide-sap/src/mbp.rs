@@ -120,12 +120,11 @@ impl MultiBoxPruning {
         self.ranges.clear();
         self.multi.clear();
         for (i, b) in aabbs.iter().enumerate() {
-            let range = if is_valid_box(b) {
-                grid.range(b)
-            } else {
+            let mut range = grid.range(b);
+            if !is_valid_box(b) {
                 frame.reject_invalid(i);
-                NO_REGIONS
-            };
+                range = NO_REGIONS;
+            }
             self.ranges.push(range);
             self.multi.push(range[..3] != range[3..]);
             grid.for_each(&range, |r| self.offsets[r + 1] += 1);

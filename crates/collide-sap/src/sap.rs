@@ -390,12 +390,11 @@ impl SweepAndPrune {
         let grid = &self.grid;
         let mut transfers = 0;
         for (i, (b, range)) in aabbs.iter().zip(self.ranges.iter_mut()).enumerate() {
-            let new = if is_valid_box(b) {
-                grid.range(b)
-            } else {
+            let mut new = grid.range(b);
+            if !is_valid_box(b) {
                 frame.reject_invalid(i);
-                NO_REGIONS
-            };
+                new = NO_REGIONS;
+            }
             if new == *range {
                 continue;
             }
