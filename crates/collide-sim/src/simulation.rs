@@ -37,18 +37,44 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// A simulation of `config`, spawned and ready for its first step.
+    /// A simulation of `config`, spawned and ready for its first step. Besides the config's own errors
+    /// ([`Config::resolve`], which estimates the memory the run needs), the body columns and the per-body buffers of
+    /// the step are reserved with `try_reserve` for the scene's largest body count: an allocator that refuses is an
+    /// error naming `bodies`, not an abort.
     pub fn new(config: &Config) -> Result<Self, ConfigError> {
         let setup = config.resolve()?;
         let (algorithm, params) = config.algorithm()?;
         let clock = Clock::new(config.time.policy()).with_cap(config.time.cap).with_scale(config.time.scale);
-        Ok(Self::from_parts(setup, algorithm, params, clock))
+        let mut sim = Self::unspawned(setup, algorithm, params, clock);
+        let bodies = sim.setup.bodies.saturating_mul(sim.setup.scenario.growth);
+        sim.try_reserve(bodies).map_err(|e| ConfigError {
+            origin: "config".into(),
+            line: None,
+            message: format!("bodies = {}: cannot allocate room for {bodies} bodies ({e})", sim.setup.bodies),
+        })?;
+        sim.respawn();
+        Ok(sim)
     }
 
     /// A simulation from already checked parts.
     #[must_use]
     pub fn from_parts(setup: Setup, algorithm: &'static AlgorithmDescriptor, params: Params, clock: Clock) -> Self {
-        let mut sim = Self {
+        let mut sim = Self::unspawned(setup, algorithm, params, clock);
+        sim.respawn();
+        sim
+    }
+
+    /// Room for `bodies` bodies in the body columns and the step's per-body buffers.
+    fn try_reserve(&mut self, bodies: usize) -> Result<(), std::collections::TryReserveError> {
+        self.bodies.try_reserve(bodies)?;
+        self.aabbs.try_reserve_exact(bodies)?;
+        self.moved.try_reserve_exact(bodies)?;
+        self.resolved.try_reserve_exact(bodies)
+    }
+
+    /// The parts put together, with no bodies yet.
+    fn unspawned(setup: Setup, algorithm: &'static AlgorithmDescriptor, params: Params, clock: Clock) -> Self {
+        Self {
             broadphase: (algorithm.build)(&params),
             algorithm,
             params,
@@ -67,9 +93,7 @@ impl Simulation {
             doomed: Vec::new(),
             old_to_new: Vec::new(),
             setup,
-        };
-        sim.respawn();
-        sim
+        }
     }
 
     /// Throw the bodies away and spawn the scene again from its seed; the broadphase starts afresh.
@@ -110,7 +134,9 @@ impl Simulation {
     /// wall time, so a slow step makes the next dt longer — the thesis's feedback loop, reproduced without a
     /// window. `progress` is called after every frame with the frame index.
     pub fn run(&mut self, frames: u64, mut progress: impl FnMut(u64, &Self)) {
-        self.records.reserve(frames as usize);
+        // Room for every record up front when the allocator gives it (the config's memory check counted them);
+        // otherwise they grow as they come.
+        let _ = self.records.try_reserve(usize::try_from(frames).unwrap_or(usize::MAX));
         for f in 0..frames {
             let start = Instant::now();
             self.frame(self.last_frame_seconds);
