@@ -49,12 +49,12 @@ impl Setup {
     }
 
     /// A uniform position where a body of radius `r` fits inside the container.
-    fn inside(&self, rng: &mut Rng, r: f32) -> Vec3 {
+    pub(crate) fn inside(&self, rng: &mut Rng, r: f32) -> Vec3 {
         rng.point_in(self.container.min + Vec3::splat(r), self.container.max - Vec3::splat(r))
     }
 
     /// A velocity of the configured speed in a uniformly random direction, or zero for resting bodies.
-    fn draw_velocity(&self, rng: &mut Rng) -> Vec3 {
+    pub(crate) fn draw_velocity(&self, rng: &mut Rng) -> Vec3 {
         if self.resting_fraction > 0.0 && rng.chance(self.resting_fraction) {
             Vec3::ZERO
         } else {

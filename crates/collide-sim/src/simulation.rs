@@ -31,9 +31,12 @@ pub struct Simulation {
     time: f64,
     records: Vec<FrameRecord>,
     last_frame_seconds: f32,
-    // Reused buffers for the rare removal of non-finite bodies.
+    // Reused buffers for the rare removal of non-finite bodies (and for `churn`).
     doomed: Vec<u32>,
     old_to_new: Vec<u32>,
+    /// Bodies were renumbered since the last step (`churn`): the kept boxes describe other bodies now, so the
+    /// next step marks every body moved.
+    renumbered: bool,
 }
 
 impl Simulation {
@@ -92,6 +95,7 @@ impl Simulation {
             records: Vec::new(),
             doomed: Vec::new(),
             old_to_new: Vec::new(),
+            renumbered: false,
             setup,
         }
     }
@@ -200,9 +204,9 @@ impl Simulation {
         puffin::profile_scope!("aabbs");
         let removed = self.remove_non_finite();
         let n = self.bodies.len();
-        // The previous boxes describe the same bodies under the same indices, except after a removal (indices
-        // moved) and for bodies a script appended (no previous box): those are marked moved.
-        let known = if removed > 0 { 0 } else { self.aabbs.len().min(n) };
+        // The previous boxes describe the same bodies under the same indices, except after a removal or a churn
+        // (indices moved) and for bodies a script appended (no previous box): those are marked moved.
+        let known = if removed > 0 || std::mem::take(&mut self.renumbered) { 0 } else { self.aabbs.len().min(n) };
         self.aabbs.resize(n, Aabb::default());
         self.moved.clear();
         self.moved.resize(n, true);
@@ -315,6 +319,24 @@ impl Simulation {
         self.bodies.remove(&self.doomed, &mut self.old_to_new);
         self.broadphase.on_resize(&Resize { old_to_new: &self.old_to_new, new_len: self.bodies.len() });
         self.doomed.len() as u32
+    }
+
+    /// Replace bodies between two steps: the bodies `doomed` (ascending indices) go, the others keep their order,
+    /// and as many new ones arrive at the end — each with the radius of one that went, at a uniform place in the
+    /// container, at the scene's speed. The broadphase hears one `on_resize` (the kept bodies' new indices; the new
+    /// ones unmapped). Allocates (a resize is a rare event, as in the simulation's own removal of non-finite
+    /// bodies); the churn tests drive every algorithm's resize path through the real step with it.
+    pub fn churn(&mut self, doomed: &[u32]) {
+        let old = self.bodies.len();
+        let radii: Vec<f32> = doomed.iter().map(|&i| self.bodies.radius[i as usize]).collect();
+        self.bodies.remove(doomed, &mut self.old_to_new);
+        for r in radii {
+            let (p, v) = (self.setup.inside(&mut self.rng, r), self.setup.draw_velocity(&mut self.rng));
+            self.bodies.push_sphere(p, v, r);
+        }
+        debug_assert_eq!(self.old_to_new.len(), old);
+        self.broadphase.on_resize(&Resize { old_to_new: &self.old_to_new, new_len: self.bodies.len() });
+        self.renumbered = true;
     }
 
     /// Send every body toward `target` so that all arrive together in `seconds` (the app's "pull toward me").
