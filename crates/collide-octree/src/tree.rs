@@ -224,8 +224,9 @@ pub(crate) fn center(aabb: &Aabb) -> Vec3 {
 /// *and* not reduce the pair tests (Σ cₖ(cₖ−1) ≥ count(count−1)): the bodies are as large as the cells, or
 /// overlap one another, and further splits only multiply references. Without this rule a body covering the
 /// whole cell, two overlapping parallel sticks or a dense crowd make every level split all eight children until
-/// `max_depth`: 8^depth nodes. A split without duplicates is always allowed (a tight cluster in one octant goes
-/// down a chain of nodes, O(count) per level, bounded by `max_depth`).
+/// `max_depth`: 8^depth nodes. A split without duplicates is always allowed (a tight cluster in one octant: the
+/// build first re-centres the node on it, `build.rs`'s `tighten`, and otherwise it goes down a chain of nodes,
+/// O(count) per level, bounded by `max_depth`).
 pub(crate) fn split_is_useless(counts: &[u32; 8], count: usize) -> bool {
     let refs: u64 = counts.iter().map(|&c| u64::from(c)).sum();
     let tests: u64 = counts.iter().map(|&c| u64::from(c) * u64::from(c).saturating_sub(1)).sum();
