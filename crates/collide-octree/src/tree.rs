@@ -214,10 +214,13 @@ pub(crate) fn window(node: &Node, items: &[Item], min_x: f32, max_x: f32) -> std
     start + lo..start + hi
 }
 
-/// The centre of a box as the loose variant uses it (one formula everywhere).
+/// The centre of a box as the loose variant uses it (one formula everywhere), halved before it is summed: the sum
+/// of two coordinates near `f32::MAX` overflows to infinity, which no half-open cell holds (found by the
+/// broadphase fuzz target: a box at `z = f32::MAX` stored where its centre's cell is not). Halving is exact, so
+/// every other box gets the same centre as `(min + max) / 2`.
 #[inline]
 pub(crate) fn center(aabb: &Aabb) -> Vec3 {
-    (aabb.min + aabb.max) * 0.5
+    aabb.min * 0.5 + aabb.max * 0.5
 }
 
 /// `true` when splitting a dup node of `count` items into children of `counts` items would duplicate bodies

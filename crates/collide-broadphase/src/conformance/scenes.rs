@@ -128,6 +128,29 @@ pub fn static_scenes() -> Vec<Scene> {
         .collect();
     scenes.push(Scene { name: "near-1e30", aabbs: near });
 
+    // The ends of f32: boxes on the faces f32::MAX and f32::MIN (flat ones too), one spanning the whole range, among
+    // ordinary ones. A centre computed as `(min + max) / 2` overflows to infinity here (the fuzz target found an
+    // octree that stored such a box where its centre's cell was not).
+    let mut limits = uniform(&mut rng, 200, (0.5, 2.0));
+    let (max, min) = (f32::MAX, f32::MIN);
+    for i in 0..24 {
+        let c = limits[i * 8].center();
+        let mut lo = c - Vec3::ONE;
+        let mut hi = c + Vec3::ONE;
+        let axis = i % 3;
+        if i % 2 == 0 {
+            (lo[axis], hi[axis]) = (max, max)
+        } else {
+            (lo[axis], hi[axis]) = (min, min * 0.5)
+        }
+        if i % 4 == 0 {
+            hi[(axis + 1) % 3] = max;
+        }
+        limits.push(Aabb::new(lo, hi));
+    }
+    limits.push(Aabb::new(Vec3::splat(min), Vec3::splat(max)));
+    scenes.push(Scene { name: "float-limits", aabbs: limits });
+
     // Signed zeros: boxes meeting at 0.0 from both sides, written with −0.0 on one side and +0.0 on the other, which
     // compare equal (and must overlap) though their bits differ.
     let zeros = (0..64)
