@@ -29,6 +29,7 @@
 use crate::Aabb;
 use crate::invalid::is_valid_box;
 use collide_math::Vec3;
+use glam::Vec3A;
 
 /// Boxes read by [`sampled_bounds`]: a fixed stride through the scene.
 pub const SAMPLE: usize = 64;
@@ -128,12 +129,30 @@ pub struct RegionGrid {
     res: [usize; 3],
     /// The bounds the grid was planned for.
     bounds: Aabb,
+    /// `origin`, `inv` and the last cell per axis as four-lane vectors, for [`RegionGrid::range`].
+    lanes: Lanes,
+}
+
+/// The grid's numbers on four lanes (see [`RegionGrid::range`]).
+#[derive(Clone, Copy, Debug)]
+struct Lanes {
+    origin: Vec3A,
+    inv: Vec3A,
+    last: Vec3A,
 }
 
 impl Default for RegionGrid {
     /// One region holding everything.
     fn default() -> Self {
-        Self { origin: [0.0; 3], inv: [0.0; 3], res: [1; 3], bounds: Aabb::EMPTY }
+        let mut grid = Self {
+            origin: [0.0; 3],
+            inv: [0.0; 3],
+            res: [1; 3],
+            bounds: Aabb::EMPTY,
+            lanes: Lanes { origin: Vec3A::ZERO, inv: Vec3A::ZERO, last: Vec3A::ZERO },
+        };
+        grid.set_lanes();
+        grid
     }
 }
 
@@ -188,7 +207,13 @@ impl RegionGrid {
             grid.origin[k] = if extent[k].is_finite() { bounds.min[k] } else { 0.0 };
             grid.inv[k] = if res[k] > 1 { res[k] as f32 / extent[k] } else { 0.0 };
         }
+        grid.set_lanes();
         grid
+    }
+
+    fn set_lanes(&mut self) {
+        let last = self.res.map(|r| (r - 1) as f32);
+        self.lanes = Lanes { origin: self.origin.into(), inv: self.inv.into(), last: last.into() };
     }
 
     /// The number of regions.
@@ -226,19 +251,35 @@ impl RegionGrid {
         (c.max(0.0) as usize).min(self.res[axis] - 1) as u16
     }
 
-    /// The regions a box touches.
+    /// The regions a box touches: [`cell`](Self::cell) of each corner coordinate, on four lanes. Clamping before
+    /// the conversion instead of after gives the same cells (the last cell is a whole number; a NaN clamps to 0, as
+    /// `as` makes it) in about half the instructions of six scalar cells.
     #[inline(always)]
     #[must_use]
     pub fn range(&self, b: &Aabb) -> RegionRange {
-        let (lo, hi) = (b.min, b.max);
-        [
-            self.cell(lo.x, 0),
-            self.cell(lo.y, 1),
-            self.cell(lo.z, 2),
-            self.cell(hi.x, 0),
-            self.cell(hi.y, 1),
-            self.cell(hi.z, 2),
-        ]
+        let (lo, hi) = (self.cells(Vec3A::from(b.min)), self.cells(Vec3A::from(b.max)));
+        [lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]]
+    }
+
+    /// The regions a box touches when it is valid ([`is_valid_box`]), `None` when it is not: the one pass in which
+    /// region-based algorithms compute every body's regions also obeys the invalid-box contract, its corners
+    /// loaded once for both.
+    #[inline(always)]
+    #[must_use]
+    pub fn range_if_valid(&self, b: &Aabb) -> Option<RegionRange> {
+        let (min, max) = (Vec3A::from(b.min), Vec3A::from(b.max));
+        let valid = (min.cmpge(Vec3A::splat(f32::MIN)) & min.cmple(max) & max.cmple(Vec3A::splat(f32::MAX))).all();
+        let (lo, hi) = (self.cells(min), self.cells(max));
+        valid.then_some([lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]])
+    }
+
+    /// [`cell`](Self::cell) of the three coordinates of `p`.
+    #[inline(always)]
+    fn cells(&self, p: Vec3A) -> [u16; 3] {
+        let l = &self.lanes;
+        // `max` returns its second operand for a NaN lane: 0, as `cell`'s saturating `as` does.
+        let c = ((p - l.origin) * l.inv).max(Vec3A::ZERO).min(l.last);
+        [c.x as u16, c.y as u16, c.z as u16]
     }
 
     /// The region holding the point `p`.
@@ -332,6 +373,16 @@ mod tests {
         assert!(seen.iter().all(|&r| range_contains(&range, grid.coords(r)) && grid.index(grid.coords(r)) == r));
         assert_eq!(grid.region_of(Vec3::new(2.5, 4.1, 50.0)), grid.index([1, 2, 4]));
         assert_eq!(range_len(&NO_REGIONS), 0);
+        // The four-lane range is the scalar cells', at the walls, outside, and for non-finite coordinates.
+        let special = [-1.0e30, -5.0, -0.0, 0.0, 1.999_999, 2.0, 4.0, 9.999_999, 10.0, 1.0e30, f32::MAX, f32::MIN];
+        let special = special.into_iter().chain([f32::INFINITY, f32::NEG_INFINITY, f32::NAN]);
+        for x in special.chain((0..200).map(|i| i as f32 * 0.0617 - 1.0)) {
+            let b = Aabb::new(Vec3::new(x, -x, x * 0.5), Vec3::new(x + 0.3, 4.0, x));
+            let scalar = [b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z];
+            let want: Vec<u16> = (0..6).map(|i| grid.cell(scalar[i], i % 3)).collect();
+            assert_eq!(grid.range(&b).to_vec(), want, "{b:?}");
+            assert_eq!(grid.range_if_valid(&b), b.is_valid().then(|| grid.range(&b)), "{b:?}");
+        }
         assert!(grid.outgrown(&Aabb::new(Vec3::ZERO, Vec3::splat(50.0))));
         assert!(!grid.outgrown(&Aabb::new(Vec3::ZERO, Vec3::splat(12.0))));
     }

@@ -41,9 +41,7 @@ use collide_broadphase::ownership::owner_point;
 use collide_broadphase::parallel::PairChunks;
 use collide_broadphase::radix::float_key;
 use collide_broadphase::sweep::{PairSink, SinkBuffer, SweepBox, sweep_sparse};
-use collide_broadphase::{
-    Aabb, Broadphase, DebugBox, DebugGeometry, Frame, Pair, PairList, Parallelism, Stats, Tally, is_valid_box,
-};
+use collide_broadphase::{Aabb, Broadphase, DebugBox, DebugGeometry, Frame, Pair, PairList, Parallelism, Stats, Tally};
 
 /// The largest region count per axis, requested or automatic: 128³ = 2.1 M regions. The grid is planned and
 /// filled every frame, and the counting sort that groups the bodies by region clears and sums one offset per
@@ -120,11 +118,10 @@ impl MultiBoxPruning {
         self.ranges.clear();
         self.multi.clear();
         for (i, b) in aabbs.iter().enumerate() {
-            let mut range = grid.range(b);
-            if !is_valid_box(b) {
+            let range = grid.range_if_valid(b).unwrap_or_else(|| {
                 frame.reject_invalid(i);
-                range = NO_REGIONS;
-            }
+                NO_REGIONS
+            });
             self.ranges.push(range);
             self.multi.push(range[..3] != range[3..]);
             grid.for_each(&range, |r| self.offsets[r + 1] += 1);

@@ -12,7 +12,7 @@ use crate::update::{self, Sorted};
 use crate::{transfers, validate};
 use collide_broadphase::grid::{GridPolicy, NO_REGIONS, RegionGrid, RegionRange, range_contains, sampled_bounds};
 use collide_broadphase::radix::sort_by_high_bits;
-use collide_broadphase::{Aabb, Broadphase, Frame, Pair, PairList, Parallelism, Resize, Stats, Tally, is_valid_box};
+use collide_broadphase::{Aabb, Broadphase, Frame, Pair, PairList, Parallelism, Resize, Stats, Tally};
 
 /// How the last [`find_pairs`](Broadphase::find_pairs) call got its pairs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -220,13 +220,11 @@ impl SweepAndPrune {
         self.ranges.clear();
         let mut invalid = 0;
         for (i, b) in aabbs.iter().enumerate() {
-            self.ranges.push(if is_valid_box(b) {
-                self.grid.range(b)
-            } else {
+            self.ranges.push(self.grid.range_if_valid(b).unwrap_or_else(|| {
                 frame.reject_invalid(i);
                 invalid += 1;
                 NO_REGIONS
-            });
+            }));
         }
         // One region holding every body: its arrays are the sorted endpoints themselves, named by body id.
         let whole = count == 1 && invalid == 0;
@@ -390,11 +388,10 @@ impl SweepAndPrune {
         let grid = &self.grid;
         let mut transfers = 0;
         for (i, (b, range)) in aabbs.iter().zip(self.ranges.iter_mut()).enumerate() {
-            let mut new = grid.range(b);
-            if !is_valid_box(b) {
+            let new = grid.range_if_valid(b).unwrap_or_else(|| {
                 frame.reject_invalid(i);
-                new = NO_REGIONS;
-            }
+                NO_REGIONS
+            });
             if new == *range {
                 continue;
             }
