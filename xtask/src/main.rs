@@ -4,10 +4,15 @@
 //!   workspace's tests, then the renderer's and the app's checks that need a display server, then the
 //!   bench's smoke run. `.ci/run` runs exactly this.
 //! - `cargo xtask bench`: the measurement studies (their own module).
+//! - `cargo xtask fuzz --minutes N`: the property-based fuzz targets, long, with fresh seeds (`fuzz.rs`).
+//! - `cargo xtask soak`: every scenario for thousands of steps, checking the container, energy, the heap and
+//!   spikes (`soak.rs`).
 //!
 //! Each subcommand lives in its own module; this file only parses and dispatches.
 
 mod bench;
+mod fuzz;
+mod soak;
 mod test;
 
 use clap::{Parser, Subcommand};
@@ -27,6 +32,10 @@ enum Command {
     Test(test::Args),
     /// Measure every broadphase and the peers; write CSVs, PNG plots and report.md to bench-results/<machine>/.
     Bench(bench::Args),
+    /// Run the fuzz targets for N minutes with fresh seeds; failures are kept in tests/fuzz-regressions/.
+    Fuzz(fuzz::Args),
+    /// Run every scenario for thousands of steps: container, energy, heap and step-time checks.
+    Soak(soak::Args),
 }
 
 fn main() -> ExitCode {
@@ -34,6 +43,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Test(args) => test::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Fuzz(args) => fuzz::run(&args),
+        Command::Soak(args) => soak::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

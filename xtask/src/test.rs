@@ -3,10 +3,13 @@
 //! 1. `cargo fmt --check`;
 //! 2. every workspace test, including the renderer's off-screen golden-image test (`collide-render`'s
 //!    `tests/golden.rs`), which runs on mesa's software rasterizer: `WGPU_BACKEND=gl` (llvmpipe through EGL,
-//!    no display needed) unless the caller chose a backend;
+//!    no display needed) unless the caller chose a backend — and a missing adapter fails it, as under CI
+//!    (`COLLIDE_REQUIRE_GPU=1`). The fuzz targets (`fuzz_broadphases`, `fuzz_config`, `fuzz_cli`) are among these
+//!    tests: their fixed, seeded budget is the short form of `cargo xtask fuzz`;
 //! 3. the app's start test: the real window under Xvfb, 30 frames, then a clean exit. `xvfb-run` and
 //!    `xauth` are installed with apt-get when missing (CI runs as root on a clean Debian 12);
-//! 4. `cargo xtask bench --quick`: the bench's smoke run (pair sets checked against brute force, files written).
+//! 4. `cargo xtask bench --quick`: the bench's smoke run (pair sets checked against brute force, files written);
+//! 5. `cargo xtask soak --short`: every scenario for 2 000 steps at 10 000 bodies (container, energy, heap, spikes).
 
 use crate::run_command;
 use std::process::Command;
@@ -28,15 +31,21 @@ pub fn run(args: &Args) -> Result<(), String> {
         run_command("cargo", &["fmt", "--all", "--", "--check"], &[])?;
     }
     let backend = std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "gl".to_owned());
-    // The GPU tests skip (and pass) when no adapter is found on a developer's machine; here, as under CI, a
-    // missing adapter is a failure, so this command checks what CI checks.
-    let gpu_env = [("WGPU_BACKEND", backend.as_str()), ("COLLIDE_REQUIRE_GPU", "1")];
+    let gpu_env = gpu_env(&backend);
     run_command("cargo", &["test", "--workspace", "--locked"], &gpu_env)?;
     start_test(&gpu_env)?;
     // The bench's smoke run: every algorithm's pairs against brute force on small sizes, and every output
     // file written (not timings: CI machines are shared).
     run_command("cargo", &["xtask", "bench", "--quick"], &[])?;
+    run_command("cargo", &["xtask", "soak", "--short"], &[])?;
     Ok(())
+}
+
+/// The environment of the GPU tests: the backend, and `COLLIDE_REQUIRE_GPU`. Those tests skip (and pass) when no
+/// adapter is found on a developer's machine; here, as under CI, a missing adapter is a failure, so this command
+/// checks what CI checks.
+fn gpu_env(backend: &str) -> [(&'static str, &str); 2] {
+    [("WGPU_BACKEND", backend), ("COLLIDE_REQUIRE_GPU", "1")]
 }
 
 /// The app opens its window under Xvfb, runs frames and exits 0 with its summary line.
@@ -103,4 +112,17 @@ fn ensure_packages(needed: &[(&str, &str)]) -> Result<(), String> {
 
 fn on_path(program: &str) -> bool {
     std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without `COLLIDE_REQUIRE_GPU` the golden-image and screenshot tests would pass on a machine with no adapter
+    /// without checking anything.
+    #[test]
+    fn the_workspace_tests_run_with_a_required_gpu() {
+        assert!(gpu_env("gl").contains(&("COLLIDE_REQUIRE_GPU", "1")));
+        assert!(gpu_env("vulkan").contains(&("WGPU_BACKEND", "vulkan")));
+    }
 }

@@ -84,12 +84,22 @@ fn a_good_run_prints_the_summary_and_writes_the_csv() {
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len(), 12, "one row per frame");
     let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let names = collide_algorithms_names();
     for (i, row) in rows.iter().enumerate() {
         assert_eq!(row.len(), header.len());
         assert_eq!(row[col("frame")], i.to_string());
         assert_eq!(row[col("n")], "500");
-        assert!(row[col("broadphase_ms")].parse::<f64>().unwrap() >= 0.0);
-        assert!(collide_algorithms_names().contains(&row[col("algorithm")].to_owned()));
+        assert!(names.contains(&row[col("algorithm")].to_owned()));
+        // The timings are the step's: each phase took some time, the broadphase more than nothing (500 bodies),
+        // and together no longer than the whole step; the fixed policy's dt is 1/60 s.
+        let ms = |name: &str| row[col(name)].parse::<f64>().unwrap();
+        let phases = ["integrate_ms", "aabbs_ms", "broadphase_ms", "narrowphase_ms", "resolution_ms", "walls_ms"];
+        assert!(phases.iter().all(|p| ms(p) >= 0.0) && ms("broadphase_ms") > 0.0, "{row:?}");
+        let sum: f64 = phases.iter().map(|p| ms(p)).sum();
+        // Seven columns rounded to 4 decimals: the sum may be off by 7 half-units of the last digit.
+        assert!(sum <= ms("step_ms") + 0.00035, "phases {sum} ms in a step of {} ms: {row:?}", ms("step_ms"));
+        assert!((ms("dt_ms") - 1000.0 / 60.0).abs() < 1e-3, "{row:?}");
+        assert!(row[col("pairs")].parse::<u64>().unwrap() >= row[col("contacts")].parse::<u64>().unwrap());
     }
 }
 
@@ -151,6 +161,23 @@ fn zero_and_negative_counts_and_sizes() {
     rejects("zero-radius", "radius = 0.0\n", &[], &["{file}:1:", "radius = 0: must be a positive number"]);
     rejects("negative-width", "container_width = -4\n", &[], &["{file}:1:", "container_width = -4"]);
     rejects("set-zero", "", &["--set", "bodies=0"], &["--set bodies=0"]);
+}
+
+/// Two billion bodies used to abort with "memory allocation failed" (exit code 134); the config check estimates
+/// the memory first, and a count this machine cannot hold is one line naming the key, exit code 2.
+#[test]
+fn a_body_count_or_frame_count_the_machine_cannot_hold() {
+    rejects(
+        "too-many-bodies",
+        "bodies = 2000000000\n",
+        &[],
+        &["{file}:1:", "bodies = 2000000000: a run of 2000000000 bodies needs about", "bodies fit"],
+    );
+    let out = collide(&["--headless", "configs/default.toml", "--frames", "100000000000000"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with("error: --set frames=100000000000000: frames = 100000000000000:"), "{stderr}");
+    assert!(stderr.contains("use at most about") && stderr.trim_end().lines().count() == 1, "{stderr}");
 }
 
 #[test]

@@ -121,6 +121,19 @@ mod tests {
         }
     }
 
+    /// Every row on a pool of two threads, with every `Parallelism::default()` its constructor builds forced to 0
+    /// over the whole kit, then at the shipped threshold over the kit's 12 000-body sequence: the parallel paths of
+    /// every registered algorithm answer right (an algorithm's own tests assert which of its sections ran).
+    #[test]
+    fn every_registered_algorithm_conforms_on_its_parallel_paths() {
+        for d in ALGORITHMS {
+            let make = || d.build_default();
+            if let Err(failure) = collide_broadphase::conformance::check_parallel(&make, 2) {
+                panic!("broadphase `{}` on its parallel paths:\n{failure}", d.name);
+            }
+        }
+    }
+
     /// `auto` switching candidate every frame, and every seventh, warm-started from the previous candidate's
     /// pairs each time: every candidate's `warm_start` and every hand-over is checked against brute force.
     #[test]

@@ -1,3 +1,4 @@
+use crate::invalid::{InvalidBoxes, invalid_message};
 use collide_math::Aabb;
 
 /// What a broadphase is given each step. It grows as algorithms need more context (velocities for swept
@@ -14,13 +15,15 @@ pub struct Frame<'a> {
     pub dt: f32,
     /// An optional hint of which boxes changed since the previous call (see [`Frame::with_moved`]).
     pub moved: Option<&'a [bool]>,
+    /// What an invalid box makes the broadphase do (see [`Frame::with_invalid_boxes`]).
+    pub invalid_boxes: InvalidBoxes,
 }
 
 impl<'a> Frame<'a> {
     /// A frame of `aabbs` at step 0 with `dt = 1/60`.
     #[must_use]
     pub fn new(aabbs: &'a [Aabb]) -> Self {
-        Self { aabbs, step: 0, dt: 1.0 / 60.0, moved: None }
+        Self { aabbs, step: 0, dt: 1.0 / 60.0, moved: None, invalid_boxes: InvalidBoxes::DEFAULT }
     }
 
     /// The same frame at step `step`.
@@ -52,6 +55,29 @@ impl<'a> Frame<'a> {
         assert_eq!(moved.len(), self.aabbs.len(), "the motion hint needs one flag per box");
         self.moved = Some(moved);
         self
+    }
+
+    /// The same frame with `policy` for invalid boxes (non-finite, or `min > max` on an axis): panic naming the
+    /// body ([`InvalidBoxes::Panic`], the default in debug builds) or treat the box as overlapping nothing
+    /// ([`InvalidBoxes::OverlapNothing`], the default in release builds). See the [invalid-box
+    /// contract](crate::invalid).
+    #[must_use]
+    pub fn with_invalid_boxes(mut self, policy: InvalidBoxes) -> Self {
+        self.invalid_boxes = policy;
+        self
+    }
+
+    /// An algorithm met body `body`'s invalid box and leaves the body out of its structure: under
+    /// [`InvalidBoxes::Panic`] this panics with a message naming the body and its box; under
+    /// [`InvalidBoxes::OverlapNothing`] it returns and the body overlaps nothing. Out of line: the hot loops that
+    /// call it only pay for the branch that leads here.
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    pub fn reject_invalid(&self, body: usize) {
+        if self.invalid_boxes == InvalidBoxes::Panic {
+            panic!("{}", invalid_message(body, &self.aabbs[body]));
+        }
     }
 
     /// The number of bodies.

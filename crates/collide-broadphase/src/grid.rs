@@ -11,13 +11,83 @@
 //! at 2% volume fraction puts 32 bodies in a region 9 box widths wide); there it stops the grid from buying
 //! smaller regions with more copies. Each algorithm's policy explains its numbers.
 //!
+//! # Bounds: where the bulk of the bodies is
+//! The grid covers the bounds of the valid boxes (an invalid box is in no region: see [`crate::invalid`]) — unless
+//! a few far bodies stretch them. One body at 1e30 among bodies in `[0, 100]³` would make every region 10²⁸ wide
+//! and pile all the others into one, turning multi-box pruning into one sort-and-sweep of everything. So the plan
+//! also looks at a fixed sample of [`SAMPLE`] boxes ([`sampled_bounds`]), trimmed of its few extreme boxes per
+//! axis; on an axis where the full bounds are more than [`OUTLIER_RATIO`] times wider than the trimmed sample's,
+//! the grid covers the sample's bounds instead, and the far bodies land in the border regions, which reach to
+//! infinity. For every scene without such outliers the trimmed sample spans nearly the full bounds and the plan
+//! is the full bounds' own. The sample costs O([`SAMPLE`]) per plan whatever the body count.
+//!
 //! # Cells
 //! The cell of a coordinate is monotone in it and clamped to the grid, so the border regions extend to infinity:
 //! a box leaving the planned bounds stays in the grid, and the regions partition space (which the
 //! [ownership rule](crate::ownership) needs). A box's regions are a [`RegionRange`], inclusive on every axis.
 
 use crate::Aabb;
+use crate::invalid::is_valid_box;
 use collide_math::Vec3;
+use glam::Vec3A;
+
+/// Boxes read by [`sampled_bounds`]: a fixed stride through the scene.
+pub const SAMPLE: usize = 64;
+
+/// An axis whose full bounds are wider than this many times the trimmed sample's is planned on the sample's
+/// bounds (see the module docs). A uniform scene's trimmed sample spans about 95% of its bounds; a scene whose
+/// full bounds are 4 times its bulk's has at most a few far bodies per sample, which the trim removes.
+pub const OUTLIER_RATIO: f32 = 4.0;
+
+/// The bounds of a fixed sample of at most [`SAMPLE`] valid boxes (every `n / SAMPLE`-th), with the `len / 32`
+/// smallest mins and largest maxes of the sample dropped on each axis, so that a few far bodies do not count.
+/// [`Aabb::EMPTY`] when no sampled box is valid. O([`SAMPLE`]), whatever the body count; allocates nothing.
+#[must_use]
+pub fn sampled_bounds(aabbs: &[Aabb]) -> Aabb {
+    sampled_bounds_of(aabbs, |b| b)
+}
+
+/// [`sampled_bounds`] of items that hold a box (an octree's items, say).
+#[must_use]
+pub fn sampled_bounds_of<T>(items: &[T], aabb: impl Fn(&T) -> &Aabb) -> Aabb {
+    let (mut mins, mut maxs) = ([[0f32; SAMPLE]; 3], [[0f32; SAMPLE]; 3]);
+    let mut len = 0;
+    let step = items.len().div_ceil(SAMPLE).max(1);
+    for b in items.iter().step_by(step).map(aabb).filter(|b| is_valid_box(b)) {
+        for k in 0..3 {
+            mins[k][len] = b.min[k];
+            maxs[k][len] = b.max[k];
+        }
+        len += 1;
+    }
+    if len == 0 {
+        return Aabb::EMPTY;
+    }
+    let trim = len / 32;
+    let mut bounds = Aabb::EMPTY;
+    for k in 0..3 {
+        let (lo, hi) = (&mut mins[k][..len], &mut maxs[k][..len]);
+        bounds.min[k] = *lo.select_nth_unstable_by(trim, f32::total_cmp).1;
+        bounds.max[k] = *hi.select_nth_unstable_by(len - 1 - trim, f32::total_cmp).1;
+    }
+    // Trimming mins and maxes apart can cross them over in a crowd at one point; then there is no extent.
+    Aabb::new(bounds.min.min(bounds.max), bounds.max)
+}
+
+/// `full` (the bounds of every valid box) on each axis where it is at most [`OUTLIER_RATIO`] times wider than the
+/// trimmed sample `sampled` ([`sampled_bounds`]), the sample's bounds on the others: where the bulk of the bodies
+/// is (see the module docs). Structures sized on it leave the far bodies to cells that reach to infinity.
+#[must_use]
+pub fn bulk_bounds(full: Aabb, sampled: Aabb) -> Aabb {
+    let mut bounds = full;
+    for k in 0..3 {
+        let trimmed = sampled.max[k] - sampled.min[k];
+        if trimmed > 0.0 && full.max[k] - full.min[k] > OUTLIER_RATIO * trimmed {
+            (bounds.min[k], bounds.max[k]) = (sampled.min[k], sampled.max[k]);
+        }
+    }
+    bounds
+}
 
 /// How an algorithm wants its automatic grid sized (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,29 +129,58 @@ pub struct RegionGrid {
     res: [usize; 3],
     /// The bounds the grid was planned for.
     bounds: Aabb,
+    /// `origin`, `inv` and the last cell per axis as four-lane vectors, for [`RegionGrid::range`].
+    lanes: Lanes,
+}
+
+/// The grid's numbers on four lanes (see [`RegionGrid::range`]).
+#[derive(Clone, Copy, Debug)]
+struct Lanes {
+    origin: Vec3A,
+    inv: Vec3A,
+    last: Vec3A,
 }
 
 impl Default for RegionGrid {
     /// One region holding everything.
     fn default() -> Self {
-        Self { origin: [0.0; 3], inv: [0.0; 3], res: [1; 3], bounds: Aabb::EMPTY }
+        let mut grid = Self {
+            origin: [0.0; 3],
+            inv: [0.0; 3],
+            res: [1; 3],
+            bounds: Aabb::EMPTY,
+            lanes: Lanes { origin: Vec3A::ZERO, inv: Vec3A::ZERO, last: Vec3A::ZERO },
+        };
+        grid.set_lanes();
+        grid
     }
 }
 
 impl RegionGrid {
-    /// A grid over the bounds of `aabbs`: `regions_per_axis` on every axis that has an extent, or (0) sized by
-    /// `policy`. O(n).
+    /// A grid over the bounds of `aabbs` (or of their bulk, when a few far bodies stretch them: see the module
+    /// docs): `regions_per_axis` on every axis that has an extent, or (0) sized by `policy`. O(n). Invalid boxes
+    /// cannot make it degenerate, but the caller leaves them out of every region.
     #[must_use]
     pub fn plan(aabbs: &[Aabb], regions_per_axis: usize, policy: &GridPolicy) -> Self {
+        // Box sizes count up to OUTLIER_RATIO times the bulk's extent, so that one box spanning ±1e30 does not
+        // make the mean box size, and with it the regions' floor, astronomical (no box of an ordinary scene is
+        // that large, so its plan is unchanged).
+        let bulk = sampled_bounds(aabbs);
+        let cap = Vec3::select(bulk.min.cmple(bulk.max), bulk.extents() * OUTLIER_RATIO, Vec3::INFINITY);
+        // Invalid boxes need no test here (the caller leaves them out of every region): `min`/`max` drop a NaN,
+        // an infinite corner stretches the full bounds so far that the bulk's are used, and a NaN or infinite
+        // extent counts as `cap`. At worst an inverted box shrinks the mean size a little.
         let mut bounds = Aabb::EMPTY;
         let mut size_sum = [0f64; 3];
         for b in aabbs {
-            bounds = bounds.union(b);
-            let e = b.extents();
+            // The box first: glam's `min`/`max` return their second argument when the first is NaN.
+            bounds = Aabb::new(b.min.min(bounds.min), b.max.max(bounds.max));
+            let e = b.extents().min(cap);
             for (k, s) in size_sum.iter_mut().enumerate() {
                 *s += f64::from(e[k]);
             }
         }
+        let bounds = bulk_bounds(bounds, bulk);
         let extent = bounds.extents();
         let live = |k: usize| extent[k].is_finite() && extent[k] > 0.0;
         let mut res = [1usize; 3];
@@ -108,7 +207,13 @@ impl RegionGrid {
             grid.origin[k] = if extent[k].is_finite() { bounds.min[k] } else { 0.0 };
             grid.inv[k] = if res[k] > 1 { res[k] as f32 / extent[k] } else { 0.0 };
         }
+        grid.set_lanes();
         grid
+    }
+
+    fn set_lanes(&mut self) {
+        let last = self.res.map(|r| (r - 1) as f32);
+        self.lanes = Lanes { origin: self.origin.into(), inv: self.inv.into(), last: last.into() };
     }
 
     /// The number of regions.
@@ -146,19 +251,35 @@ impl RegionGrid {
         (c.max(0.0) as usize).min(self.res[axis] - 1) as u16
     }
 
-    /// The regions a box touches.
+    /// The regions a box touches: [`cell`](Self::cell) of each corner coordinate, on four lanes. Clamping before
+    /// the conversion instead of after gives the same cells (the last cell is a whole number; a NaN clamps to 0, as
+    /// `as` makes it) in about half the instructions of six scalar cells.
     #[inline(always)]
     #[must_use]
     pub fn range(&self, b: &Aabb) -> RegionRange {
-        let (lo, hi) = (b.min, b.max);
-        [
-            self.cell(lo.x, 0),
-            self.cell(lo.y, 1),
-            self.cell(lo.z, 2),
-            self.cell(hi.x, 0),
-            self.cell(hi.y, 1),
-            self.cell(hi.z, 2),
-        ]
+        let (lo, hi) = (self.cells(Vec3A::from(b.min)), self.cells(Vec3A::from(b.max)));
+        [lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]]
+    }
+
+    /// The regions a box touches when it is valid ([`is_valid_box`]), `None` when it is not: the one pass in which
+    /// region-based algorithms compute every body's regions also obeys the invalid-box contract, its corners
+    /// loaded once for both.
+    #[inline(always)]
+    #[must_use]
+    pub fn range_if_valid(&self, b: &Aabb) -> Option<RegionRange> {
+        let (min, max) = (Vec3A::from(b.min), Vec3A::from(b.max));
+        let valid = (min.cmpge(Vec3A::splat(f32::MIN)) & min.cmple(max) & max.cmple(Vec3A::splat(f32::MAX))).all();
+        let (lo, hi) = (self.cells(min), self.cells(max));
+        valid.then_some([lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]])
+    }
+
+    /// [`cell`](Self::cell) of the three coordinates of `p`.
+    #[inline(always)]
+    fn cells(&self, p: Vec3A) -> [u16; 3] {
+        let l = &self.lanes;
+        // `max` returns its second operand for a NaN lane: 0, as `cell`'s saturating `as` does.
+        let c = ((p - l.origin) * l.inv).max(Vec3A::ZERO).min(l.last);
+        [c.x as u16, c.y as u16, c.z as u16]
     }
 
     /// The region holding the point `p`.
@@ -252,7 +373,54 @@ mod tests {
         assert!(seen.iter().all(|&r| range_contains(&range, grid.coords(r)) && grid.index(grid.coords(r)) == r));
         assert_eq!(grid.region_of(Vec3::new(2.5, 4.1, 50.0)), grid.index([1, 2, 4]));
         assert_eq!(range_len(&NO_REGIONS), 0);
+        // The four-lane range is the scalar cells', at the walls, outside, and for non-finite coordinates.
+        let special = [-1.0e30, -5.0, -0.0, 0.0, 1.999_999, 2.0, 4.0, 9.999_999, 10.0, 1.0e30, f32::MAX, f32::MIN];
+        let special = special.into_iter().chain([f32::INFINITY, f32::NEG_INFINITY, f32::NAN]);
+        for x in special.chain((0..200).map(|i| i as f32 * 0.0617 - 1.0)) {
+            let b = Aabb::new(Vec3::new(x, -x, x * 0.5), Vec3::new(x + 0.3, 4.0, x));
+            let scalar = [b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z];
+            let want: Vec<u16> = (0..6).map(|i| grid.cell(scalar[i], i % 3)).collect();
+            assert_eq!(grid.range(&b).to_vec(), want, "{b:?}");
+            assert_eq!(grid.range_if_valid(&b), b.is_valid().then(|| grid.range(&b)), "{b:?}");
+        }
         assert!(grid.outgrown(&Aabb::new(Vec3::ZERO, Vec3::splat(50.0))));
         assert!(!grid.outgrown(&Aabb::new(Vec3::ZERO, Vec3::splat(12.0))));
+    }
+
+    /// 1000 unit boxes on a lattice in `[0, 100]³`, with `far` replacing bodies at the given places.
+    fn lattice_with(far: &[(usize, Aabb)]) -> Vec<Aabb> {
+        let mut aabbs: Vec<Aabb> = (0..1000)
+            .map(|i| {
+                let c = Vec3::new((i % 10) as f32, (i / 10 % 10) as f32, (i / 100) as f32) * 10.0 + 5.0;
+                Aabb::from_center_radius(c, 0.5)
+            })
+            .collect();
+        for &(i, b) in far {
+            aabbs[i] = b;
+        }
+        aabbs
+    }
+
+    #[test]
+    fn far_bodies_and_invalid_boxes_do_not_stretch_the_grid() {
+        let plain = RegionGrid::plan(&lattice_with(&[]), 0, &POLICY);
+        assert_eq!(plain.res(), [5, 5, 5]);
+        // Bodies at ±1e30 (one of them where the sample looks), one spanning everything, and invalid boxes.
+        let far = Aabb::from_center_radius(Vec3::splat(1.0e30), 1.0);
+        let spanning = Aabb::new(Vec3::splat(-1.0e30), Vec3::splat(1.0e30));
+        let nan = Aabb::new(Vec3::splat(f32::NAN), Vec3::ONE);
+        let infinite = Aabb::new(Vec3::NEG_INFINITY, Vec3::INFINITY);
+        let scene = lattice_with(&[(0, far), (333, spanning), (500, nan), (777, infinite), (999, nan)]);
+        let grid = RegionGrid::plan(&scene, 0, &POLICY);
+        assert_eq!(grid.res(), [5, 5, 5], "the bulk decides the grid");
+        let b = grid.bounds();
+        assert!(b.min.cmpge(Vec3::splat(0.0)).all() && b.max.cmple(Vec3::splat(100.0)).all(), "{b:?}");
+        // The far bodies are in the border regions, which reach to infinity.
+        assert_eq!(grid.range(&far), [4, 4, 4, 4, 4, 4]);
+        assert_eq!(grid.range(&spanning), [0, 0, 0, 4, 4, 4]);
+        // A scene that is all spread out keeps its full bounds.
+        let spread: Vec<Aabb> = (0..200).map(|i| Aabb::from_center_radius(Vec3::splat(i as f32 * 1e28), 1.0)).collect();
+        assert_eq!(RegionGrid::plan(&spread, 0, &POLICY).bounds().max.x, 199.0e28 + 1.0);
+        assert_eq!(sampled_bounds(&[nan, infinite]), Aabb::EMPTY);
     }
 }

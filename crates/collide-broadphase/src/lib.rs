@@ -16,6 +16,8 @@
 //!   (the table itself lives in `collide-algorithms`, which can see every implementation);
 //! - [`DebugGeometry`], what an algorithm may show of its insides (cells, nodes, intervals);
 //! - [`reference_pairs`], the O(n²) definition of the right answer;
+//! - [`invalid`]: the contract for boxes that are not finite or are inverted ([`InvalidBoxes`], [`is_valid_box`]):
+//!   they overlap nothing, or panic naming the body in debug builds;
 //! - with the `conformance` feature, the `conformance` kit every implementation's tests run.
 //!
 //! And the kernels the algorithms share, so that each is written once and the octree, the sweep-and-prune
@@ -58,6 +60,7 @@
 mod debug;
 mod frame;
 pub mod grid;
+pub mod invalid;
 mod oracle;
 pub mod ownership;
 mod pair;
@@ -73,6 +76,7 @@ pub mod conformance;
 pub use collide_math::Aabb;
 pub use debug::{DebugBox, DebugGeometry};
 pub use frame::{Frame, Resize, same_bits};
+pub use invalid::{InvalidBoxes, is_valid_box};
 pub use oracle::reference_pairs;
 pub use pair::{Pair, PairList};
 pub use parallel::Parallelism;
@@ -102,9 +106,21 @@ pub use stats::{Counter, Stats, Tally};
 /// Bodies are dense indices `0..frame.aabbs.len()`, and index `i` is the same body from one call to the next
 /// unless [`on_resize`](Broadphase::on_resize) said otherwise. Incremental algorithms (sweep-and-prune, dynamic
 /// trees) keep state between calls and exploit temporal coherence; rebuild algorithms start afresh each call.
-/// Boxes are valid ([`Aabb::is_valid`]): the caller removes non-finite bodies before building their boxes, so
-/// an implementation may assume finite input but must stay correct for degenerate input (all boxes at one
-/// point, zero-size boxes, one box larger than all the others together).
+/// Every implementation stays correct, and costs no more than the pairs that really exist, for degenerate input:
+/// all boxes at one point, zero-size boxes, boxes that touch exactly, one box larger than all the others
+/// together, and huge but finite coordinates (±1e30, a few bodies far from all the others).
+///
+/// # Invalid boxes
+///
+/// A box that is not finite, or has `min > max` on some axis ([`is_valid_box`] is false), **overlaps nothing**:
+/// its body appears in no pair, and it changes nothing in the answer for the other bodies — the structure never
+/// loops, crashes or goes quadratic because of it. Under [`InvalidBoxes::Panic`], the default of debug builds,
+/// the implementation panics instead, naming the body and its box ([`Frame::reject_invalid`]);
+/// [`InvalidBoxes::OverlapNothing`] is the default of release builds, and [`Frame::with_invalid_boxes`] chooses
+/// either. An implementation checks each box it stores once per frame, in a pass that reads the boxes anyway,
+/// calls [`Frame::reject_invalid`] for an invalid one and leaves that body out of its structure; the
+/// conformance kit checks both policies (see [`invalid`] for the whole contract). The simulation never sends an
+/// invalid box: it removes non-finite bodies before building their boxes.
 ///
 /// # Optional hooks
 ///

@@ -53,7 +53,8 @@ impl Parallelism {
     }
 
     /// Run `task(i, &mut tasks[i])` for every task: on rayon's threads when [`is_parallel(work)`](Self::is_parallel),
-    /// in order on this thread otherwise. `section` names the tasks in a puffin view (`profile` feature).
+    /// in order on this thread otherwise. `section` names the tasks in a puffin view (`profile` feature) and, with
+    /// the `conformance` feature, in the kit's record of the sections that ran in parallel.
     pub fn for_each<T: Send>(
         self,
         section: &'static str,
@@ -62,6 +63,8 @@ impl Parallelism {
         task: impl Fn(usize, &mut T) + Sync + Send,
     ) {
         if tasks.len() > 1 && self.is_parallel(work) {
+            #[cfg(feature = "conformance")]
+            probe::record(section);
             tasks.par_iter_mut().enumerate().for_each(|(i, t)| {
                 #[cfg(feature = "profile")]
                 puffin::profile_scope!("parallel_task", section);
@@ -77,8 +80,60 @@ impl Parallelism {
 }
 
 impl Default for Parallelism {
+    /// [`DEFAULT_MIN_WORK`](Self::DEFAULT_MIN_WORK); with the `conformance` feature, the threshold the kit set on
+    /// this thread while it builds the algorithms it checks (`conformance::with_default_parallelism`), so that
+    /// the parallel paths of every algorithm that holds a default `Parallelism` run under the kit.
     fn default() -> Self {
+        #[cfg(feature = "conformance")]
+        if let Some(forced) = probe::default_override() {
+            return forced;
+        }
         Self::with_min_work(Self::DEFAULT_MIN_WORK)
+    }
+}
+
+/// The conformance kit's view of the parallel paths (only with the `conformance` feature): which sections of
+/// [`Parallelism::for_each`] ran on rayon's threads, counted per dispatching thread, and the default threshold
+/// the kit imposes while it builds algorithms. Thread-local, so that tests running side by side do not see each
+/// other's sections; fixed-size, so that counting allocates nothing (the warm-allocation tests run with it).
+#[cfg(feature = "conformance")]
+pub(crate) mod probe {
+    use super::Parallelism;
+    use std::cell::{Cell, RefCell};
+
+    /// The most distinct section names counted per thread (the workspace has about ten).
+    const SECTIONS: usize = 64;
+
+    thread_local! {
+        static RAN: RefCell<[(&'static str, u64); SECTIONS]> = const { RefCell::new([("", 0); SECTIONS]) };
+        static DEFAULT: Cell<Option<Parallelism>> = const { Cell::new(None) };
+    }
+
+    /// Count one parallel run of `section` on this thread.
+    pub(crate) fn record(section: &'static str) {
+        RAN.with_borrow_mut(|ran| {
+            if let Some(slot) = ran.iter_mut().find(|(name, count)| *count == 0 || *name == section) {
+                *slot = (section, slot.1 + 1);
+            }
+        });
+    }
+
+    /// The sections counted on this thread, with their counts, and the count reset.
+    pub(crate) fn take() -> Vec<(&'static str, u64)> {
+        RAN.with_borrow_mut(|ran| {
+            let seen = ran.iter().copied().filter(|&(_, count)| count > 0).collect();
+            *ran = [("", 0); SECTIONS];
+            seen
+        })
+    }
+
+    pub(crate) fn default_override() -> Option<Parallelism> {
+        DEFAULT.get()
+    }
+
+    /// Set (or clear) this thread's default threshold; returns the previous one.
+    pub(crate) fn set_default(parallelism: Option<Parallelism>) -> Option<Parallelism> {
+        DEFAULT.replace(parallelism)
     }
 }
 

@@ -10,9 +10,15 @@
 //! - Best case: tiny n (below a few hundred bodies it beats every structure, having no bookkeeping).
 //! - Worst case: every case; the cost does not depend on positions, speed or clustering at all.
 //!
+//! # Invalid boxes
+//! [`reference_pairs`] skips them (they overlap nothing); [`find_pairs`](Broadphase::find_pairs) first reads every
+//! box once to find them, so that [`InvalidBoxes::Panic`](collide_broadphase::InvalidBoxes) can name the body —
+//! O(n), nothing beside the n²/2 tests.
+//!
 //! # Performance tips
 //! Use it only to check other algorithms, or for scenes of at most a few hundred bodies.
 
+use collide_broadphase::invalid::first_invalid;
 use collide_broadphase::{Broadphase, Frame, PairList, Stats, reference_pairs};
 
 /// The O(n²) brute-force broadphase. Registry name: `brute`.
@@ -41,6 +47,11 @@ impl Broadphase for BruteForce {
         // The boxes are read from memory once; every later pass over them hits the cache (or, past the cache's
         // size, streams them again — brute force is not run at those sizes).
         self.last_bytes = n * size_of::<collide_broadphase::Aabb>() as u64;
+        let mut from = 0;
+        while let Some(i) = first_invalid(&frame.aabbs[from..]) {
+            frame.reject_invalid(from + i);
+            from += i + 1;
+        }
         reference_pairs(frame.aabbs, out);
     }
 

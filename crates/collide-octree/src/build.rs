@@ -17,6 +17,7 @@ use crate::tree::{
     ITEM_BYTES, Item, NODE_BYTES, NONE, Node, Shape, Tree, Variant, center, child_mask, child_of_point, sides,
     split_is_useless, split_keeps_too_many,
 };
+use collide_broadphase::grid::{bulk_bounds, sampled_bounds_of};
 use collide_broadphase::radix::{float_key, sort_by_high_bits};
 use collide_broadphase::{Parallelism, Tally};
 use collide_math::{Aabb, Vec3};
@@ -99,15 +100,22 @@ impl TreeBuilder {
             bmax = bmax.max(it.aabb.max);
         }
         let mut tally = Tally::work(input.len() as u64, input.len() as u64 * ITEM_BYTES);
+        // The root covers the bulk of the bodies: a few far ones (at ±1e30, say) fall in the border cells, whose
+        // membership reaches to infinity, instead of stretching the root so that the others need 100 levels to
+        // separate (`collide_broadphase::grid::bulk_bounds`: the full bounds unless they are 4× a trimmed
+        // sample's, O(64) per build).
+        let bulk = bulk_bounds(Aabb::new(bmin, bmax), sampled_bounds_of(input, |it| &it.aabb));
+        let (bmin, bmax) = (bulk.min, bulk.max);
         // A cubic root keeps cells cubic, which the loose variant's size test assumes. The geometric cell only
         // places split planes: membership uses the infinite root faces, so rounding in `bmin + side` cannot lose
         // a body.
         let side = (bmax - bmin).max_element();
-        let (lo, hi) = (bmin, bmin + Vec3::splat(side));
+        // Clamped so that a scene spanning more than f32's range (±3e38) still has a finite centre.
+        let (lo, hi) = (bmin, (bmin + Vec3::splat(side)).min(Vec3::MAX));
         let root = Node {
             lo,
             hi,
-            c: (lo + hi) * 0.5,
+            c: midpoint(lo, hi),
             lo_t: Vec3::NEG_INFINITY,
             hi_t: Vec3::INFINITY,
             loose: Aabb::new(Vec3::NEG_INFINITY, Vec3::INFINITY),
@@ -266,11 +274,29 @@ impl SubtreeBuilder {
 
     /// Split node `ni` whose items are `own`: create its 8 children, keep the items that stay, and scatter the
     /// others into `next` grouped by child. A split that the variant's rule refuses (see [`split_is_useless`],
-    /// [`split_keeps_too_many`]) leaves the node a leaf.
+    /// [`split_keeps_too_many`]) leaves the node a leaf — unless the node's items sit in a small part of its cell
+    /// ([`tighten`]): the split is then tried again around them.
     fn split(&mut self, ni: usize, own: &[Item], shape: &Shape) {
-        let node = self.nodes[ni];
-        let mut children = children_of(&node, shape);
-        let Some(counts) = self.classify(own, node.c, &children, shape) else {
+        let mut node = self.nodes[ni];
+        let mut tightened = false;
+        // At most twice round: the second time around the node's items (one call site keeps `classify` inlined).
+        let (counts, mut children) = loop {
+            let children = children_of(&node, shape);
+            let counts = self.classify(own, node.c, &children, shape);
+            // Refused, or every item would go down one child: a chain of nodes towards a crowd in a corner of the
+            // cell, which ends in one leaf at `max_depth` when far bodies made the root huge.
+            if !tightened && counts.is_none_or(|c| c[..8].contains(&(own.len() as u32))) {
+                tightened = true;
+                self.tally += Tally::work(own.len() as u64, own.len() as u64 * ITEM_BYTES);
+                if let Some(tight) = tighten(&node, own) {
+                    node = tight;
+                    self.nodes[ni] = tight;
+                    continue;
+                }
+            }
+            break (counts, children);
+        };
+        let Some(counts) = counts else {
             self.keep_all(ni, own);
             return;
         };
@@ -391,6 +417,43 @@ impl SubtreeBuilder {
     }
 }
 
+/// `(lo + hi) / 2` without overflow: halving is exact, so for every other pair of floats this is the same value.
+#[inline]
+fn midpoint(lo: Vec3, hi: Vec3) -> Vec3 {
+    lo * 0.5 + hi * 0.5
+}
+
+/// `node` with its geometric cell shrunk to a cube around its items, when they fill at most half its side: the
+/// bounds of the items that do not cover the whole cell (a box spanning the cell goes into every child whatever
+/// the split), clipped to the cell, grown into a cube inside the cell. `None` when no such cube exists.
+///
+/// Only the split plane moves: the membership cell `[lo_t, hi_t)` stays, and the children still partition it
+/// (their planes lie inside the cell), so the ownership rule and every search hold as before. A crowd that fills
+/// its cell (a dense cluster) keeps its cell — tightening would not separate it — and pays one pass over its
+/// items. One body at 1e30 among bodies in `[0, 100]³` makes the root 10³⁰ wide; without this the others went
+/// down a chain of nodes into one leaf at `max_depth` and were all tested against each other.
+fn tighten(node: &Node, own: &[Item]) -> Option<Node> {
+    let (mut lo, mut hi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+    for it in own {
+        let covers = it.aabb.min.cmple(node.lo).all() && it.aabb.max.cmpge(node.hi).all();
+        if !covers {
+            lo = lo.min(it.aabb.min);
+            hi = hi.max(it.aabb.max);
+        }
+    }
+    let (lo, hi) = (lo.max(node.lo), hi.min(node.hi));
+    let side = (hi - lo).max_element();
+    let cell = (node.hi - node.lo).max_element();
+    // `!(… <= …)` also refuses NaN: no item inside the cell leaves `lo > hi`.
+    if !(lo.cmple(hi).all() && side <= 0.5 * cell) {
+        return None;
+    }
+    // A cube of `side` from `lo`, moved back inside the cell where it would stick out.
+    let lo = lo.min(node.hi - Vec3::splat(side)).max(node.lo);
+    let hi = (lo + Vec3::splat(side)).min(node.hi);
+    Some(Node { lo, hi, c: midpoint(lo, hi), ..*node })
+}
+
 /// The 8 children of `node`, without items yet: octant `k` is upper on x when `k & 1`, on y when `k & 2`, on z
 /// when `k & 4`; cells, membership cells and loose bounds cut at the parent's centre.
 fn children_of(node: &Node, shape: &Shape) -> [Node; 8] {
@@ -406,7 +469,7 @@ fn children_of(node: &Node, shape: &Shape) -> [Node; 8] {
                 ch.hi_t[axis] = c[axis];
             }
         }
-        ch.c = (ch.lo + ch.hi) * 0.5;
+        ch.c = midpoint(ch.lo, ch.hi);
         let margin = (ch.hi - ch.lo) * ((shape.looseness - 1.0) * 0.5);
         ch.loose = Aabb::new(ch.lo - margin, ch.hi + margin);
         ch.first_child = NONE;

@@ -95,6 +95,22 @@
 //! moving tenth knocks 40% of the bodies into motion within a second, the static tree is dropped, and from then
 //! on both cost the same.
 //!
+//! # Invalid boxes and far coordinates
+//!
+//! A body with an invalid box (not finite, or `min > max`: see `collide_broadphase::invalid`) is left out where
+//! the moving bodies are collected for the frame's build — nine comparisons of a box being copied anyway — and is
+//! in neither tree (`validate` checks that exactly those bodies are); a body in the static tree has the box it was
+//! built with, which was valid. So it costs nothing to the searches and appears in no pair.
+//!
+//! Far bodies do not stretch the tree. The root covers the bulk of the bodies (their full bounds, unless those are
+//! more than 4× wider than a trimmed sample's: `collide_broadphase::grid::bulk_bounds`), and the far ones fall in
+//! the border cells, whose membership reaches to infinity; a node whose items would all go down one child, or
+//! whose split the variant refuses, is re-centred on a cube around its items when they fill at most half its side
+//! (the split planes move, the membership cells still partition the parent's). One body at 1e30 among 3 000 in
+//! `[0, 100]³` costs its own path and pairs; before, the others went down a chain of nodes into one leaf at
+//! `max_depth` and were all tested against each other (the kit's outlier cost check). A box spanning ±1e30 is
+//! stored in every leaf (dup) or kept at the root (nodup, loose) and tested against every body once.
+//!
 //! # Layout
 //!
 //! Flat arrays with `u32` indices, never `Box` trees: a node pool whose 8 children are consecutive, and one

@@ -187,7 +187,7 @@ impl Broadphase for Octree {
         self.last = LastStats::default();
         let policy = self.split_policy();
         let mut tally = Tally::default();
-        if self.split.classify(aabbs, frame.moved, &policy, &mut tally) {
+        if self.split.classify(frame, &policy, &mut tally) {
             tally += self.rebuild_static(aabbs);
             self.last.static_rebuilt = true;
         }
@@ -251,6 +251,7 @@ impl Broadphase for Octree {
     fn reset(&mut self) {
         self.split.forget();
         self.split.moving.clear();
+        self.split.excluded.clear();
         self.static_builder.clear();
         self.dynamic_tree.clear();
         self.dynamic_builder.clear();

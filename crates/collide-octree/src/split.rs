@@ -5,7 +5,7 @@
 
 use crate::tree::{ITEM_BYTES, Item, ShapeStats, Tree};
 use crate::walk::SlabIndex;
-use collide_broadphase::{Aabb, Pair, Tally, same_bits};
+use collide_broadphase::{Aabb, Frame, Pair, Tally, is_valid_box, same_bits};
 
 /// When the static tree is built and dropped (see [`OctreeConfig`](crate::OctreeConfig)).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -41,15 +41,22 @@ pub(crate) struct Split {
     pub static_stale: usize,
     /// The bodies not live in the static tree: rebuilt into the dynamic tree every frame.
     pub moving: Vec<Item>,
+    /// This frame's bodies with an invalid box, in neither tree (the invalid-box contract: they overlap nothing).
+    /// Found where a body is collected into `moving`: a body in the static tree had a valid box when it was built
+    /// and is still bit for bit the same.
+    pub excluded: Vec<u32>,
 }
 
 impl Split {
     /// Which bodies did not move since the last frame (`hint[i] == false` promises it; without a hint, compare
     /// the boxes bit for bit), and whether to rebuild the static tree; collects the bodies not in the static tree
-    /// into `moving` on the way (one pass). O(n): n flags read with a hint, 2n boxes without.
-    pub fn classify(&mut self, aabbs: &[Aabb], hint: Option<&[bool]>, policy: &SplitPolicy, tally: &mut Tally) -> bool {
+    /// into `moving` on the way (one pass), leaving out — into `excluded`, each reported to the frame — the bodies
+    /// whose box is invalid. O(n): n flags read with a hint, 2n boxes without.
+    pub fn classify(&mut self, frame: &Frame<'_>, policy: &SplitPolicy, tally: &mut Tally) -> bool {
+        let (aabbs, hint) = (frame.aabbs, frame.moved);
         let n = aabbs.len();
         self.moving.clear();
+        self.excluded.clear();
         if !policy.on || self.prev.len() != n {
             // Split off: no memory of earlier frames at all. Otherwise the first frame, after a reset, or a count
             // change the caller did not announce. Either way every body is moving.
@@ -58,13 +65,15 @@ impl Split {
                 self.prev.extend_from_slice(aabbs);
             }
             self.in_static.resize(n, false);
-            self.moving.extend(aabbs.iter().enumerate().map(|(i, a)| Item { aabb: *a, id: i as u32 }));
+            for (i, a) in aabbs.iter().enumerate() {
+                collect(&mut self.moving, &mut self.excluded, frame, i, a);
+            }
             *tally += Tally::work(n as u64, n as u64 * (2 * size_of::<Aabb>() as u64 + ITEM_BYTES));
             return false;
         }
         let (resting, moved) = match hint {
-            Some(hint) => self.mark_moved(aabbs, |i, _, _| hint[i]),
-            None => self.mark_moved(aabbs, |_, prev, now| !same_bits(prev, now)),
+            Some(hint) => self.mark_moved(frame, |i, _, _| hint[i]),
+            None => self.mark_moved(frame, |_, prev, now| !same_bits(prev, now)),
         };
         // Per body a flag (or two boxes) read; per moved body its box copied; the moving bodies gathered.
         let per_body = if hint.is_some() { 2 } else { 2 * size_of::<Aabb>() as u64 + 1 };
@@ -87,13 +96,13 @@ impl Split {
     }
 
     /// Fill `moved` by `moved_of(i, prev[i], aabbs[i])`, refresh `prev` for the moved bodies, retire moved static bodies
-    /// (stale entries) and collect the bodies not live in the static tree into `moving`. Returns the bodies that
-    /// rest outside the static tree, and the bodies that moved.
+    /// (stale entries) and collect the bodies not live in the static tree into `moving` (the invalid ones into
+    /// `excluded`). Returns the bodies that rest outside the static tree, and the bodies that moved.
     #[inline(always)]
-    fn mark_moved(&mut self, aabbs: &[Aabb], moved_of: impl Fn(usize, &Aabb, &Aabb) -> bool) -> (usize, u64) {
+    fn mark_moved(&mut self, frame: &Frame<'_>, moved_of: impl Fn(usize, &Aabb, &Aabb) -> bool) -> (usize, u64) {
         self.moved.clear();
         let (mut resting, mut moved_count) = (0, 0);
-        for (i, (p, a)) in self.prev.iter_mut().zip(aabbs).enumerate() {
+        for (i, (p, a)) in self.prev.iter_mut().zip(frame.aabbs).enumerate() {
             let moved = moved_of(i, p, a);
             self.moved.push(moved);
             if moved {
@@ -107,7 +116,7 @@ impl Split {
                 resting += 1;
             }
             if !self.in_static[i] {
-                self.moving.push(Item { aabb: *a, id: i as u32 });
+                collect(&mut self.moving, &mut self.excluded, frame, i, a);
             }
         }
         (resting, moved_count)
@@ -119,7 +128,9 @@ impl Split {
         self.clear_static();
         self.in_static.fill(false);
         self.moving.clear();
-        self.moving.extend(aabbs.iter().enumerate().map(|(i, a)| Item { aabb: *a, id: i as u32 }));
+        // The invalid bodies are already in `excluded` (every non-static body went through `collect`).
+        let valid = aabbs.iter().enumerate().filter(|(_, a)| is_valid_box(a));
+        self.moving.extend(valid.map(|(i, a)| Item { aabb: *a, id: i as u32 }));
     }
 
     /// Forget every earlier frame (keeps the allocations).
@@ -137,19 +148,21 @@ impl Split {
     }
 
     /// Split this frame's bodies by `moved` for a static rebuild: the resting ones into `input` (the static
-    /// tree's build input), the moved ones into `moving`; every resting body becomes live in the static set.
+    /// tree's build input), the moved ones into `moving`; every resting body becomes live in the static set. The
+    /// invalid ones (already in `excluded`) go to neither.
     pub fn separate(&mut self, aabbs: &[Aabb], input: &mut Vec<Item>) {
         self.moving.clear();
-        for (i, (a, &moved)) in aabbs.iter().zip(&self.moved).enumerate() {
+        for (i, ((a, &moved), s)) in aabbs.iter().zip(&self.moved).zip(&mut self.in_static).enumerate() {
             let item = Item { aabb: *a, id: i as u32 };
+            *s = !moved && is_valid_box(a);
+            if !is_valid_box(a) {
+                continue;
+            }
             if moved {
                 self.moving.push(item);
             } else {
                 input.push(item);
             }
-        }
-        for (s, &moved) in self.in_static.iter_mut().zip(&self.moved) {
-            *s = !moved;
         }
         self.static_stale = 0;
     }
@@ -157,5 +170,18 @@ impl Split {
     /// The bodies live in the static tree.
     pub fn static_live(&self) -> usize {
         self.static_tree.bodies - self.static_stale
+    }
+}
+
+/// Body `i` with box `a` into `moving`, or, when its box is invalid, reported to the frame (a panic under
+/// `InvalidBoxes::Panic`) and into `excluded`. The check is nine comparisons of a box being copied anyway, behind
+/// a branch that valid input always predicts.
+#[inline(always)]
+fn collect(moving: &mut Vec<Item>, excluded: &mut Vec<u32>, frame: &Frame<'_>, i: usize, a: &Aabb) {
+    if is_valid_box(a) {
+        moving.push(Item { aabb: *a, id: i as u32 });
+    } else {
+        frame.reject_invalid(i);
+        excluded.push(i as u32);
     }
 }

@@ -214,18 +214,22 @@ pub(crate) fn window(node: &Node, items: &[Item], min_x: f32, max_x: f32) -> std
     start + lo..start + hi
 }
 
-/// The centre of a box as the loose variant uses it (one formula everywhere).
+/// The centre of a box as the loose variant uses it (one formula everywhere), halved before it is summed: the sum
+/// of two coordinates near `f32::MAX` overflows to infinity, which no half-open cell holds (found by the
+/// broadphase fuzz target: a box at `z = f32::MAX` stored where its centre's cell is not). Halving is exact, so
+/// every other box gets the same centre as `(min + max) / 2`.
 #[inline]
 pub(crate) fn center(aabb: &Aabb) -> Vec3 {
-    (aabb.min + aabb.max) * 0.5
+    aabb.min * 0.5 + aabb.max * 0.5
 }
 
 /// `true` when splitting a dup node of `count` items into children of `counts` items would duplicate bodies
 /// *and* not reduce the pair tests (Σ cₖ(cₖ−1) ≥ count(count−1)): the bodies are as large as the cells, or
 /// overlap one another, and further splits only multiply references. Without this rule a body covering the
 /// whole cell, two overlapping parallel sticks or a dense crowd make every level split all eight children until
-/// `max_depth`: 8^depth nodes. A split without duplicates is always allowed (a tight cluster in one octant goes
-/// down a chain of nodes, O(count) per level, bounded by `max_depth`).
+/// `max_depth`: 8^depth nodes. A split without duplicates is always allowed (a tight cluster in one octant: the
+/// build first re-centres the node on it, `build.rs`'s `tighten`, and otherwise it goes down a chain of nodes,
+/// O(count) per level, bounded by `max_depth`).
 pub(crate) fn split_is_useless(counts: &[u32; 8], count: usize) -> bool {
     let refs: u64 = counts.iter().map(|&c| u64::from(c)).sum();
     let tests: u64 = counts.iter().map(|&c| u64::from(c) * u64::from(c).saturating_sub(1)).sum();

@@ -6,6 +6,7 @@ use crate::split::Split;
 use crate::tree::{
     Item, NONE, Node, Shape, Tree, Variant, center, child_mask, child_of_point, split_is_useless, split_keeps_too_many,
 };
+use collide_broadphase::is_valid_box;
 
 /// Check every invariant of an octree of `shape` with the static/dynamic `split` and the `dynamic` tree; the
 /// message names the first one broken.
@@ -47,8 +48,18 @@ pub(crate) fn validate(shape: &Shape, split: &Split, dynamic: &Tree) -> Result<(
         }
         seen[id] = 2;
     }
+    for &i in &split.excluded {
+        let i = i as usize;
+        if i >= n || seen[i] != 0 {
+            return Err(format!("body {i} is excluded for an invalid box but stored, or out of range"));
+        }
+        if split.prev.get(i).is_some_and(is_valid_box) {
+            return Err(format!("body {i} is excluded, but its box {:?} is valid", split.prev[i]));
+        }
+        seen[i] = 3;
+    }
     if let Some(i) = seen.iter().position(|&s| s == 0) {
-        return Err(format!("body {i} is in neither tree"));
+        return Err(format!("body {i} is in neither tree and its box was not found invalid"));
     }
     Ok(())
 }

@@ -2,24 +2,34 @@
 //! buffers are all kept across frames. Its own test binary, because it counts every allocation of the process
 //! with a global allocator.
 //!
-//! The scene cycles through the same few configurations, so that after one cycle every buffer has met its
-//! largest demand. rayon's job queue may still allocate a block now and then (crossbeam's injector grows by one
-//! block per few dozen jobs), so the bound is a few kilobytes over many frames, where rebuilding the buffers
-//! would cost megabytes per frame.
+//! The scene cycles through the same few configurations, a cloud that breathes between its full size and a dense
+//! quarter of it and rests for three frames at its full size (so that the static tree is built, walked and
+//! dropped), and frames come with and without the motion hint. Frames run in blocks of two cycles
+//! until three blocks in a row allocate nothing — within a bounded number of blocks — and the two blocks after
+//! them must allocate **nothing**, on a local pool of two threads (the parallel build, join, searches and walk at
+//! the shipped threshold) and serially.
 
-use collide_broadphase::conformance::CountingAllocator;
-use collide_broadphase::{Broadphase, Frame, PairList};
+use collide_broadphase::conformance::{CountingAllocator, in_pool};
+use collide_broadphase::{Broadphase, Frame, PairList, Parallelism};
 use collide_math::{Aabb, Rng, Vec3};
 use collide_octree::{Octree, OctreeConfig, Variant};
 
 #[global_allocator]
 static ALLOC: CountingAllocator = CountingAllocator;
 
-/// Frame `f` of a cycle of `period` frames: a cloud that breathes between its full size and a dense quarter of
-/// it (so that both the sparse and the crowded trees are met), with a tenth of the bodies at rest.
-fn frame(base: &[Vec3], f: usize, period: usize, out: &mut Vec<Aabb>) {
-    let phase = (f % period) as f32 / period as f32;
-    let scale = 0.25 + 0.75 * (0.5 + 0.5 * (phase * std::f32::consts::TAU).cos());
+/// Frames per breath of the cloud.
+const PERIOD: usize = 6;
+/// Frames per block.
+const BLOCK: usize = 2 * PERIOD;
+/// The most warm-up blocks before the test gives up, and the quiet blocks in a row that end the warm-up.
+const MAX_WARMUP_BLOCKS: usize = 12;
+const QUIET_BLOCKS: usize = 3;
+
+/// Frame `f`: a cloud that breathes between its full size and a dense quarter of it (so that both the sparse and
+/// the crowded trees are met) and holds its full size for three frames (so that every body rests, the static tree
+/// is built and walked, and dropped when the cloud moves on), every tenth body always at rest.
+fn frame(base: &[Vec3], f: usize, out: &mut Vec<Aabb>) {
+    let scale = [1.0, 1.0, 1.0, 0.6, 0.25, 0.6][f % PERIOD];
     out.clear();
     out.extend(base.iter().enumerate().map(|(i, &c)| {
         let c = if i % 10 == 0 { c } else { Vec3::splat(30.0) + (c - Vec3::splat(30.0)) * scale };
@@ -27,32 +37,56 @@ fn frame(base: &[Vec3], f: usize, period: usize, out: &mut Vec<Aabb>) {
     }));
 }
 
+/// The bytes allocated by two blocks after the warm-up, for `variant` on `threads` threads.
+fn warm_bytes(base: &[Vec3], variant: Variant, threads: usize, parallelism: Parallelism) -> usize {
+    let mut bp = Octree::new(variant, OctreeConfig { parallelism, ..OctreeConfig::default() });
+    let (mut aabbs, mut previous, mut moved, mut out) = (Vec::new(), Vec::new(), Vec::new(), PairList::new());
+    in_pool(threads, || {
+        let mut f = 0;
+        // The bytes one block allocates, and the static trees it built.
+        let mut block = |bp: &mut Octree| {
+            let (before, mut rebuilt) = (CountingAllocator::bytes(), 0.0);
+            for _ in 0..BLOCK {
+                frame(base, f, &mut aabbs);
+                // Every other block with the exact motion hint (the first frame has nothing to compare with).
+                let frame = Frame::new(&aabbs).with_step(f as u64);
+                if (f / BLOCK) % 2 == 1 && previous.len() == aabbs.len() {
+                    moved.clear();
+                    moved.extend(previous.iter().zip(&aabbs).map(|(p, a)| p != a));
+                    bp.find_pairs(&frame.with_moved(&moved), &mut out);
+                } else {
+                    bp.find_pairs(&frame, &mut out);
+                }
+                previous.clone_from(&aabbs);
+                rebuilt += bp.stats().get("static_rebuilt").unwrap_or(0.0);
+                f += 1;
+            }
+            (CountingAllocator::bytes() - before, rebuilt)
+        };
+        let mut quiet = 0;
+        for _ in 0..MAX_WARMUP_BLOCKS {
+            quiet = if block(&mut bp).0 == 0 { quiet + 1 } else { 0 };
+            if quiet == QUIET_BLOCKS {
+                break;
+            }
+        }
+        assert_eq!(quiet, QUIET_BLOCKS, "{}: still allocating after {MAX_WARMUP_BLOCKS} blocks", variant.name());
+        let ((first, a), (second, b)) = (block(&mut bp), block(&mut bp));
+        assert!(!out.is_empty());
+        assert!(a + b >= 2.0, "{}: the resting frames built static trees", variant.name());
+        first + second
+    })
+}
+
 #[test]
 fn a_warm_octree_allocates_nothing_per_frame() {
     let mut rng = Rng::new(5);
-    // Enough bodies for the parallel build and search paths (thousands of items).
-    let base: Vec<Vec3> = (0..30_000).map(|_| rng.point_in(Vec3::ZERO, Vec3::splat(60.0))).collect();
-    let period = 6;
+    // Enough bodies for the parallel build and search paths at the shipped threshold.
+    let base: Vec<Vec3> = (0..12_000).map(|_| rng.point_in(Vec3::ZERO, Vec3::splat(45.0))).collect();
     for variant in [Variant::Dup, Variant::Nodup, Variant::Loose] {
-        let mut bp = Octree::new(variant, OctreeConfig::default());
-        let (mut aabbs, mut out) = (Vec::new(), PairList::new());
-        for f in 0..2 * period {
-            frame(&base, f, period, &mut aabbs);
-            bp.find_pairs(&Frame::new(&aabbs), &mut out);
+        for (threads, parallelism) in [(2, Parallelism::default()), (1, Parallelism::SERIAL)] {
+            let bytes = warm_bytes(&base, variant, threads, parallelism);
+            assert_eq!(bytes, 0, "{} on {threads} threads: {bytes} bytes allocated by warm frames", variant.name());
         }
-        let frames = 4 * period;
-        let before = CountingAllocator::bytes();
-        for f in 0..frames {
-            frame(&base, f, period, &mut aabbs);
-            bp.find_pairs(&Frame::new(&aabbs), &mut out);
-        }
-        let per_frame = (CountingAllocator::bytes() - before) / frames;
-        assert!(
-            per_frame < 1024,
-            "{}: {per_frame} bytes allocated per warm frame (the scene's boxes alone are {} bytes)",
-            variant.name(),
-            aabbs.len() * size_of::<Aabb>()
-        );
-        assert!(!out.is_empty());
     }
 }

@@ -53,6 +53,21 @@
 //! - **pair counting** ([`PairCount`], `pair-count`), the variant of the self-adjusting-BSP study, with a
 //!   hash table of counts instead of its n×n matrix.
 //!
+//! # Invalid boxes and far coordinates
+//!
+//! Each algorithm leaves a body with an invalid box (`collide_broadphase::invalid`) out where it reads every box
+//! anyway: `sap` where it computes each body's regions (such a body is in no region, so no array holds its
+//! endpoints; its pairs are dropped by the re-test of pairs whose bodies changed regions, and it enters its
+//! regions like a new body once its box is valid again), `mbp` where it assigns bodies to regions, `sort-sweep`
+//! where it makes the sort keys, `pair-count` where it makes each axis's keys (comparing one axis at a time would
+//! pair an inverted box).
+//!
+//! The grids of `sap` and `mbp` cover the bulk of the bodies (`collide_broadphase::grid`'s plan): a few bodies at
+//! ±1e30 go to the border regions instead of stretching every region so that all the others share one, which made
+//! `mbp` a single sort-and-sweep of everything. `sap` decides whether its grid is outgrown from the same trimmed
+//! sample, so far bodies do not re-plan it either. `sort-sweep` and `pair-count` sort far coordinates like any
+//! others (the radix keys are exact); a far body costs its own candidates.
+//!
 //! # Modules
 //!
 //! Layered so that imports point one way: the data (`endpoints.rs`: packed endpoints; `pairset.rs`: the pair

@@ -16,6 +16,11 @@
 //! check of the pairs found reads the region's own records. Regions are independent, so they are processed in
 //! parallel (rayon) in chunks of about equal entry counts.
 //!
+//! The grid covers the bulk of the bodies: a few far ones (at ±1e30, say) go to the border regions instead of
+//! stretching every region over the whole range (`collide_broadphase::grid`'s plan), which would put all the others
+//! into one region and make this one sort-and-sweep of everything. An invalid box (`collide_broadphase::invalid`)
+//! is in no region: the pass that computes every body's regions leaves it out.
+//!
 //! # Complexity
 //! - Time: O(n) bounds and region assignment, O(Σ m_r log m_r) per-region sorts (m_r = bodies in region r,
 //!   small), O(Σ s_r) sweep tests where s_r counts pairs of region r overlapping on the sweep axis.
@@ -31,7 +36,7 @@
 //! each and never smaller than twice the mean box size. Set it by hand for strongly clustered scenes, where a
 //! finer grid splits the clusters. From [`Parallelism::DEFAULT_MIN_WORK`] bodies the regions run on all threads.
 
-use collide_broadphase::grid::{GridPolicy, RegionGrid, RegionRange, range_contains, range_len};
+use collide_broadphase::grid::{GridPolicy, NO_REGIONS, RegionGrid, RegionRange, range_contains, range_len};
 use collide_broadphase::ownership::owner_point;
 use collide_broadphase::parallel::PairChunks;
 use collide_broadphase::radix::float_key;
@@ -103,16 +108,20 @@ impl MultiBoxPruning {
         self
     }
 
-    /// Assign bodies to regions: a counting sort of (region, body) entries. O(n · copies).
-    fn assign(&mut self, aabbs: &[Aabb]) {
-        let grid = self.grid;
+    /// Assign bodies to regions: a counting sort of (region, body) entries. O(n · copies). An invalid box is in
+    /// no region ([`NO_REGIONS`]), so no sweep meets it.
+    fn assign(&mut self, frame: &Frame<'_>) {
+        let (grid, aabbs) = (self.grid, frame.aabbs);
         let regions = grid.count();
         self.offsets.clear();
         self.offsets.resize(regions + 1, 0);
         self.ranges.clear();
         self.multi.clear();
-        for b in aabbs {
-            let range = grid.range(b);
+        for (i, b) in aabbs.iter().enumerate() {
+            let range = grid.range_if_valid(b).unwrap_or_else(|| {
+                frame.reject_invalid(i);
+                NO_REGIONS
+            });
             self.ranges.push(range);
             self.multi.push(range[..3] != range[3..]);
             grid.for_each(&range, |r| self.offsets[r + 1] += 1);
@@ -207,7 +216,7 @@ impl Broadphase for MultiBoxPruning {
         out.clear();
         self.tally = Tally::default();
         self.grid = RegionGrid::plan(aabbs, self.regions_per_axis, &GRID);
-        self.assign(aabbs);
+        self.assign(frame);
         let (grid, offsets, entries, multi) = (&self.grid, &self.offsets[..], &self.entries[..], &self.multi[..]);
         self.tally += self.chunks.run(
             self.parallelism,

@@ -24,7 +24,7 @@
 //! Use it for comparison with the study, not for speed.
 
 use collide_broadphase::radix::{float_key, sort_by_high_bits};
-use collide_broadphase::{Aabb, Broadphase, Frame, Pair, PairList, Stats, Tally};
+use collide_broadphase::{Broadphase, Frame, Pair, PairList, Stats, Tally, is_valid_box};
 
 const EMPTY: u64 = u64::MAX;
 
@@ -51,10 +51,19 @@ impl PairCount {
         Self::default()
     }
 
-    /// Phase one on `axis`: sort by min, sweep, and list every pair overlapping on that axis.
-    fn axis_list(&mut self, aabbs: &[Aabb], axis: usize) {
+    /// Phase one on `axis`: sort by min, sweep, and list every pair overlapping on that axis. An invalid box gets
+    /// no key: comparing intervals on one axis at a time would count an inverted box as overlapping (the first
+    /// axis's pass reports it to the frame).
+    fn axis_list(&mut self, frame: &Frame<'_>, axis: usize) {
+        let aabbs = frame.aabbs;
         self.keys.clear();
-        self.keys.extend(aabbs.iter().enumerate().map(|(i, b)| (u64::from(float_key(b.min[axis])) << 32) | i as u64));
+        for (i, b) in aabbs.iter().enumerate() {
+            if is_valid_box(b) {
+                self.keys.push((u64::from(float_key(b.min[axis])) << 32) | i as u64);
+            } else if axis == 0 {
+                frame.reject_invalid(i);
+            }
+        }
         sort_by_high_bits(&mut self.keys, &mut self.scratch, 32);
         let list = &mut self.lists[axis];
         list.clear();
@@ -91,7 +100,7 @@ impl Broadphase for PairCount {
         out.clear();
         self.n = frame.aabbs.len();
         for axis in 0..3 {
-            self.axis_list(frame.aabbs, axis);
+            self.axis_list(frame, axis);
             self.list_lens[axis] = self.lists[axis].len();
         }
         let shortest = (0..3).min_by_key(|&k| self.lists[k].len()).unwrap_or(0);

@@ -10,7 +10,7 @@ use crate::pairset::PairSet;
 use crate::region::{Quantizer, Region};
 use crate::update::{self, Sorted};
 use crate::{transfers, validate};
-use collide_broadphase::grid::{GridPolicy, NO_REGIONS, RegionGrid, RegionRange, range_contains};
+use collide_broadphase::grid::{GridPolicy, NO_REGIONS, RegionGrid, RegionRange, range_contains, sampled_bounds};
 use collide_broadphase::radix::sort_by_high_bits;
 use collide_broadphase::{Aabb, Broadphase, Frame, Pair, PairList, Parallelism, Resize, Stats, Tally};
 
@@ -201,11 +201,13 @@ impl SweepAndPrune {
 
     /// Enter every body in its regions with sorted arrays and fill the pair set, from `known` or by multi-box
     /// pruning. Per axis one O(n) radix sort of all endpoints, scattered in order to the regions (so each region's
-    /// array comes out sorted) — never an insertion sort of a random order, which would be Θ(n²).
-    fn init(&mut self, aabbs: &[Aabb], known: Option<&[Pair]>) {
+    /// array comes out sorted) — never an insertion sort of a random order, which would be Θ(n²). A body with an
+    /// invalid box is entered in no region ([`NO_REGIONS`]).
+    fn init(&mut self, frame: &Frame<'_>, known: Option<&[Pair]>) {
+        let aabbs = frame.aabbs;
         let n = aabbs.len();
         assert!(n < MAX_BODIES, "sweep-and-prune holds at most 2^31 - 1 bodies, got {n}");
-        if !self.grid_planned || self.grid.outgrown(&bounds_of(aabbs)) {
+        if !self.grid_planned || self.grid.outgrown(&sampled_bounds(aabbs)) {
             self.grid = RegionGrid::plan(aabbs, self.regions_per_axis, &GRID);
             self.grid_planned = true;
         }
@@ -216,10 +218,19 @@ impl SweepAndPrune {
             region.entering.clear();
         }
         self.ranges.clear();
-        self.ranges.extend(aabbs.iter().map(|b| self.grid.range(b)));
+        let mut invalid = 0;
+        for (i, b) in aabbs.iter().enumerate() {
+            self.ranges.push(self.grid.range_if_valid(b).unwrap_or_else(|| {
+                frame.reject_invalid(i);
+                invalid += 1;
+                NO_REGIONS
+            }));
+        }
+        // One region holding every body: its arrays are the sorted endpoints themselves, named by body id.
+        let whole = count == 1 && invalid == 0;
         let mut copies = 0;
         for k in 0..3 {
-            if count == 1 {
+            if whole {
                 let axis = &mut self.regions[0].axes[k].endpoints;
                 axis.clear();
                 axis.extend(aabbs.iter().enumerate().flat_map(|(i, b)| of_box(b, k, i as u32)));
@@ -242,7 +253,7 @@ impl SweepAndPrune {
             }
             copies += sorted.len();
         }
-        self.number_locally(n);
+        self.number_locally(n, whole);
         self.quantizer = Quantizer::new(&self.grid.bounds());
         self.pairs.clear();
         // Per axis 2n endpoints made and radix-sorted (a histogram pass and three scatters), then scattered to
@@ -254,7 +265,7 @@ impl SweepAndPrune {
             None => {
                 // Multi-box pruning finds the pairs in O(n) for uniform scenes; a sweep of each region would test
                 // every body against the ~m·(2h/w) bodies of its slab in the region.
-                self.init_finder.find_pairs(&Frame::new(aabbs), &mut self.init_pairs);
+                self.init_finder.find_pairs(frame, &mut self.init_pairs);
                 self.counters.tally += self.init_finder.stats().tally();
                 self.init_pairs.as_slice()
             }
@@ -270,9 +281,10 @@ impl SweepAndPrune {
     }
 
     /// Give each region's members local indices (in the order of their begins on x) and relabel the endpoints,
-    /// which `init` scattered with body ids. O(n · regions per body).
-    fn number_locally(&mut self, n: usize) {
-        if self.regions.len() == 1 {
+    /// which `init` scattered with body ids; `whole` when one region holds every body (local index = body id).
+    /// O(n · regions per body).
+    fn number_locally(&mut self, n: usize, whole: bool) {
+        if whole {
             let members = &mut self.regions[0].members;
             members.clear();
             members.extend(0..n as u32);
@@ -297,18 +309,20 @@ impl SweepAndPrune {
     }
 
     /// One incremental frame: transfers out, insertion sort with events, transfers in (see `transfers.rs`).
-    fn update_incremental(&mut self, aabbs: &[Aabb]) -> Incremental {
+    fn update_incremental(&mut self, frame: &Frame<'_>) -> Incremental {
+        let aabbs = frame.aabbs;
         let n = aabbs.len();
         let budget = if self.rebuild_swaps_per_body > 0.0 {
             (3.0 * self.rebuild_swaps_per_body * n.max(1) as f64) as u64
         } else {
             u64::MAX
         };
-        if self.grid.count() > 1 && self.grid.outgrown(&bounds_of(aabbs)) {
-            // Bodies far outside the planned bounds crowd the border regions (or the scene shrank into a few).
+        if self.grid.count() > 1 && self.grid.outgrown(&sampled_bounds(aabbs)) {
+            // The bulk of the bodies moved far outside the planned bounds and crowds the border regions (or the
+            // scene shrank into a few). A sample decides: a few far bodies sit in the border regions at no cost.
             return Incremental::GridOutgrown;
         }
-        self.find_transfers(aabbs);
+        self.find_transfers(frame);
         let c = &mut self.counters;
         c.tally += update::mark_and_verify(aabbs, &self.pairs, &self.moved, &mut self.paired, &mut self.keys);
         let mut removed = 0;
@@ -357,8 +371,11 @@ impl SweepAndPrune {
     }
 
     /// Compute every body's regions for this frame, flag the bodies whose regions changed in `moved`, and list the
-    /// transfers per region (entering bodies, and a count of leaving ones). O(n + transfers).
-    fn find_transfers(&mut self, aabbs: &[Aabb]) {
+    /// transfers per region (entering bodies, and a count of leaving ones). O(n + transfers). A body whose box
+    /// turned invalid moves to no region (it leaves every region, and its pairs are dropped by
+    /// `update::mark_and_verify`); one whose box turned valid again enters its regions like a new body.
+    fn find_transfers(&mut self, frame: &Frame<'_>) {
+        let aabbs = frame.aabbs;
         // Per body: its box read, its regions computed, read and written.
         let n = aabbs.len() as u64;
         self.counters.tally += Tally::work(n, n * (size_of::<Aabb>() + 2 * size_of::<RegionRange>()) as u64);
@@ -371,7 +388,10 @@ impl SweepAndPrune {
         let grid = &self.grid;
         let mut transfers = 0;
         for (i, (b, range)) in aabbs.iter().zip(self.ranges.iter_mut()).enumerate() {
-            let new = grid.range(b);
+            let new = grid.range_if_valid(b).unwrap_or_else(|| {
+                frame.reject_invalid(i);
+                NO_REGIONS
+            });
             if new == *range {
                 continue;
             }
@@ -411,10 +431,6 @@ impl SweepAndPrune {
     }
 }
 
-fn bounds_of(aabbs: &[Aabb]) -> Aabb {
-    aabbs.iter().fold(Aabb::EMPTY, |b, a| b.union(a))
-}
-
 impl Broadphase for SweepAndPrune {
     fn name(&self) -> &'static str {
         "sap"
@@ -425,7 +441,7 @@ impl Broadphase for SweepAndPrune {
         self.counters = Counters::default();
         if !self.initialized || aabbs.len() != self.len {
             // First frame, or a body count that no resize announced: start afresh, which is always correct.
-            self.init(aabbs, None);
+            self.init(frame, None);
             self.counters.mode = UpdateMode::Init;
         } else if self.cooldown > 0 {
             // While bodies move fast, answer with multi-box pruning alone and leave the arrays unsorted: sorting
@@ -440,20 +456,20 @@ impl Broadphase for SweepAndPrune {
             }
             return;
         } else {
-            match self.update_incremental(aabbs) {
+            match self.update_incremental(frame) {
                 Incremental::Updated => self.backoff = 0,
                 Incremental::OverBudget => {
                     // Too many swaps: bodies moved far. Finishing the insertion sort could cost Θ(n²); a rebuild
                     // costs O(n). Skip the incremental attempt for a few frames, doubling the wait while it keeps
                     // failing.
-                    self.init(aabbs, None);
+                    self.init(frame, None);
                     self.counters.mode = UpdateMode::Rebuild;
                     self.backoff = (self.backoff * 2).clamp(1, Self::MAX_BACKOFF);
                     self.cooldown = self.backoff;
                 }
                 Incremental::GridOutgrown => {
                     self.grid_planned = false;
-                    self.init(aabbs, None);
+                    self.init(frame, None);
                     self.counters.mode = UpdateMode::Init;
                 }
             }
@@ -537,7 +553,7 @@ impl Broadphase for SweepAndPrune {
     /// in any order and repeat; a wrong set stays wrong until a reset.
     fn warm_start(&mut self, frame: &Frame<'_>, pairs: &[Pair]) {
         self.reset();
-        self.init(frame.aabbs, Some(pairs));
+        self.init(frame, Some(pairs));
         self.counters.mode = UpdateMode::Init;
     }
 

@@ -16,6 +16,11 @@
 //!   (thesis workload at 10⁵ bodies: ~5·10⁷ tests); everything at one point is n²/2 for every algorithm.
 //!   That crowding of a single axis is what [`MultiBoxPruning`](crate::MultiBoxPruning) removes.
 //!
+//! # Invalid boxes and far coordinates
+//! Invalid boxes (see `collide_broadphase::invalid`) get no sort key in the pass that makes the keys, so the sweep
+//! never sees them; huge but finite coordinates sort like any others (the radix keys are exact), and a few far
+//! bodies cost nothing beyond their own candidates.
+//!
 //! # Performance tips
 //! Prefer it to incremental SAP when bodies move more than their own size per frame or teleport; prefer
 //! multi-box pruning when n is large in a 3-D (not flat) world. The sweep runs on all rayon threads from
@@ -24,7 +29,7 @@
 use collide_broadphase::parallel::PairChunks;
 use collide_broadphase::radix::{float_key, sort_by_high_bits};
 use collide_broadphase::sweep::{PairSink, SinkBuffer, SweepBox, sweep_sparse};
-use collide_broadphase::{Aabb, Broadphase, Frame, PairList, Parallelism, Stats, Tally};
+use collide_broadphase::{Aabb, Broadphase, Frame, PairList, Parallelism, Stats, Tally, is_valid_box};
 
 /// Sort-and-sweep on the axis of greatest spread. Registry name: `sort-sweep`.
 #[derive(Clone, Debug, Default)]
@@ -58,7 +63,8 @@ impl SortSweep {
     }
 }
 
-/// The axis along which box centres spread most (largest variance). O(n).
+/// The axis along which box centres spread most (largest variance). O(n). Invalid boxes may make a variance NaN or
+/// infinite, which picks an axis but cannot change a pair: the axis only decides the speed.
 #[must_use]
 pub fn axis_of_greatest_spread(aabbs: &[Aabb]) -> usize {
     if aabbs.is_empty() {
@@ -74,7 +80,7 @@ pub fn axis_of_greatest_spread(aabbs: &[Aabb]) -> usize {
         }
     }
     let n = aabbs.len() as f64;
-    let var: Vec<f64> = (0..3).map(|k| s2[k] / n - (s[k] / n).powi(2)).collect();
+    let var: [f64; 3] = std::array::from_fn(|k| s2[k] / n - (s[k] / n).powi(2));
     (0..3).max_by(|&a, &b| var[a].total_cmp(&var[b])).unwrap_or(0)
 }
 
@@ -95,8 +101,16 @@ impl Broadphase for SortSweep {
         let axis = axis_of_greatest_spread(aabbs);
         self.axis = axis;
         self.keys.clear();
-        self.keys.extend(aabbs.iter().enumerate().map(|(i, b)| (u64::from(float_key(b.min[axis])) << 32) | i as u64));
+        // The invalid-box contract: an invalid box gets no key, so it is never swept (a predictable branch).
+        for (i, b) in aabbs.iter().enumerate() {
+            if is_valid_box(b) {
+                self.keys.push((u64::from(float_key(b.min[axis])) << 32) | i as u64);
+            } else {
+                frame.reject_invalid(i);
+            }
+        }
         sort_by_high_bits(&mut self.keys, &mut self.scratch, 32);
+        let m = self.keys.len();
         match axis {
             0 => records::<0>(aabbs, &self.keys, &mut self.sorted),
             1 => records::<1>(aabbs, &self.keys, &mut self.sorted),
@@ -111,14 +125,14 @@ impl Broadphase for SortSweep {
         let out = out.as_mut_vec();
         // One crowded axis: thousands of candidates per pair found, so the sparse sweep. In parallel, chunks of
         // scanning boxes, each swept against all later boxes.
-        let tests = if self.parallelism.is_parallel(n) {
+        let tests = if self.parallelism.is_parallel(m) {
             self.chunks
-                .run(self.parallelism, "sort-sweep", n, n, out, |scanners, out, sink| {
+                .run(self.parallelism, "sort-sweep", m, m, out, |scanners, out, sink| {
                     Tally::tests(sweep_sparse(sorted, scanners, |_, _| true, &mut PairSink::new(out, sink)))
                 })
                 .pair_tests
         } else {
-            sweep_sparse(sorted, 0..n, |_, _| true, &mut PairSink::new(out, &mut self.sink))
+            sweep_sparse(sorted, 0..m, |_, _| true, &mut PairSink::new(out, &mut self.sink))
         };
         self.tally.pair_tests = tests;
     }

@@ -16,7 +16,7 @@ use crate::endpoints::{END, body, is_end, order};
 use crate::insertion::{Budget, FrameView, RegionView, sort_axis};
 use crate::pairset::PairSet;
 use crate::region::{Region, RegionAxis};
-use collide_broadphase::{Aabb, Pair, Parallelism, Tally};
+use collide_broadphase::{Aabb, Pair, Parallelism, Tally, is_valid_box};
 use std::sync::atomic::Ordering;
 
 /// Re-test the pairs of `pairs` with a body in `moved` (it changed regions: no region may see the pair's
@@ -40,7 +40,9 @@ pub(crate) fn mark_and_verify(
         let p = Pair::from_key(key);
         if is_moved(p.a) || is_moved(p.b) {
             tests += 1;
-            if !aabbs[p.a as usize].overlaps(&aabbs[p.b as usize]) {
+            let (a, b) = (&aabbs[p.a as usize], &aabbs[p.b as usize]);
+            // A body whose box turned invalid changed regions (to none): its pairs end here.
+            if !(a.overlaps(b) && is_valid_box(a) && is_valid_box(b)) {
                 stale.push(key);
                 continue;
             }

@@ -2,72 +2,140 @@
 //! keys, sweep records and chunk buffers are all kept across frames. Its own test binary, because it counts
 //! every allocation of the process with a global allocator.
 //!
-//! The scene cycles through the same configurations (every body oscillates about its place), so that after one
-//! cycle every buffer has met its largest demand. rayon's job queue may still allocate a block now and then, so
-//! the bound is a few hundred bytes per frame on average, where rebuilding the buffers would cost megabytes.
+//! The scene cycles through the same configurations (every body swings about its place with a period of 6
+//! frames). Buffers grow until they have met the largest demand of the cycle, which for SAP also depends on its
+//! own schedule of incremental frames, rebuilds and cool-downs (a cycle of 66 frames once its back-off is at its
+//! longest, and rare growth of a region's event buffers for a while after): so frames run in blocks of 66 until
+//! three blocks in a row allocate nothing — within a bounded number of blocks — and the two blocks after them must
+//! allocate **nothing**. A structure that allocates per frame never gets there.
+//! Each case runs on a local pool of two threads (parallel paths at the shipped threshold; the pool's job queues
+//! warm up with the rest) and serially. SAP is measured incremental, on its rebuild path (a swap budget so small
+//! that every moving frame runs out of it) and switching between the two.
 
-use collide_broadphase::conformance::CountingAllocator;
-use collide_broadphase::{Broadphase, Frame, PairList};
+use collide_broadphase::conformance::{CountingAllocator, in_pool};
+use collide_broadphase::{Broadphase, Frame, PairList, Parallelism};
 use collide_math::{Aabb, Rng, Vec3};
 use collide_sap::{MultiBoxPruning, PairCount, SortSweep, SweepAndPrune};
 
 #[global_allocator]
 static ALLOC: CountingAllocator = CountingAllocator;
 
-/// Frame `f` of a cycle of `period` frames: body `i` at `base[i] + dir[i] · 0.5 · sin(2π f / period)`, slow
-/// enough for insertion sort, far enough to cross region borders now and then.
-fn frame(base: &[Vec3], dir: &[Vec3], f: usize, period: usize, out: &mut Vec<Aabb>) {
-    let s = 0.5 * (f as f32 / period as f32 * std::f32::consts::TAU).sin();
+/// Frames per swing of the scene.
+const PERIOD: usize = 6;
+/// Frames per block: a multiple of [`PERIOD`] and of SAP's longest cycle of rebuild and cool-down (64 cool-down
+/// frames, the initialisation after them, and the failed incremental frame that starts the next cool-down).
+const BLOCK: usize = 66;
+/// The most warm-up blocks before the test gives up: the buffers must stop growing by then.
+const MAX_WARMUP_BLOCKS: usize = 24;
+/// Consecutive blocks without an allocation that end the warm-up.
+const QUIET_BLOCKS: usize = 3;
+
+/// Frame `f`: body `i` at `base[i] + dir[i] · amplitude · sin(2π f / PERIOD)`.
+fn frame(base: &[Vec3], dir: &[Vec3], amplitude: f32, f: usize, out: &mut Vec<Aabb>) {
+    let s = amplitude * (f as f32 / PERIOD as f32 * std::f32::consts::TAU).sin();
     out.clear();
     out.extend(base.iter().zip(dir).map(|(&c, &d)| Aabb::from_center_radius(c + d * s, 0.5)));
 }
 
-/// An algorithm under test: its name, its body count and its constructor.
+/// An algorithm under test: its name, its body count, how far bodies swing, and its constructor.
 struct Case {
     name: &'static str,
     bodies: usize,
-    make: fn() -> Box<dyn Broadphase>,
+    amplitude: f32,
+    make: fn(Parallelism) -> Box<dyn Broadphase>,
+}
+
+/// Blocks of warm-up until [`QUIET_BLOCKS`] in a row allocate nothing, then the bytes allocated by the two blocks
+/// after them, on a pool of `threads` threads with `parallelism`; the last frame's stats, and how many of the
+/// measured frames were answered by a rebuild (SAP's `rebuild` counter).
+fn warm_bytes(case: &Case, threads: usize, parallelism: Parallelism) -> (usize, String, usize) {
+    let mut rng = Rng::new(9);
+    // The same density at every size: 30 000 bodies in a cube of 90.
+    let width = 90.0 * (case.bodies as f32 / 30_000.0).cbrt();
+    let base: Vec<Vec3> = (0..case.bodies).map(|_| rng.point_in(Vec3::ZERO, Vec3::splat(width))).collect();
+    let dir: Vec<Vec3> = (0..case.bodies).map(|_| rng.unit_vector()).collect();
+    let mut bp = (case.make)(parallelism);
+    let (mut aabbs, mut out) = (Vec::with_capacity(case.bodies), PairList::new());
+    in_pool(threads, || {
+        let mut f = 0;
+        // The bytes one block allocates, and its frames answered by a rebuild.
+        let mut block = |bp: &mut dyn Broadphase| {
+            let (before, mut rebuilt) = (CountingAllocator::bytes(), 0);
+            for _ in 0..BLOCK {
+                frame(&base, &dir, case.amplitude, f, &mut aabbs);
+                bp.find_pairs(&Frame::new(&aabbs).with_step(f as u64), &mut out);
+                rebuilt += usize::from(bp.stats().get("rebuild") == Some(1.0));
+                f += 1;
+            }
+            (CountingAllocator::bytes() - before, rebuilt)
+        };
+        let mut quiet = 0;
+        for _ in 0..MAX_WARMUP_BLOCKS {
+            quiet = if block(bp.as_mut()).0 == 0 { quiet + 1 } else { 0 };
+            if quiet == QUIET_BLOCKS {
+                break;
+            }
+        }
+        assert_eq!(
+            quiet, QUIET_BLOCKS,
+            "{}: {MAX_WARMUP_BLOCKS} blocks of {BLOCK} frames and still allocating",
+            case.name
+        );
+        let ((first, a), (second, b)) = (block(bp.as_mut()), block(bp.as_mut()));
+        let (bytes, rebuilt) = (first + second, a + b);
+        assert!(!out.is_empty(), "{}: the scene has pairs", case.name);
+        (bytes, bp.stats().to_string(), rebuilt)
+    })
 }
 
 #[test]
 fn a_warm_sweep_and_prune_family_allocates_nothing_per_frame() {
-    let mut rng = Rng::new(9);
-    let period = 16;
-    // Enough bodies for the parallel paths (above the default threshold); pair counting, whose per-axis lists
-    // grow as n², on a tenth of them.
+    // Enough bodies for the parallel paths at the shipped threshold; pair counting, whose per-axis lists grow as
+    // n², on a third of them. A swing of 0.05 stays within SAP's swap budget; SAP with a budget of 0.05 swaps per
+    // body runs out of it on every moving frame, with a budget of 1 on some.
     let cases = [
-        Case { name: "sap", bodies: 30_000, make: || Box::new(SweepAndPrune::default()) },
-        Case { name: "mbp", bodies: 30_000, make: || Box::new(MultiBoxPruning::new(0)) },
-        Case { name: "sort-sweep", bodies: 30_000, make: || Box::new(SortSweep::new()) },
-        Case { name: "pair-count", bodies: 3_000, make: || Box::new(PairCount::new()) },
+        Case {
+            name: "sap",
+            bodies: 10_000,
+            amplitude: 0.05,
+            make: |p| Box::new(SweepAndPrune::default().with_parallelism(p)),
+        },
+        Case {
+            name: "sap rebuilding",
+            bodies: 10_000,
+            amplitude: 6.0,
+            make: |p| Box::new(SweepAndPrune::new(0.05).with_parallelism(p)),
+        },
+        Case {
+            name: "sap switching",
+            bodies: 10_000,
+            amplitude: 2.0,
+            make: |p| Box::new(SweepAndPrune::new(1.0).with_parallelism(p)),
+        },
+        Case {
+            name: "mbp",
+            bodies: 10_000,
+            amplitude: 0.5,
+            make: |p| Box::new(MultiBoxPruning::new(0).with_parallelism(p)),
+        },
+        Case {
+            name: "sort-sweep",
+            bodies: 10_000,
+            amplitude: 0.5,
+            make: |p| Box::new(SortSweep::new().with_parallelism(p)),
+        },
+        Case { name: "pair-count", bodies: 3_000, amplitude: 0.5, make: |_| Box::new(PairCount::new()) },
     ];
-    for Case { name, bodies: n, make } in cases {
-        // The same density at every size.
-        let width = 90.0 * (n as f32 / 30_000.0).cbrt();
-        let base: Vec<Vec3> = (0..n).map(|_| rng.point_in(Vec3::ZERO, Vec3::splat(width))).collect();
-        let dir: Vec<Vec3> = (0..n).map(|_| rng.unit_vector()).collect();
-        let mut bp = make();
-        let (mut aabbs, mut out) = (Vec::new(), PairList::new());
-        for f in 0..2 * period {
-            frame(&base, &dir, f, period, &mut aabbs);
-            bp.find_pairs(&Frame::new(&aabbs).with_step(f as u64), &mut out);
-        }
-        let frames = 3 * period;
-        let before = CountingAllocator::bytes();
-        for f in 0..frames {
-            frame(&base, &dir, f, period, &mut aabbs);
-            bp.find_pairs(&Frame::new(&aabbs).with_step(f as u64), &mut out);
-        }
-        let per_frame = (CountingAllocator::bytes() - before) / frames;
-        assert!(
-            per_frame < 1024,
-            "{name}: {per_frame} bytes allocated per warm frame (the scene's boxes alone are {} bytes)",
-            aabbs.len() * size_of::<Aabb>()
-        );
-        assert!(!out.is_empty());
-        if name == "sap" {
-            assert_eq!(bp.stats().get("init"), Some(0.0), "sap: the warm frames are incremental: {}", bp.stats());
-            assert!(bp.stats().get("region_transfers").unwrap() > 0.0, "{}", bp.stats());
+    for case in &cases {
+        for (threads, parallelism) in [(2, Parallelism::default()), (1, Parallelism::SERIAL)] {
+            let (bytes, stats, rebuilt) = warm_bytes(case, threads, parallelism);
+            assert_eq!(bytes, 0, "{} on {threads} threads: {bytes} bytes allocated by warm frames; {stats}", case.name);
+            if case.name == "sap rebuilding" {
+                assert!(rebuilt > BLOCK, "most measured frames were rebuilt: {rebuilt} of {}", 2 * BLOCK);
+            }
+            if case.name == "sap" {
+                assert!(stats.contains(" init=0 rebuild=0"), "the warm frames are incremental: {stats}");
+            }
         }
     }
 }

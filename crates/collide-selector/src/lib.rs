@@ -74,6 +74,10 @@
 //! - **Memory:** every candidate keeps its buffers once it has run, so `auto` holds the sum of its candidates'
 //!   memory. Narrow the list with the `candidates` parameter when that matters.
 //! - **Cache effects** a probe cannot see: a probe runs with the active candidate's data in the cache beside it.
+//! - **Invalid boxes and far bodies** (see `collide_broadphase::invalid`) are the candidates' to handle: each
+//!   leaves an invalid box out and keeps far bodies from piling the others together, and `auto` hands them the
+//!   frame as it came, its policy included. Its own feature sample compares with `total_cmp`, so a NaN in it
+//!   skews a feature, never the answer.
 //!
 //! # Complexity
 //!

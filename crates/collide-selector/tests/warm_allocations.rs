@@ -5,52 +5,30 @@
 //! The selector runs in its forced-switch mode, which hands over to the next candidate every few frames through
 //! a probe (warm start, side-by-side frames, switch): so the warm-up takes every candidate through every density
 //! of the scene, and the measured frames contain probes, switches and log entries, not only quiet frames — the
-//! same code paths the policy drives, on a schedule that does not depend on the machine's timing. rayon's job
-//! queue may still allocate a block now and then, so the bound is a few kilobytes over many frames, where
-//! rebuilding any structure would cost hundreds of kilobytes per frame.
+//! same code paths the policy drives, on a schedule that does not depend on the machine's timing. Frames run in
+//! blocks of one hand-over cycle until three blocks in a row allocate nothing — within a bounded number of blocks —
+//! and the two blocks after them must allocate **nothing**, on a local pool of two threads.
 
+use collide_broadphase::conformance::{CountingAllocator, in_pool};
 use collide_broadphase::{Broadphase, Frame, PairList};
 use collide_math::{Aabb, Rng, Vec3};
 use collide_octree::{Octree, OctreeConfig, Variant};
 use collide_sap::{MultiBoxPruning, SweepAndPrune};
 use collide_selector::{Candidate, PolicyConfig, Prior, Selector};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-/// Counts the bytes every allocation and growing reallocation asks for.
-struct Counting;
-
-static BYTES: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY (lint exception): a global allocator is the only way to observe allocations; it forwards every call to
-// `System` unchanged and only adds a relaxed counter.
-#[allow(unsafe_code, reason = "GlobalAlloc is an unsafe trait; every call is forwarded to System")]
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        BYTES.fetch_add(layout.size(), Ordering::Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        BYTES.fetch_add(new_size.saturating_sub(layout.size()), Ordering::Relaxed);
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static ALLOC: CountingAllocator = CountingAllocator;
 
-/// Frame `f` of a cycle of `period` frames: a cloud that breathes between its full size and a dense half of it,
-/// so that the candidates trade places and every buffer meets its largest demand in the first cycle.
-fn frame(base: &[Vec3], f: usize, period: usize, out: &mut Vec<Aabb>) {
-    let phase = (f % period) as f32 / period as f32;
+/// Frames per block: the 18 it takes to hand over to each of the three candidates once, twice.
+const BLOCK: usize = 36;
+/// The most warm-up blocks before the test gives up, and the quiet blocks in a row that end the warm-up.
+const MAX_WARMUP_BLOCKS: usize = 12;
+const QUIET_BLOCKS: usize = 3;
+
+/// Frame `f` of a block: a cloud that breathes between its full size and a dense half of it, so that the
+/// candidates trade places and every buffer meets its largest demand in the first cycles.
+fn frame(base: &[Vec3], f: usize, out: &mut Vec<Aabb>) {
+    let phase = (f % BLOCK) as f32 / BLOCK as f32;
     let scale = 0.5 + 0.5 * (0.5 + 0.5 * (phase * std::f32::consts::TAU).cos());
     let centre = Vec3::splat(30.0);
     out.clear();
@@ -60,7 +38,7 @@ fn frame(base: &[Vec3], f: usize, period: usize, out: &mut Vec<Aabb>) {
 #[test]
 fn a_warm_selector_allocates_nothing_per_frame_even_while_probing_and_switching() {
     let mut rng = Rng::new(11);
-    let base: Vec<Vec3> = (0..20_000).map(|_| rng.point_in(Vec3::ZERO, Vec3::splat(60.0))).collect();
+    let base: Vec<Vec3> = (0..12_000).map(|_| rng.point_in(Vec3::ZERO, Vec3::splat(50.0))).collect();
     let candidates = vec![
         Candidate { name: "octree-dup", broadphase: Box::new(Octree::new(Variant::Dup, OctreeConfig::default())) },
         Candidate { name: "sap", broadphase: Box::new(SweepAndPrune::default()) },
@@ -69,22 +47,30 @@ fn a_warm_selector_allocates_nothing_per_frame_even_while_probing_and_switching(
     // Every 6 frames: a 4-frame probe, then the switch.
     let mut auto = Selector::new(candidates, PolicyConfig::default(), Prior::builtin(), 6);
     let (mut aabbs, mut out) = (Vec::new(), PairList::new());
-    // 36 frames, a multiple of the 18 it takes to hand over to each of the three candidates once.
-    let period = 36;
-    for f in 0..4 * period {
-        frame(&base, f, period, &mut aabbs);
-        auto.find_pairs(&Frame::new(&aabbs).with_step(f as u64), &mut out);
-    }
-    assert!(auto.candidates().all(|c| c.frames > 0 || c.probes > 0), "every candidate has run once");
-    let (probes, switches) = (auto.totals().probes, auto.totals().switches);
-    let frames = 4 * period;
-    let before = BYTES.load(Ordering::Relaxed);
-    for f in 0..frames {
-        frame(&base, f, period, &mut aabbs);
-        auto.find_pairs(&Frame::new(&aabbs).with_step(f as u64), &mut out);
-    }
-    let per_frame = (BYTES.load(Ordering::Relaxed) - before) / frames;
-    assert_eq!(auto.totals().probes - probes, frames as u64 / 6, "the measured frames probed");
-    assert_eq!(auto.totals().switches - switches, frames as u64 / 6, "and switched");
-    assert!(per_frame < 1024, "{per_frame} bytes allocated per warm frame");
+    in_pool(2, || {
+        let mut f = 0;
+        let mut block = |auto: &mut Selector| {
+            let before = CountingAllocator::bytes();
+            for _ in 0..BLOCK {
+                frame(&base, f, &mut aabbs);
+                auto.find_pairs(&Frame::new(&aabbs).with_step(f as u64), &mut out);
+                f += 1;
+            }
+            CountingAllocator::bytes() - before
+        };
+        let mut quiet = 0;
+        for _ in 0..MAX_WARMUP_BLOCKS {
+            quiet = if block(&mut auto) == 0 { quiet + 1 } else { 0 };
+            if quiet == QUIET_BLOCKS {
+                break;
+            }
+        }
+        assert_eq!(quiet, QUIET_BLOCKS, "still allocating after {MAX_WARMUP_BLOCKS} blocks");
+        assert!(auto.candidates().all(|c| c.frames > 0 || c.probes > 0), "every candidate has run once");
+        let (probes, switches) = (auto.totals().probes, auto.totals().switches);
+        let bytes = block(&mut auto) + block(&mut auto);
+        assert_eq!(auto.totals().probes - probes, 2 * BLOCK as u64 / 6, "the measured frames probed");
+        assert_eq!(auto.totals().switches - switches, 2 * BLOCK as u64 / 6, "and switched");
+        assert_eq!(bytes, 0, "{bytes} bytes allocated by warm frames");
+    });
 }

@@ -42,6 +42,16 @@ impl Bodies {
         self.last_contact.push(u64::MAX);
     }
 
+    /// Make room for `additional` more bodies in every column, or say that the allocator refused (instead of
+    /// aborting the process, as growing a `Vec` does).
+    pub fn try_reserve(&mut self, additional: usize) -> Result<(), std::collections::TryReserveError> {
+        self.position.try_reserve_exact(additional)?;
+        self.velocity.try_reserve_exact(additional)?;
+        self.radius.try_reserve_exact(additional)?;
+        self.inv_mass.try_reserve_exact(additional)?;
+        self.last_contact.try_reserve_exact(additional)
+    }
+
     /// Give body `i` radius `radius`; its mass follows its volume.
     pub fn set_radius(&mut self, i: usize, radius: f32) {
         self.radius[i] = radius;
@@ -148,6 +158,15 @@ mod tests {
         assert_eq!(b.position, [Vec3::ZERO, Vec3::splat(2.0), Vec3::splat(4.0)]);
         assert_eq!(b.len(), 3);
         assert_eq!(b.radius.len(), 3);
+    }
+
+    #[test]
+    fn a_reservation_the_allocator_refuses_is_an_error_not_an_abort() {
+        let mut b = Bodies::default();
+        assert!(b.try_reserve(1000).is_ok() && b.position.capacity() >= 1000);
+        assert!(b.try_reserve(usize::MAX / 2).is_err());
+        assert!(b.try_reserve(1 << 40).is_err(), "a terabyte of positions");
+        assert_eq!(b.len(), 0);
     }
 
     #[test]

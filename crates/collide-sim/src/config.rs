@@ -5,6 +5,7 @@
 //! file and line of the offending key (or the `--set` that set it) and, where there is a list, the valid
 //! choices. [`Config::resolve`] turns a config into a checked [`Setup`] for the simulation.
 
+use crate::memory::{self, TooBig};
 use crate::scenario::{Setup, find_scenario, mean_sphere_volume};
 use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, Params};
 use collide_broadphase::{ParamInput, ParamValue};
@@ -328,7 +329,7 @@ impl Config {
     fn check(&self, source: &Source) -> Result<Setup, ConfigError> {
         let err = |path: &[&str], message: String| source.error_at(path, message);
         let scenario = find_scenario(&self.scenario).map_err(|m| err(&["scenario"], m))?;
-        self.check_algorithm(source)?;
+        let (algorithm, _) = self.check_algorithm(source)?;
 
         let bodies = match self.bodies {
             Some(0) => return Err(err(&["bodies"], "bodies = 0: need at least 1 body".into())),
@@ -427,6 +428,14 @@ impl Config {
                 path,
                 format!("a body {largest} across does not fit in the container, whose smallest side is {room}"),
             ));
+        }
+        // Last: a run the machine cannot hold is refused before anything is allocated (see `memory`).
+        let need = memory::estimate(&setup, algorithm.name, self.frames);
+        if let Err((blame, message)) = memory::check(&need, algorithm.name, memory::available()) {
+            return Err(match blame {
+                TooBig::Bodies => err(&["bodies"], format!("bodies = {}: {message}", setup.bodies)),
+                TooBig::Frames => err(&["frames"], format!("frames = {}: {message}", self.frames)),
+            });
         }
         Ok(setup)
     }

@@ -16,10 +16,14 @@
 //!   sequential-impulse order). Records stay in memory and are written as CSV at the end of a run
 //!   ([`write_csv`]), with the scripted phase of each step.
 //!
+//! - [`memory`]: what a run needs and whether the machine has it, checked by [`Config::parse`] before anything is
+//!   allocated (and the body columns reserved with `try_reserve` by [`Simulation::new`]).
+//!
 //! Nothing in the step allocates once its buffers have grown to the scene (pairs, contacts, boxes, motion flags).
 
 mod bodies;
 mod config;
+pub mod memory;
 mod record;
 mod scenario;
 mod simulation;

@@ -49,12 +49,12 @@ impl Setup {
     }
 
     /// A uniform position where a body of radius `r` fits inside the container.
-    fn inside(&self, rng: &mut Rng, r: f32) -> Vec3 {
+    pub(crate) fn inside(&self, rng: &mut Rng, r: f32) -> Vec3 {
         rng.point_in(self.container.min + Vec3::splat(r), self.container.max - Vec3::splat(r))
     }
 
     /// A velocity of the configured speed in a uniformly random direction, or zero for resting bodies.
-    fn draw_velocity(&self, rng: &mut Rng) -> Vec3 {
+    pub(crate) fn draw_velocity(&self, rng: &mut Rng) -> Vec3 {
         if self.resting_fraction > 0.0 && rng.chance(self.resting_fraction) {
             Vec3::ZERO
         } else {
@@ -96,6 +96,9 @@ pub struct ScenarioDescriptor {
     /// The scene's named phases, by first step, ascending (empty for scenes without phases): the records'
     /// `phase` column and the bench's per-phase sums read them.
     pub phases: &'static [ScenePhase],
+    /// The most bodies the script makes, as a multiple of the configured count (the tour doubles; 1 for scenes
+    /// that never append), so that a run is refused up front when the machine cannot hold its largest moment.
+    pub growth: usize,
 }
 
 /// A named stretch of a scripted scene, from its first step to the next phase's.
@@ -342,6 +345,7 @@ const UNIFORM: ScenarioDescriptor = ScenarioDescriptor {
     spawn: spawn_uniform,
     script: None,
     phases: &[],
+    growth: 1,
 };
 
 /// The thesis program's workload.
@@ -421,6 +425,7 @@ pub static SCENARIOS: &[ScenarioDescriptor] = &[
         speed: |c| c.extents().x * TOUR_SPEED,
         script: Some(tour_script),
         phases: TOUR_PHASES,
+        growth: 2,
         ..UNIFORM
     },
 ];

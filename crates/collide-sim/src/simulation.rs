@@ -31,24 +31,53 @@ pub struct Simulation {
     time: f64,
     records: Vec<FrameRecord>,
     last_frame_seconds: f32,
-    // Reused buffers for the rare removal of non-finite bodies.
+    // Reused buffers for the rare removal of non-finite bodies (and for `churn`).
     doomed: Vec<u32>,
     old_to_new: Vec<u32>,
+    /// Bodies were renumbered since the last step (`churn`): the kept boxes describe other bodies now, so the
+    /// next step marks every body moved.
+    renumbered: bool,
 }
 
 impl Simulation {
-    /// A simulation of `config`, spawned and ready for its first step.
+    /// A simulation of `config`, spawned and ready for its first step. Besides the config's own errors
+    /// ([`Config::resolve`], which estimates the memory the run needs), the body columns and the per-body buffers of
+    /// the step are reserved with `try_reserve` for the scene's largest body count: an allocator that refuses is an
+    /// error naming `bodies`, not an abort.
     pub fn new(config: &Config) -> Result<Self, ConfigError> {
         let setup = config.resolve()?;
         let (algorithm, params) = config.algorithm()?;
         let clock = Clock::new(config.time.policy()).with_cap(config.time.cap).with_scale(config.time.scale);
-        Ok(Self::from_parts(setup, algorithm, params, clock))
+        let mut sim = Self::unspawned(setup, algorithm, params, clock);
+        let bodies = sim.setup.bodies.saturating_mul(sim.setup.scenario.growth);
+        sim.try_reserve(bodies).map_err(|e| ConfigError {
+            origin: "config".into(),
+            line: None,
+            message: format!("bodies = {}: cannot allocate room for {bodies} bodies ({e})", sim.setup.bodies),
+        })?;
+        sim.respawn();
+        Ok(sim)
     }
 
     /// A simulation from already checked parts.
     #[must_use]
     pub fn from_parts(setup: Setup, algorithm: &'static AlgorithmDescriptor, params: Params, clock: Clock) -> Self {
-        let mut sim = Self {
+        let mut sim = Self::unspawned(setup, algorithm, params, clock);
+        sim.respawn();
+        sim
+    }
+
+    /// Room for `bodies` bodies in the body columns and the step's per-body buffers.
+    fn try_reserve(&mut self, bodies: usize) -> Result<(), std::collections::TryReserveError> {
+        self.bodies.try_reserve(bodies)?;
+        self.aabbs.try_reserve_exact(bodies)?;
+        self.moved.try_reserve_exact(bodies)?;
+        self.resolved.try_reserve_exact(bodies)
+    }
+
+    /// The parts put together, with no bodies yet.
+    fn unspawned(setup: Setup, algorithm: &'static AlgorithmDescriptor, params: Params, clock: Clock) -> Self {
+        Self {
             broadphase: (algorithm.build)(&params),
             algorithm,
             params,
@@ -66,10 +95,9 @@ impl Simulation {
             records: Vec::new(),
             doomed: Vec::new(),
             old_to_new: Vec::new(),
+            renumbered: false,
             setup,
-        };
-        sim.respawn();
-        sim
+        }
     }
 
     /// Throw the bodies away and spawn the scene again from its seed; the broadphase starts afresh.
@@ -110,7 +138,9 @@ impl Simulation {
     /// wall time, so a slow step makes the next dt longer — the thesis's feedback loop, reproduced without a
     /// window. `progress` is called after every frame with the frame index.
     pub fn run(&mut self, frames: u64, mut progress: impl FnMut(u64, &Self)) {
-        self.records.reserve(frames as usize);
+        // Room for every record up front when the allocator gives it (the config's memory check counted them);
+        // otherwise they grow as they come.
+        let _ = self.records.try_reserve(usize::try_from(frames).unwrap_or(usize::MAX));
         for f in 0..frames {
             let start = Instant::now();
             self.frame(self.last_frame_seconds);
@@ -174,9 +204,9 @@ impl Simulation {
         puffin::profile_scope!("aabbs");
         let removed = self.remove_non_finite();
         let n = self.bodies.len();
-        // The previous boxes describe the same bodies under the same indices, except after a removal (indices
-        // moved) and for bodies a script appended (no previous box): those are marked moved.
-        let known = if removed > 0 { 0 } else { self.aabbs.len().min(n) };
+        // The previous boxes describe the same bodies under the same indices, except after a removal or a churn
+        // (indices moved) and for bodies a script appended (no previous box): those are marked moved.
+        let known = if removed > 0 || std::mem::take(&mut self.renumbered) { 0 } else { self.aabbs.len().min(n) };
         self.aabbs.resize(n, Aabb::default());
         self.moved.clear();
         self.moved.resize(n, true);
@@ -289,6 +319,24 @@ impl Simulation {
         self.bodies.remove(&self.doomed, &mut self.old_to_new);
         self.broadphase.on_resize(&Resize { old_to_new: &self.old_to_new, new_len: self.bodies.len() });
         self.doomed.len() as u32
+    }
+
+    /// Replace bodies between two steps: the bodies `doomed` (ascending indices) go, the others keep their order,
+    /// and as many new ones arrive at the end — each with the radius of one that went, at a uniform place in the
+    /// container, at the scene's speed. The broadphase hears one `on_resize` (the kept bodies' new indices; the new
+    /// ones unmapped). Allocates (a resize is a rare event, as in the simulation's own removal of non-finite
+    /// bodies); the churn tests drive every algorithm's resize path through the real step with it.
+    pub fn churn(&mut self, doomed: &[u32]) {
+        let old = self.bodies.len();
+        let radii: Vec<f32> = doomed.iter().map(|&i| self.bodies.radius[i as usize]).collect();
+        self.bodies.remove(doomed, &mut self.old_to_new);
+        for r in radii {
+            let (p, v) = (self.setup.inside(&mut self.rng, r), self.setup.draw_velocity(&mut self.rng));
+            self.bodies.push_sphere(p, v, r);
+        }
+        debug_assert_eq!(self.old_to_new.len(), old);
+        self.broadphase.on_resize(&Resize { old_to_new: &self.old_to_new, new_len: self.bodies.len() });
+        self.renumbered = true;
     }
 
     /// Send every body toward `target` so that all arrive together in `seconds` (the app's "pull toward me").

@@ -26,7 +26,7 @@
 //! Budgets: every series (one algorithm's points in one study) has a time budget and a per-frame limit; a series
 //! that would exceed them stops growing n, and the CSV and the report say so (`status` column).
 
-mod alloc;
+pub(crate) mod alloc;
 mod calibrate;
 mod machine;
 mod measure;

@@ -1,9 +1,10 @@
-//! The seed programs' own figures (`shared/reference/seed-program.csv`), a reference series on our plots.
+//! The seed programs' own figures, a reference series on our plots.
 //!
-//! Only rows whose workload our `thesis` scenario matches are used: the thesis program (`kredenac/…`, run
-//! headless, not the Xvfb build), scenario `uniform_random`, fixed dt of 1/60 s, mean ms of whole steps.
-
-use std::path::{Path, PathBuf};
+//! `xtask/data/seed-program.csv` is a copy of the project's `shared/reference/seed-program.csv` (its README there
+//! says how the figures were measured), kept in the repository and compiled in, so that the bench plots them and
+//! their test checks them on any clean clone. Only rows whose workload our `thesis` scenario matches are used: the
+//! thesis program (`kredenac/…`, run headless, not the Xvfb build), scenario `uniform_random`, fixed dt of 1/60 s,
+//! mean ms of whole steps.
 
 /// The program whose workload the `thesis` scenario reproduces.
 const PROGRAM: &str = "kredenac/collision-detection";
@@ -32,22 +33,13 @@ fn our_name(seed: &str) -> Option<&'static str> {
     }
 }
 
-/// Where the reference file lives: `shared/` beside the repository.
-#[must_use]
-pub fn default_path() -> PathBuf {
-    crate::root().join("..").join("shared").join("reference").join("seed-program.csv")
-}
+/// The seed programs' figures as measured (see the module docs).
+const SEED_PROGRAM_CSV: &str = include_str!("../../data/seed-program.csv");
 
-/// The matching figures of the file at `path`; empty (with a note on stderr) when it cannot be read.
+/// The matching figures of the seed programs.
 #[must_use]
-pub fn load(path: &Path) -> Vec<Figure> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => parse(&text),
-        Err(e) => {
-            eprintln!("bench: no seed reference series ({}: {e})", path.display());
-            Vec::new()
-        }
-    }
+pub fn load() -> Vec<Figure> {
+    parse(SEED_PROGRAM_CSV)
 }
 
 /// Parse the CSV text: columns program, algorithm, n, speed_factor, scenario, dt_mode, frames, mean_ms, … . The
@@ -101,11 +93,24 @@ kredenac/collision-detection,octree_persistent,100,1.0,uniform_random,fixed_1/60
         assert_eq!(series(&figures, "octree-dup", 1.0 / 64.0), [(1000.0, 0.342)]);
     }
 
+    /// The committed figures: the thesis program's four algorithms at full speed, SAP and the octree also at 1/64,
+    /// each over the sizes the README of the reference quotes (octree-dup 8.0 ms at 10k, 352 at 100k; SAP 18.7 and
+    /// 646; SAP at 1/64 speed 0.65 and 28.5).
     #[test]
-    fn the_shared_file_parses_when_present() {
-        let figures = load(&default_path());
-        if !figures.is_empty() {
-            assert!(series(&figures, "octree-dup", 1.0).len() >= 5);
-        }
+    fn the_committed_figures_are_the_thesis_programs() {
+        let figures = load();
+        let at = |algorithm, speed, n| {
+            let s = series(&figures, algorithm, speed);
+            assert!(s.len() >= 5, "{algorithm} at speed {speed}: {s:?}");
+            s.iter().find(|p| p.0 == n).map(|p| p.1)
+        };
+        let near = |got: Option<f64>, want: f64| got.is_some_and(|g| (g - want).abs() < 0.01 * want);
+        assert!(near(at("octree-dup", 1.0, 10_000.0), 8.0));
+        assert!(near(at("octree-dup", 1.0, 100_000.0), 352.0));
+        assert!(near(at("sap", 1.0, 10_000.0), 18.7));
+        assert!(near(at("sap", 1.0, 100_000.0), 646.0));
+        assert!(near(at("sap", 1.0 / 64.0, 10_000.0), 0.65));
+        assert!(near(at("sap", 1.0 / 64.0, 100_000.0), 28.5));
+        assert!(at("brute", 1.0, 1000.0).is_some() && at("octree-nodup", 1.0, 10_000.0).is_some());
     }
 }

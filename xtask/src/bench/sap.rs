@@ -180,7 +180,7 @@ fn speed_series(
 
 /// The seed program's SAP figures at ×1 and ×1/64, where `shared/reference` has them.
 fn add_seed_sap(chart: &mut Chart) {
-    let seed = reference::load(&reference::default_path());
+    let seed = reference::load();
     for speed in [SPEEDS[0], SPEEDS[SPEEDS.len() - 1]] {
         let pts: Vec<(f64, f64)> = reference::series(&seed, "sap", speed.factor)
             .into_iter()

@@ -195,7 +195,7 @@ pub fn scaling(ctx: &mut Ctx) -> Result<(), String> {
 }
 
 fn plots(ctx: &mut Ctx, rows: &[Row], sizes: &[usize]) -> Result<(), String> {
-    let seed = reference::load(&reference::default_path());
+    let seed = reference::load();
     let x = (sizes[0] as f64, sizes[sizes.len() - 1] as f64);
     let mut images = Vec::new();
     let mut all = Chart::new(

@@ -1,7 +1,7 @@
 //! The conformance kit: every broadphase's tests run it, and it compares every frame with [`reference_pairs`].
 //!
 //! ```
-//! use collide_broadphase::{Broadphase, Frame, PairList, reference_pairs};
+//! use collide_broadphase::{Broadphase, Frame, PairList, is_valid_box, reference_pairs};
 //!
 //! struct MyBroadphase;
 //! impl Broadphase for MyBroadphase {
@@ -9,6 +9,10 @@
 //!         "mine"
 //!     }
 //!     fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+//!         // The invalid-box contract: say so (a panic naming the body in debug builds), then leave the body out.
+//!         for (i, b) in frame.aabbs.iter().enumerate().filter(|(_, b)| !is_valid_box(b)) {
+//!             frame.reject_invalid(i);
+//!         }
 //!         reference_pairs(frame.aabbs, out); // a real one does something cleverer
 //!     }
 //! }
@@ -20,25 +24,53 @@
 //! It runs
 //! - **static scenes** ([`static_scenes`]): uniform, clustered, all bodies at one point, one huge body among
 //!   many small, mixed sizes (1:8), bodies touching the container walls, a 3×3×3 grid of exactly touching unit
-//!   boxes, zero-size boxes, a flat layer, far-off coordinates, an empty scene and a single body;
+//!   boxes, zero-size boxes, a flat layer, far-off coordinates, bodies at ±1e30 among ordinary ones, a crowd near
+//!   1e30, boxes meeting at signed zeros, an empty scene and a single body;
 //! - **moving sequences** ([`sequences`]) of 300+ frames at slow, fast and teleport speeds, one of them adding
 //!   and removing bodies every few frames through [`Broadphase::on_resize`], and a partly resting one three
 //!   times: without a motion hint, with an exact [`Frame::with_moved`] hint and with a conservative one (bodies
-//!   marked moved that did not move), so that a structure that reads the hint is checked on both of its paths.
+//!   marked moved that did not move), so that a structure that reads the hint is checked on both of its paths;
+//! - the **invalid-box contract** ([`invalid`](self::invalid)): scenes and sequences with non-finite and inverted
+//!   boxes under [`InvalidBoxes::OverlapNothing`](crate::InvalidBoxes) (exactly the reference's pairs, which leave
+//!   them out), and the panic naming the body under [`InvalidBoxes::Panic`](crate::InvalidBoxes);
+//! - the **cost of far outliers** ([`cost`]): five bodies at ±1e30 may not multiply the box tests of an ordinary
+//!   scene (a structure sized on the bounds would pile everything else into one cell).
 //!
+//! [`check_parallel`] and [`assert_parallel_paths`] run all of it on a local pool with every parallel section
+//! forced, and a 12 000-body sequence at the shipped threshold, and say which sections ran in parallel.
 //! [`CountingAllocator`] serves the tests that check a warm broadphase allocates nothing per frame.
 //!
 //! A fresh broadphase from `make` serves each scene and each sequence. After every call the kit checks the
 //! output (each pair once, smaller index first, the exact overlap set) and the algorithm's own
 //! [`validate`](Broadphase::validate). A failure names the scene, the frame, and the missing and extra pairs.
 //!
+//! # What an algorithm must do to pass
+//!
+//! - answer exactly the reference's pairs on every frame, whatever happened before (resizes, resets, a motion
+//!   hint that is exact or conservative or absent);
+//! - for every box it stores, check [`is_valid_box`](crate::is_valid_box) once per frame (only boxes that can
+//!   have changed need it), and for an invalid one call [`Frame::reject_invalid`] — which panics under
+//!   `InvalidBoxes::Panic` with the message the kit looks for — and leave the body out of its structure;
+//! - hold a [`Parallelism`](crate::Parallelism) built by `Parallelism::default()` (or given by the caller) and
+//!   send parallel work through its `for_each` or `parallel::PairChunks`, so that the kit can force and count
+//!   its parallel sections;
+//! - keep the box tests of a scene with far outliers within [`cost::OUTLIER_TEST_FACTOR`] of the scene without.
+//!
 //! [`reference_pairs`]: crate::reference_pairs
 
 mod alloc;
+pub mod cost;
+pub mod invalid;
+mod parallel;
 mod scenes;
 mod sequences;
 
 pub use alloc::CountingAllocator;
+pub use invalid::{invalid_scenes, invalid_sequences};
+pub use parallel::{
+    MakeSync, ParallelSections, assert_parallel_paths, check_parallel, in_pool, large_sequence_len,
+    with_default_parallelism,
+};
 pub use scenes::{snapshot_scenes, static_scenes};
 pub use sequences::{Motion, MovedHint, Sequence, sequences};
 
@@ -73,15 +105,18 @@ pub struct Failure {
     pub misordered: Vec<Pair>,
     /// The broadphase's own `validate()` message, if it failed.
     pub invalid: Option<String>,
+    /// Any other broken promise: a missing or mute panic under `InvalidBoxes::Panic`, a cost out of bounds.
+    pub problem: Option<String>,
 }
 
 impl Failure {
-    fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.missing.is_empty()
             && self.extra.is_empty()
             && self.duplicated.is_empty()
             && self.misordered.is_empty()
             && self.invalid.is_none()
+            && self.problem.is_none()
     }
 }
 
@@ -102,6 +137,9 @@ impl fmt::Display for Failure {
         list(f, "misordered pairs (need smaller index first)", &self.misordered)?;
         if let Some(msg) = &self.invalid {
             writeln!(f, "  validate() failed: {msg}")?;
+        }
+        if let Some(msg) = &self.problem {
+            writeln!(f, "  {msg}")?;
         }
         Ok(())
     }
@@ -195,9 +233,31 @@ impl Checker {
     }
 }
 
-/// Run a fresh broadphase from `make` on every static scene and every moving sequence; the first failure is
-/// returned (its report names the scene, frame and pairs).
+/// Which of the kit's checks to run beside the pairs of the static scenes and the moving sequences, which always
+/// run: [`Checks::ALL`] for an algorithm as it ships.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Checks {
+    /// The invalid-box contract ([`invalid`](self::invalid)).
+    pub invalid_boxes: bool,
+    /// The cost of far outliers ([`cost`]). A configuration that caps a structure below what a scene needs (an
+    /// octree of depth 0, a single region) cannot spend a level on far bodies; its tests may leave this out.
+    pub outlier_cost: bool,
+}
+
+impl Checks {
+    /// Every check.
+    pub const ALL: Self = Self { invalid_boxes: true, outlier_cost: true };
+}
+
+/// Run a fresh broadphase from `make` on every static scene and every moving sequence, then the invalid-box
+/// contract and the cost of far outliers; the first failure is returned (its report names the scene, frame and
+/// pairs).
 pub fn check_all(make: &dyn Fn() -> Box<dyn Broadphase>) -> Result<(), Box<Failure>> {
+    check_with(make, Checks::ALL)
+}
+
+/// [`check_all`] with the chosen [`Checks`].
+pub fn check_with(make: &dyn Fn() -> Box<dyn Broadphase>, checks: Checks) -> Result<(), Box<Failure>> {
     let mut checker = Checker::default();
     // A structure that has seen no frame yet is valid too: a meta-broadphase validates candidates it has not run.
     if let Err(message) = make().validate() {
@@ -217,12 +277,23 @@ pub fn check_all(make: &dyn Fn() -> Box<dyn Broadphase>) -> Result<(), Box<Failu
         let mut bp = make();
         sequence.run(bp.as_mut(), &mut checker)?;
     }
+    if checks.invalid_boxes {
+        invalid::check_invalid_boxes(make)?;
+    }
+    if checks.outlier_cost {
+        cost::check_outlier_cost(make)?;
+    }
     Ok(())
 }
 
 /// [`check_all`], panicking with the failure report: the one-line test body of every broadphase crate.
 pub fn assert_conforms(make: impl Fn() -> Box<dyn Broadphase>) {
-    if let Err(failure) = check_all(&make) {
+    assert_conforms_with(make, Checks::ALL);
+}
+
+/// [`check_with`], panicking with the failure report.
+pub fn assert_conforms_with(make: impl Fn() -> Box<dyn Broadphase>, checks: Checks) {
+    if let Err(failure) = check_with(&make, checks) {
         let name = make().name();
         panic!("broadphase `{name}` does not conform:\n{failure}");
     }

@@ -115,11 +115,76 @@ pub fn static_scenes() -> Vec<Scene> {
         .collect();
     scenes.push(Scene { name: "sticks", aabbs: sticks });
 
+    // Huge but finite coordinates: a few bodies at ±1e30 among ordinary ones (a structure sized on the bounds
+    // must not pile the ordinary ones into one cell), one box spanning ±1e30 on every axis, and a crowd living near
+    // 1e30 itself, where the float spacing is ~1e23 (boxes 1e25 wide, some touching exactly).
+    scenes.push(Scene { name: "far-outliers", aabbs: with_outliers(uniform(&mut rng, 800, (0.5, 2.0))) });
+    let near = (0..400)
+        .map(|i| {
+            let c = Vec3::new(1.0e30, -1.0e30, 1.0e30) + rng.point_in(Vec3::ZERO, Vec3::splat(1.0e27));
+            let c = if i % 7 == 0 { Vec3::new(1.0e30, -1.0e30, 1.0e30) } else { c };
+            cube(c, 1.0e25)
+        })
+        .collect();
+    scenes.push(Scene { name: "near-1e30", aabbs: near });
+
+    // The ends of f32: boxes on the faces f32::MAX and f32::MIN (flat ones too), one spanning the whole range, among
+    // ordinary ones. A centre computed as `(min + max) / 2` overflows to infinity here (the fuzz target found an
+    // octree that stored such a box where its centre's cell was not).
+    let mut limits = uniform(&mut rng, 200, (0.5, 2.0));
+    let (max, min) = (f32::MAX, f32::MIN);
+    for i in 0..24 {
+        let c = limits[i * 8].center();
+        let mut lo = c - Vec3::ONE;
+        let mut hi = c + Vec3::ONE;
+        let axis = i % 3;
+        if i % 2 == 0 {
+            (lo[axis], hi[axis]) = (max, max)
+        } else {
+            (lo[axis], hi[axis]) = (min, min * 0.5)
+        }
+        if i % 4 == 0 {
+            hi[(axis + 1) % 3] = max;
+        }
+        limits.push(Aabb::new(lo, hi));
+    }
+    limits.push(Aabb::new(Vec3::splat(min), Vec3::splat(max)));
+    scenes.push(Scene { name: "float-limits", aabbs: limits });
+
+    // Signed zeros: boxes meeting at 0.0 from both sides, written with −0.0 on one side and +0.0 on the other, which
+    // compare equal (and must overlap) though their bits differ.
+    let zeros = (0..64)
+        .map(|i| {
+            let s = |bit: usize| if i >> bit & 1 == 1 { -0.0 } else { 0.0 };
+            let (lo, hi) = (Vec3::new(s(0), s(1), s(2)), Vec3::new(s(3), s(4), s(5)));
+            match i % 3 {
+                0 => Aabb::new(Vec3::splat(-1.0).with_x(lo.x), Vec3::new(hi.x, 1.0, 1.0)),
+                1 => Aabb::new(lo, Vec3::ONE + hi),
+                _ => Aabb::new(Vec3::splat(-1.0) - lo, hi),
+            }
+        })
+        .collect();
+    scenes.push(Scene { name: "signed-zeros", aabbs: zeros });
+
     scenes.push(Scene { name: "empty", aabbs: Vec::new() });
     scenes.push(Scene { name: "single", aabbs: vec![cube(Vec3::ONE, 1.0)] });
     scenes
         .push(Scene { name: "two-touching", aabbs: vec![cube(Vec3::ZERO, 1.0), cube(Vec3::new(2.0, 0.0, 0.0), 1.0)] });
     scenes
+}
+
+/// `aabbs` with five far bodies among them: small boxes at `+1e30` and `−1e30` on every axis and at `1e30` on one
+/// axis only, and one box spanning `±1e30` on every axis (it overlaps every other body), placed first, in the middle
+/// and last.
+pub(super) fn with_outliers(mut aabbs: Vec<Aabb>) -> Vec<Aabb> {
+    let far = 1.0e30;
+    let mid = aabbs.len() / 2;
+    aabbs.insert(0, cube(Vec3::splat(far), 1.0));
+    aabbs.insert(mid, Aabb::new(Vec3::splat(-far), Vec3::splat(far)));
+    aabbs.insert(mid, cube(Vec3::new(50.0, far, 50.0), 2.0));
+    aabbs.push(cube(Vec3::splat(-far), 1.0));
+    aabbs.push(cube(Vec3::new(-far, 50.0, far), 0.5));
+    aabbs
 }
 
 /// A `k×k×k` grid of unit boxes whose faces touch exactly (`[i, i+1]` on each axis): neighbours by face, edge

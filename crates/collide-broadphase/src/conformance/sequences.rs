@@ -1,6 +1,7 @@
+use super::invalid::{break_and_heal, shown};
 use super::scenes::WORLD;
 use super::{Checker, Failure};
-use crate::{Aabb, Broadphase, Frame, Resize, same_bits};
+use crate::{Aabb, Broadphase, Frame, InvalidBoxes, Resize, same_bits};
 use collide_math::{Rng, Vec3};
 
 /// How the bodies of a [`Sequence`] move from frame to frame.
@@ -57,6 +58,10 @@ pub struct Sequence {
     pub resting_fraction: f32,
     /// The motion hint given with each frame.
     pub hint: MovedHint,
+    /// The chance per frame that a body's box turns invalid (it turns valid again with a chance of 1/5 per
+    /// frame); above 0 the frames say [`InvalidBoxes::OverlapNothing`]. 0 for the valid sequences, whose frames
+    /// keep the default policy (so a debug build panics if an algorithm calls a valid box invalid).
+    pub invalid: f32,
     /// The seed.
     pub seed: u64,
 }
@@ -76,6 +81,7 @@ pub fn sequences() -> Vec<Sequence> {
         churn: 0,
         resting_fraction: 0.0,
         hint: MovedHint::Absent,
+        invalid: 0.0,
         seed: 1,
     };
     vec![
@@ -127,11 +133,14 @@ pub fn sequences() -> Vec<Sequence> {
 }
 
 /// The kit's own little world: centres, velocities and half edges of the sequence's bodies.
+#[derive(Default)]
 struct Bodies {
     center: Vec<Vec3>,
     velocity: Vec<Vec3>,
     half: Vec<f32>,
     origin: Vec<Vec3>,
+    /// 0, or one more than the way the body's box is broken (see `invalid::shown`).
+    broken: Vec<u8>,
 }
 
 impl Sequence {
@@ -152,6 +161,7 @@ impl Sequence {
             bodies.velocity.push(v);
             bodies.half.push(h);
             bodies.origin.push(c);
+            bodies.broken.push(0);
         }
     }
 
@@ -212,7 +222,7 @@ impl Sequence {
             }
         }
         let mut old_to_new = vec![Resize::REMOVED; n];
-        let mut kept = Bodies { center: Vec::new(), velocity: Vec::new(), half: Vec::new(), origin: Vec::new() };
+        let mut kept = Bodies::default();
         for i in 0..n {
             if !doomed[i] {
                 old_to_new[i] = kept.center.len() as u32;
@@ -220,6 +230,7 @@ impl Sequence {
                 kept.velocity.push(bodies.velocity[i]);
                 kept.half.push(bodies.half[i]);
                 kept.origin.push(bodies.origin[i]);
+                kept.broken.push(bodies.broken[i]);
             }
         }
         // Swap the last kept bodies into the lowest slots, as a swap-remove would, so that indices really move.
@@ -229,6 +240,7 @@ impl Sequence {
             kept.velocity.swap(0, m - 1);
             kept.half.swap(0, m - 1);
             kept.origin.swap(0, m - 1);
+            kept.broken.swap(0, m - 1);
             for slot in &mut old_to_new {
                 if *slot == 0 {
                     *slot = (m - 1) as u32;
@@ -247,8 +259,9 @@ impl Sequence {
     /// Run the sequence on `bp`, checking every frame.
     pub fn run(&self, bp: &mut dyn Broadphase, checker: &mut Checker) -> Result<(), Box<Failure>> {
         let mut rng = Rng::new(self.seed);
-        let mut bodies = Bodies { center: Vec::new(), velocity: Vec::new(), half: Vec::new(), origin: Vec::new() };
+        let mut bodies = Bodies::default();
         self.spawn(&mut rng, &mut bodies, self.bodies);
+        let invalid = if self.invalid > 0.0 { InvalidBoxes::OverlapNothing } else { InvalidBoxes::DEFAULT };
         let (mut aabbs, mut previous, mut moved) = (Vec::new(), Vec::new(), Vec::new());
         // Bodies were renumbered since the last call: the hint then marks every body.
         let mut renumbered = false;
@@ -264,14 +277,18 @@ impl Sequence {
             }
             if frame > 0 {
                 self.advance(&mut rng, &mut bodies, frame);
+                if self.invalid > 0.0 {
+                    break_and_heal(&mut rng, self.invalid, &mut bodies.broken);
+                }
                 if self.churn > 0 && frame % self.churn == 0 {
                     self.churn_step(&mut rng, &mut bodies, frame, bp);
                     renumbered = true;
                 }
             }
             aabbs.clear();
-            aabbs.extend(bodies.center.iter().zip(&bodies.half).map(|(&c, &h)| Aabb::from_center_radius(c, h)));
-            let f = Frame::new(&aabbs).with_step(u64::from(frame));
+            let boxes = bodies.center.iter().zip(&bodies.half).map(|(&c, &h)| Aabb::from_center_radius(c, h));
+            aabbs.extend(boxes.zip(&bodies.broken).map(|(b, &broken)| shown(b, broken)));
+            let f = Frame::new(&aabbs).with_step(u64::from(frame)).with_invalid_boxes(invalid);
             let f = if self.hint == MovedHint::Absent {
                 f
             } else {

@@ -1,7 +1,14 @@
 //! Tests of the kit itself: it must pass the reference and fail loudly on every kind of wrong answer.
 
 use super::*;
-use crate::{Frame, Resize, Stats};
+use crate::{Frame, InvalidBoxes, Parallelism, Resize, Stats, Tally, is_valid_box};
+
+/// Obey the invalid-box contract the simplest way: one pass over the boxes.
+fn reject_invalid_boxes(frame: &Frame<'_>) {
+    for (i, _) in frame.aabbs.iter().enumerate().filter(|(_, b)| !is_valid_box(b)) {
+        frame.reject_invalid(i);
+    }
+}
 
 /// The reference behind the trait: the kit must accept it.
 struct Reference;
@@ -11,6 +18,7 @@ impl Broadphase for Reference {
         "reference"
     }
     fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        reject_invalid_boxes(frame);
         reference_pairs(frame.aabbs, out);
     }
 }
@@ -25,6 +33,12 @@ enum Defect {
     KeepOldOutput,
     IgnoreResize,
     InvalidState,
+    /// Tests pairs with `Aabb::overlaps` alone, so an inverted box pairs with the boxes spanning its corners.
+    PairsInvertedBoxes,
+    /// Never panics on an invalid box.
+    SilentOnInvalid,
+    /// Panics on an invalid box without saying which body.
+    PanicsWithoutTheBody,
 }
 
 struct Broken {
@@ -41,6 +55,26 @@ impl Broadphase for Broken {
     fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
         self.calls += 1;
         match self.defect {
+            Defect::SilentOnInvalid => {}
+            Defect::PanicsWithoutTheBody => {
+                if frame.invalid_boxes == InvalidBoxes::Panic && frame.aabbs.iter().any(|b| !is_valid_box(b)) {
+                    panic!("a box is invalid");
+                }
+            }
+            _ => reject_invalid_boxes(frame),
+        }
+        match self.defect {
+            Defect::PairsInvertedBoxes => {
+                out.clear();
+                for (i, a) in frame.aabbs.iter().enumerate() {
+                    for (j, b) in frame.aabbs.iter().enumerate().skip(i + 1) {
+                        if a.overlaps(b) && !a.min.is_nan() && !b.min.is_nan() && !a.max.is_nan() && !b.max.is_nan() {
+                            out.push(i as u32, j as u32);
+                        }
+                    }
+                }
+                return;
+            }
             Defect::KeepOldOutput => {
                 // Appends instead of replacing: the kit pre-fills the buffer, so this must be caught.
                 let mut fresh = PairList::new();
@@ -123,6 +157,106 @@ fn every_kind_of_wrong_answer_is_caught() {
 }
 
 #[test]
+fn every_breach_of_the_invalid_box_contract_is_caught() {
+    let f = failure_of(Defect::PairsInvertedBoxes);
+    assert!(f.scene.starts_with("invalid-") && !f.extra.is_empty(), "{f}");
+    let f = failure_of(Defect::SilentOnInvalid);
+    assert!(f.problem.as_deref().unwrap().contains("no panic for body 13"), "{f}");
+    let f = failure_of(Defect::PanicsWithoutTheBody);
+    assert!(f.problem.as_deref().unwrap().contains("must name body 13"), "{f}");
+}
+
+/// Brute force that counts the box tests a naive grid sized on the bounds of the boxes would make: 16³ cells over
+/// the bounds, a box in every cell it covers, every pair of a cell tested.
+struct BoundsGrid {
+    tests: u64,
+}
+
+impl Broadphase for BoundsGrid {
+    fn name(&self) -> &'static str {
+        "bounds-grid"
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        reject_invalid_boxes(frame);
+        let valid = || frame.aabbs.iter().filter(|b| is_valid_box(b));
+        let bounds = valid().fold(Aabb::EMPTY, |b, a| b.union(a));
+        let cell = |x: f32, k: usize| (((x - bounds.min[k]) / (bounds.max[k] - bounds.min[k]) * 16.0) as usize).min(15);
+        let mut load = vec![0u64; 16 * 16 * 16];
+        for b in valid() {
+            for x in cell(b.min.x, 0)..=cell(b.max.x, 0) {
+                for y in cell(b.min.y, 1)..=cell(b.max.y, 1) {
+                    for z in cell(b.min.z, 2)..=cell(b.max.z, 2) {
+                        load[(x * 16 + y) * 16 + z] += 1;
+                    }
+                }
+            }
+        }
+        self.tests = load.iter().map(|&m| m * m.saturating_sub(1) / 2).sum();
+        reference_pairs(frame.aabbs, out);
+    }
+    fn stats(&self) -> Stats {
+        Stats::from(Tally { pair_tests: self.tests, ..Tally::default() })
+    }
+}
+
+#[test]
+fn a_structure_that_far_outliers_collapse_is_caught() {
+    let failure = check_all(&|| Box::new(BoundsGrid { tests: 0 })).expect_err("the bounds grid collapses");
+    assert_eq!(failure.scene, "far-outliers (cost)", "{failure}");
+    assert!(failure.problem.as_deref().unwrap().contains("were piled together"), "{failure}");
+}
+
+/// A sort-and-sweep on x with two empty parallel sections of the kernel's runner: one as large as the scene, and
+/// one claiming a single item of work, parallel only under the forced threshold.
+struct ParallelSweep {
+    parallelism: Parallelism,
+}
+
+impl Broadphase for ParallelSweep {
+    fn name(&self) -> &'static str {
+        "parallel-sweep"
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        reject_invalid_boxes(frame);
+        let mut halves = [0u8; 2];
+        self.parallelism.for_each("always", frame.len(), &mut halves, |_, _| {});
+        self.parallelism.for_each("small only", 1, &mut halves, |_, _| {});
+        let a = frame.aabbs;
+        let mut order: Vec<u32> = (0..a.len() as u32).filter(|&i| is_valid_box(&a[i as usize])).collect();
+        order.sort_unstable_by(|&i, &j| a[i as usize].min.x.total_cmp(&a[j as usize].min.x));
+        out.clear();
+        for (k, &i) in order.iter().enumerate() {
+            for &j in order[k + 1..].iter().take_while(|&&j| a[j as usize].min.x <= a[i as usize].max.x) {
+                if a[i as usize].overlaps(&a[j as usize]) {
+                    out.push(i, j);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_parallel_check_counts_the_sections_that_ran_in_parallel() {
+    let make = || -> Box<dyn Broadphase> { Box::new(ParallelSweep { parallelism: Parallelism::default() }) };
+    let ran = check_parallel(&make, 2).unwrap();
+    assert!(ran.ran_in_both("always"), "{ran:?}");
+    assert!(ran.forced.iter().any(|&(s, _)| s == "small only"), "{ran:?}");
+    assert!(!ran.ran_in_both("small only"), "{ran:?}");
+    assert_parallel_paths(&make, &["always"]);
+    // Outside the kit's scope, the default is the shipped one again.
+    assert_eq!(Parallelism::default(), Parallelism::with_min_work(Parallelism::DEFAULT_MIN_WORK));
+    let forced = with_default_parallelism(Parallelism::SERIAL, Parallelism::default);
+    assert_eq!(forced, Parallelism::SERIAL);
+}
+
+#[test]
+#[should_panic(expected = "section `small only` did not run in parallel")]
+fn assert_parallel_paths_names_a_section_that_did_not_run() {
+    let make = || -> Box<dyn Broadphase> { Box::new(ParallelSweep { parallelism: Parallelism::default() }) };
+    assert_parallel_paths(&make, &["always", "small only"]);
+}
+
+#[test]
 #[should_panic(expected = "does not conform")]
 fn assert_conforms_panics_with_the_report() {
     assert_conforms(|| Box::new(Broken { defect: Defect::DropOnePair, calls: 0, known: None }));
@@ -154,6 +288,15 @@ fn scenes_have_the_promised_shapes() {
     reference_pairs(&point.aabbs, &mut pairs);
     assert_eq!(pairs.len(), 150 * 149 / 2);
     assert!(scenes.iter().all(|s| s.aabbs.iter().all(Aabb::is_valid)), "every scene box is valid");
+    let broken = invalid_scenes();
+    assert!(broken.iter().all(|s| s.aabbs.iter().any(|b| !b.is_valid())), "every invalid scene has invalid boxes");
+    let kinds: Vec<Aabb> = (0..invalid::KINDS).map(|k| invalid::corrupt(Aabb::default(), k)).collect();
+    assert!(kinds.iter().all(|b| !b.is_valid()), "{kinds:?}");
+    let far = scenes.iter().find(|s| s.name == "far-outliers").unwrap();
+    reference_pairs(&far.aabbs, &mut pairs);
+    let everything = far.aabbs.iter().position(|b| b.min.x == -1.0e30).unwrap() as u32;
+    let spanning = pairs.iter().filter(|p| p.a == everything || p.b == everything).count();
+    assert_eq!(spanning, far.aabbs.len() - 1, "the box spanning ±1e30 overlaps every other body");
     assert!(sequences().iter().all(|s| s.frames >= 300));
 }
 

@@ -31,14 +31,20 @@ fn oblique_hit_deflects_both_and_conserves_momentum() {
     assert!((v.iter().sum::<Vec3>() - p0).length() < 1e-5);
 }
 
+/// Every registered broadphase inside the pipeline (the default config's `brute` would compare the reference with
+/// itself): the sorted pairs of every step are brute force's.
 #[test]
-fn the_pipeline_finds_exactly_the_reference_pairs() {
-    let mut s = sim("scenario = \"uniform\"\nbodies = 400\n", &[]);
-    let mut expected = PairList::new();
-    for _ in 0..50 {
-        s.step(1.0 / 60.0);
-        reference_pairs(s.aabbs(), &mut expected);
-        assert_eq!(s.pairs(), &expected);
+fn the_pipeline_finds_exactly_the_reference_pairs_with_every_algorithm() {
+    for d in collide_algorithms::ALGORITHMS {
+        let mut s = sim("scenario = \"uniform\"\nbodies = 400\n", &[&format!("algorithm={}", d.name)]);
+        assert_eq!(s.broadphase().name(), d.name);
+        let mut expected = PairList::new();
+        for step in 0..50 {
+            s.step(1.0 / 60.0);
+            reference_pairs(s.aabbs(), &mut expected);
+            assert_eq!(s.pairs(), &expected, "{} step {step}", d.name);
+        }
+        assert!(!expected.is_empty(), "the scene has pairs");
     }
 }
 
@@ -53,23 +59,34 @@ fn same_seed_same_run_and_the_seed_matters() {
     assert_ne!(run("seed=5"), run("seed=6"));
 }
 
+/// With every registered broadphase: the removal reaches it as an `on_resize` between two frames, and the pairs
+/// stay brute force's. SAP patches its structure (no initialisation on the next frame): the incremental
+/// `on_resize` path, which `brute` (the default config's) never reached.
 #[test]
-fn a_non_finite_body_is_removed_and_the_run_goes_on() {
-    let mut s = sim("scenario = \"uniform\"\nbodies = 200\n", &[]);
-    s.step(1.0 / 60.0);
-    s.bodies_mut().velocity[17] = Vec3::new(f32::NAN, 0.0, 0.0);
-    s.bodies_mut().position[150].y = f32::INFINITY;
-    let record = *s.step(1.0 / 60.0);
-    assert_eq!(record.removed, 2);
-    assert_eq!(record.n, 198);
-    assert!(s.aabbs().iter().all(Aabb::is_valid), "no NaN reaches the broadphase");
-    let mut expected = PairList::new();
-    for _ in 0..20 {
-        s.step(1.0 / 60.0);
+fn a_non_finite_body_is_removed_and_the_run_goes_on_with_every_algorithm() {
+    for d in collide_algorithms::ALGORITHMS {
+        let mut s = sim("scenario = \"uniform\"\nbodies = 200\n", &[&format!("algorithm={}", d.name)]);
+        let mut expected = PairList::new();
+        for _ in 0..3 {
+            s.step(1.0 / 60.0);
+        }
+        s.bodies_mut().velocity[17] = Vec3::new(f32::NAN, 0.0, 0.0);
+        s.bodies_mut().position[150].y = f32::INFINITY;
+        let record = *s.step(1.0 / 60.0);
+        assert_eq!((record.removed, record.n), (2, 198), "{}", d.name);
+        assert!(s.aabbs().iter().all(Aabb::is_valid), "no NaN reaches the broadphase");
         reference_pairs(s.aabbs(), &mut expected);
-        assert_eq!(s.pairs(), &expected);
+        assert_eq!(s.pairs(), &expected, "{}: the step of the removal", d.name);
+        if d.name == "sap" {
+            assert_eq!(record.stats.get("init"), Some(0.0), "sap patched the removal: {}", record.stats);
+        }
+        for step in 0..20 {
+            s.step(1.0 / 60.0);
+            reference_pairs(s.aabbs(), &mut expected);
+            assert_eq!(s.pairs(), &expected, "{} step {step} after the removal", d.name);
+        }
+        assert_eq!(s.summary().removed, 2);
     }
-    assert_eq!(s.summary().removed, 2);
 }
 
 #[test]
@@ -107,14 +124,63 @@ fn the_cluster_gets_dense_then_disperses() {
     assert!(end * 5 < peak, "disperses after release: {peak} -> {end}");
 }
 
+/// Under the variable policy a frame's step is its real duration, and the cap bounds it: a frame of 0.5 s with a
+/// cap of 1 ms is one step of 1 ms (0.5 s without the cap). Headless, `run` feeds each frame the previous frame's
+/// wall time: the first frame assumes the nominal 1/60 s, which the cap of 1 ms cuts — so every record, the first
+/// included, is at most 1 ms, and the first is exactly that.
 #[test]
 fn variable_dt_follows_the_wall_clock_and_the_cap_bounds_it() {
-    let mut s = sim("scenario = \"uniform\"\nbodies = 50\n", &["time.policy=variable", "time.cap=0.001"]);
+    let variable = |cap: &str| {
+        let mut overrides = vec!["time.policy=variable"];
+        if !cap.is_empty() {
+            overrides.push(cap);
+        }
+        sim("scenario = \"uniform\"\nbodies = 50\n", &overrides)
+    };
+    let (mut capped, mut free) = (variable("time.cap=0.001"), variable(""));
+    for (real, want_capped, want_free) in [(0.5, 1.0, 500.0), (0.0004, 0.4, 0.4), (0.002, 1.0, 2.0)] {
+        assert_eq!(capped.frame(real), 1);
+        assert_eq!(free.frame(real), 1);
+        let (c, f) = (capped.records().last().unwrap().dt_ms, free.records().last().unwrap().dt_ms);
+        assert!((c - want_capped).abs() < 1e-6 && (f - want_free).abs() < 1e-4, "{real} s: {c} and {f} ms");
+    }
+    let mut s = variable("time.cap=0.001");
     s.run(20, |_, _| {});
-    assert!(s.records().iter().skip(1).all(|r| r.dt_ms <= 1.0 + 1e-9));
+    let dt: Vec<f64> = s.records().iter().map(|r| r.dt_ms).collect();
+    assert!((dt[0] - 1.0).abs() < 1e-6, "the first frame's nominal 16.7 ms is capped: {dt:?}");
+    assert!(dt.iter().all(|&d| d <= 1.0 + 1e-6), "{dt:?}");
+    // Every later frame's step is the wall time of the frame before it, which includes that frame's step.
+    let steps: Vec<f64> = s.records().iter().map(|r| r.step_ms).collect();
+    assert!(dt[1..].iter().zip(&steps).all(|(&d, &step)| d >= step.min(1.0) * 0.999), "{dt:?} {steps:?}");
     let mut paused = sim("", &["time.scale=0", "bodies=10"]);
     paused.run(5, |_, _| {});
     assert!(paused.records().is_empty(), "scale 0 runs no steps");
+}
+
+/// Restitution below 1 between bodies: two equal balls meeting head on leave with `e` times their closing speed
+/// (the walls are far, gravity off), so an impulse that ignored `e` would leave them at the full speed.
+#[test]
+fn restitution_below_one_takes_energy_out_of_body_body_contacts() {
+    for e in [1.0f32, 0.5, 0.0] {
+        let mut s = sim("scenario = \"two-balls\"\n", &[&format!("restitution={e}")]);
+        let closing = |s: &Simulation| {
+            let b = s.bodies();
+            let axis = (b.position[1] - b.position[0]).normalize();
+            (b.velocity[0] - b.velocity[1]).dot(axis)
+        };
+        let before = closing(&s);
+        assert!(before > 0.0, "they approach");
+        let mut touched = false;
+        for _ in 0..120 {
+            touched |= s.step(1.0 / 60.0).contacts > 0;
+            if touched && s.records().last().unwrap().contacts == 0 {
+                break;
+            }
+        }
+        assert!(touched, "e = {e}: the balls met");
+        let after = closing(&s);
+        assert!((after + e * before).abs() < 1e-3 * before, "e = {e}: closing speed {before} became {after}");
+    }
 }
 
 #[test]

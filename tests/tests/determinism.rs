@@ -1,0 +1,63 @@
+//! Determinism: every scenario ends in the same state hash whatever the broadphase, however many threads it runs
+//! on, and from one run to the next — and that hash is the golden one kept in the snapshot.
+//!
+//! Each scenario runs with brute force serially once (the reference hash, snapshotted per scenario), then with
+//! every registered algorithm on local rayon pools of 1, 2 and 4 threads, each with every parallel section forced
+//! on (the kit's `with_default_parallelism(0)`), so that the chunks, joins and parallel sorts run and are cut
+//! differently per thread count. The sim sorts the pairs before the response, so identical pair sets must give
+//! bit-identical runs; a hash that differs names the algorithm, the thread count and the scenario.
+
+use collide_broadphase::Parallelism;
+use collide_broadphase::conformance::{in_pool, with_default_parallelism};
+use collide_sim::{Config, SCENARIOS, Simulation};
+
+/// Bodies and steps of a scenario's run: its scripted phases whole (the tour's seven, the cluster's pull and
+/// release) and a few steps more.
+fn size_of_run(scenario: &collide_sim::ScenarioDescriptor) -> (usize, u64) {
+    let steps = scenario.scripted_steps().unwrap_or(0) + 40;
+    let bodies = if scenario.fixed_bodies {
+        scenario.default_bodies
+    } else if scenario.name == "tour" {
+        200
+    } else {
+        700
+    };
+    (bodies, steps.max(150))
+}
+
+/// The final state hash of `scenario` with `algorithm`, built and run on a pool of `threads` threads with every
+/// `Parallelism::default()` forced to `parallelism`.
+fn hash(scenario: &str, bodies: usize, steps: u64, algorithm: &str, threads: usize, parallelism: Parallelism) -> u64 {
+    let overrides = [format!("scenario={scenario}"), format!("bodies={bodies}"), format!("algorithm={algorithm}")];
+    let config = Config::parse("", "determinism", &overrides).unwrap();
+    in_pool(threads, || {
+        with_default_parallelism(parallelism, || {
+            let mut sim = Simulation::new(&config).unwrap();
+            sim.run(steps, |_, _| {});
+            sim.state_hash()
+        })
+    })
+}
+
+#[test]
+fn every_scenario_hashes_the_same_across_runs_algorithms_and_thread_counts() {
+    let mut golden = String::new();
+    for scenario in SCENARIOS {
+        let (bodies, steps) = size_of_run(scenario);
+        let reference = hash(scenario.name, bodies, steps, "brute", 1, Parallelism::SERIAL);
+        assert_eq!(reference, hash(scenario.name, bodies, steps, "brute", 1, Parallelism::SERIAL), "same run twice");
+        for d in collide_algorithms::ALGORITHMS {
+            for threads in [1, 2, 4] {
+                let got = hash(scenario.name, bodies, steps, d.name, threads, Parallelism::with_min_work(0));
+                assert_eq!(
+                    got, reference,
+                    "{} on {} thread(s), scenario {} ({bodies} bodies, {steps} steps): the run diverged from brute \
+                     force's",
+                    d.name, threads, scenario.name
+                );
+            }
+        }
+        golden.push_str(&format!("{:<18} {bodies:>4} bodies {steps:>5} steps  {reference:016x}\n", scenario.name));
+    }
+    insta::assert_snapshot!(golden);
+}

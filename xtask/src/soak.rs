@@ -1,0 +1,235 @@
+//! `cargo xtask soak`: every scenario for thousands of steps, checking what must hold however long a run lasts.
+//!
+//! For each scenario of the registry, its shipped config (`configs/<scenario>.toml`: its algorithm and settings,
+//! `auto` for the tour) with `--bodies` bodies (10 000 by default; the two-ball scenes keep their two) runs
+//! `--steps` steps (10 000; `--short` runs 2 000, the form CI runs; a scripted scene runs its phases first), and
+//! every step after the warm-up is checked:
+//!
+//! - **no body leaves the container** (its box stays inside, within a float step of the walls);
+//! - **energy does not grow**: with no gravity the kinetic energy, with gravity the kinetic plus the potential
+//!   energy, stays at most [`ENERGY_SLACK`] above its value when the scene's script last acted (scripts set
+//!   velocities and add bodies: the checks start after the last scripted phase);
+//! - **the heap stays flat after warm-up**: the process's live heap (the bench's counting allocator) never rises
+//!   more than [`HEAP_SLACK_SHARE`] of its level at the end of the warm-up, or [`HEAP_SLACK`] if that is more. The
+//!   warm-up is a quarter of the steps after the scripted phases — and with `auto`, until it has run or probed
+//!   every candidate in the scene as it now is (at most half the steps): a candidate's first probe builds its
+//!   structures, once;
+//! - **no step takes longer than [`SPIKE_FACTOR`] times the median step** of the checked steps, timed as the
+//!   on-CPU time of the thread that runs it (`CLOCK_THREAD_CPUTIME_ID`: a step the shared machine preempts does
+//!   not count as slow). The run is on a one-thread pool, so that one thread does all the work.
+//!
+//! A failure names the scenario, the step and the figures; the summary prints each scenario's figures.
+
+use collide_sim::{Config, SCENARIOS, Simulation};
+use std::time::Instant;
+
+/// How far energy may rise above its reference: float rounding over thousands of steps, not a leak.
+pub const ENERGY_SLACK: f64 = 1e-3;
+/// How far the live heap may rise after warm-up, at least: a buffer meeting a new largest demand late (a pair
+/// list doubling at a denser moment) is not a leak; a leak of 64 bytes a step over the measured 7 500 steps is.
+pub const HEAP_SLACK: usize = 256 << 10;
+/// How far the live heap may rise after warm-up, as a share of its level then.
+pub const HEAP_SLACK_SHARE: f64 = 0.03;
+/// The longest a step may take, as a multiple of the median step.
+pub const SPIKE_FACTOR: f64 = 10.0;
+
+/// Options of `cargo xtask soak`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Steps per scenario.
+    #[arg(long, default_value_t = 10_000)]
+    steps: u64,
+    /// The short form CI runs: 2 000 steps per scenario.
+    #[arg(long)]
+    short: bool,
+    /// Bodies per scenario (the two-ball scenes keep their two).
+    #[arg(long, default_value_t = 10_000)]
+    bodies: usize,
+    /// The broadphase (a registry name) instead of each scenario config's own.
+    #[arg(long)]
+    algorithm: Option<String>,
+    /// Only these scenarios (comma-separated); all by default.
+    #[arg(long, value_delimiter = ',')]
+    scenario: Vec<String>,
+}
+
+/// What one scenario's soak measured.
+#[derive(Debug, Default)]
+struct Soak {
+    steps: u64,
+    /// The step the checks start at, and the energy there.
+    checked_from: u64,
+    energy_at_start: f64,
+    /// The highest energy over its reference, as a ratio.
+    energy_ratio: f64,
+    /// The heap's highest rise after warm-up, in bytes.
+    heap_rise: usize,
+    /// The median and the longest step, in ms, and the longest's step number.
+    median_ms: f64,
+    max_ms: f64,
+    max_step: u64,
+    /// Every broken promise, one line each.
+    problems: Vec<String>,
+}
+
+/// Run every chosen scenario; an error names each failure.
+pub fn run(args: &Args) -> Result<(), String> {
+    let steps = if args.short { 2_000 } else { args.steps };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().map_err(|e| e.to_string())?;
+    let mut failures = Vec::new();
+    eprintln!("soak: {steps} steps per scenario after its scripted phases, {} bodies", args.bodies);
+    for scenario in SCENARIOS.iter().filter(|s| args.scenario.is_empty() || args.scenario.iter().any(|n| n == s.name)) {
+        let bodies = if scenario.fixed_bodies { scenario.default_bodies } else { args.bodies };
+        let mut overrides = vec![format!("scenario={}", scenario.name), format!("bodies={bodies}")];
+        if let Some(algorithm) = &args.algorithm {
+            overrides.push(format!("algorithm={algorithm}"));
+        }
+        let file = crate::root().join("configs").join(format!("{}.toml", scenario.name));
+        let config =
+            if file.exists() { Config::load(&file, &overrides) } else { Config::parse("", "soak", &overrides) }
+                .map_err(|e| e.to_string())?;
+        let started = Instant::now();
+        let soak = pool.install(|| soak(&config, steps))?;
+        eprintln!(
+            "soak: {:<18} {:<12} {} steps in {:.0} s · energy ≤ {:.6}× (from step {}) · heap +{} B · step median {:.3} ms, max {:.3} ms (step {}, {:.1}×)",
+            scenario.name,
+            config.algorithm,
+            soak.steps,
+            started.elapsed().as_secs_f64(),
+            soak.energy_ratio,
+            soak.checked_from,
+            soak.heap_rise,
+            soak.median_ms,
+            soak.max_ms,
+            soak.max_step,
+            soak.max_ms / soak.median_ms.max(1e-9),
+        );
+        failures.extend(soak.problems.iter().map(|p| format!("{}: {p}", scenario.name)));
+    }
+    if failures.is_empty() {
+        eprintln!("soak: every scenario held");
+        Ok(())
+    } else {
+        Err(format!("the soak found {} problem(s):\n{}", failures.len(), failures.join("\n")))
+    }
+}
+
+/// Kinetic plus potential energy (along the gravity, from the container's floor on that axis).
+fn energy(sim: &Simulation) -> f64 {
+    let (setup, bodies) = (sim.setup(), sim.bodies());
+    let g = setup.gravity;
+    let potential: f64 = if g == collide_math::Vec3::ZERO {
+        0.0
+    } else {
+        bodies
+            .position
+            .iter()
+            .zip(&bodies.inv_mass)
+            .map(|(p, &inv)| {
+                // Height against the gravity, measured from the container corner it points to.
+                let floor = collide_math::Vec3::select(
+                    g.cmplt(collide_math::Vec3::ZERO),
+                    setup.container.min,
+                    setup.container.max,
+                );
+                f64::from(-g.dot(*p - floor)) / f64::from(inv)
+            })
+            .sum()
+    };
+    bodies.kinetic_energy() + potential
+}
+
+/// The on-CPU nanoseconds of this thread so far, or wall-clock nanoseconds since `origin` where the system has no
+/// thread clock.
+fn thread_ns(origin: Instant) -> u64 {
+    cpu_time::ThreadTime::try_now().map_or_else(|_| origin.elapsed(), |t| t.as_duration()).as_nanos() as u64
+}
+
+/// Per candidate of the meta-broadphase, the frames it answered and the probes it ran so far (empty for any other
+/// broadphase).
+fn candidate_runs(sim: &Simulation) -> Vec<u64> {
+    let selector = sim.broadphase().as_any().and_then(|a| a.downcast_ref::<collide_selector::Selector>());
+    selector.map(|s| s.candidates().map(|c| c.frames + c.probes).collect()).unwrap_or_default()
+}
+
+/// `true` when every candidate has run or been probed since `before` was taken (always for other broadphases).
+fn all_ran_since(sim: &Simulation, before: &[u64]) -> bool {
+    candidate_runs(sim).iter().zip(before).all(|(now, then)| now > then)
+}
+
+/// One scenario's soak.
+fn soak(config: &Config, steps: u64) -> Result<Soak, String> {
+    let mut sim = Simulation::new(config).map_err(|e| e.to_string())?;
+    // A scripted scene runs its phases first (they set velocities and add bodies), then the soak's steps.
+    let scripted = sim.setup().scenario.scripted_steps().unwrap_or(0);
+    let mut checked_from = scripted + steps / 4;
+    let latest_start = scripted + steps / 2;
+    let steps = scripted + steps;
+    let mut candidates_at_script_end = Vec::new();
+    let dt = sim.clock().nominal_dt();
+    let container = sim.setup().container;
+    let mut out = Soak { steps, checked_from, energy_ratio: 0.0, ..Soak::default() };
+    let (mut times, origin) = (Vec::with_capacity(steps as usize), Instant::now());
+    let mut heap_base = 0;
+    for step in 0..steps {
+        if step == scripted {
+            candidates_at_script_end = candidate_runs(&sim);
+        }
+        if step == checked_from && step < latest_start && !all_ran_since(&sim, &candidates_at_script_end) {
+            checked_from += 1;
+            out.checked_from = checked_from;
+        }
+        if step == checked_from {
+            out.energy_at_start = energy(&sim);
+            sim.clear_records();
+            heap_base = crate::bench::alloc::reset_peak();
+        }
+        let before = thread_ns(origin);
+        sim.step(dt);
+        let ns = thread_ns(origin) - before;
+        // The records grow with the run; clearing keeps their capacity (grown during the warm-up), so they do not
+        // count as heap growth.
+        if sim.records().len() >= 256 {
+            sim.clear_records();
+        }
+        if step < checked_from {
+            continue;
+        }
+        times.push((ns as f64 / 1e6, step));
+        let grow = 1e-4 * container.extents().max_element();
+        if let Some((i, p)) = sim.bodies().position.iter().enumerate().find(|&(i, p)| {
+            let r = sim.bodies().radius[i];
+            !container.expanded(grow).contains(&collide_math::Aabb::from_center_radius(*p, r))
+        }) {
+            out.problems.push(format!("step {step}: body {i} at {p} left the container {container:?}"));
+            break;
+        }
+        let ratio = energy(&sim) / out.energy_at_start.max(f64::MIN_POSITIVE);
+        out.energy_ratio = out.energy_ratio.max(ratio);
+        if sim.setup().restitution <= 1.0 && ratio > 1.0 + ENERGY_SLACK && out.energy_at_start > 0.0 {
+            out.problems.push(format!("step {step}: energy rose to {ratio:.6}× its value at step {checked_from}"));
+            break;
+        }
+    }
+    out.heap_rise = crate::bench::alloc::peak_above(heap_base) as usize;
+    let allowed = HEAP_SLACK.max((heap_base as f64 * HEAP_SLACK_SHARE) as usize);
+    if out.heap_rise > allowed {
+        out.problems
+            .push(format!("the heap rose {} bytes after warm-up, from {heap_base} (allowed {allowed})", out.heap_rise));
+    }
+    let mut sorted: Vec<f64> = times.iter().map(|t| t.0).collect();
+    sorted.sort_by(f64::total_cmp);
+    out.median_ms = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
+    if let Some(&(ms, step)) = times.iter().max_by(|a, b| a.0.total_cmp(&b.0)) {
+        (out.max_ms, out.max_step) = (ms, step);
+        // Below a quarter of a millisecond a "spike" is a cache or page miss of a tiny scene, not a slow step.
+        if ms > SPIKE_FACTOR * out.median_ms && ms > 0.25 {
+            out.problems.push(format!(
+                "step {step} took {ms:.3} ms, {:.1}× the median {:.3} ms (allowed {SPIKE_FACTOR}×)",
+                ms / out.median_ms,
+                out.median_ms
+            ));
+        }
+    }
+    Ok(out)
+}
