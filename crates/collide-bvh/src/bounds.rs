@@ -1,6 +1,8 @@
 //! The few box functions both hierarchies need beyond `collide_math::Aabb`: the surface-area cost, the check
 //! that a box may enter a tree, and the debug-build report of one that may not.
 
+use collide_broadphase::InvalidBoxes;
+use collide_broadphase::invalid::invalid_message;
 use collide_math::{Aabb, Vec3};
 
 /// Half the surface area of `b`: the cost measure of the surface-area heuristic (SAH). The probability that a
@@ -49,19 +51,18 @@ pub(crate) fn fits(b: &Aabb, fat: &Aabb) -> bool {
         & (b.min.z <= b.max.z)
 }
 
-/// Body `body`'s box `b` is unusable and the body is left out: with `panic` (the default of debug builds, where
-/// an invalid box is almost always a bug upstream) this panics naming the body and the box; otherwise it
-/// returns, and the body overlaps nothing. Out of line, so the hot loops pay only for the branch that leads here.
+/// Body `body`'s box `b` is unusable and the body is left out: under [`InvalidBoxes::Panic`] (the default of
+/// debug builds, where an invalid box is almost always a bug upstream) this panics naming the body and the box,
+/// as [`Frame::reject_invalid`](collide_broadphase::Frame::reject_invalid) does; otherwise it returns, and the
+/// body overlaps nothing. The policy travels without the frame into the scan's and the rebuild's workers. Out of
+/// line, so the hot loops pay only for the branch that leads here.
 #[cold]
 #[inline(never)]
 #[track_caller]
-pub(crate) fn reject_unusable(body: usize, b: &Aabb, panic: bool) {
-    assert!(
-        !panic,
-        "broadphase input: body {body} has an invalid box (non-finite, or min > max on an axis): min {} max {}; \
-         set `panic_on_invalid: false` to have it overlap nothing",
-        b.min, b.max
-    );
+pub(crate) fn reject_unusable(body: usize, b: &Aabb, policy: InvalidBoxes) {
+    if policy == InvalidBoxes::Panic {
+        panic!("{}", invalid_message(body, b));
+    }
 }
 
 #[cfg(test)]
@@ -101,9 +102,9 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "body 7 has an invalid box")]
+    #[should_panic(expected = "body 7: ")]
     fn rejecting_panics_naming_the_body_when_asked() {
-        reject_unusable(7, &Aabb::EMPTY, false);
-        reject_unusable(7, &Aabb::EMPTY, true);
+        reject_unusable(7, &Aabb::EMPTY, InvalidBoxes::OverlapNothing);
+        reject_unusable(7, &Aabb::EMPTY, InvalidBoxes::Panic);
     }
 }

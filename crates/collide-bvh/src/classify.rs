@@ -16,7 +16,7 @@
 use crate::bodies::Proxy;
 use crate::bounds::{fits, is_usable, reject_unusable};
 use crate::chunks::Chunks;
-use collide_broadphase::Parallelism;
+use collide_broadphase::{InvalidBoxes, Parallelism};
 use collide_math::Aabb;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -53,7 +53,8 @@ pub(crate) struct Scan<'a> {
     pub now: u32,
     /// Calls without change after which a body of the dynamic tree settles into the static one.
     pub settle: u32,
-    pub panic_on_invalid: bool,
+    /// What an unusable box makes the scan do (the frame's policy).
+    pub invalid_boxes: InvalidBoxes,
 }
 
 impl Scan<'_> {
@@ -99,7 +100,7 @@ impl Scan<'_> {
         if is_usable(b) {
             return Target::Dynamic;
         }
-        reject_unusable(i, b, self.panic_on_invalid);
+        reject_unusable(i, b, self.invalid_boxes);
         if p.place().is_some() { Target::Nowhere } else { Target::Unplaced }
     }
 

@@ -10,7 +10,7 @@ use crate::insert::Changes;
 use crate::rebuild::{self, Rebuild};
 use crate::tree::{NONE, Tree};
 use collide_broadphase::{
-    Aabb, Broadphase, DebugBox, DebugGeometry, Frame, PairList, Parallelism, Params, Resize, Stats, Tally,
+    Aabb, Broadphase, DebugBox, DebugGeometry, Frame, InvalidBoxes, PairList, Parallelism, Params, Resize, Stats, Tally,
 };
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -33,9 +33,6 @@ pub struct DynamicConfig {
     /// When the scan, the queries, the walk and the rebuild run on rayon's threads. Default:
     /// [`Parallelism::default`]; tests lower it to run the parallel paths on small scenes.
     pub parallelism: Parallelism,
-    /// Panic at a box that is not finite or has `min > max` (naming the body), instead of leaving it out so that
-    /// it overlaps nothing. Default: on in debug builds, off in release builds.
-    pub panic_on_invalid: bool,
 }
 
 impl Default for DynamicConfig {
@@ -47,7 +44,6 @@ impl Default for DynamicConfig {
             rebuild_share: 0.04,
             max_reach: 2.0,
             parallelism: Parallelism::default(),
-            panic_on_invalid: cfg!(debug_assertions),
         }
     }
 }
@@ -162,7 +158,7 @@ impl DynamicBvh {
     }
 
     /// Rebuild everything from this call's boxes (`hinted`: the call has the motion hint).
-    fn rebuild(&mut self, aabbs: &[Aabb], hinted: bool) -> Tally {
+    fn rebuild(&mut self, aabbs: &[Aabb], hinted: bool, invalid_boxes: InvalidBoxes) -> Tally {
         let c = &self.config;
         let target = rebuild::Target {
             aabbs,
@@ -175,7 +171,7 @@ impl DynamicBvh {
             settle: c.settle,
             hinted,
             now: self.now,
-            panic_on_invalid: c.panic_on_invalid,
+            invalid_boxes,
         };
         let tally = self.rebuild.run(target, c.parallelism) + self.cache.sort_all();
         // The first build saw no motion: every body got the base margin only, and would leave it within a few
@@ -265,14 +261,14 @@ impl Broadphase for DynamicBvh {
             still: &self.still,
             now,
             settle: c.settle,
-            panic_on_invalid: c.panic_on_invalid,
+            invalid_boxes: frame.invalid_boxes,
         };
         scan.run(&mut self.scan, c.parallelism, &mut self.moves);
         let n = aabbs.len();
         let mut tally = Tally::work(n as u64, (n * (size_of::<Aabb>() + size_of::<Proxy>() + 8)) as u64);
         if !self.built || self.speeds_unknown || self.moves.len() as f32 > c.rebuild_share * n as f32 {
             self.moves.clear();
-            tally += self.rebuild(aabbs, moved.is_some());
+            tally += self.rebuild(aabbs, moved.is_some(), frame.invalid_boxes);
         } else {
             self.apply_moves(aabbs);
             let view = view!(self, aabbs);

@@ -30,6 +30,7 @@ use crate::bounds::is_usable;
 use crate::chunks::Chunks;
 use crate::flat::{FlatBvh, Inner, LEAF};
 use crate::morton::{self, Grid, UNUSABLE};
+use collide_broadphase::grid::{bulk_bounds, sampled_bounds};
 use collide_broadphase::{Parallelism, Tally, radix};
 use collide_math::{Aabb, Vec3};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -160,7 +161,11 @@ impl Builder {
             hi: a.hi.max(c.state.hi),
             unusable: a.unusable + c.state.unusable,
         });
-        let grid = Grid::new(all.lo, all.hi);
+        // The grid spans where the bulk of the centres is: a few bodies at ±1e30 would otherwise give every other
+        // body the same code, and the tree, ordered by index alone, would pair everything with everything. Far
+        // centres clamp onto the grid's border cells.
+        let bulk = bulk_bounds(Aabb::new(all.lo, all.hi), sampled_bounds(boxes));
+        let grid = Grid::new(bulk.min.max(all.lo), bulk.max.min(all.hi));
         bvh.keys.resize(n, 0);
         parallelism.for_each("lbvh_keys", n, &mut bvh.keys, |i, key| {
             let b = &boxes[i];

@@ -17,14 +17,11 @@ pub struct LbvhConfig {
     /// When the build passes and the self-join run on rayon's threads. Default: [`Parallelism::default`]; tests
     /// lower it to run the parallel paths on small scenes.
     pub parallelism: Parallelism,
-    /// Panic at a box that is not finite or has `min > max` (naming the body), instead of leaving it out so that
-    /// it overlaps nothing. Default: on in debug builds, off in release builds.
-    pub panic_on_invalid: bool,
 }
 
 impl Default for LbvhConfig {
     fn default() -> Self {
-        Self { parallelism: Parallelism::default(), panic_on_invalid: cfg!(debug_assertions) }
+        Self { parallelism: Parallelism::default() }
     }
 }
 
@@ -88,7 +85,7 @@ impl Broadphase for LinearBvh {
         if unusable > 0 {
             // Rare: find the bodies to report (debug builds panic on the first).
             for (i, b) in aabbs.iter().enumerate().filter(|(_, b)| !is_usable(b)) {
-                reject_unusable(i, b, self.config.panic_on_invalid);
+                reject_unusable(i, b, frame.invalid_boxes);
             }
         }
         // Tasks of a few thousand leaves: enough of them for the chunks to balance, each long enough to amortise its

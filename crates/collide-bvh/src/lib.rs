@@ -88,7 +88,7 @@
 //! A box that is not finite or has `min > max` on an axis overlaps nothing: `lbvh` gives it a key above every
 //! code and leaves it out of the tree; `bvh-dynamic`'s scan tests every box it must test anyway (one comparison
 //! that rejects NaN and inverted boxes along with boxes outside their fat boxes) and takes the body out of its
-//! tree and the cache. With `panic_on_invalid` (the default in debug builds) both panic instead, naming the body
+//! tree and the cache. Under the frame's `InvalidBoxes::Panic` (the default in debug builds) both panic instead, naming the body
 //! and the box. Huge finite coordinates (±1e30) are fine: Morton bounds are computed in f64 and margins that
 //! would overflow fall back to the body's own box.
 //!

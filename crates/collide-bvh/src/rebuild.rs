@@ -19,7 +19,7 @@ use crate::karras::Builder;
 use crate::traverse::{self, JoinScratch, Task};
 use crate::tree::{NONE, Node, Tree};
 use collide_broadphase::parallel::PairChunks;
-use collide_broadphase::{Pair, Parallelism, Tally};
+use collide_broadphase::{InvalidBoxes, Pair, Parallelism, Tally};
 use collide_math::Aabb;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -55,7 +55,8 @@ pub(crate) struct Target<'a> {
     /// Whether this call has the motion hint: without it `still` says nothing and no body settles.
     pub hinted: bool,
     pub now: u32,
-    pub panic_on_invalid: bool,
+    /// What an unusable box makes the rebuild do (the frame's policy).
+    pub invalid_boxes: InvalidBoxes,
 }
 
 impl Rebuild {
@@ -96,7 +97,7 @@ impl Rebuild {
             let b = &t.aabbs[i];
             let p = &mut t.proxies[i];
             if !is_usable(b) {
-                reject_unusable(i, b, t.panic_on_invalid);
+                reject_unusable(i, b, t.invalid_boxes);
                 *p = Proxy::PLACELESS;
                 continue;
             }

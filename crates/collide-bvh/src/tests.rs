@@ -1,7 +1,7 @@
 use crate::{DynamicBvh, DynamicConfig, LbvhConfig, LinearBvh};
 use collide_broadphase::conformance::{assert_conforms, pair_snapshot, snapshot_scenes};
 use collide_broadphase::{
-    Aabb, Broadphase, DebugGeometry, Frame, PairList, Parallelism, Resize, Stats, reference_pairs,
+    Aabb, Broadphase, DebugGeometry, Frame, InvalidBoxes, PairList, Parallelism, Resize, Stats, reference_pairs,
 };
 use collide_math::{Rng, Vec3};
 
@@ -208,9 +208,9 @@ fn invalid_boxes_overlap_nothing_and_huge_boxes_count() {
     let infinite = Aabb::new(Vec3::splat(f32::NEG_INFINITY), Vec3::splat(f32::INFINITY));
     let huge = Aabb::new(Vec3::splat(-1.0e30), Vec3::splat(1.0e30));
     let far = Aabb::from_center_radius(Vec3::splat(3.0e38), 1.0e37);
-    let quiet = |rebuild_share| DynamicConfig { panic_on_invalid: false, rebuild_share, ..DynamicConfig::default() };
+    let quiet = |rebuild_share| DynamicConfig { rebuild_share, ..DynamicConfig::default() };
     let contenders: [(&str, Box<dyn Broadphase>); 3] = [
-        ("lbvh", Box::new(LinearBvh::with_config(LbvhConfig { panic_on_invalid: false, ..LbvhConfig::default() }))),
+        ("lbvh", Box::new(LinearBvh::default())),
         ("bvh-dynamic", Box::new(dynamic(quiet(1.0)))),
         ("bvh-dynamic-rebuilding", Box::new(dynamic(quiet(0.0)))),
     ];
@@ -236,7 +236,7 @@ fn invalid_boxes_overlap_nothing_and_huge_boxes_count() {
                 } else {
                     vec![true; aabbs.len()]
                 };
-                let f = Frame::new(&aabbs);
+                let f = Frame::new(&aabbs).with_invalid_boxes(InvalidBoxes::OverlapNothing);
                 let f = if hinted { f.with_moved(&moved) } else { f };
                 let s = check(bp.as_mut(), &f, &format!("{name}, hinted {hinted}, frame {frame}"));
                 assert!(s.pair_tests > 0);
@@ -247,28 +247,23 @@ fn invalid_boxes_overlap_nothing_and_huge_boxes_count() {
 }
 
 #[test]
-#[should_panic(expected = "body 7 has an invalid box")]
+#[should_panic(expected = "body 7: ")]
 fn an_invalid_box_panics_naming_the_body_when_asked_lbvh() {
     let mut aabbs = vec![Aabb::from_center_radius(Vec3::ONE, 1.0); 10];
     aabbs[7] = Aabb::new(Vec3::ONE, Vec3::ZERO);
-    let mut bp = LinearBvh::with_config(LbvhConfig { panic_on_invalid: true, ..LbvhConfig::default() });
-    bp.find_pairs(&Frame::new(&aabbs), &mut PairList::new());
+    let mut bp = LinearBvh::default();
+    bp.find_pairs(&Frame::new(&aabbs).with_invalid_boxes(InvalidBoxes::Panic), &mut PairList::new());
 }
 
 #[test]
-#[should_panic(expected = "body 7 has an invalid box")]
+#[should_panic(expected = "body 7: ")]
 fn an_invalid_box_panics_naming_the_body_when_asked_dynamic() {
     let mut aabbs = vec![Aabb::from_center_radius(Vec3::ONE, 1.0); 10];
-    let mut bp = dynamic(DynamicConfig { panic_on_invalid: true, ..DynamicConfig::default() });
-    bp.find_pairs(&Frame::new(&aabbs), &mut PairList::new());
+    let mut bp = dynamic(DynamicConfig::default());
+    let panic = InvalidBoxes::Panic;
+    bp.find_pairs(&Frame::new(&aabbs).with_invalid_boxes(panic), &mut PairList::new());
     aabbs[7].max.y = f32::NAN;
-    bp.find_pairs(&Frame::new(&aabbs), &mut PairList::new());
-}
-
-#[test]
-fn invalid_boxes_panic_by_default_only_in_debug_builds() {
-    assert_eq!(LbvhConfig::default().panic_on_invalid, cfg!(debug_assertions));
-    assert_eq!(DynamicConfig::default().panic_on_invalid, cfg!(debug_assertions));
+    bp.find_pairs(&Frame::new(&aabbs).with_invalid_boxes(panic), &mut PairList::new());
 }
 
 /// Bodies removed and added: a small batch is patched into the trees and the cache (no rebuild next call), a
