@@ -105,29 +105,41 @@ impl SweepBox {
 /// Every pair of a few records in any order, each tested once ([`SweepBox::overlaps`]), keeping the overlapping
 /// pairs `keep` accepts; returns the tests made, `m(m − 1)/2`. For groups so small that sorting them for a sweep
 /// costs more than testing them all (a grid cell of a handful of boxes).
+///
+/// Branch-free like [`sweep`]: every candidate's two positions in `boxes` are written to the sink's buffer and the
+/// count advances when the boxes overlap — in a crowd of boxes about a cell apart that is a coin flip, and a branch
+/// mispredicted on half the tests. `keep` then runs on the few that overlapped. A group of more than
+/// [`ALL_PAIRS_MAX`] records takes the same loop with a branch per test.
 #[inline]
 pub fn all_pairs(boxes: &[SweepBox], keep: impl Fn(&SweepBox, &SweepBox) -> bool, sink: &mut PairSink<'_>) -> u64 {
+    let len = boxes.len();
+    if len > ALL_PAIRS_MAX {
+        let tests = all_pairs_branching(boxes, &keep, sink);
+        settle(sink);
+        return tests;
+    }
     let PairSink { out, n, buf } = sink;
-    let mut m = *n;
+    if *n + len * len / 2 > SINK {
+        flush(out, buf, n);
+    }
+    let (from, mut m) = (*n, *n);
     for (i, a) in boxes.iter().enumerate() {
-        for b in &boxes[i + 1..] {
-            if a.overlaps(b) && keep(a, b) {
-                buf[m % SINK] = Pair { a: a.id, b: b.id };
-                m += 1;
-                if m == SINK {
-                    flush(out, buf, &mut m);
-                }
-            }
+        for (j, b) in boxes.iter().enumerate().skip(i + 1) {
+            // `m < SINK`: at most len²/2 candidates, room made above; the mask only spares the bounds check.
+            buf[m % SINK] = Pair { a: i as u32, b: j as u32 };
+            m += usize::from(a.overlaps(b));
         }
     }
-    *n = m;
-    let k = boxes.len() as u64;
-    k * k.saturating_sub(1) / 2
+    *n = keep_found(boxes, boxes, &keep, buf, from, m);
+    if *n >= SINK / 2 {
+        flush(out, buf, n);
+    }
+    (len * len.saturating_sub(1) / 2) as u64
 }
 
 /// Every pair of one record of `xs` and one of `ys`, in any order, each tested once, keeping the overlapping
 /// pairs `keep` accepts (called as `keep(box of xs, box of ys)`); returns the tests made, `|xs| · |ys|`. The
-/// two-list form of [`all_pairs`].
+/// two-list form of [`all_pairs`], branch-free up to [`ALL_PAIRS_MAX`] records in each list.
 #[inline]
 pub fn all_pairs_two(
     xs: &[SweepBox],
@@ -135,21 +147,98 @@ pub fn all_pairs_two(
     keep: impl Fn(&SweepBox, &SweepBox) -> bool,
     sink: &mut PairSink<'_>,
 ) -> u64 {
+    if xs.len() > ALL_PAIRS_MAX || ys.len() > ALL_PAIRS_MAX {
+        let mut tests = 0;
+        for a in xs {
+            tests += all_pairs_two_branching(a, ys, &keep, sink);
+        }
+        settle(sink);
+        return tests;
+    }
     let PairSink { out, n, buf } = sink;
-    let mut m = *n;
-    for a in xs {
-        for b in ys {
-            if a.overlaps(b) && keep(a, b) {
-                buf[m % SINK] = Pair { a: a.id, b: b.id };
-                m += 1;
-                if m == SINK {
-                    flush(out, buf, &mut m);
-                }
+    if *n + xs.len() * ys.len() > SINK {
+        flush(out, buf, n);
+    }
+    let (from, mut m) = (*n, *n);
+    for (i, a) in xs.iter().enumerate() {
+        for (j, b) in ys.iter().enumerate() {
+            buf[m % SINK] = Pair { a: i as u32, b: j as u32 };
+            m += usize::from(a.overlaps(b));
+        }
+    }
+    *n = keep_found(xs, ys, &keep, buf, from, m);
+    if *n >= SINK / 2 {
+        flush(out, buf, n);
+    }
+    (xs.len() * ys.len()) as u64
+}
+
+/// The most records per list that [`all_pairs`] and [`all_pairs_two`] test without a branch: their candidates
+/// must fit the sink's buffer (32 · 32 ≤ 1024).
+pub const ALL_PAIRS_MAX: usize = 32;
+
+/// The overlapping candidates `buf[from..to]`, written as positions in `xs` and `ys`, become the pairs of their
+/// ids that `keep` accepts, packed from `from`; returns the new end.
+#[inline(always)]
+fn keep_found(
+    xs: &[SweepBox],
+    ys: &[SweepBox],
+    keep: &impl Fn(&SweepBox, &SweepBox) -> bool,
+    buf: &mut [Pair; SINK],
+    from: usize,
+    to: usize,
+) -> usize {
+    let mut w = from;
+    for k in from..to {
+        let p = buf[k];
+        let (a, b) = (&xs[p.a as usize], &ys[p.b as usize]);
+        if keep(a, b) {
+            buf[w] = Pair { a: a.id, b: b.id };
+            w += 1;
+        }
+    }
+    w
+}
+
+/// [`all_pairs`] for a large group: a branch and a flush check per pair found.
+#[cold]
+fn all_pairs_branching(
+    boxes: &[SweepBox],
+    keep: &impl Fn(&SweepBox, &SweepBox) -> bool,
+    sink: &mut PairSink<'_>,
+) -> u64 {
+    let mut tests = 0;
+    for (i, a) in boxes.iter().enumerate() {
+        tests += all_pairs_two_branching(a, &boxes[i + 1..], keep, sink);
+    }
+    tests
+}
+
+/// Flush a sink at least half full: the branch-free loops ([`scan`]) start below half.
+fn settle(sink: &mut PairSink<'_>) {
+    if sink.n >= SINK / 2 {
+        flush(sink.out, sink.buf, &mut sink.n);
+    }
+}
+
+/// `a` against every record of `ys`, a branch per test.
+fn all_pairs_two_branching(
+    a: &SweepBox,
+    ys: &[SweepBox],
+    keep: &impl Fn(&SweepBox, &SweepBox) -> bool,
+    sink: &mut PairSink<'_>,
+) -> u64 {
+    let PairSink { out, n, buf } = sink;
+    for b in ys {
+        if a.overlaps(b) && keep(a, b) {
+            buf[*n] = Pair { a: a.id, b: b.id };
+            *n += 1;
+            if *n == SINK {
+                flush(out, buf, n);
             }
         }
     }
-    *n = m;
-    (xs.len() * ys.len()) as u64
+    ys.len() as u64
 }
 
 /// Sort sweep records by where they start on their sweep axis. O(m log m).
@@ -515,38 +604,56 @@ mod tests {
         }
     }
 
-    /// The unsorted small-group forms find the same pairs, keeping what `keep` accepts in the argument order
-    /// promised.
+    /// The unsorted small-group forms find the same pairs, on both sides of [`ALL_PAIRS_MAX`], keeping what `keep`
+    /// accepts in the argument order promised; and they leave the sink below half full for the sweeps.
     #[test]
     fn all_pairs_of_unsorted_groups_find_the_reference_pairs() {
         let mut rng = Rng::new(13);
         let aabbs = lattice_boxes(&mut rng, 120);
-        let mut want = PairList::new();
-        reference_pairs(&aabbs, &mut want);
         // In index order (unsorted on every axis).
         let recs: Vec<SweepBox> = aabbs.iter().enumerate().map(|(i, b)| SweepBox::on::<2>(b, i as u32)).collect();
-        let (mut out, mut buffer) = (Vec::new(), SinkBuffer::default());
-        let tests = all_pairs(&recs, |_, _| true, &mut PairSink::new(&mut out, &mut buffer));
-        assert_eq!(tests, 120 * 119 / 2);
-        assert_eq!(sorted(out), want.as_slice());
-        let (xs, ys): (Vec<SweepBox>, Vec<SweepBox>) = recs.iter().partition(|r| r.id() % 2 == 0);
+        let buffer = &mut SinkBuffer::default();
+        for size in [0, 1, 2, 7, ALL_PAIRS_MAX, ALL_PAIRS_MAX + 1, 120] {
+            let group = &recs[..size];
+            let mut want = PairList::new();
+            reference_pairs(&aabbs[..size], &mut want);
+            let mut out = Vec::new();
+            let tests = all_pairs(group, |_, _| true, &mut PairSink::new(&mut out, buffer));
+            assert_eq!(tests as usize, size * size.saturating_sub(1) / 2);
+            assert_eq!(sorted(out), want.as_slice(), "{size} boxes");
+
+            // Halves and the pairs across them; `keep` sees the box of `xs` first.
+            let (xs, ys): (Vec<SweepBox>, Vec<SweepBox>) = group.iter().partition(|r| r.id() % 2 == 0);
+            let mut out = Vec::new();
+            {
+                let mut sink = PairSink::new(&mut out, buffer);
+                all_pairs(&xs, |_, _| true, &mut sink);
+                all_pairs(&ys, |_, _| true, &mut sink);
+                let even_first = |x: &SweepBox, y: &SweepBox| x.id().is_multiple_of(2) && y.id() % 2 == 1;
+                assert_eq!(all_pairs_two(&xs, &ys, even_first, &mut sink), (xs.len() * ys.len()) as u64);
+                assert!(sink.n < SINK / 2);
+            }
+            assert_eq!(sorted(out), want.as_slice(), "{size} boxes in halves");
+
+            let mut out = Vec::new();
+            let every_third = |a: &SweepBox, b: &SweepBox| a.id().is_multiple_of(3) || b.id().is_multiple_of(3);
+            all_pairs(group, every_third, &mut PairSink::new(&mut out, buffer));
+            let kept: Vec<Pair> =
+                want.iter().copied().filter(|p| p.a.is_multiple_of(3) || p.b.is_multiple_of(3)).collect();
+            assert_eq!(sorted(out), kept, "{size} boxes, every third");
+        }
+
+        // Many groups into one sink: the buffer fills and flushes between groups.
         let mut out = Vec::new();
         {
-            let mut sink = PairSink::new(&mut out, &mut buffer);
-            all_pairs(&xs, |_, _| true, &mut sink);
-            all_pairs(&ys, |_, _| true, &mut sink);
-            let even_first = |x: &SweepBox, y: &SweepBox| x.id().is_multiple_of(2) && y.id() % 2 == 1;
-            assert_eq!(all_pairs_two(&xs, &ys, even_first, &mut sink), (xs.len() * ys.len()) as u64);
+            let mut sink = PairSink::new(&mut out, buffer);
+            for _ in 0..40 {
+                all_pairs(&recs[..30], |_, _| true, &mut sink);
+            }
         }
-        assert_eq!(sorted(out), want.as_slice());
-        let mut out = Vec::new();
-        all_pairs(
-            &recs,
-            |a, b| a.id().is_multiple_of(3) || b.id().is_multiple_of(3),
-            &mut PairSink::new(&mut out, &mut buffer),
-        );
-        let kept: Vec<Pair> = want.iter().copied().filter(|p| p.a.is_multiple_of(3) || p.b.is_multiple_of(3)).collect();
-        assert_eq!(sorted(out), kept);
+        let mut want = PairList::new();
+        reference_pairs(&aabbs[..30], &mut want);
+        assert_eq!(out.len(), 40 * want.len());
     }
 
     /// The pairs `keep` refuses are left out, whichever list the scanning box came from.
