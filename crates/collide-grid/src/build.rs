@@ -105,13 +105,14 @@ pub fn bucket_along<T: Copy + Default>(
     total as u64
 }
 
-/// Bins of x a row's buckets are sorted by as they are filled ([`XBins`]).
-pub const X_BINS: usize = 4;
+/// Bins of x a slab's rows are sorted by as they are filled ([`XBins`]): with cells 4 box widths wide and slabs 4
+/// cells, a bin is about a box wide, and a bucket's entries of one bin seldom overlap along x.
+pub const X_BINS: usize = 16;
 
-/// The bins of x a slab's records fall in: [`X_BINS`] between the smallest and the largest `min.x`. A row's
-/// columns are filled by one counting sort on (column, bin), so that every bucket comes out nearly sorted by
-/// `min.x` — its sort an insertion sort that seldom moves a record, its sweep testing only the boxes within reach
-/// along x — without a pass of its own.
+/// The bins of x a slab's records fall in: [`X_BINS`] between the smallest and the largest `min.x`. A slab's rows
+/// are filled by one counting sort on (row, bin), and the columns' sort of a row is stable, so that every bucket
+/// comes out nearly sorted by `min.x` — its sort an insertion sort that seldom moves a record, its sweep testing
+/// only the boxes within reach along x — without a pass of its own.
 #[derive(Clone, Copy, Debug)]
 pub struct XBins {
     lo: f32,
@@ -170,24 +171,24 @@ mod tests {
         let (mut rows, mut row_counts) = (vec![RowEntry::default(); 3], Vec::new());
         rows.clear();
         let item = |j: usize| RowEntry { record: src[j], z: spans[j][1] };
-        let place = |j: usize| select(j).then_some((spans[j][0].first as usize, spans[j][0].count));
-        let copies = bucket_along(src.len(), place, item, Keys { keys: 4, stride: 1 }, &mut rows, &mut row_counts);
-        assert_eq!(copies as usize, rows.len());
-        assert_eq!(row_counts.len(), 5);
         let bins = XBins::of(&src);
+        let place = |j: usize| {
+            select(j).then_some((spans[j][0].first as usize * X_BINS + bins.bin(src[j].lo()), spans[j][0].count()))
+        };
+        let keys = Keys { keys: 4 * X_BINS, stride: X_BINS };
+        let copies = bucket_along(src.len(), place, item, keys, &mut rows, &mut row_counts);
+        assert_eq!(copies as usize, rows.len());
+        assert_eq!(row_counts.len(), 4 * X_BINS + 1);
         let (mut cells, mut counts, mut seen) = (Vec::new(), Vec::new(), vec![0usize; src.len()]);
+        let key = |r: &SweepBox| (bins.bin(r.lo()), r.id());
         for j in 0..4 {
-            let row = &rows[row_counts[j] as usize..row_counts[j + 1] as usize];
-            assert!(row.windows(2).all(|w| w[0].record.id() < w[1].record.id()), "row {j} out of order");
+            let row = &rows[row_counts[j * X_BINS] as usize..row_counts[(j + 1) * X_BINS] as usize];
+            assert!(row.windows(2).all(|w| key(&w[0].record) < key(&w[1].record)), "row {j} out of order");
             let base = cells.len();
-            let place =
-                |i: usize| Some((row[i].z.first as usize * X_BINS + bins.bin(row[i].record.lo()), row[i].z.count));
-            let keys = Keys { keys: 8 * X_BINS, stride: X_BINS };
-            bucket_along(row.len(), place, |i| row[i].record, keys, &mut cells, &mut counts);
+            let place = |i: usize| Some((row[i].z.first as usize, row[i].z.count()));
+            bucket_along(row.len(), place, |i| row[i].record, Keys { keys: 8, stride: 1 }, &mut cells, &mut counts);
             for k in 0..8 {
-                let range = base + counts[k * X_BINS] as usize..base + counts[(k + 1) * X_BINS] as usize;
-                let cell: &[SweepBox] = &cells[range];
-                let key = |r: &SweepBox| (bins.bin(r.lo()), r.id());
+                let cell: &[SweepBox] = &cells[base + counts[k] as usize..base + counts[k + 1] as usize];
                 assert!(cell.windows(2).all(|w| key(&w[0]) < key(&w[1])), "cell ({j}, {k}) out of order");
                 for r in cell {
                     // The record covers this cell.

@@ -43,8 +43,12 @@ pub fn slab_pass(slab: &mut Slab, s: usize, plan: &Plan) -> Tally {
         spans.extend(records.iter().map(|r| level.axis_spans(r)));
         let uniform = level_of.is_empty();
         let item = |j: usize| RowEntry { record: records[j], z: spans[j][1] };
-        let rows_keys = Keys { keys: level.torus()[0], stride: 1 };
-        let place = |j: usize, take: bool| take.then_some((spans[j][0].first as usize, spans[j][0].count));
+        // Rows by row and bin of x: the columns' sort, stable, then leaves every bucket nearly sorted by `min.x`.
+        let rows_keys = Keys { keys: level.torus()[0] * X_BINS, stride: X_BINS };
+        let place = |j: usize, take: bool| {
+            let y = spans[j][0];
+            take.then_some((y.first as usize * X_BINS + bins.bin(records[j].lo()), y.count()))
+        };
         let member = |j: usize| place(j, uniform || usize::from(level_of[j]) == l);
         copies += bucket_along(records.len(), member, item, rows_keys, clear(&mut rows.entries), &mut rows.offsets);
         if queried {
@@ -52,19 +56,17 @@ pub fn slab_pass(slab: &mut Slab, s: usize, plan: &Plan) -> Tally {
             let queries = clear(&mut query_rows.entries);
             copies += bucket_along(records.len(), finer, item, rows_keys, queries, &mut query_rows.offsets);
         }
-        // Row by row: the row's columns (member buckets, then query buckets) sorted by column and bin of x, searched
-        // at once.
+        // Row by row: the row's columns (member buckets, then query buckets), searched at once.
         let columns = level.torus()[1];
-        let column_keys = Keys { keys: columns * X_BINS, stride: X_BINS };
+        let column_keys = Keys { keys: columns, stride: 1 };
         for j in 0..level.torus()[0] {
             let first = offsets.len() - 1;
             let sources = [&*rows, &*query_rows];
             for source in &sources[..layout.kinds(l)] {
                 let (row, base) = (source.row(j), cells.len() as u32);
-                let place =
-                    |i: usize| Some((row[i].z.first as usize * X_BINS + bins.bin(row[i].record.lo()), row[i].z.count));
+                let place = |i: usize| Some((row[i].z.first as usize, row[i].z.count()));
                 copies += bucket_along(row.len(), place, |i| row[i].record, column_keys, cells, counts);
-                offsets.extend(counts[X_BINS..].iter().step_by(X_BINS).map(|&end| base + end));
+                offsets.extend(counts[1..].iter().map(|&end| base + end));
             }
             let row = Row { level, index: j, offsets: &offsets[first..], queried, start };
             search_row(&row, cells, &mut sink, &mut search);

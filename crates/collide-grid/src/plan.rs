@@ -50,13 +50,23 @@ impl Default for Level {
     }
 }
 
-/// The cells a box covers along one axis, hashed onto the torus: from `first`, `count` of them around it.
+/// The cells a box covers along one axis, hashed onto the torus: from `first`, `count` of them around it. Two
+/// halves of a word (a torus has at most 2¹⁶ cells along an axis), so that a row entry is 32 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AxisSpan {
     /// The first cell, hashed.
-    pub first: u32,
-    /// How many: `1..=` the torus's cells along the axis.
-    pub count: u32,
+    pub first: u16,
+    /// How many, less one: `0..` the torus's cells along the axis.
+    pub more: u16,
+}
+
+impl AxisSpan {
+    /// How many cells.
+    #[inline(always)]
+    #[must_use]
+    pub fn count(self) -> u32 {
+        u32::from(self.more) + 1
+    }
 }
 
 /// Cells are clamped to `±CELL_LIMIT` before they become integers: monotone still, exact below it, and small
@@ -180,7 +190,7 @@ impl Level {
     #[must_use]
     pub fn axis_spans(&self, r: &SweepBox) -> [AxisSpan; 2] {
         let span = self.span(r);
-        [0, 1].map(|a| AxisSpan { first: (span.first[a] & self.mask[a]) as u32, count: span.count[a] })
+        [0, 1].map(|a| AxisSpan { first: (span.first[a] & self.mask[a]) as u16, more: (span.count[a] - 1) as u16 })
     }
 
     /// Call `f` with every column the record `r` covers, each once.
@@ -409,7 +419,7 @@ mod tests {
         level.for_each_column(&small, |c| seen.push(c));
         assert_eq!(seen, [level.column(0, 0), level.column(1, 0)]);
         assert_eq!(level.column_count(&small), 2);
-        let spans = |r: &SweepBox| level.axis_spans(r).map(|s| (s.first, s.count));
+        let spans = |r: &SweepBox| level.axis_spans(r).map(|s| (s.first, s.count()));
         assert_eq!(spans(&small), [(0, 2), (0, 1)]);
         let wide = SweepBox::on::<0>(&Aabb::new(Vec3::new(0.0, -50.0, 4.0), Vec3::new(1.0, 50.0, 4.5)), 1);
         let mut seen = Vec::new();

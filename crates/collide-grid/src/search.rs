@@ -101,13 +101,14 @@ fn members_pairs(
     if m.len() < 2 {
         return 0;
     }
+    let keep = |a: &SweepBox, b: &SweepBox| ((a.lo() >= start) | (b.lo() >= start)) && owned(a, b);
     if m.len() <= UNSORTED_MAX {
-        return all_pairs(m, |a, b| ((a.lo() >= start) | (b.lo() >= start)) && owned(a, b), sink);
+        return all_pairs(m, keep, sink);
     }
     sort_by_lo(m, sorted);
-    // Ghosts start before the slab, so they come first in x order.
-    let g = m.partition_point(|r| r.lo() < start);
-    sweep_two_sparse(&m[..g], &m[g..], owned, sink) + sweep_sparse(&m[g..], 0..m.len() - g, owned, sink)
+    // One sweep, two ghosts rejected by `keep`: ghosts are a few percent of a slab, and splitting the bucket into
+    // ghosts and members for two sweeps cost more than their rare meetings.
+    sweep_sparse(m, 0..m.len(), keep, sink)
 }
 
 /// The pairs of a bucket's members with the same column's queries (finer bodies), never two ghosts.

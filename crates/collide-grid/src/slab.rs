@@ -6,7 +6,7 @@
 //! grid the columns it covers at every coarser level present in the slab (as a *query*: finer bodies are tested
 //! against a coarser level's members there, never against each other).
 
-use crate::build::RowEntry;
+use crate::build::{RowEntry, X_BINS};
 use crate::plan::{AxisSpan, MAX_LEVELS, Plan};
 use collide_broadphase::sweep::{SinkBuffer, SweepBox};
 use collide_broadphase::{Pair, Tally};
@@ -139,12 +139,13 @@ pub struct Slab {
     pub queries: u64,
 }
 
-/// Records grouped by row of a level: row `j` is `entries[offsets[j]..offsets[j + 1]]`.
+/// Records grouped by row of a level, and within a row by bin of x: row `j` is
+/// `entries[offsets[j · X_BINS]..offsets[(j + 1) · X_BINS]]`.
 #[derive(Clone, Debug, Default)]
 pub struct Rows {
     /// The records, each copied into every row its box covers, with their cells along z.
     pub entries: Vec<RowEntry>,
-    /// One more than the rows: where each starts, then the end.
+    /// One more than the (row, bin) keys: where each starts, then the end.
     pub offsets: Vec<u32>,
 }
 
@@ -153,7 +154,7 @@ impl Rows {
     #[inline(always)]
     #[must_use]
     pub fn row(&self, j: usize) -> &[RowEntry] {
-        &self.entries[self.offsets[j] as usize..self.offsets[j + 1] as usize]
+        &self.entries[self.offsets[j * X_BINS] as usize..self.offsets[(j + 1) * X_BINS] as usize]
     }
 }
 
