@@ -71,6 +71,18 @@ pub static ALGORITHMS: &[AlgorithmDescriptor] = &[
         build: |_| Box::new(collide_bvh::LinearBvh::new()),
     },
     AlgorithmDescriptor {
+        name: "grid",
+        summary: "uniform grid hashed onto a torus, built by sorting, swept per cell; memory for occupied cells only",
+        params: collide_grid::PARAMS,
+        build: |p| Box::new(collide_grid::Grid::from_params(collide_grid::Kind::Uniform, p)),
+    },
+    AlgorithmDescriptor {
+        name: "hgrid",
+        summary: "hierarchical grid: a level per power of two of body size, smaller bodies met at coarser levels",
+        params: collide_grid::PARAMS,
+        build: |p| Box::new(collide_grid::Grid::from_params(collide_grid::Kind::Hierarchical, p)),
+    },
+    AlgorithmDescriptor {
         name: collide_selector::NAME,
         summary: "meta-broadphase: measures the others, predicts their cost from the scene, switches at run time",
         params: collide_selector::PARAMS,

@@ -23,8 +23,10 @@
 //! And the kernels the algorithms share, so that each is written once and the octree, the sweep-and-prune
 //! family and the grid, BVH and kd crates to come use the same code:
 //! - [`radix`]: order-preserving float keys and an LSD radix sort;
-//! - [`sweep`]: the box-sweep kernel ([`sweep::SweepBox`] records, [`sweep::sweep`], [`sweep::sweep_two`]) and
-//!   its branch-free pair buffer ([`sweep::PairSink`]);
+//! - [`sweep`]: the box-sweep kernel ([`sweep::SweepBox`] records, [`sweep::sweep`], [`sweep::sweep_two`], and
+//!   their sparse forms with a keep filter, [`sweep::sweep_sparse`] and [`sweep::sweep_two_sparse`]; for groups
+//!   too small to sort, [`sweep::all_pairs`] and [`sweep::all_pairs_two`]) and its branch-free pair buffer
+//!   ([`sweep::PairSink`]);
 //! - [`grid`]: the coarse region grid, planned by one function from an algorithm's [`grid::GridPolicy`];
 //! - [`ownership`]: the min-corner rule that reports a pair found in several cells once;
 //! - [`parallel`]: [`Parallelism`], the one serial-or-parallel threshold, and the one place work is sent to
@@ -40,8 +42,9 @@
 //!
 //! - [`radix::sort_by_high_bits`]: O(n) per 11-bit digit, three passes for 32-bit keys; below 64 keys a
 //!   comparison sort.
-//! - [`sweep::sweep`] and [`sweep::sweep_two`]: O(m + t) for m sorted records and t candidates (boxes that
-//!   overlap the scanning box on the sweep axis); each candidate is one four-lane comparison.
+//! - [`sweep::sweep`], [`sweep::sweep_two`] and their sparse forms: O(m + t) for m sorted records and t
+//!   candidates (boxes that overlap the scanning box on the sweep axis); each candidate is one four-lane
+//!   comparison. [`sweep::all_pairs`]: m(m − 1)/2 tests, no order needed.
 //! - [`grid::RegionGrid::plan`]: O(n); a box's regions O(1), visiting them O(regions touched).
 //! - [`parallel::PairChunks::run`]: the work itself plus one copy of the pairs found in parallel (each chunk's
 //!   buffer appended in order).

@@ -48,6 +48,13 @@ impl SweepBox {
         self.lo
     }
 
+    /// Where the box ends on the sweep axis.
+    #[inline(always)]
+    #[must_use]
+    pub fn hi(&self) -> f32 {
+        self.hi
+    }
+
     /// The name given to [`SweepBox::on`].
     #[inline(always)]
     #[must_use]
@@ -65,6 +72,173 @@ impl SweepBox {
         m[(A + 2) % 3] = self.cross[1];
         m
     }
+
+    /// The box's max corner, for a record made by [`SweepBox::on::<A>`](SweepBox::on) (the same `A`): the
+    /// negated bounds negated back, exactly.
+    #[inline(always)]
+    #[must_use]
+    pub fn max<const A: usize>(&self) -> Vec3 {
+        let mut m = Vec3::ZERO;
+        m[A] = self.hi;
+        m[(A + 1) % 3] = -self.cross[2];
+        m[(A + 2) % 3] = -self.cross[3];
+        m
+    }
+}
+
+impl SweepBox {
+    /// `true` when the two boxes overlap ([`Aabb::overlaps`]: closed intervals), on the sweep axis too: the test
+    /// of records that no sweep ordered ([`all_pairs`]).
+    #[inline(always)]
+    #[must_use]
+    pub fn overlaps(&self, other: &Self) -> bool {
+        let (c, p) = (self.cross, other.cross);
+        (self.lo <= other.hi)
+            & (other.lo <= self.hi)
+            & (p[0] <= -c[2])
+            & (p[1] <= -c[3])
+            & (p[2] <= -c[0])
+            & (p[3] <= -c[1])
+    }
+}
+
+/// Every pair of a few records in any order, each tested once ([`SweepBox::overlaps`]), keeping the overlapping
+/// pairs `keep` accepts; returns the tests made, `m(m − 1)/2`. For groups so small that sorting them for a sweep
+/// costs more than testing them all (a grid cell of a handful of boxes).
+///
+/// Branch-free like [`sweep`]: every candidate's two positions in `boxes` are written to the sink's buffer and the
+/// count advances when the boxes overlap — in a crowd of boxes about a cell apart that is a coin flip, and a branch
+/// mispredicted on half the tests. `keep` then runs on the few that overlapped. A group of more than
+/// [`ALL_PAIRS_MAX`] records takes the same loop with a branch per test.
+#[inline]
+pub fn all_pairs(boxes: &[SweepBox], keep: impl Fn(&SweepBox, &SweepBox) -> bool, sink: &mut PairSink<'_>) -> u64 {
+    let len = boxes.len();
+    if len > ALL_PAIRS_MAX {
+        let tests = all_pairs_branching(boxes, &keep, sink);
+        settle(sink);
+        return tests;
+    }
+    let PairSink { out, n, buf } = sink;
+    if *n + len * len / 2 > SINK {
+        flush(out, buf, n);
+    }
+    let (from, mut m) = (*n, *n);
+    for (i, a) in boxes.iter().enumerate() {
+        for (j, b) in boxes.iter().enumerate().skip(i + 1) {
+            // `m < SINK`: at most len²/2 candidates, room made above; the mask only spares the bounds check.
+            buf[m % SINK] = Pair { a: i as u32, b: j as u32 };
+            m += usize::from(a.overlaps(b));
+        }
+    }
+    *n = keep_found(boxes, boxes, &keep, buf, from, m);
+    if *n >= SINK / 2 {
+        flush(out, buf, n);
+    }
+    (len * len.saturating_sub(1) / 2) as u64
+}
+
+/// Every pair of one record of `xs` and one of `ys`, in any order, each tested once, keeping the overlapping
+/// pairs `keep` accepts (called as `keep(box of xs, box of ys)`); returns the tests made, `|xs| · |ys|`. The
+/// two-list form of [`all_pairs`], branch-free up to [`ALL_PAIRS_MAX`] records in each list.
+#[inline]
+pub fn all_pairs_two(
+    xs: &[SweepBox],
+    ys: &[SweepBox],
+    keep: impl Fn(&SweepBox, &SweepBox) -> bool,
+    sink: &mut PairSink<'_>,
+) -> u64 {
+    if xs.len() > ALL_PAIRS_MAX || ys.len() > ALL_PAIRS_MAX {
+        let mut tests = 0;
+        for a in xs {
+            tests += all_pairs_two_branching(a, ys, &keep, sink);
+        }
+        settle(sink);
+        return tests;
+    }
+    let PairSink { out, n, buf } = sink;
+    if *n + xs.len() * ys.len() > SINK {
+        flush(out, buf, n);
+    }
+    let (from, mut m) = (*n, *n);
+    for (i, a) in xs.iter().enumerate() {
+        for (j, b) in ys.iter().enumerate() {
+            buf[m % SINK] = Pair { a: i as u32, b: j as u32 };
+            m += usize::from(a.overlaps(b));
+        }
+    }
+    *n = keep_found(xs, ys, &keep, buf, from, m);
+    if *n >= SINK / 2 {
+        flush(out, buf, n);
+    }
+    (xs.len() * ys.len()) as u64
+}
+
+/// The most records per list that [`all_pairs`] and [`all_pairs_two`] test without a branch: their candidates
+/// must fit the sink's buffer (32 · 32 ≤ 1024).
+pub const ALL_PAIRS_MAX: usize = 32;
+
+/// The overlapping candidates `buf[from..to]`, written as positions in `xs` and `ys`, become the pairs of their
+/// ids that `keep` accepts, packed from `from`; returns the new end.
+#[inline(always)]
+fn keep_found(
+    xs: &[SweepBox],
+    ys: &[SweepBox],
+    keep: &impl Fn(&SweepBox, &SweepBox) -> bool,
+    buf: &mut [Pair; SINK],
+    from: usize,
+    to: usize,
+) -> usize {
+    let mut w = from;
+    for k in from..to {
+        let p = buf[k];
+        let (a, b) = (&xs[p.a as usize], &ys[p.b as usize]);
+        if keep(a, b) {
+            buf[w] = Pair { a: a.id, b: b.id };
+            w += 1;
+        }
+    }
+    w
+}
+
+/// [`all_pairs`] for a large group: a branch and a flush check per pair found.
+#[cold]
+fn all_pairs_branching(
+    boxes: &[SweepBox],
+    keep: &impl Fn(&SweepBox, &SweepBox) -> bool,
+    sink: &mut PairSink<'_>,
+) -> u64 {
+    let mut tests = 0;
+    for (i, a) in boxes.iter().enumerate() {
+        tests += all_pairs_two_branching(a, &boxes[i + 1..], keep, sink);
+    }
+    tests
+}
+
+/// Flush a sink at least half full: the branch-free loops ([`scan`]) start below half.
+fn settle(sink: &mut PairSink<'_>) {
+    if sink.n >= SINK / 2 {
+        flush(sink.out, sink.buf, &mut sink.n);
+    }
+}
+
+/// `a` against every record of `ys`, a branch per test.
+fn all_pairs_two_branching(
+    a: &SweepBox,
+    ys: &[SweepBox],
+    keep: &impl Fn(&SweepBox, &SweepBox) -> bool,
+    sink: &mut PairSink<'_>,
+) -> u64 {
+    let PairSink { out, n, buf } = sink;
+    for b in ys {
+        if a.overlaps(b) && keep(a, b) {
+            buf[*n] = Pair { a: a.id, b: b.id };
+            *n += 1;
+            if *n == SINK {
+                flush(out, buf, n);
+            }
+        }
+    }
+    ys.len() as u64
 }
 
 /// Sort sweep records by where they start on their sweep axis. O(m log m).
@@ -148,25 +322,67 @@ pub fn sweep_sparse(
     let PairSink { out, n, buf } = sink;
     let (mut m, mut tests) = (*n, 0);
     for i in scanners {
-        let a = &boxes[i];
-        let c = a.cross;
-        let q = [-c[2], -c[3], -c[0], -c[1]];
-        let mut k = 0;
-        for b in boxes[i + 1..].iter().take_while(|b| b.lo <= a.hi) {
-            let p = b.cross;
-            if (p[0] <= q[0]) & (p[1] <= q[1]) & (p[2] <= q[2]) & (p[3] <= q[3]) && keep(a, b) {
-                buf[m % SINK] = Pair { a: a.id, b: b.id };
-                m += 1;
-                if m == SINK {
-                    flush(out, buf, &mut m);
-                }
-            }
-            k += 1;
-        }
-        tests += k;
+        tests += scan_sparse(&boxes[i], &boxes[i + 1..], &keep, out, buf, &mut m);
     }
     *n = m;
     tests
+}
+
+/// [`sweep_two`] for sweeps where few candidates overlap, keeping only the overlapping pairs that `keep` accepts
+/// (called as `keep(box of xs, box of ys)`): the two-list form of [`sweep_sparse`], for structures that keep two
+/// kinds of entries apart so as never to test two entries of one kind against each other (a grid cell's bodies
+/// entered from a neighbouring cell, a coarse level's bodies against finer ones). Every overlapping pair of one
+/// box of `xs` and one of `ys` is tested exactly once. O(|xs| + |ys| + tests).
+#[inline]
+pub fn sweep_two_sparse(
+    xs: &[SweepBox],
+    ys: &[SweepBox],
+    keep: impl Fn(&SweepBox, &SweepBox) -> bool,
+    sink: &mut PairSink<'_>,
+) -> u64 {
+    let PairSink { out, n, buf } = sink;
+    let (mut m, mut tests) = (*n, 0);
+    let (mut xs, mut ys) = (xs, ys);
+    while let (Some(x), Some(y)) = (xs.first(), ys.first()) {
+        if x.lo <= y.lo {
+            xs = &xs[1..];
+            tests += scan_sparse(x, ys, &keep, out, buf, &mut m);
+        } else {
+            ys = &ys[1..];
+            tests += scan_sparse(y, xs, &|a: &SweepBox, b: &SweepBox| keep(b, a), out, buf, &mut m);
+        }
+    }
+    *n = m;
+    tests
+}
+
+/// Test `a` against the boxes of `rest` (sorted by `lo`, none starting before `a`) until one starts past `a`'s
+/// extent on the sweep axis, writing the overlapping pairs `keep` accepts; returns the tests made. A branch per
+/// candidate and a flush check per pair kept ([`sweep_sparse`]).
+#[inline(always)]
+fn scan_sparse(
+    a: &SweepBox,
+    rest: &[SweepBox],
+    keep: &impl Fn(&SweepBox, &SweepBox) -> bool,
+    out: &mut Vec<Pair>,
+    buf: &mut [Pair; SINK],
+    m: &mut usize,
+) -> u64 {
+    let c = a.cross;
+    let q = [-c[2], -c[3], -c[0], -c[1]];
+    let mut k = 0;
+    for b in rest.iter().take_while(|b| b.lo <= a.hi) {
+        let p = b.cross;
+        if (p[0] <= q[0]) & (p[1] <= q[1]) & (p[2] <= q[2]) & (p[3] <= q[3]) && keep(a, b) {
+            buf[*m % SINK] = Pair { a: a.id, b: b.id };
+            *m += 1;
+            if *m == SINK {
+                flush(out, buf, m);
+            }
+        }
+        k += 1;
+    }
+    k
 }
 
 /// Pairs between `xs` and `ys`, both sorted by [`lo`](SweepBox::lo): walk both in that order; each box is tested
@@ -322,7 +538,10 @@ mod tests {
                 let cross = (p[0] <= q[0]) & (p[1] <= q[1]) & (p[2] <= q[2]) & (p[3] <= q[3]);
                 let on_axis = a.overlaps_on_axis(b, 1);
                 assert_eq!(cross && on_axis, a.overlaps(b), "{a:?} {b:?}");
+                assert_eq!(ra.overlaps(&rb), a.overlaps(b), "{a:?} {b:?}");
                 assert_eq!(ra.min::<1>(), a.min);
+                assert_eq!(ra.max::<1>(), a.max);
+                assert_eq!((ra.lo(), ra.hi()), (a.min.y, a.max.y));
             }
         }
     }
@@ -363,7 +582,99 @@ mod tests {
                     sweep_sparse(&recs, w[0]..w[1], |_, _| true, &mut PairSink::new(&mut out, &mut buffer));
                 }
                 assert_eq!(sorted(out), want.as_slice(), "axis {axis}, sparse");
+
+                // And by the sparse sweeps of the halves and across them; `keep` sees the box of `xs` first.
+                let mut out = Vec::new();
+                let mut crossing = 0;
+                {
+                    let mut sink = PairSink::new(&mut out, &mut buffer);
+                    sweep_sparse(&xs, 0..xs.len(), |_, _| true, &mut sink);
+                    sweep_sparse(&ys, 0..ys.len(), |_, _| true, &mut sink);
+                    let even_first = |x: &SweepBox, y: &SweepBox| x.id().is_multiple_of(2) && y.id() % 2 == 1;
+                    crossing += sweep_two_sparse(&xs, &ys, even_first, &mut sink);
+                }
+                assert_eq!(sorted(out), want.as_slice(), "axis {axis}, sparse halves");
+                let mut across = Vec::new();
+                assert_eq!(
+                    sweep_two(&xs, &ys, &mut PairSink::new(&mut across, &mut buffer)),
+                    crossing,
+                    "the sparse and the branch-free sweep of two lists make the same tests"
+                );
             }
         }
+    }
+
+    /// The unsorted small-group forms find the same pairs, on both sides of [`ALL_PAIRS_MAX`], keeping what `keep`
+    /// accepts in the argument order promised; and they leave the sink below half full for the sweeps.
+    #[test]
+    fn all_pairs_of_unsorted_groups_find_the_reference_pairs() {
+        let mut rng = Rng::new(13);
+        let aabbs = lattice_boxes(&mut rng, 120);
+        // In index order (unsorted on every axis).
+        let recs: Vec<SweepBox> = aabbs.iter().enumerate().map(|(i, b)| SweepBox::on::<2>(b, i as u32)).collect();
+        let buffer = &mut SinkBuffer::default();
+        for size in [0, 1, 2, 7, ALL_PAIRS_MAX, ALL_PAIRS_MAX + 1, 120] {
+            let group = &recs[..size];
+            let mut want = PairList::new();
+            reference_pairs(&aabbs[..size], &mut want);
+            let mut out = Vec::new();
+            let tests = all_pairs(group, |_, _| true, &mut PairSink::new(&mut out, buffer));
+            assert_eq!(tests as usize, size * size.saturating_sub(1) / 2);
+            assert_eq!(sorted(out), want.as_slice(), "{size} boxes");
+
+            // Halves and the pairs across them; `keep` sees the box of `xs` first.
+            let (xs, ys): (Vec<SweepBox>, Vec<SweepBox>) = group.iter().partition(|r| r.id() % 2 == 0);
+            let mut out = Vec::new();
+            {
+                let mut sink = PairSink::new(&mut out, buffer);
+                all_pairs(&xs, |_, _| true, &mut sink);
+                all_pairs(&ys, |_, _| true, &mut sink);
+                let even_first = |x: &SweepBox, y: &SweepBox| x.id().is_multiple_of(2) && y.id() % 2 == 1;
+                assert_eq!(all_pairs_two(&xs, &ys, even_first, &mut sink), (xs.len() * ys.len()) as u64);
+                assert!(sink.n < SINK / 2);
+            }
+            assert_eq!(sorted(out), want.as_slice(), "{size} boxes in halves");
+
+            let mut out = Vec::new();
+            let every_third = |a: &SweepBox, b: &SweepBox| a.id().is_multiple_of(3) || b.id().is_multiple_of(3);
+            all_pairs(group, every_third, &mut PairSink::new(&mut out, buffer));
+            let kept: Vec<Pair> =
+                want.iter().copied().filter(|p| p.a.is_multiple_of(3) || p.b.is_multiple_of(3)).collect();
+            assert_eq!(sorted(out), kept, "{size} boxes, every third");
+        }
+
+        // Many groups into one sink: the buffer fills and flushes between groups.
+        let mut out = Vec::new();
+        {
+            let mut sink = PairSink::new(&mut out, buffer);
+            for _ in 0..40 {
+                all_pairs(&recs[..30], |_, _| true, &mut sink);
+            }
+        }
+        let mut want = PairList::new();
+        reference_pairs(&aabbs[..30], &mut want);
+        assert_eq!(out.len(), 40 * want.len());
+    }
+
+    /// The pairs `keep` refuses are left out, whichever list the scanning box came from.
+    #[test]
+    fn the_sparse_sweep_of_two_lists_keeps_what_keep_accepts() {
+        let mut rng = Rng::new(12);
+        let aabbs = lattice_boxes(&mut rng, 600);
+        let recs = records::<0>(&aabbs);
+        let (xs, ys): (Vec<SweepBox>, Vec<SweepBox>) = recs.iter().partition(|r| r.id() < 300);
+        let keep = |x: &SweepBox, y: &SweepBox| x.id().is_multiple_of(3) || y.id() % 3 == 1;
+        let mut want: Vec<Pair> = Vec::new();
+        for x in &xs {
+            for y in &ys {
+                if aabbs[x.id() as usize].overlaps(&aabbs[y.id() as usize]) && keep(x, y) {
+                    want.push(Pair::new(x.id(), y.id()));
+                }
+            }
+        }
+        assert!(want.len() > 100, "a scene with pairs across the lists");
+        let (mut out, mut buffer) = (Vec::new(), SinkBuffer::default());
+        sweep_two_sparse(&xs, &ys, keep, &mut PairSink::new(&mut out, &mut buffer));
+        assert_eq!(sorted(out), sorted(want));
     }
 }

@@ -141,6 +141,10 @@ const THESIS_SPEED: f32 = 0.6;
 const VOLUME_FRACTION: f32 = 0.02;
 /// In `mixed-sizes`, every tenth body has this many times the radius.
 const MIXED_FACTOR: f32 = 8.0;
+/// In `far-clusters`, the container is this many cluster widths wide.
+const FAR_SPREAD: f32 = 1000.0;
+/// In `far-clusters`, the clusters at the container's corners.
+const FAR_CLUSTERS: usize = 8;
 /// The cluster's script: pull at this step, release `CLUSTER_PULL_STEPS` later.
 const CLUSTER_PULL_AT: u64 = 60;
 /// Steps the pull lasts (1 s at 60 Hz).
@@ -193,6 +197,28 @@ fn spawn_uniform(setup: &Setup, rng: &mut Rng, bodies: &mut Bodies) {
     for _ in 0..setup.bodies {
         let r = setup.draw_radius(rng);
         let p = setup.inside(rng, r);
+        let v = setup.draw_velocity(rng);
+        bodies.push_sphere(p, v, r);
+    }
+}
+
+/// `far-clusters`: a cube `FAR_SPREAD` cluster widths wide, each cluster a cube holding an eighth of the bodies at
+/// 2% volume fraction.
+fn far_box(bodies: usize, mean_volume: f32) -> Aabb {
+    let cluster = cube_for_fraction(bodies.div_ceil(FAR_CLUSTERS), mean_volume);
+    Aabb::from_center_half_extents(Vec3::ZERO, cluster.half_extents() * FAR_SPREAD)
+}
+
+/// Body `i` goes to the cluster at corner `i mod 8` of the container, uniform inside it.
+fn spawn_far_clusters(setup: &Setup, rng: &mut Rng, bodies: &mut Bodies) {
+    let c = setup.container;
+    let width = c.extents() / FAR_SPREAD;
+    for i in 0..setup.bodies {
+        let k = i % FAR_CLUSTERS;
+        let corner = Vec3::new((k & 1) as f32, (k >> 1 & 1) as f32, (k >> 2) as f32);
+        let lo = c.min + (c.extents() - width) * corner;
+        let r = setup.draw_radius(rng);
+        let p = rng.point_in(lo + Vec3::splat(r), lo + width - Vec3::splat(r));
         let v = setup.draw_velocity(rng);
         bodies.push_sphere(p, v, r);
     }
@@ -403,6 +429,14 @@ pub static SCENARIOS: &[ScenarioDescriptor] = &[
         ..UNIFORM
     },
     ScenarioDescriptor {
+        name: "far-clusters",
+        summary: "eight uniform clusters at the corners of a container 1000 cluster widths wide: a huge, empty world",
+        container: far_box,
+        speed: |c| c.extents().x / FAR_SPREAD / 5.0,
+        spawn: spawn_far_clusters,
+        ..UNIFORM
+    },
+    ScenarioDescriptor {
         name: "rain",
         summary: "bodies fall under gravity from the upper half and pile up on the floor",
         default_gravity: 9.81,
@@ -460,6 +494,25 @@ mod tests {
         let fraction = 100_000.0 * 4.0 / 3.0 * PI * 0.125 / c.volume();
         assert!((fraction - 0.02).abs() < 1e-4, "{fraction}");
         assert!((mean_sphere_volume(1.0, 0.5) - 4.0 / 3.0 * PI * 1.25).abs() < 1e-4);
+    }
+
+    #[test]
+    fn far_clusters_sit_at_the_corners_of_a_world_a_thousand_times_wider() {
+        let setup = crate::Config::parse("scenario = \"far-clusters\"\nbodies = 8000", "test", &[])
+            .and_then(|c| c.resolve())
+            .unwrap();
+        let mut bodies = Bodies::default();
+        (setup.scenario.spawn)(&setup, &mut Rng::new(1), &mut bodies);
+        let cluster = setup.container.extents().x / FAR_SPREAD;
+        // 1000 bodies per cluster at 2% volume fraction.
+        let fraction = 1000.0 * mean_sphere_volume(0.5, 0.0) / cluster.powi(3);
+        assert!((fraction - 0.02).abs() < 1e-4, "{fraction}");
+        for (i, p) in bodies.position.iter().enumerate() {
+            let k = i % 8;
+            let corner = Vec3::new((k & 1) as f32, (k >> 1 & 1) as f32, (k >> 2) as f32);
+            let lo = setup.container.min + (setup.container.extents() - cluster) * corner;
+            assert!(p.cmpge(lo).all() && p.cmple(lo + cluster).all(), "body {i} at {p} outside its cluster");
+        }
     }
 
     #[test]

@@ -9,8 +9,9 @@
 //!   (with the seed program's figures as a reference series); all of them on one chart.
 //! - [`octree`]: octree variants as bodies cluster and disperse (the spikes); `max_leaf` and `max_depth` sweeps.
 //! - [`sap`]: sweep-and-prune at speeds ×1, ×½, ×¼, ×1/64, and its real-dt feedback loop.
-//! - [`peers`]: parry's BVH and rstar's R-tree fed the same boxes as ours, their pair sets checked, the memory
-//!   floor (streaming the box array once) and peak memory per algorithm.
+//! - [`peers`]: parry's BVH and rstar's R-tree fed the same boxes as ours on every kind of scene (thesis, uniform,
+//!   slow, cluster, mixed sizes) at 10⁴–10⁶ bodies, their pair sets checked, the memory floor (streaming the box
+//!   array once) and peak memory per algorithm, in a huge, mostly empty world too.
 //! - [`calibrate`]: fits the meta-broadphase's cost prior on this machine (`--install` puts it into `auto`).
 //! - [`selector`]: the meta-broadphase against every pinned candidate and two oracles, on the tour and on every
 //!   scenario.
@@ -28,6 +29,7 @@
 
 pub(crate) mod alloc;
 mod calibrate;
+mod contenders;
 mod machine;
 mod measure;
 mod octree;

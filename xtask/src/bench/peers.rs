@@ -1,160 +1,74 @@
-//! Peers in the same run: parry's BVH (the broad phase rapier uses) and rstar's bulk-loaded R-tree self-join,
-//! fed the same boxes as every registered broadphase, timed the same way, their pair sets checked on every frame;
-//! the memory floor; peak memory per algorithm.
+//! Peers in the same run, on every kind of scene: every registered broadphase beside parry's BVH (the broad phase
+//! rapier uses) and rstar's bulk-loaded R-tree self-join (`contenders.rs`), fed the same boxes, timed the same way,
+//! their pair sets checked on every frame; the memory floor; peak memory per algorithm, and in a huge, mostly
+//! empty world (`far-clusters`) beside the uniform scene of as many bodies.
 //!
-//! For each size a driver simulation (thesis scene, fixed dt, response on) records a sequence of frames — boxes
-//! and its sorted pairs. Then each contender runs alone over that sequence: its first frames warm it up (an
-//! incremental structure builds itself), the rest are timed around the pair query alone (`find_pairs`, or the
-//! peer's build + query), and every frame's pairs are compared with the recorded ones. Its peak heap above the
-//! baseline is its memory (structures and output). Running contenders one after another, not interleaved, keeps
-//! their caches and their allocation peaks apart.
+//! For each scene and size a driver simulation (the first registered algorithm after brute force, fixed dt,
+//! response on) records a few frames — boxes and its sorted pairs. Then each contender runs alone over that
+//! recording: its first frames warm it up (an incremental structure builds itself), the rest are timed around the
+//! pair query alone (`find_pairs`, or the peer's build + query), and every frame's pairs are compared with the
+//! recorded ones. Its peak heap above the baseline is its memory (structures and output). Running contenders one
+//! after another, not interleaved, keeps their caches and their allocation peaks apart.
+//!
+//! Budgets: each contender's series on a scene stops growing n once a point would exceed the frame limit
+//! (predicted linearly from its last point, or measured) or the series has used its time; a point also ends after
+//! its time (at least one measured frame). The recordings shrink with n, so that the study stays within a few
+//! minutes at 10⁶ bodies.
 
+use super::contenders::{self, Contender, Ours};
 use super::measure::{self, SeriesGuard};
 use super::plot::{self, Chart, Series, Style};
 use super::report::{self, Section};
 use super::rows::{DtMode, Metric, Row};
-use super::scaling::SCENARIO;
 use super::{Ctx, alloc};
 use collide_algorithms::{ALGORITHMS, Params};
-use collide_broadphase::{Broadphase, Frame, Pair, PairList};
 use collide_math::Aabb;
 use collide_sim::Summary;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-/// Something that finds the overlapping pairs of a frame's boxes.
-pub trait Contender {
-    /// The name in the CSV and on the plots.
-    fn name(&self) -> String;
-    /// Write every overlapping pair of `aabbs` into `out` (any order; the bench normalises and compares).
-    fn find(&mut self, aabbs: &[Aabb], step: u64, out: &mut Vec<Pair>);
-}
+/// The scenes every contender meets, at every size.
+const SCENES: &[&str] = &["thesis", "uniform", "slow", "cluster", "mixed-sizes"];
 
-/// One of ours, through the trait.
-struct Ours {
-    broadphase: Box<dyn Broadphase>,
-    pairs: PairList,
-}
+/// The huge world, run at one size to set its peak memory beside `uniform`'s.
+const FAR: &str = "far-clusters";
 
-impl Contender for Ours {
-    fn name(&self) -> String {
-        self.broadphase.name().to_owned()
-    }
+/// `cluster` is recorded from this step, its cloud pulled to about a third of its size (27× the density) and still
+/// shrinking toward the densest moment at step 120: the scene's hard case, not its uniform start.
+const CLUSTER_FROM: usize = 100;
 
-    fn find(&mut self, aabbs: &[Aabb], step: u64, out: &mut Vec<Pair>) {
-        self.broadphase.find_pairs(&Frame::new(aabbs).with_step(step), &mut self.pairs);
-        out.clear();
-        out.extend_from_slice(self.pairs.as_slice());
-    }
-}
-
-fn parry_aabb(b: &Aabb) -> parry3d::bounding_volume::Aabb {
-    use parry3d::math::Vector;
-    parry3d::bounding_volume::Aabb::new(Vector::new(b.min.x, b.min.y, b.min.z), Vector::new(b.max.x, b.max.y, b.max.z))
-}
-
-/// parry's BVH rebuilt every frame (binned SAH build), then its self-traversal (BVTT). Leaf boxes are exact and
-/// parry's node test is closed (`mins <= maxs`), like ours, so no filtering follows.
-#[derive(Default)]
-pub struct ParryRebuild {
-    leaves: Vec<parry3d::bounding_volume::Aabb>,
-    workspace: parry3d::partitioning::BvhWorkspace,
-}
-
-impl Contender for ParryRebuild {
-    fn name(&self) -> String {
-        "parry-bvh-rebuild".into()
-    }
-
-    fn find(&mut self, aabbs: &[Aabb], _: u64, out: &mut Vec<Pair>) {
-        self.leaves.clear();
-        self.leaves.extend(aabbs.iter().map(parry_aabb));
-        let bvh =
-            parry3d::partitioning::Bvh::from_leaves(parry3d::partitioning::BvhBuildStrategy::Binned, &self.leaves);
-        out.clear();
-        bvh.traverse_bvtt_single_tree::<false>(&mut self.workspace, &mut |a, b| out.push(Pair::new(a, b)));
-    }
-}
-
-/// parry's BVH kept across frames the way rapier's `BroadPhaseBvh` maintains it: update every leaf in place,
-/// refit, one round of incremental optimisation; then the full self-traversal. (Rapier itself traverses only
-/// the changed leaves and keeps the older pairs; the full traversal gives the whole pair set to compare.)
-#[derive(Default)]
-pub struct ParryRefit {
-    bvh: Option<parry3d::partitioning::Bvh>,
-    workspace: parry3d::partitioning::BvhWorkspace,
-}
-
-impl Contender for ParryRefit {
-    fn name(&self) -> String {
-        "parry-bvh-refit".into()
-    }
-
-    fn find(&mut self, aabbs: &[Aabb], _: u64, out: &mut Vec<Pair>) {
-        match &mut self.bvh {
-            Some(bvh) if bvh.leaf_count() as usize == aabbs.len() => {
-                for (i, b) in aabbs.iter().enumerate() {
-                    bvh.insert_or_update_partially(parry_aabb(b), i as u32, 0.0);
-                }
-                bvh.refit(&mut self.workspace);
-                bvh.optimize_incremental(&mut self.workspace);
-            }
-            _ => {
-                let leaves: Vec<_> = aabbs.iter().map(parry_aabb).collect();
-                self.bvh = Some(parry3d::partitioning::Bvh::from_leaves(
-                    parry3d::partitioning::BvhBuildStrategy::Binned,
-                    &leaves,
-                ));
-            }
-        }
-        out.clear();
-        let bvh = self.bvh.as_ref().expect("built above");
-        bvh.traverse_bvtt_single_tree::<false>(&mut self.workspace, &mut |a, b| out.push(Pair::new(a, b)));
-    }
-}
-
-/// A box with its body index, as rstar stores it.
+/// One size of the study: bodies, frames recorded, and how many of them warm a contender up.
 #[derive(Clone, Copy, Debug)]
-struct Entry {
-    envelope: rstar::AABB<[f32; 3]>,
-    index: u32,
+struct Size {
+    n: usize,
+    frames: usize,
+    warm: usize,
 }
 
-impl rstar::RTreeObject for Entry {
-    type Envelope = rstar::AABB<[f32; 3]>;
-    fn envelope(&self) -> Self::Envelope {
-        self.envelope
+/// The sizes of a scene: 10⁴, 10⁵ and 10⁶ bodies in a full run (fewer frames as n grows), two small ones quick.
+fn sizes(quick: bool, scene: &str) -> Vec<Size> {
+    let size = |n, frames, warm| Size { n, frames, warm };
+    match (quick, scene == FAR) {
+        (true, false) => vec![size(1000, 10, 3), size(5000, 10, 3)],
+        (true, true) => vec![size(5000, 10, 3)],
+        (false, false) => vec![size(10_000, 24, 4), size(100_000, 10, 3), size(1_000_000, 5, 2)],
+        (false, true) => vec![size(100_000, 10, 3)],
     }
 }
 
-/// rstar's R-tree bulk-loaded (OMT packing) every frame, then joined with itself
-/// (`intersection_candidates_with_other_tree`), which yields each pair in both orders and every box with itself;
-/// `a < b` keeps each pair once. rstar's envelope test is closed (`lower <= upper`), like ours.
-#[derive(Default)]
-pub struct RstarJoin {
-    entries: Vec<Entry>,
+/// The slowest frame, ms, that lets a series grow n (and past which a point ends).
+fn frame_limit(ctx: &Ctx) -> f64 {
+    if ctx.quick { 1000.0 } else { 2500.0 }
 }
 
-impl Contender for RstarJoin {
-    fn name(&self) -> String {
-        "rstar-join".into()
-    }
+/// The limits of one contender's series on one scene: its time, and [`frame_limit`].
+fn series_guard(ctx: &Ctx) -> SeriesGuard {
+    let budget = if ctx.quick { Duration::from_secs(5) } else { Duration::from_secs(25) };
+    SeriesGuard::with(budget, frame_limit(ctx))
+}
 
-    fn find(&mut self, aabbs: &[Aabb], _: u64, out: &mut Vec<Pair>) {
-        self.entries.clear();
-        self.entries.extend(aabbs.iter().enumerate().map(|(i, b)| Entry {
-            envelope: rstar::AABB::from_corners(b.min.to_array(), b.max.to_array()),
-            index: i as u32,
-        }));
-        let tree = rstar::RTree::bulk_load(std::mem::take(&mut self.entries));
-        out.clear();
-        for (a, b) in tree.intersection_candidates_with_other_tree(&tree) {
-            if a.index < b.index {
-                out.push(Pair { a: a.index, b: b.index });
-            }
-        }
-        // Keep the entry buffer's allocation for the next frame.
-        self.entries = tree.iter().copied().collect();
-    }
+/// How long one point may measure (after at least one measured frame).
+fn point_budget(ctx: &Ctx) -> Duration {
+    if ctx.quick { Duration::from_millis(500) } else { Duration::from_secs(6) }
 }
 
 /// Every contender at body count `n`: ours from the registry (brute force only up to the limit), then the peers.
@@ -164,36 +78,29 @@ fn contenders(ctx: &Ctx, n: usize) -> Vec<Box<dyn Contender>> {
         if a.name == "brute" && n > ctx.limits.brute_max {
             continue;
         }
-        out.push(Box::new(Ours { broadphase: (a.build)(&Params::defaults(a.params)), pairs: PairList::new() }));
+        out.push(Box::new(Ours::new(a)));
     }
-    out.push(Box::<ParryRebuild>::default());
-    out.push(Box::<ParryRefit>::default());
-    out.push(Box::<RstarJoin>::default());
+    out.extend(contenders::peers());
     out
-}
-
-/// The names [`contenders`] gives, for planning.
-fn contender_names() -> Vec<String> {
-    let mut v: Vec<String> = ALGORITHMS.iter().map(|a| a.name.to_owned()).collect();
-    v.extend(["parry-bvh-rebuild", "parry-bvh-refit", "rstar-join"].map(String::from));
-    v
 }
 
 /// A recorded sequence of frames.
 struct Recording {
     boxes: Vec<Vec<Aabb>>,
-    pairs: Vec<Vec<Pair>>,
+    pairs: Vec<Vec<collide_broadphase::Pair>>,
     floor_ms: f64,
+    speed: f32,
     driver: String,
     check: String,
 }
 
-/// Run the driver simulation at `n` and record `frames` frames after warm-up.
-fn record(ctx: &Ctx, n: usize, frames: usize) -> Result<Recording, String> {
+/// Run the driver simulation of `scene` at `n` bodies and record `frames` frames after its warm-up.
+fn record(ctx: &Ctx, scene: &str, n: usize, frames: usize) -> Result<Recording, String> {
     let driver = ALGORITHMS.iter().find(|a| a.name != "brute").unwrap_or(&ALGORITHMS[0]);
-    let cfg = measure::config(SCENARIO, n, None, driver, &Params::defaults(driver.params), false);
+    let cfg = measure::config(scene, n, None, driver, &Params::defaults(driver.params), false);
     let mut sim = measure::simulation(&cfg)?;
-    for _ in 0..ctx.warmup() {
+    let warmup = if scene == "cluster" { CLUSTER_FROM } else { ctx.warmup() };
+    for _ in 0..warmup {
         sim.step(collide_timing::FRAME_60HZ);
     }
     let (mut boxes, mut pairs, mut floor) = (Vec::new(), Vec::new(), Vec::new());
@@ -208,81 +115,98 @@ fn record(ctx: &Ctx, n: usize, frames: usize) -> Result<Recording, String> {
     } else {
         "-".into()
     };
-    Ok(Recording { boxes, pairs, floor_ms: Summary::of(&floor).p50, driver: driver.name.into(), check })
+    let speed = sim.setup().speed;
+    Ok(Recording { boxes, pairs, floor_ms: Summary::of(&floor).p50, speed, driver: driver.name.into(), check })
 }
 
 /// The peers study.
 pub fn peers(ctx: &mut Ctx) -> Result<(), String> {
-    let sizes = ctx.sizes();
-    let (frames, warm) = if ctx.quick { (12, 3) } else { (36, 6) };
-    let names = contender_names();
-    ctx.progress.plan(sizes.len() * names.len());
-    let mut guards: Vec<SeriesGuard> = names.iter().map(|_| SeriesGuard::new(&ctx.limits)).collect();
+    let names = contenders::names();
+    let scenes: Vec<&str> = SCENES.iter().copied().chain([FAR]).collect();
+    let points: usize = scenes.iter().map(|s| sizes(ctx.quick, s).len()).sum();
+    ctx.progress.plan(points * names.len());
     let mut rows = Vec::new();
-    for &n in &sizes {
-        ctx.progress.start(&format!("peers: recording {frames} frames at n={n}"));
-        let rec = record(ctx, n, frames)?;
-        if rec.check.starts_with("MISMATCH") {
-            ctx.mismatches.push(format!("peers driver {} n={n}: {}", rec.driver, rec.check));
-        }
-        let mut present: Vec<String> = Vec::new();
-        for mut contender in contenders(ctx, n) {
-            let name = contender.name();
-            present.push(name.clone());
-            let slot = names.iter().position(|x| *x == name).unwrap_or(0);
-            let mut row = Row {
-                study: "peers",
-                series: name.clone(),
-                scenario: SCENARIO.into(),
-                algorithm: name.clone(),
-                n,
-                speed: 0.6,
-                dt_mode: DtMode::Fixed,
-                metric: Metric::Broadphase,
-                warmup: warm,
-                floor_ms: rec.floor_ms,
-                check: "-".into(),
-                status: "ok".into(),
-                ..Row::default()
-            };
-            if let Some(why) = guards[slot].skip(n) {
-                row.status = format!("skipped: {why}");
-                rows.push(row);
-                ctx.progress.finish_one();
-                continue;
-            }
-            ctx.progress.start(&format!("peers: {name} n={n}"));
-            let run = run_contender(ctx, contender.as_mut(), &rec, warm);
-            drop(contender);
-            guards[slot].record(n, Summary::of(&run.times).mean);
-            row.frames = run.times.len();
-            row.time = Summary::of(&run.times);
-            row.broadphase_ms = row.time.mean;
-            row.pairs = run.mean_pairs;
-            row.peak_bytes = run.peak_bytes;
-            row.check = run.check;
-            row.status = run.status;
-            rows.push(row);
-            ctx.progress.finish_one();
-        }
-        for name in names.iter().filter(|x| !present.contains(x)) {
-            rows.push(Row {
-                study: "peers",
-                series: name.clone(),
-                algorithm: name.clone(),
-                scenario: SCENARIO.into(),
-                n,
-                metric: Metric::Broadphase,
-                check: "-".into(),
-                status: format!("skipped: brute force runs only up to {} bodies", ctx.limits.brute_max),
-                ..Row::default()
-            });
-            ctx.progress.finish_one();
+    for &scene in &scenes {
+        let mut guards: Vec<SeriesGuard> = names.iter().map(|_| series_guard(ctx)).collect();
+        for size in sizes(ctx.quick, scene) {
+            scene_point(ctx, scene, size, &names, &mut guards, &mut rows)?;
         }
     }
     ctx.note_mismatches(&rows);
     ctx.write_rows("peers", &rows)?;
-    charts(ctx, &rows, &names, &sizes)
+    charts(ctx, &rows, &names)
+}
+
+/// Record `scene` at `size` and run every contender over it; one row per contender name.
+fn scene_point(
+    ctx: &mut Ctx,
+    scene: &str,
+    size: Size,
+    names: &[String],
+    guards: &mut [SeriesGuard],
+    rows: &mut Vec<Row>,
+) -> Result<(), String> {
+    let n = size.n;
+    ctx.progress.start(&format!("peers: recording {scene} at n={n}"));
+    let rec = record(ctx, scene, n, size.frames)?;
+    if rec.check.starts_with("MISMATCH") {
+        ctx.mismatches.push(format!("peers driver {} {scene} n={n}: {}", rec.driver, rec.check));
+    }
+    let mut present: Vec<String> = Vec::new();
+    for mut contender in contenders(ctx, n) {
+        let name = contender.name();
+        present.push(name.clone());
+        let slot = names.iter().position(|x| *x == name).unwrap_or(0);
+        let mut row = Row {
+            study: "peers",
+            series: name.clone(),
+            scenario: scene.into(),
+            algorithm: name.clone(),
+            n,
+            speed: rec.speed,
+            dt_mode: DtMode::Fixed,
+            metric: Metric::Broadphase,
+            warmup: size.warm,
+            floor_ms: rec.floor_ms,
+            check: "-".into(),
+            status: "ok".into(),
+            ..Row::default()
+        };
+        if let Some(why) = guards[slot].skip(n) {
+            row.status = format!("skipped: {why}");
+            rows.push(row);
+            ctx.progress.finish_one();
+            continue;
+        }
+        ctx.progress.start(&format!("peers: {name} on {scene} n={n}"));
+        let run = run_contender(ctx, contender.as_mut(), &rec, size.warm);
+        drop(contender);
+        guards[slot].record(n, Summary::of(&run.times).mean);
+        row.frames = run.times.len();
+        row.time = Summary::of(&run.times);
+        row.broadphase_ms = row.time.mean;
+        row.pairs = run.mean_pairs;
+        row.peak_bytes = run.peak_bytes;
+        row.check = run.check;
+        row.status = run.status;
+        rows.push(row);
+        ctx.progress.finish_one();
+    }
+    for name in names.iter().filter(|x| !present.contains(x)) {
+        rows.push(Row {
+            study: "peers",
+            series: name.clone(),
+            algorithm: name.clone(),
+            scenario: scene.into(),
+            n,
+            metric: Metric::Broadphase,
+            check: "-".into(),
+            status: format!("skipped: brute force runs only up to {} bodies", ctx.limits.brute_max),
+            ..Row::default()
+        });
+        ctx.progress.finish_one();
+    }
+    Ok(())
 }
 
 /// What one contender did over a recording.
@@ -299,8 +223,10 @@ struct ContenderRun {
     status: String,
 }
 
-/// Run one contender over the recording.
+/// Run one contender over the recording: its warm-up frames, then measured frames until the recording ends, a
+/// frame exceeds the study's frame limit, or the point's budget is spent (after one measured frame).
 fn run_contender(ctx: &Ctx, c: &mut dyn Contender, rec: &Recording, warm: usize) -> ContenderRun {
+    let frame_limit = frame_limit(ctx);
     let baseline = alloc::reset_peak();
     let mut out = Vec::new();
     let (mut times, mut pairs, mut bad, mut first_bad) = (Vec::new(), 0.0, 0, None);
@@ -318,11 +244,11 @@ fn run_contender(ctx: &Ctx, c: &mut dyn Contender, rec: &Recording, warm: usize)
             times.push(ms);
             pairs += out.len() as f64;
         }
-        if ms > ctx.limits.frame_ms {
-            status = format!("short: frame {i} took {ms:.0} ms > {:.0} ms limit", ctx.limits.frame_ms);
+        if ms > frame_limit {
+            status = format!("short: frame {i} took {ms:.0} ms > {frame_limit:.0} ms limit");
             break;
         }
-        if i >= warm + 3 && start.elapsed() > ctx.limits.point * 2 {
+        if !times.is_empty() && start.elapsed() > point_budget(ctx) {
             break;
         }
     }
@@ -336,130 +262,130 @@ fn run_contender(ctx: &Ctx, c: &mut dyn Contender, rec: &Recording, warm: usize)
     ContenderRun { times, mean_pairs, check: verdict, peak_bytes: peak, status }
 }
 
-fn charts(ctx: &mut Ctx, rows: &[Row], names: &[String], sizes: &[usize]) -> Result<(), String> {
-    let mut time = Chart::new(
-        "Pair finding alone, same boxes for everyone: ours and peers, thesis scene, fixed dt",
-        "bodies (log)",
-        "broadphase time per frame, ms (log)",
-    )
-    .log(true, true);
-    let mut floor = Chart::new(
-        "The same as a multiple of the memory floor (reading the box array once)",
-        "bodies (log)",
-        "broadphase time / floor time (log)",
-    )
-    .log(true, true);
-    let mut memory =
-        Chart::new("Peak heap per algorithm (structures + output pairs)", "bodies (log)", "peak heap, bytes (log)")
-            .log(true, true);
-    for name in names {
-        let mine: Vec<&Row> = rows.iter().filter(|r| &r.algorithm == name && r.measured()).collect();
-        let style =
-            if name.contains('-') && !ALGORITHMS.iter().any(|a| a.name == name) { Style::Dashed } else { Style::Line };
-        let add = |chart: &mut Chart, f: &dyn Fn(&Row) -> f64| {
-            let pts = mine.iter().map(|r| (r.n as f64, f(r))).collect();
-            chart.series.push(Series { label: name.clone(), points: pts, style, color: None });
-        };
-        add(&mut time, &|r| r.time.mean);
-        add(&mut floor, &|r| r.floor_multiple());
-        add(&mut memory, &|r| r.peak_bytes as f64);
+/// The charts (time against bodies, one per scene; peak heap on `uniform`) and the report's section.
+fn charts(ctx: &mut Ctx, rows: &[Row], names: &[String]) -> Result<(), String> {
+    let mut time_charts = Vec::new();
+    for &scene in SCENES {
+        let mut chart = Chart::new(
+            format!("Pair finding alone, same boxes for everyone: `{scene}`, fixed dt"),
+            "bodies (log)",
+            "broadphase time per frame, ms (log)",
+        )
+        .log(true, true);
+        for name in names {
+            let points = measured(rows, scene, name).map(|r| (r.n as f64, r.time.mean)).collect();
+            let style = if contenders::is_peer(name) { Style::Dashed } else { Style::Line };
+            chart.series.push(Series { label: name.clone(), points, style, color: None });
+        }
+        let floor = sizes(ctx.quick, scene)
+            .iter()
+            .filter_map(|s| rows.iter().find(|r| r.scenario == scene && r.n == s.n && r.floor_ms > 0.0))
+            .map(|r| (r.n as f64, r.floor_ms))
+            .collect();
+        chart.series.push(Series::styled("memory floor", floor, Style::Reference, plot::REFERENCE));
+        time_charts.push(chart);
     }
-    let floor_pts: Vec<(f64, f64)> = sizes
-        .iter()
-        .filter_map(|&n| rows.iter().find(|r| r.n == n && r.floor_ms > 0.0).map(|r| (n as f64, r.floor_ms)))
-        .collect();
-    time.series.push(Series::styled("memory floor", floor_pts, Style::Reference, plot::REFERENCE));
-    let png = ctx.plot("peers", &[time, floor])?;
+    let png = ctx.plot("peers", &time_charts)?;
+    let mut memory = Chart::new(
+        "Peak heap per algorithm on `uniform` (structures + output pairs)",
+        "bodies (log)",
+        "peak heap, bytes (log)",
+    )
+    .log(true, true);
+    for name in names {
+        let points = measured(rows, "uniform", name).map(|r| (r.n as f64, r.peak_bytes as f64)).collect();
+        let style = if contenders::is_peer(name) { Style::Dashed } else { Style::Line };
+        memory.series.push(Series { label: name.clone(), points, style, color: None });
+    }
     let mem_png = ctx.plot("memory", &[memory])?;
-
-    let mut header = vec!["algorithm".to_owned()];
-    header.extend(sizes.iter().map(|&n| report::count(n)));
-    header.push("pairs".into());
-    let header: Vec<&str> = header.iter().map(String::as_str).collect();
-    let cell = |name: &str, n: usize, f: &dyn Fn(&Row) -> String| {
-        rows.iter().find(|r| r.algorithm == name && r.n == n && r.measured()).map_or("—".into(), f)
-    };
-    let time_rows = names.iter().map(|name| {
-        let mut line = vec![format!("`{name}`")];
-        line.extend(
-            sizes
-                .iter()
-                .map(|&n| cell(name, n, &|r| format!("{} (×{:.0})", report::ms(r.time.mean), r.floor_multiple()))),
-        );
-        let checks: Vec<&str> = rows.iter().filter(|r| &r.algorithm == name).map(|r| r.check.as_str()).collect();
-        line.push(report::check_summary(&checks));
-        line
-    });
-    let time_table = report::table(&header, time_rows);
-    let floor_line: Vec<String> = sizes
-        .iter()
-        .map(|&n| rows.iter().find(|r| r.n == n && r.floor_ms > 0.0).map_or("—".into(), |r| report::ms(r.floor_ms)))
-        .collect();
-    let mut mem_header = vec!["algorithm".to_owned()];
-    mem_header.extend(sizes.iter().map(|&n| report::count(n)));
-    let mem_header: Vec<&str> = mem_header.iter().map(String::as_str).collect();
-    let mem_rows = names.iter().map(|name| {
-        let mut line = vec![format!("`{name}`")];
-        line.extend(sizes.iter().map(|&n| cell(name, n, &|r| report::bytes(r.peak_bytes))));
-        line
-    });
-    let mem_table = report::table(&mem_header, mem_rows);
     let driver = ALGORITHMS.iter().find(|a| a.name != "brute").map_or("brute", |a| a.name);
-    ctx.sections.push(Section {
-        title: "Peers, the memory floor and peak memory".into(),
-        body: format!(
-            "Every contender runs alone over the same recorded frames (thesis scene, fixed dt, frames recorded \
-             from a `{driver}` simulation after warm-up); mean ms per frame of the pair query, and in brackets its \
-             multiple of the memory floor. Peers: `parry-bvh-rebuild` (parry 0.31 `Bvh::from_leaves`, binned, + \
-             `traverse_bvtt_single_tree`), `parry-bvh-refit` (rapier's maintenance: update leaves, `refit`, \
-             `optimize_incremental`, full traversal), `rstar-join` (rstar 0.13 `bulk_load` + \
-             `intersection_candidates_with_other_tree`). Each frame's pairs are compared with the recorded pairs \
-             (the driver's, itself checked against brute force up to {} bodies).\n\n{}\n\n{time_table}\nMemory \
-             floor (ms per frame): {}.\n\n### Peak memory\n\n{}\n\n{mem_table}{}",
-            ctx.limits.check_max,
-            report::image(&png, "peers"),
-            floor_line.join(", "),
-            report::image(&mem_png, "memory"),
-            report::stops(rows)
-        ),
-    });
+    let mut body = format!(
+        "Every contender runs alone over the same recorded frames of each scene (fixed dt; frames recorded from a \
+         `{driver}` simulation after warm-up — for `cluster` from step {CLUSTER_FROM}, as its cloud is pulled \
+         together); mean ms per frame of the pair query, and in brackets its multiple of the memory floor. Peers: \
+         `parry-bvh-rebuild` (parry 0.31 `Bvh::from_leaves`, binned, + `traverse_bvtt_single_tree`), \
+         `parry-bvh-refit` (rapier's maintenance: update leaves, `refit`, `optimize_incremental`, full traversal), \
+         `rstar-join` (rstar 0.13 `bulk_load` + `intersection_candidates_with_other_tree`). Each frame's pairs are \
+         compared with the recorded pairs (the driver's, itself checked against brute force up to {} bodies).\n\n{}\n",
+        ctx.limits.check_max,
+        report::image(&png, "peers"),
+    );
+    for &scene in SCENES {
+        body.push_str(&scene_table(ctx, rows, names, scene));
+    }
+    body.push_str(&format!(
+        "\n### Peak memory\n\nThe heap each contender added at its worst moment (structures and output pairs), on \
+         `uniform`, and at {} bodies in `{FAR}` (eight clusters at the corners of a container 1000 cluster widths \
+         wide) beside `uniform` at as many: a structure sized by the world rather than by its bodies shows there.\n\n\
+         {}\n\n{}{}",
+        report::count(sizes(ctx.quick, FAR)[0].n),
+        report::image(&mem_png, "memory"),
+        memory_table(ctx, rows, names),
+        report::stops(rows)
+    ));
+    ctx.sections.push(Section { title: "Peers on every scene, the memory floor and peak memory".into(), body });
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use collide_math::{Rng, Vec3};
+/// The measured rows of `name` on `scene`, by size.
+fn measured<'a>(rows: &'a [Row], scene: &'a str, name: &'a str) -> impl Iterator<Item = &'a Row> + 'a {
+    rows.iter().filter(move |r| r.scenario == scene && r.algorithm == name && r.measured())
+}
 
-    /// Boxes with touching faces and shared corners among random ones: the closed-interval cases.
-    fn scene() -> Vec<Aabb> {
-        let mut rng = Rng::new(7);
-        let mut boxes: Vec<Aabb> = (0..300)
-            .map(|_| Aabb::from_center_radius(rng.point_in(Vec3::splat(-5.0), Vec3::splat(5.0)), 0.3))
-            .collect();
-        boxes.push(Aabb::new(Vec3::ZERO, Vec3::ONE));
-        boxes.push(Aabb::new(Vec3::new(1.0, 0.0, 0.0), Vec3::new(2.0, 1.0, 1.0))); // shares a face
-        boxes.push(Aabb::new(Vec3::ONE, Vec3::splat(2.0))); // shares a corner
-        boxes.push(Aabb::new(Vec3::splat(0.5), Vec3::splat(0.5))); // a point inside
-        boxes
-    }
+/// One scene's table: a row per contender, a column per size (ms and the floor multiple), and its checks.
+fn scene_table(ctx: &Ctx, rows: &[Row], names: &[String], scene: &str) -> String {
+    let ns: Vec<usize> = sizes(ctx.quick, scene).iter().map(|s| s.n).collect();
+    let mut header = vec!["algorithm".to_owned()];
+    header.extend(ns.iter().map(|&n| report::count(n)));
+    header.push("pairs".into());
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    let lines = names.iter().map(|name| {
+        let mut line = vec![format!("`{name}`")];
+        line.extend(ns.iter().map(|&n| {
+            measured(rows, scene, name)
+                .find(|r| r.n == n)
+                .map_or("—".into(), |r| format!("{} (×{:.0})", report::ms(r.time.mean), r.floor_multiple()))
+        }));
+        let checks: Vec<&str> =
+            rows.iter().filter(|r| r.scenario == scene && &r.algorithm == name).map(|r| r.check.as_str()).collect();
+        line.push(report::check_summary(&checks));
+        line
+    });
+    let floor: Vec<String> = ns
+        .iter()
+        .map(|&n| {
+            rows.iter()
+                .find(|r| r.scenario == scene && r.n == n && r.floor_ms > 0.0)
+                .map_or("—".into(), |r| report::ms(r.floor_ms))
+        })
+        .collect();
+    format!(
+        "\n### `{scene}`\n\n{}\nMemory floor (ms per frame): {}.\n",
+        report::table(&header, lines),
+        floor.join(", ")
+    )
+}
 
-    #[test]
-    fn peers_agree_with_brute_force_including_touching_boxes() {
-        let boxes = scene();
-        let mut truth = PairList::new();
-        collide_broadphase::reference_pairs(&boxes, &mut truth);
-        assert!(truth.contains(Pair::new(300, 301)) && truth.contains(Pair::new(300, 302)));
-        let mut peers: Vec<Box<dyn Contender>> =
-            vec![Box::<ParryRebuild>::default(), Box::<ParryRefit>::default(), Box::<RstarJoin>::default()];
-        for peer in &mut peers {
-            let mut out = Vec::new();
-            // Twice: the refit peer takes its update path on the second call.
-            for step in 0..2 {
-                peer.find(&boxes, step, &mut out);
-                let d = measure::diff(truth.as_slice(), &mut out);
-                assert_eq!(d.into_result(), Ok(()), "{} step {step}", peer.name());
-            }
-        }
-    }
+/// Peak heap: on `uniform` at every size, and in the huge world beside `uniform` at its size.
+fn memory_table(ctx: &Ctx, rows: &[Row], names: &[String]) -> String {
+    let ns: Vec<usize> = sizes(ctx.quick, "uniform").iter().map(|s| s.n).collect();
+    let far_n = sizes(ctx.quick, FAR)[0].n;
+    let mut header = vec!["algorithm".to_owned()];
+    header.extend(ns.iter().map(|&n| format!("uniform {}", report::count(n))));
+    header.push(format!("{FAR} {}", report::count(far_n)));
+    header.push(format!("{FAR} / uniform at {}", report::count(far_n)));
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    let peak = |scene: &str, name: &str, n: usize| measured(rows, scene, name).find(|r| r.n == n).map(|r| r.peak_bytes);
+    let lines = names.iter().map(|name| {
+        let mut line = vec![format!("`{name}`")];
+        line.extend(ns.iter().map(|&n| peak("uniform", name, n).map_or("—".into(), report::bytes)));
+        let far = peak(FAR, name, far_n);
+        line.push(far.map_or("—".into(), report::bytes));
+        line.push(match (far, peak("uniform", name, far_n)) {
+            (Some(f), Some(u)) if u > 0 => format!("{:.2}", f as f64 / u as f64),
+            _ => "—".into(),
+        });
+        line
+    });
+    report::table(&header, lines)
 }

@@ -1,0 +1,321 @@
+use crate::{Grid, GridConfig, Kind};
+use collide_broadphase::conformance::{assert_conforms, pair_snapshot, snapshot_scenes};
+use collide_broadphase::{Aabb, Broadphase, Frame, PairList, Parallelism, reference_pairs};
+use collide_math::{Rng, Vec3};
+
+const KINDS: [Kind; 2] = [Kind::Uniform, Kind::Hierarchical];
+
+/// A threshold low enough that the kit's small scenes take the parallel paths: several body chunks and slabs
+/// (the shipped [`Parallelism::default`] is tested by the tests that use `GridConfig::default()`).
+const FORCED: Parallelism = Parallelism::with_min_work(16);
+
+/// Run `f` on a rayon pool of two threads, so that the parallel paths run even on a one-core machine.
+fn on_two_threads<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a rayon pool").install(f)
+}
+
+fn make(kind: Kind, cell_factor: f32, cell_size: f32, parallelism: Parallelism) -> Grid {
+    Grid::new(kind, GridConfig { cell_factor, cell_size, parallelism, min_slab_bodies: 1 })
+}
+
+/// Find `aabbs`' pairs with `bp`, check its invariants, and assert the pairs equal the brute-force reference.
+fn assert_matches_reference(bp: &mut dyn Broadphase, aabbs: &[Aabb], label: &str) -> PairList {
+    let (mut out, mut want) = (PairList::new(), PairList::new());
+    bp.find_pairs(&Frame::new(aabbs), &mut out);
+    if let Err(e) = bp.validate() {
+        panic!("{label}: validate: {e}");
+    }
+    reference_pairs(aabbs, &mut want);
+    out.sort();
+    assert_eq!(out.len(), want.len(), "{label}");
+    assert_eq!(out, want, "{label}");
+    out
+}
+
+#[test]
+fn conforms_with_default_parameters() {
+    assert_conforms(|| Box::new(Grid::uniform()));
+    assert_conforms(|| Box::new(Grid::hierarchical()));
+}
+
+#[test]
+fn conforms_on_the_parallel_paths_with_several_cell_sizes() {
+    on_two_threads(|| {
+        for kind in KINDS {
+            for (factor, size) in [(2.0, 0.0), (0.25, 0.0), (1.0, 0.0), (8.0, 0.0), (2.0, 0.3), (2.0, 40.0)] {
+                assert_conforms(|| Box::new(make(kind, factor, size, FORCED)));
+            }
+        }
+    });
+}
+
+#[test]
+fn snapshots_of_small_scenes() {
+    for kind in KINDS {
+        for scene in snapshot_scenes() {
+            let mut grid = Grid::new(kind, GridConfig::default());
+            let name = format!("{}-{}", grid.name(), scene.name);
+            insta::assert_snapshot!(name, pair_snapshot(&mut grid, scene.name));
+        }
+    }
+}
+
+#[test]
+fn far_apart_clusters_in_a_huge_world() {
+    let mut rng = Rng::new(9);
+    let mut aabbs = Vec::new();
+    for c in 0..8 {
+        let center = Vec3::new((c & 1) as f32, (c >> 1 & 1) as f32, (c >> 2) as f32) * 1.0e5 - 5.0e4;
+        for _ in 0..400 {
+            aabbs.push(Aabb::from_center_radius(center + rng.point_in(Vec3::splat(-20.0), Vec3::splat(20.0)), 0.8));
+        }
+    }
+    on_two_threads(|| {
+        for kind in KINDS {
+            let mut grid = make(kind, 2.0, 0.0, FORCED);
+            assert_matches_reference(&mut grid, &aabbs, &format!("{kind:?}"));
+        }
+    });
+}
+
+/// Invalid boxes (a NaN, an infinity, min > max) overlap nothing: the release behaviour (`lenient`) leaves them out
+/// and answers the reference pairs of the valid boxes alone, whatever the invalid ones would have straddled; the
+/// invalid ones are counted. (Strict grids — debug builds — panic instead: `scatter`'s tests check that message.)
+#[test]
+fn invalid_boxes_overlap_nothing_and_never_corrupt_the_answer() {
+    let mut rng = Rng::new(21);
+    let mut aabbs: Vec<Aabb> =
+        (0..3000).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(40.0)), 0.8)).collect();
+    let bad = [
+        Aabb::new(Vec3::new(f32::NAN, 1.0, 1.0), Vec3::splat(2.0)),
+        Aabb::new(Vec3::splat(-1.0), Vec3::new(50.0, f32::INFINITY, 50.0)),
+        Aabb::new(Vec3::splat(f32::NEG_INFINITY), Vec3::splat(f32::INFINITY)),
+        Aabb::new(Vec3::new(30.0, 10.0, 10.0), Vec3::new(10.0, 30.0, 30.0)),
+        Aabb::EMPTY,
+    ];
+    for (k, b) in bad.iter().enumerate() {
+        aabbs[k * 500 + 7] = *b;
+    }
+    let valid: Vec<bool> = aabbs.iter().map(|b| b.is_valid()).collect();
+    let mut want = PairList::new();
+    reference_pairs(&aabbs, &mut want);
+    want.as_mut_vec().retain(|p| valid[p.a as usize] && valid[p.b as usize]);
+    on_two_threads(|| {
+        for kind in KINDS {
+            for parallelism in [FORCED, Parallelism::SERIAL] {
+                let mut grid = make(kind, 4.0, 0.0, parallelism).lenient();
+                let mut out = PairList::new();
+                grid.find_pairs(&Frame::new(&aabbs), &mut out);
+                grid.validate().unwrap();
+                out.sort();
+                assert_eq!(out, want, "{kind:?}");
+                assert_eq!(grid.stats().get("invalid_boxes"), Some(bad.len() as f64));
+            }
+        }
+    });
+    // Grids are strict exactly in debug builds.
+    assert_eq!(Grid::uniform().strict(), cfg!(debug_assertions));
+}
+
+/// Huge but finite coordinates stay correct: clusters at ±1e30, ±1e20 and near the origin, boxes from a millionth
+/// to 1e28 wide, one box from −3e38 to 3e38.
+#[test]
+fn huge_coordinates_stay_correct() {
+    let mut rng = Rng::new(33);
+    let mut aabbs = Vec::new();
+    for center in [1.0e30f32, -1.0e30, 1.0e20, -4.0e20, 0.0] {
+        let scale = if center == 0.0 { 1.0 } else { center.abs() * 1.0e-3 };
+        for _ in 0..300 {
+            let c = Vec3::splat(center) + rng.point_in(Vec3::splat(-scale), Vec3::splat(scale));
+            aabbs.push(Aabb::from_center_radius(c, scale * rng.range_f32(0.001, 0.2)));
+        }
+    }
+    aabbs.push(Aabb::new(Vec3::splat(-3.0e38), Vec3::splat(3.0e38)));
+    aabbs.push(Aabb::from_center_radius(Vec3::splat(1.0e30), 1.0e28));
+    on_two_threads(|| {
+        for kind in KINDS {
+            for parallelism in [FORCED, Parallelism::SERIAL] {
+                let out =
+                    assert_matches_reference(&mut make(kind, 4.0, 0.0, parallelism), &aabbs, &format!("{kind:?}"));
+                assert!(out.len() > aabbs.len(), "the giant box overlaps everything");
+            }
+        }
+    });
+}
+
+/// One box covering the world among many small ones costs a pass over them, not a square: it is entered in every
+/// column once (the uniform grid), or lives alone at the top level and meets the others as queries (the
+/// hierarchical grid). Either way the tests stay within a few per body, and the pairs are the reference's.
+#[test]
+fn one_huge_body_among_many_small_is_linear() {
+    let mut rng = Rng::new(8);
+    let n = 20_000;
+    let mut aabbs: Vec<Aabb> =
+        (0..n).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(200.0)), 0.5)).collect();
+    aabbs[n / 2] = Aabb::new(Vec3::splat(-10.0), Vec3::splat(210.0));
+    for kind in KINDS {
+        let mut grid = Grid::new(kind, GridConfig::default());
+        assert_matches_reference(&mut grid, &aabbs, &format!("{kind:?}"));
+        let stats = grid.stats();
+        assert!(stats.pair_tests < 8 * n as u64, "{kind:?}: {stats}");
+        if kind == Kind::Hierarchical {
+            assert_eq!(stats.get("levels"), Some(2.0), "{stats}");
+            assert!(stats.get("queries").unwrap() >= n as f64 - 1.0, "every small body meets the huge one: {stats}");
+        }
+    }
+}
+
+/// The worst case: every box in one cell. All n(n − 1)/2 pairs, each reported once, by sweeps in one bucket.
+#[test]
+fn everything_in_one_cell_is_every_pair() {
+    let mut rng = Rng::new(5);
+    let aabbs: Vec<Aabb> =
+        (0..1500).map(|_| Aabb::from_center_radius(Vec3::splat(3.0) + rng.unit_vector() * 0.01, 1.0)).collect();
+    for kind in KINDS {
+        let mut grid = make(kind, 4.0, 0.0, Parallelism::SERIAL);
+        let out = assert_matches_reference(&mut grid, &aabbs, &format!("{kind:?}"));
+        assert_eq!(out.len(), 1500 * 1499 / 2);
+        let stats = grid.stats();
+        assert_eq!(stats.get("max_occupancy"), Some(1500.0), "{stats}");
+    }
+}
+
+#[test]
+fn stats_count_the_cells_and_the_work() {
+    // Cells 4 wide (fixed) from (y, z) = (0.5, 0.5), the sampled bounds' corner: boxes 0 and 1 overlap in cell
+    // (0, 0); box 2 is alone in cell (2, 2); box 3 straddles z = 4.5, in cells (2, 0) and (2, 1).
+    let aabbs = [
+        Aabb::new(Vec3::new(0.0, 0.5, 0.5), Vec3::new(1.0, 1.5, 1.5)),
+        Aabb::new(Vec3::new(0.5, 1.0, 1.0), Vec3::new(1.5, 2.0, 2.0)),
+        Aabb::new(Vec3::new(0.0, 8.5, 8.5), Vec3::new(1.0, 9.5, 9.5)),
+        Aabb::new(Vec3::new(0.0, 8.5, 3.5), Vec3::new(1.0, 9.5, 4.5)),
+    ];
+    let mut grid = make(Kind::Uniform, 4.0, 4.0, Parallelism::SERIAL);
+    let out = assert_matches_reference(&mut grid, &aabbs, "four");
+    assert_eq!(out.len(), 1);
+    let s = grid.stats();
+    assert_eq!(s.get("cell_size"), Some(4.0), "{s}");
+    assert_eq!(s.get("slabs"), Some(1.0));
+    // Five entries in four occupied cells of the bounds' 3 × 3, on a torus of 4 × 4.
+    assert_eq!(s.get("cells"), Some(16.0), "{s}");
+    assert_eq!(s.get("entries"), Some(5.0), "{s}");
+    assert_eq!(s.get("occupied_cells"), Some(4.0), "{s}");
+    assert_eq!(s.get("max_occupancy"), Some(2.0));
+    assert_eq!(s.get("mean_occupancy"), Some(1.25));
+    assert_eq!(s.get("ghosts"), Some(0.0));
+    assert_eq!(s.pair_tests, 1, "one bucket of two: one test");
+    assert!(s.work > 0 && s.bytes_touched > 0, "{s}");
+}
+
+#[test]
+fn params_map_to_the_config() {
+    let p =
+        collide_broadphase::Params::resolve_numbers(crate::PARAMS, [("cell_factor", 3.0), ("cell_size", 2.5)]).unwrap();
+    let grid = Grid::from_params(Kind::Hierarchical, &p);
+    assert_eq!(grid.config().cell_factor, 3.0);
+    assert_eq!(grid.config().cell_size, 2.5);
+    assert_eq!(grid.name(), "hgrid");
+    let d = Grid::from_params(Kind::Uniform, &collide_broadphase::Params::defaults(crate::PARAMS));
+    assert_eq!((d.name(), d.config()), ("grid", GridConfig::default()));
+    assert!(collide_broadphase::Params::resolve_numbers(crate::PARAMS, [("cell_factor", 0.1)]).is_err());
+    // A factor below 1/4 and a non-finite cell size are clamped.
+    let clamped =
+        Grid::new(Kind::Uniform, GridConfig { cell_factor: 0.01, cell_size: f32::NAN, ..GridConfig::default() });
+    assert_eq!((clamped.config().cell_factor, clamped.config().cell_size), (0.25, 0.0));
+}
+
+/// The debug view draws the occupied cells: every body's min corner lies in a drawn cell of its level, and each
+/// cell is drawn once.
+#[test]
+fn debug_geometry_draws_every_occupied_cell_once() {
+    let mut rng = Rng::new(12);
+    let aabbs: Vec<Aabb> = (0..2000)
+        .map(|i| {
+            Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(60.0)), if i % 10 == 0 { 3.0 } else { 0.4 })
+        })
+        .collect();
+    on_two_threads(|| {
+        for kind in KINDS {
+            let mut grid = make(kind, 4.0, 0.0, FORCED);
+            grid.find_pairs(&Frame::new(&aabbs), &mut PairList::new());
+            let mut geometry = collide_broadphase::DebugGeometry::default();
+            grid.debug_geometry(&mut geometry);
+            assert!(!geometry.boxes.is_empty());
+            for b in &aabbs {
+                assert!(geometry.boxes.iter().any(|d| d.aabb.contains_point(b.min)), "{kind:?}: {b:?} in no cell");
+            }
+            for (i, d) in geometry.boxes.iter().enumerate() {
+                let same = geometry.boxes[i + 1..].iter().filter(|e| e.aabb == d.aabb && e.depth == d.depth).count();
+                assert_eq!(same, 0, "{kind:?}: cell {:?} drawn twice", d.aabb);
+            }
+        }
+    });
+}
+
+/// The shipped threshold: a scene above it takes the parallel paths with default tuning on two threads (several
+/// body chunks and slabs), and the same scene below it, serial, answers the same.
+#[test]
+fn default_parallelism_above_and_below_the_threshold() {
+    let mut rng = Rng::new(19);
+    let aabbs: Vec<Aabb> = (0..Parallelism::DEFAULT_MIN_WORK + 3000)
+        .map(|i| {
+            Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(70.0)), if i % 10 == 0 { 2.0 } else { 0.5 })
+        })
+        .collect();
+    on_two_threads(|| {
+        for kind in KINDS {
+            let mut grid = Grid::new(kind, GridConfig::default());
+            assert_matches_reference(&mut grid, &aabbs, &format!("{kind:?} parallel"));
+            assert!(grid.stats().get("slabs").unwrap() >= 8.0, "{}", grid.stats());
+            let small = &aabbs[..Parallelism::DEFAULT_MIN_WORK - 1];
+            assert_matches_reference(&mut grid, small, &format!("{kind:?} serial"));
+        }
+    });
+}
+
+/// Mixed sizes (1:8): the hierarchical grid keeps the large bodies on a level of their own, where the small ones
+/// meet them as queries, and copies each large body into a few columns where the uniform grid copies it into many.
+#[test]
+fn mixed_sizes_split_into_levels() {
+    let mut rng = Rng::new(2);
+    let aabbs: Vec<Aabb> = (0..8000)
+        .map(|i| {
+            Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(150.0)), if i % 10 == 0 { 4.0 } else { 0.5 })
+        })
+        .collect();
+    let mut entries = [0.0; 2];
+    for (k, kind) in KINDS.into_iter().enumerate() {
+        let mut grid = make(kind, 4.0, 0.0, Parallelism::SERIAL);
+        assert_matches_reference(&mut grid, &aabbs, &format!("{kind:?}"));
+        let s = grid.stats();
+        entries[k] = s.get("entries").unwrap() - s.get("queries").unwrap_or(0.0);
+        if kind == Kind::Hierarchical {
+            assert_eq!(s.get("levels"), Some(2.0), "{s}");
+            assert!(s.get("queries").unwrap() > 7000.0, "{s}");
+        }
+    }
+    assert!(entries[1] < entries[0], "hgrid's member entries {} against grid's {}", entries[1], entries[0]);
+}
+
+/// A frame with fewer bodies after a larger one, an empty frame, a reset and a resize all leave a valid grid that
+/// answers the next frame right.
+#[test]
+fn shrinking_empty_reset_and_resize() {
+    let mut rng = Rng::new(4);
+    let big: Vec<Aabb> =
+        (0..5000).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(50.0)), 0.6)).collect();
+    on_two_threads(|| {
+        for kind in KINDS {
+            let mut grid = make(kind, 4.0, 0.0, FORCED);
+            assert_matches_reference(&mut grid, &big, "big");
+            assert_matches_reference(&mut grid, &big[..300], "small");
+            assert_matches_reference(&mut grid, &[], "empty");
+            grid.reset();
+            grid.validate().unwrap();
+            assert_matches_reference(&mut grid, &big[100..900], "after reset");
+            grid.on_resize(&collide_broadphase::Resize { old_to_new: &[0, 1], new_len: 3 });
+            grid.validate().unwrap();
+            assert_matches_reference(&mut grid, &big[..4000], "after resize");
+        }
+    });
+}
