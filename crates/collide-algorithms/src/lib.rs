@@ -59,6 +59,12 @@ pub static ALGORITHMS: &[AlgorithmDescriptor] = &[
         build: |_| Box::new(collide_sap::PairCount::new()),
     },
     AlgorithmDescriptor {
+        name: "kd",
+        summary: "self-adjusting kd tree: planes kept between frames, moved where a node's sides fall out of balance",
+        params: collide_kdtree::PARAMS,
+        build: |p| Box::new(collide_kdtree::KdTree::from_params(p)),
+    },
+    AlgorithmDescriptor {
         name: collide_selector::NAME,
         summary: "meta-broadphase: measures the others, predicts their cost from the scene, switches at run time",
         params: collide_selector::PARAMS,
