@@ -52,7 +52,11 @@ pub(crate) struct EditCounts {
     pub rebalanced: u64,
     /// Subtrees collapsed into a leaf.
     pub collapsed: u64,
-    /// Bodies laid out by the planner (a re-planned subtree's bodies, once per level).
+    /// Bodies in the re-planned subtrees (each once).
+    pub replanned: u64,
+    /// Bodies in the largest re-planned subtree: the whole tree's count would be a full rebuild.
+    pub largest: u64,
+    /// The planner's work: bodies laid out, once per level of the subtree they were laid out in.
     pub planned: u64,
 }
 
@@ -224,6 +228,9 @@ impl Editor {
                 self.mapping.sources.push([o as u32, node.end]);
             }
             Action::Replan => {
+                let bodies = old.subtree_items(o).len() as u64;
+                self.counts.replanned += bodies;
+                self.counts.largest = self.counts.largest.max(bodies);
                 self.scratch.clear();
                 self.scratch.extend_from_slice(old.subtree_items(o));
                 let region = (node.lo, node.hi);

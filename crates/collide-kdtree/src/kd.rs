@@ -76,8 +76,9 @@ pub struct KdTree {
     pending: Vec<u32>,
     /// Bodies whose box was invalid in the last frame: stored nowhere, looked at again every frame.
     excluded: Vec<u32>,
-    /// Simulated time since the last balance check.
-    elapsed: f32,
+    /// Simulated time since the last balance check, in f64: twelve f32 steps of 1/60 may sum to just under 0.2
+    /// in f32, which would push the check to the thirteenth frame.
+    elapsed: f64,
     editor: Editor,
     updater: Updater,
     search: PairChunks<SearchScratch>,
@@ -168,13 +169,16 @@ impl KdTree {
         self.fresh = false;
     }
 
-    /// Whether the balance check is due, accumulating `dt` (a non-finite or negative step counts as none).
+    /// Whether the balance check is due, accumulating `dt` (a non-finite or negative step counts as none). The
+    /// check runs once the accumulated time reaches the period (to a relative 10⁻⁶, the rounding of the steps);
+    /// the remainder carries over, less than a period of it (a step longer than the period checks once).
     fn balance_due(&mut self, dt: f32) -> bool {
         if dt.is_finite() && dt > 0.0 {
-            self.elapsed += dt;
+            self.elapsed += f64::from(dt);
         }
-        if self.elapsed >= self.config.period {
-            self.elapsed %= self.config.period;
+        let period = f64::from(self.config.period);
+        if self.elapsed >= period * (1.0 - 1e-6) {
+            self.elapsed = (self.elapsed - period).max(0.0) % period;
             true
         } else {
             false
@@ -284,7 +288,8 @@ impl Broadphase for KdTree {
             .with("splits", l.edits.splits as f64)
             .with("rebalanced", l.edits.rebalanced as f64)
             .with("collapsed", l.edits.collapsed as f64)
-            .with("planned_bodies", l.edits.planned as f64)
+            .with("replanned_bodies", l.edits.replanned as f64)
+            .with("largest_replan", l.edits.largest as f64)
             .with("balance_check", if l.balance_check { 1.0 } else { 0.0 })
             .with("root_balance", balance)
             .with("excluded", self.excluded.len() as f64)
