@@ -21,8 +21,10 @@
 //! And the kernels the algorithms share, so that each is written once and the octree, the sweep-and-prune
 //! family and the grid, BVH and kd crates to come use the same code:
 //! - [`radix`]: order-preserving float keys and an LSD radix sort;
-//! - [`sweep`]: the box-sweep kernel ([`sweep::SweepBox`] records, [`sweep::sweep`], [`sweep::sweep_two`]) and
-//!   its branch-free pair buffer ([`sweep::PairSink`]);
+//! - [`sweep`]: the box-sweep kernel ([`sweep::SweepBox`] records, [`sweep::sweep`], [`sweep::sweep_two`]), its
+//!   branch-free pair buffer ([`sweep::PairSink`]), and strips for sheets of boxes ([`sweep::Strips`],
+//!   [`sweep::sweep_strips`], [`sweep::sweep_two_strips`]: a sorted list cut across a cross axis so that a sweep
+//!   tests only boxes in the same or neighbouring strips);
 //! - [`grid`]: the coarse region grid, planned by one function from an algorithm's [`grid::GridPolicy`];
 //! - [`ownership`]: the min-corner rule that reports a pair found in several cells once;
 //! - [`parallel`]: [`Parallelism`], the one serial-or-parallel threshold, and the one place work is sent to
@@ -39,7 +41,8 @@
 //! - [`radix::sort_by_high_bits`]: O(n) per 11-bit digit, three passes for 32-bit keys; below 64 keys a
 //!   comparison sort.
 //! - [`sweep::sweep`] and [`sweep::sweep_two`]: O(m + t) for m sorted records and t candidates (boxes that
-//!   overlap the scanning box on the sweep axis); each candidate is one four-lane comparison.
+//!   overlap the scanning box on the sweep axis); each candidate is one four-lane comparison. In strips
+//!   ([`sweep::sweep_strips`]): O(m + n + t') for n strips, t' the candidates within neighbouring strips.
 //! - [`grid::RegionGrid::plan`]: O(n); a box's regions O(1), visiting them O(regions touched).
 //! - [`parallel::PairChunks::run`]: the work itself plus one copy of the pairs found in parallel (each chunk's
 //!   buffer appended in order).
