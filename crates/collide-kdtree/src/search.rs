@@ -13,20 +13,40 @@
 //! needed a rounding slack (the hull's bounds are the bodies' own coordinates).
 
 use crate::tree::{ITEM_BYTES, Item, NODE_BYTES, Node, Span};
-use collide_broadphase::sweep::{PairSink, SinkBuffer, SweepBox, sort_by_lo, sweep, sweep_two};
+use collide_broadphase::radix::{float_key, sort_by_high_bits};
+use collide_broadphase::sweep::{
+    PairSink, SinkBuffer, StripScratch, Strips, SweepBox, sort_by_lo, sweep, sweep_strips, sweep_two, sweep_two_strips,
+};
 use collide_broadphase::{Aabb, Pair, Tally};
 use std::ops::Range;
 
 /// The bytes of a sweep record, for the `bytes_touched` estimates.
 const RECORD_BYTES: u64 = size_of::<SweepBox>() as u64;
 
+/// Below this many boxes a sweep is one sweep; from it on, in strips when the boxes spread over several strips
+/// ([`Strips`]): the sheets of the dense cluster's upper nodes hold thousands of bodies, and a sweep along one of
+/// the sheet's axes tests each against a row across the whole sheet.
+const STRIPS_MIN: usize = 256;
+
 /// One chunk's scratch, kept across frames.
 #[derive(Debug, Default)]
 pub(crate) struct SearchScratch {
-    own: Vec<SweepBox>,
-    layer: Vec<SweepBox>,
+    node: NodeScratch,
     /// The [`PairSink`]'s buffer: kept here, it is not zeroed on every sweep.
     sink: SinkBuffer,
+}
+
+/// The scratch of one node's search.
+#[derive(Debug, Default)]
+struct NodeScratch {
+    own: Vec<SweepBox>,
+    /// The layer as gathered (written past its count: see [`gather`]), then sorted into `layer`.
+    gathered: Vec<SweepBox>,
+    layer: Vec<SweepBox>,
+    /// The layer's sort keys (`min` on the sweep axis, then the index) and the radix sort's second buffer.
+    keys: Vec<u64>,
+    keys_scratch: Vec<u64>,
+    strips: StripScratch,
 }
 
 /// The pairs found at the nodes `range`, appended to `out`; returns the work done.
@@ -38,7 +58,7 @@ pub(crate) fn pairs(
     out: &mut Vec<Pair>,
     scratch: &mut SearchScratch,
 ) -> Tally {
-    let SearchScratch { own, layer, sink } = scratch;
+    let SearchScratch { node: scratch, sink } = scratch;
     let mut sink = PairSink::new(out, sink);
     let mut tally = Tally::work(range.len() as u64, range.len() as u64 * NODE_BYTES);
     for n in range {
@@ -47,33 +67,46 @@ pub(crate) fn pairs(
         if mine.is_empty() {
             continue;
         }
-        let sweep_axis = usize::from(node.sweep);
-        records(mine, sweep_axis, own);
+        records(mine, usize::from(node.sweep), &mut scratch.own);
         let m = mine.len() as u64;
-        tally += Tally { pair_tests: sweep(own, &mut sink), work: m, bytes_touched: m * (ITEM_BYTES + RECORD_BYTES) };
+        let tests = sweep_maybe_in_strips(&scratch.own, cross(node), &mut scratch.strips, &mut sink);
+        tally += Tally { pair_tests: tests, work: m, bytes_touched: m * (ITEM_BYTES + RECORD_BYTES) };
         if !node.is_leaf() {
-            tally += layer_pairs(nodes, spans, items, n, mine, own, layer, &mut sink);
+            tally += layer_pairs(nodes, spans, items, n, mine, scratch, &mut sink);
         }
     }
     tally
 }
 
-/// The pairs of inner node `n`'s own bodies `mine` (as records `own`, sorted) with the bodies of its subtree:
-/// gather the layer, sort it, sweep it against `own`.
-#[allow(clippy::too_many_arguments, reason = "one node's search: the tree's three arrays, the node, and scratch")]
+/// The cross axis (0 or 1 of a [`SweepBox`] on the node's sweep axis) that strips cut across: for an inner node the
+/// axis that is neither its plane's nor its sweep's, the one its own bodies spread over besides the sweep axis.
+fn cross(node: &Node) -> usize {
+    if node.is_leaf() { 0 } else { usize::from((node.sweep + 1) % 3 == node.axis) }
+}
+
+/// Pairs among `own` (sorted by `lo`): in strips across cross axis `k` when there are enough of them.
+fn sweep_maybe_in_strips(own: &[SweepBox], k: usize, strips: &mut StripScratch, sink: &mut PairSink<'_>) -> u64 {
+    match (own.len() >= STRIPS_MIN).then(|| Strips::across(own, k)).flatten() {
+        Some(cut) => sweep_strips(own, &cut, strips, sink),
+        None => sweep(own, sink),
+    }
+}
+
+/// The pairs of inner node `n`'s own bodies `mine` (as records `scratch.own`, sorted) with the bodies of its
+/// subtree: gather the layer, sort it, sweep it against the own bodies (in strips when they are many).
 fn layer_pairs(
     nodes: &[Node],
     spans: &[Span],
     items: &[Item],
     n: usize,
     mine: &[Item],
-    own: &[SweepBox],
-    layer: &mut Vec<SweepBox>,
+    scratch: &mut NodeScratch,
     sink: &mut PairSink<'_>,
 ) -> Tally {
     let node = &nodes[n];
     let hull = mine.iter().fold(Aabb::EMPTY, |h, it| h.union(&it.aabb));
     let axis = usize::from(node.sweep);
+    let gathered = &mut scratch.gathered;
     let (mut visited, mut read, mut kept) = (0u64, 0u64, 0usize);
     let mut d = n + 1;
     while d < node.end as usize {
@@ -85,28 +118,66 @@ fn layer_pairs(
         }
         let those = &items[spans[d].own()];
         read += those.len() as u64;
-        if layer.len() < kept + those.len() {
+        if gathered.len() < kept + those.len() {
             // Grown once to the largest layer met, never shrunk: the gather writes past its count.
-            layer.resize(kept + those.len(), SweepBox::default());
+            gathered.resize(kept + those.len(), SweepBox::default());
         }
         kept = match axis {
-            0 => gather::<0>(those, &hull, layer, kept),
-            1 => gather::<1>(those, &hull, layer, kept),
-            _ => gather::<2>(those, &hull, layer, kept),
+            0 => gather::<0>(those, &hull, gathered, kept),
+            1 => gather::<1>(those, &hull, gathered, kept),
+            _ => gather::<2>(those, &hull, gathered, kept),
         };
         d += 1;
     }
-    let layer = &mut layer[..kept];
-    let kept = kept as u64;
     let mut tally = Tally::work(
-        visited + read + kept,
-        visited * NODE_BYTES + read * ITEM_BYTES + kept * RECORD_BYTES + mine.len() as u64 * ITEM_BYTES,
+        visited + read,
+        visited * NODE_BYTES + read * ITEM_BYTES + kept as u64 * RECORD_BYTES + mine.len() as u64 * ITEM_BYTES,
     );
-    if !layer.is_empty() {
-        sort_by_lo(layer);
-        tally += Tally { pair_tests: sweep_two(own, layer, sink), work: kept, bytes_touched: 2 * kept * RECORD_BYTES };
+    if kept == 0 {
+        return tally;
     }
-    tally
+    tally += sort_layer(&gathered[..kept], &mut scratch.keys, &mut scratch.keys_scratch, &mut scratch.layer);
+    let (own, layer) = (&scratch.own[..], &scratch.layer[..]);
+    let k = cross(node);
+    let cut = (own.len() + layer.len() >= STRIPS_MIN).then(|| Strips::across(own.iter().chain(layer), k)).flatten();
+    let tests = match cut {
+        Some(cut) => sweep_two_strips(own, layer, &cut, &mut scratch.strips, sink),
+        None => sweep_two(own, layer, sink),
+    };
+    tally + Tally::tests(tests)
+}
+
+/// From this many bodies a layer is sorted through integer keys; below it the records themselves are sorted (the
+/// keys' making and the gather in their order cost more than they save on the thesis scene's small layers).
+const KEYS_MIN: usize = 256;
+
+/// From this many bodies a layer's keys are radix-sorted: below it the radix sort's fixed cost (six histograms of
+/// 2048 counts zeroed, three prefix sums) outweighs its linear passes, and the many small layers of the lower nodes
+/// paid more for it than they had paid for a comparison sort.
+const RADIX_MIN: usize = 2048;
+
+/// `gathered` sorted by `lo` into `layer`, through integer keys (`lo`'s order-preserving bits, then the index):
+/// the layers of the dense cluster hold thousands of bodies each, and a comparison sort of the 28-byte records
+/// cost as much as the sweeps. Large layers take the shared radix sort, the others a comparison sort of the keys.
+fn sort_layer(gathered: &[SweepBox], keys: &mut Vec<u64>, scratch: &mut Vec<u64>, layer: &mut Vec<SweepBox>) -> Tally {
+    let m = gathered.len() as u64;
+    if gathered.len() < KEYS_MIN {
+        layer.clear();
+        layer.extend_from_slice(gathered);
+        sort_by_lo(layer);
+        return Tally::work(m, 2 * m * RECORD_BYTES);
+    }
+    keys.clear();
+    keys.extend(gathered.iter().enumerate().map(|(i, r)| u64::from(float_key(r.lo())) << 32 | i as u64));
+    if keys.len() >= RADIX_MIN {
+        sort_by_high_bits(keys, scratch, 32);
+    } else {
+        keys.sort_unstable();
+    }
+    layer.clear();
+    layer.extend(keys.iter().map(|&k| gathered[(k & 0xFFFF_FFFF) as usize]));
+    // Keys made, sorted (three passes, read and written) and the records gathered in their order.
+    Tally::work(3 * m, m * (8 * 7 + 2 * RECORD_BYTES))
 }
 
 /// Write to `layer` from `kept` on, as records on axis `A`, the items of `those` that overlap `hull`; returns the
