@@ -15,7 +15,7 @@ use collide_broadphase::{
 /// Tuning of a [`KdTree`]. The registry's parameters map onto the first four fields.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct KdConfig {
-    /// A leaf holding more bodies than this is split (unless no plane separates them). Default 32.
+    /// A leaf holding more bodies than this is split (unless no plane separates them). Default 64.
     pub max_leaf: u32,
     /// The root is depth 0; nodes at this depth never split. Default 32; at most [`MAX_DEPTH_LIMIT`].
     pub max_depth: u32,
@@ -36,7 +36,7 @@ pub struct KdConfig {
 impl Default for KdConfig {
     fn default() -> Self {
         Self {
-            max_leaf: 32,
+            max_leaf: 64,
             max_depth: 32,
             period: 0.2,
             max_ratio: 2.0,

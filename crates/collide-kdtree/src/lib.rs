@@ -164,7 +164,7 @@ use collide_broadphase::ParamSpec;
 
 /// `max_leaf`: bodies a leaf holds before it splits.
 pub const MAX_LEAF: ParamSpec =
-    ParamSpec::integer("max_leaf", "bodies a leaf holds before it is split by a median plane", 32.0, 1.0, 1024.0);
+    ParamSpec::integer("max_leaf", "bodies a leaf holds before it is split by a median plane", 64.0, 1.0, 1024.0);
 
 /// `max_depth`: the deepest level (root = 0).
 pub const MAX_DEPTH: ParamSpec = ParamSpec::integer(

@@ -398,6 +398,6 @@ fn params_map_to_the_config() {
     let c = KdTree::from_params(&p).config();
     assert_eq!((c.max_leaf, c.max_depth, c.period, c.max_ratio), (7, 20, 0.5, 3.0));
     let d = KdTree::from_params(&collide_broadphase::Params::defaults(crate::PARAMS)).config();
-    assert_eq!((d.max_leaf, d.max_depth, d.period, d.max_ratio), (32, 32, 0.2, 2.0), "the study's period and ratio");
+    assert_eq!((d.max_leaf, d.max_depth, d.period, d.max_ratio), (64, 32, 0.2, 2.0), "the study's period and ratio");
     assert_eq!(KdTree::default().name(), "kd");
 }
