@@ -83,6 +83,12 @@ pub static ALGORITHMS: &[AlgorithmDescriptor] = &[
         build: |p| Box::new(collide_grid::Grid::from_params(collide_grid::Kind::Hierarchical, p)),
     },
     AlgorithmDescriptor {
+        name: "kd",
+        summary: "self-adjusting kd tree: planes kept between frames, moved where a node's sides fall out of balance",
+        params: collide_kdtree::PARAMS,
+        build: |p| Box::new(collide_kdtree::KdTree::from_params(p)),
+    },
+    AlgorithmDescriptor {
         name: collide_selector::NAME,
         summary: "meta-broadphase: measures the others, predicts their cost from the scene, switches at run time",
         params: collide_selector::PARAMS,

@@ -25,7 +25,9 @@
 //! - [`radix`]: order-preserving float keys and an LSD radix sort;
 //! - [`sweep`]: the box-sweep kernel ([`sweep::SweepBox`] records, [`sweep::sweep`], [`sweep::sweep_two`], and
 //!   their sparse forms with a keep filter, [`sweep::sweep_sparse`] and [`sweep::sweep_two_sparse`]; for groups
-//!   too small to sort, [`sweep::all_pairs`] and [`sweep::all_pairs_two`]) and its branch-free pair buffer
+//!   too small to sort, [`sweep::all_pairs`] and [`sweep::all_pairs_two`]; for sheets of boxes, strips:
+//!   [`sweep::Strips`], [`sweep::sweep_strips`], [`sweep::sweep_two_strips`], a sorted list cut across a cross
+//!   axis so that a sweep tests only boxes in the same or neighbouring strips) and its branch-free pair buffer
 //!   ([`sweep::PairSink`]);
 //! - [`grid`]: the coarse region grid, planned by one function from an algorithm's [`grid::GridPolicy`];
 //! - [`ownership`]: the min-corner rule that reports a pair found in several cells once;
@@ -44,7 +46,8 @@
 //!   comparison sort.
 //! - [`sweep::sweep`], [`sweep::sweep_two`] and their sparse forms: O(m + t) for m sorted records and t
 //!   candidates (boxes that overlap the scanning box on the sweep axis); each candidate is one four-lane
-//!   comparison. [`sweep::all_pairs`]: m(m − 1)/2 tests, no order needed.
+//!   comparison. [`sweep::all_pairs`]: m(m − 1)/2 tests, no order needed. In strips ([`sweep::sweep_strips`]):
+//!   O(m + n + t') for n strips, t' the candidates within neighbouring strips.
 //! - [`grid::RegionGrid::plan`]: O(n); a box's regions O(1), visiting them O(regions touched).
 //! - [`parallel::PairChunks::run`]: the work itself plus one copy of the pairs found in parallel (each chunk's
 //!   buffer appended in order).

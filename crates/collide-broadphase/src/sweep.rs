@@ -18,6 +18,9 @@
 use crate::{Aabb, Pair};
 use collide_math::Vec3;
 
+mod strips;
+pub use strips::{StripScratch, Strips, sweep_strips, sweep_two_strips};
+
 /// A box as the sweeps read it, for a sweep on axis `A` ([`SweepBox::on`]): its extent on `A`, and on the two
 /// other axes `b1 = (A + 1) % 3`, `b2 = (A + 2) % 3` the four bounds `[min b1, min b2, −max b1, −max b2]`.
 ///

@@ -1,0 +1,276 @@
+//! Kernel: the planner, which chooses split planes for a set of bodies and lays out the nodes of a fresh subtree
+//! over them. It runs when the tree is first built, when a leaf holds too many bodies, and when a node's sides
+//! fall out of balance (see `edit.rs`); never on a frame where nothing asks for it.
+//!
+//! A plane goes through the **median of the bodies' centres** on one axis, so that its two sides get the same
+//! number of bodies whatever their spread (a cell's midpoint, the octree's choice, leaves one side empty when the
+//! bodies crowd into a corner). Each axis is tried and the one whose median plane cuts the fewest bodies wins:
+//! a body that straddles the plane stays in the node and is paired with the bodies of the node's subtree near the
+//! plane (`search.rs`), which costs more than a body sent down. A cut is refused — the node stays a leaf — when
+//! one side would be empty (every centre on one value: the bodies cannot be separated by any plane) or when a
+//! small node would keep more than [`MAX_STAY`] of its bodies (a dense crowd of equal bodies, where every plane
+//! cuts through half of them; the octree's nodup variant found the same threshold).
+//!
+//! Above [`SAMPLE_MIN`] bodies the medians and the cut counts come from an evenly strided sample of
+//! [`SAMPLE`] bodies: the full partition at every level is O(n) anyway, and choosing on a sample keeps the first
+//! build of 10⁵ bodies (17 levels) from paying three selections of all of them per level.
+
+use crate::tree::{Item, NONE, Node, centre, spread_axis};
+use collide_math::Vec3;
+
+/// Above this many bodies the planner chooses its cut on a sample.
+pub(crate) const SAMPLE_MIN: usize = 4096;
+/// The sample's size.
+const SAMPLE: usize = 1024;
+
+/// A small node (at most [`REFUSE_LOADS`] leaves' worth of bodies) whose cut would keep more than this share of
+/// its bodies stays a leaf: in a crowd of equal bodies as wide as a third of the cell, half of them straddle any
+/// plane, and a split only adds a node whose own bodies must be paired with its subtree.
+pub(crate) const MAX_STAY: f64 = 0.3;
+
+/// See [`MAX_STAY`]: larger nodes always split when both sides get bodies, since their straddlers may be a sheet
+/// along the plane that the subtree's pairing handles far better than one sweep of the whole node would.
+pub(crate) const REFUSE_LOADS: usize = 8;
+
+/// How the planner shapes a subtree.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct PlanRules {
+    /// A node with more bodies than this is split (unless the cut is refused or it is at `max_depth`).
+    pub max_leaf: u32,
+    /// No node is deeper than this (the root is 0).
+    pub max_depth: u32,
+}
+
+/// A chosen cut: the plane and how many bodies go where.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Cut {
+    pub axis: usize,
+    pub plane: f32,
+    pub left: usize,
+    pub stay: usize,
+    pub right: usize,
+}
+
+/// The planner's scratch, kept across calls.
+#[derive(Debug, Default)]
+pub(crate) struct Planner {
+    /// Centres of the bodies (or the sample) on one axis, for the median.
+    centres: Vec<f32>,
+    /// The sample of a large node.
+    sample: Vec<Item>,
+    /// Bodies the planner has laid out since [`Planner::reset_count`]: the work of re-planning.
+    pub planned: u64,
+}
+
+impl Planner {
+    /// Start counting planned bodies afresh.
+    pub fn reset_count(&mut self) {
+        self.planned = 0;
+    }
+
+    /// Append to `out`, in pre-order, the nodes of a fresh subtree for `items` (reordered in place) over the
+    /// region `[lo, hi)`, its root at `depth` under `parent`. Returns the root's index. O(n · depth).
+    pub fn plan(
+        &mut self,
+        items: &mut [Item],
+        (lo, hi): (Vec3, Vec3),
+        depth: u32,
+        parent: u32,
+        rules: &PlanRules,
+        out: &mut Vec<Node>,
+    ) -> u32 {
+        let root = out.len() as u32;
+        self.plan_node(items, (lo, hi), depth, parent, rules, out);
+        root
+    }
+
+    /// One node of [`Planner::plan`] and, recursively, its subtree (the depth is bounded by `max_depth`).
+    fn plan_node(
+        &mut self,
+        items: &mut [Item],
+        (lo, hi): (Vec3, Vec3),
+        depth: u32,
+        parent: u32,
+        rules: &PlanRules,
+        out: &mut Vec<Node>,
+    ) {
+        self.planned += items.len() as u64;
+        let i = out.len() as u32;
+        let leaf = |items: &[Item], refused: usize| Node {
+            refused: refused as u32,
+            end: i + 1,
+            ..Node::leaf(lo, hi, depth, parent, spread_axis(items, None))
+        };
+        if items.len() <= rules.max_leaf as usize || depth >= rules.max_depth {
+            out.push(leaf(items, 0));
+            return;
+        }
+        let Some(cut) = self.choose(items, rules) else {
+            out.push(leaf(items, items.len()));
+            return;
+        };
+        let (left, stay) = partition(items, cut.axis, cut.plane);
+        if left == 0 || left + stay == items.len() {
+            // The sample promised two sides the whole set does not have: nothing would go down one side.
+            out.push(leaf(items, items.len()));
+            return;
+        }
+        let node = Node {
+            plane: cut.plane,
+            axis: cut.axis as u8,
+            sweep: spread_axis(&items[left..left + stay], Some(cut.axis)),
+            right: NONE,
+            end: NONE,
+            ..Node::leaf(lo, hi, depth, parent, 0)
+        };
+        out.push(node);
+        let (lefts, rest) = items.split_at_mut(left);
+        self.plan_node(lefts, node.left_region(), depth + 1, i, rules, out);
+        out[i as usize].right = out.len() as u32;
+        self.plan_node(&mut rest[stay..], node.right_region(), depth + 1, i, rules, out);
+        out[i as usize].end = out.len() as u32;
+    }
+
+    /// The best cut of `items`: on each axis the plane through the median centre, the axis whose plane keeps the
+    /// fewest bodies winning (ties: the more even split). `None` when no axis sends bodies to both sides, or a
+    /// small node would keep more than [`MAX_STAY`] of them.
+    pub fn choose(&mut self, items: &[Item], rules: &PlanRules) -> Option<Cut> {
+        let Self { centres, sample, .. } = self;
+        let sampled = items.len() > SAMPLE_MIN;
+        if sampled {
+            sample.clear();
+            sample.extend(items.iter().step_by(items.len() / SAMPLE));
+        }
+        let from: &[Item] = if sampled { sample } else { items };
+        let mut best: Option<Cut> = None;
+        for axis in 0..3 {
+            centres.clear();
+            centres.extend(from.iter().map(|it| centre(&it.aabb, axis)));
+            let mid = centres.len() / 2;
+            let (_, &mut plane, _) = centres.select_nth_unstable_by(mid, f32::total_cmp);
+            let cut = count(from, axis, plane);
+            if cut.left == 0 || cut.right == 0 {
+                continue;
+            }
+            let better = |b: &Cut| (cut.stay, cut.left.abs_diff(cut.right)) < (b.stay, b.left.abs_diff(b.right));
+            if best.as_ref().is_none_or(better) {
+                best = Some(cut);
+            }
+        }
+        let cut = best?;
+        let total = cut.left + cut.stay + cut.right;
+        let small = items.len() <= REFUSE_LOADS * rules.max_leaf as usize;
+        (!(small && cut.stay as f64 > MAX_STAY * total as f64)).then_some(cut)
+    }
+}
+
+/// How the plane `x[axis] = plane` divides `items` (the rule of [`Node::side`]).
+fn count(items: &[Item], axis: usize, plane: f32) -> Cut {
+    let (mut left, mut right) = (0, 0);
+    for it in items {
+        left += usize::from(it.aabb.max[axis] < plane);
+        right += usize::from(it.aabb.min[axis] >= plane);
+    }
+    Cut { axis, plane, left, stay: items.len() - left - right, right }
+}
+
+/// Reorder `items` as `[left | stay | right]` by the plane `x[axis] = plane` (the rule of [`Node::side`]);
+/// returns the sizes of the first two groups.
+fn partition(items: &mut [Item], axis: usize, plane: f32) -> (usize, usize) {
+    // Dutch national flag: [0, lt) left, [lt, i) stay, [i, gt) unseen, [gt, len) right.
+    let (mut lt, mut i, mut gt) = (0, 0, items.len());
+    while i < gt {
+        let b = &items[i].aabb;
+        if b.max[axis] < plane {
+            items.swap(lt, i);
+            lt += 1;
+            i += 1;
+        } else if b.min[axis] >= plane {
+            gt -= 1;
+            items.swap(i, gt);
+        } else {
+            i += 1;
+        }
+    }
+    (lt, gt - lt)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tree::Side;
+    use collide_math::{Aabb, Rng};
+
+    fn items(boxes: impl IntoIterator<Item = Aabb>) -> Vec<Item> {
+        boxes.into_iter().enumerate().map(|(i, aabb)| Item { aabb, id: i as u32 }).collect()
+    }
+
+    const RULES: PlanRules = PlanRules { max_leaf: 4, max_depth: 20 };
+
+    #[test]
+    fn partition_follows_the_side_rule() {
+        let mut rng = Rng::new(3);
+        let mut v = items((0..200).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(10.0)), 0.7)));
+        let node = Node { plane: 5.0, axis: 2, right: 1, ..Node::root() };
+        let (l, s) = partition(&mut v, 2, 5.0);
+        assert!(v[..l].iter().all(|it| node.side(&it.aabb) == Side::Left));
+        assert!(v[l..l + s].iter().all(|it| node.side(&it.aabb) == Side::Stay));
+        assert!(v[l + s..].iter().all(|it| node.side(&it.aabb) == Side::Right));
+        let c = count(&v, 2, 5.0);
+        assert_eq!((c.left, c.stay), (l, s));
+    }
+
+    /// Bodies spread along x, thin in y and z: the median plane on x cuts fewest, and halves them.
+    #[test]
+    fn the_cut_goes_through_the_median_on_the_axis_that_cuts_fewest() {
+        let v = items((0..100).map(|i| Aabb::from_center_radius(Vec3::new(i as f32 * 3.0, 0.0, (i % 3) as f32), 1.0)));
+        let cut = Planner::default().choose(&v, &RULES).unwrap();
+        assert_eq!(cut.axis, 0);
+        assert_eq!(cut.plane, 150.0, "the 51st centre");
+        assert_eq!((cut.left, cut.stay, cut.right), (50, 1, 49), "the median body straddles its plane");
+    }
+
+    #[test]
+    fn inseparable_bodies_refuse_the_cut() {
+        let mut planner = Planner::default();
+        // All at one point: every plane keeps them all, or sends them all one way.
+        let point = items(vec![Aabb::from_center_radius(Vec3::splat(2.0), 0.5); 20]);
+        assert_eq!(planner.choose(&point, &RULES), None);
+        let zero = items(vec![Aabb::from_center_radius(Vec3::splat(2.0), 0.0); 20]);
+        assert_eq!(planner.choose(&zero, &RULES), None);
+        // A small crowd of wide bodies: most would stay.
+        let mut rng = Rng::new(4);
+        let crowd = items((0..20).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::ONE), 1.0)));
+        assert_eq!(planner.choose(&crowd, &RULES), None);
+    }
+
+    /// A planned subtree: pre-order links, regions cut at the planes, leaves at most `max_leaf` (or refused), and
+    /// every body on the side of each plane its box is on.
+    #[test]
+    fn a_planned_subtree_is_well_formed() {
+        let mut rng = Rng::new(9);
+        for n in [0, 3, 50, 5000] {
+            let mut v =
+                items((0..n).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(50.0)), 0.3)));
+            let mut out = vec![Node::root()];
+            let mut planner = Planner::default();
+            let root = planner.plan(&mut v, (Vec3::NEG_INFINITY, Vec3::INFINITY), 1, 0, &RULES, &mut out);
+            assert_eq!(root, 1);
+            assert_eq!(out[1].end as usize, out.len());
+            for (i, node) in out.iter().enumerate().skip(1) {
+                if !node.is_leaf() {
+                    let (l, r) = (&out[i + 1], &out[node.right as usize]);
+                    assert_eq!((l.parent, r.parent), (i as u32, i as u32));
+                    assert_eq!(l.end, node.right);
+                    assert_eq!(r.end, node.end);
+                    assert_eq!((l.lo, l.hi), node.left_region());
+                    assert_eq!((r.lo, r.hi), node.right_region());
+                    assert_ne!(node.sweep, node.axis);
+                }
+            }
+            let leaves = out.iter().skip(1).filter(|n| n.is_leaf()).count();
+            assert!(n < 5 || leaves >= n / RULES.max_leaf as usize / 2, "{n} bodies, {leaves} leaves");
+            assert!(planner.planned >= n as u64);
+        }
+    }
+}

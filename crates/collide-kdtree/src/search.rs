@@ -1,0 +1,205 @@
+//! The pair search: every node's own bodies among themselves, and an inner node's own bodies against the bodies
+//! of its subtree that come near them.
+//!
+//! Bodies in two subtrees that are not nested never overlap: their regions are apart by a plane, and each box lies
+//! in its node's region (a left body ends before the plane, a right body starts at or after it). So a pair is
+//! either two own bodies of one node — one sweep of the node's items, which are sorted on its sweep axis — or an
+//! inner node's own body with a body below it. The own bodies of an inner node all straddle its plane, so a body
+//! below that overlaps one of them overlaps their **hull** (the union of their boxes, a slab around the plane as
+//! thin as the widest of them): one walk of the subtree, skipping every node whose region misses the hull,
+//! gathers those bodies into the node's **layer**, which is sorted and swept against the own bodies. Each pair is
+//! found once, at the node of the higher of its two bodies. This is the octree-nodup search with one plane per
+//! node instead of three, so one slab instead of three; the hull replaces nodup's `plane ± widest extent`, which
+//! needed a rounding slack (the hull's bounds are the bodies' own coordinates).
+
+use crate::tree::{ITEM_BYTES, Item, NODE_BYTES, Node, Span};
+use collide_broadphase::radix::{float_key, sort_by_high_bits};
+use collide_broadphase::sweep::{
+    PairSink, SinkBuffer, StripScratch, Strips, SweepBox, sort_by_lo, sweep, sweep_strips, sweep_two, sweep_two_strips,
+};
+use collide_broadphase::{Aabb, Pair, Tally};
+use std::ops::Range;
+
+/// The bytes of a sweep record, for the `bytes_touched` estimates.
+const RECORD_BYTES: u64 = size_of::<SweepBox>() as u64;
+
+/// Below this many boxes a sweep is one sweep; from it on, in strips when the boxes spread over several strips
+/// ([`Strips`]): the sheets of the dense cluster's upper nodes hold thousands of bodies, and a sweep along one of
+/// the sheet's axes tests each against a row across the whole sheet.
+const STRIPS_MIN: usize = 256;
+
+/// One chunk's scratch, kept across frames.
+#[derive(Debug, Default)]
+pub(crate) struct SearchScratch {
+    node: NodeScratch,
+    /// The [`PairSink`]'s buffer: kept here, it is not zeroed on every sweep.
+    sink: SinkBuffer,
+}
+
+/// The scratch of one node's search.
+#[derive(Debug, Default)]
+struct NodeScratch {
+    own: Vec<SweepBox>,
+    /// The layer as gathered (written past its count: see [`gather`]), then sorted into `layer`.
+    gathered: Vec<SweepBox>,
+    layer: Vec<SweepBox>,
+    /// The layer's sort keys (`min` on the sweep axis, then the index) and the radix sort's second buffer.
+    keys: Vec<u64>,
+    keys_scratch: Vec<u64>,
+    strips: StripScratch,
+}
+
+/// The pairs found at the nodes `range`, appended to `out`; returns the work done.
+pub(crate) fn pairs(
+    nodes: &[Node],
+    spans: &[Span],
+    items: &[Item],
+    range: Range<usize>,
+    out: &mut Vec<Pair>,
+    scratch: &mut SearchScratch,
+) -> Tally {
+    let SearchScratch { node: scratch, sink } = scratch;
+    let mut sink = PairSink::new(out, sink);
+    let mut tally = Tally::work(range.len() as u64, range.len() as u64 * NODE_BYTES);
+    for n in range {
+        let (node, span) = (&nodes[n], &spans[n]);
+        let mine = &items[span.own()];
+        if mine.is_empty() {
+            continue;
+        }
+        records(mine, usize::from(node.sweep), &mut scratch.own);
+        let m = mine.len() as u64;
+        let tests = sweep_maybe_in_strips(&scratch.own, cross(node), &mut scratch.strips, &mut sink);
+        tally += Tally { pair_tests: tests, work: m, bytes_touched: m * (ITEM_BYTES + RECORD_BYTES) };
+        if !node.is_leaf() {
+            tally += layer_pairs(nodes, spans, items, n, mine, scratch, &mut sink);
+        }
+    }
+    tally
+}
+
+/// The cross axis (0 or 1 of a [`SweepBox`] on the node's sweep axis) that strips cut across: for an inner node the
+/// axis that is neither its plane's nor its sweep's, the one its own bodies spread over besides the sweep axis.
+fn cross(node: &Node) -> usize {
+    if node.is_leaf() { 0 } else { usize::from((node.sweep + 1) % 3 == node.axis) }
+}
+
+/// Pairs among `own` (sorted by `lo`): in strips across cross axis `k` when there are enough of them.
+fn sweep_maybe_in_strips(own: &[SweepBox], k: usize, strips: &mut StripScratch, sink: &mut PairSink<'_>) -> u64 {
+    match (own.len() >= STRIPS_MIN).then(|| Strips::across(own, k)).flatten() {
+        Some(cut) => sweep_strips(own, &cut, strips, sink),
+        None => sweep(own, sink),
+    }
+}
+
+/// The pairs of inner node `n`'s own bodies `mine` (as records `scratch.own`, sorted) with the bodies of its
+/// subtree: gather the layer, sort it, sweep it against the own bodies (in strips when they are many).
+fn layer_pairs(
+    nodes: &[Node],
+    spans: &[Span],
+    items: &[Item],
+    n: usize,
+    mine: &[Item],
+    scratch: &mut NodeScratch,
+    sink: &mut PairSink<'_>,
+) -> Tally {
+    let node = &nodes[n];
+    let hull = mine.iter().fold(Aabb::EMPTY, |h, it| h.union(&it.aabb));
+    let axis = usize::from(node.sweep);
+    let gathered = &mut scratch.gathered;
+    let (mut visited, mut read, mut kept) = (0u64, 0u64, 0usize);
+    let mut d = n + 1;
+    while d < node.end as usize {
+        let below = &nodes[d];
+        visited += 1;
+        if !below.meets(&hull) {
+            d = below.end as usize;
+            continue;
+        }
+        let those = &items[spans[d].own()];
+        read += those.len() as u64;
+        if gathered.len() < kept + those.len() {
+            // Grown once to the largest layer met, never shrunk: the gather writes past its count.
+            gathered.resize(kept + those.len(), SweepBox::default());
+        }
+        kept = match axis {
+            0 => gather::<0>(those, &hull, gathered, kept),
+            1 => gather::<1>(those, &hull, gathered, kept),
+            _ => gather::<2>(those, &hull, gathered, kept),
+        };
+        d += 1;
+    }
+    let mut tally = Tally::work(
+        visited + read,
+        visited * NODE_BYTES + read * ITEM_BYTES + kept as u64 * RECORD_BYTES + mine.len() as u64 * ITEM_BYTES,
+    );
+    if kept == 0 {
+        return tally;
+    }
+    tally += sort_layer(&gathered[..kept], &mut scratch.keys, &mut scratch.keys_scratch, &mut scratch.layer);
+    let (own, layer) = (&scratch.own[..], &scratch.layer[..]);
+    let k = cross(node);
+    let cut = (own.len() + layer.len() >= STRIPS_MIN).then(|| Strips::across(own.iter().chain(layer), k)).flatten();
+    let tests = match cut {
+        Some(cut) => sweep_two_strips(own, layer, &cut, &mut scratch.strips, sink),
+        None => sweep_two(own, layer, sink),
+    };
+    tally + Tally::tests(tests)
+}
+
+/// From this many bodies a layer is sorted through integer keys; below it the records themselves are sorted (the
+/// keys' making and the gather in their order cost more than they save on the thesis scene's small layers).
+const KEYS_MIN: usize = 256;
+
+/// From this many bodies a layer's keys are radix-sorted: below it the radix sort's fixed cost (six histograms of
+/// 2048 counts zeroed, three prefix sums) outweighs its linear passes, and the many small layers of the lower nodes
+/// paid more for it than they had paid for a comparison sort.
+const RADIX_MIN: usize = 2048;
+
+/// `gathered` sorted by `lo` into `layer`, through integer keys (`lo`'s order-preserving bits, then the index):
+/// the layers of the dense cluster hold thousands of bodies each, and a comparison sort of the 28-byte records
+/// cost as much as the sweeps. Large layers take the shared radix sort, the others a comparison sort of the keys.
+fn sort_layer(gathered: &[SweepBox], keys: &mut Vec<u64>, scratch: &mut Vec<u64>, layer: &mut Vec<SweepBox>) -> Tally {
+    let m = gathered.len() as u64;
+    if gathered.len() < KEYS_MIN {
+        layer.clear();
+        layer.extend_from_slice(gathered);
+        sort_by_lo(layer);
+        return Tally::work(m, 2 * m * RECORD_BYTES);
+    }
+    keys.clear();
+    keys.extend(gathered.iter().enumerate().map(|(i, r)| u64::from(float_key(r.lo())) << 32 | i as u64));
+    if keys.len() >= RADIX_MIN {
+        sort_by_high_bits(keys, scratch, 32);
+    } else {
+        keys.sort_unstable();
+    }
+    layer.clear();
+    layer.extend(keys.iter().map(|&k| gathered[(k & 0xFFFF_FFFF) as usize]));
+    // Keys made, sorted (three passes, read and written) and the records gathered in their order.
+    Tally::work(3 * m, m * (8 * 7 + 2 * RECORD_BYTES))
+}
+
+/// Write to `layer` from `kept` on, as records on axis `A`, the items of `those` that overlap `hull`; returns the
+/// new count. Every item is written and the count advances only on an overlap: whether a body near a plane
+/// reaches the straddlers' hull is a coin flip, and the branch of a filter mispredicted on it (`layer` has room
+/// for all of `those` past `kept`).
+#[inline]
+fn gather<const A: usize>(those: &[Item], hull: &Aabb, layer: &mut [SweepBox], kept: usize) -> usize {
+    let mut k = kept;
+    for it in those {
+        layer[k] = SweepBox::on::<A>(&it.aabb, it.id);
+        k += usize::from(it.aabb.overlaps(hull));
+    }
+    k
+}
+
+/// `v` (sorted by `min` on `axis`) as sweep records on `axis`, into `out`.
+fn records(v: &[Item], axis: usize, out: &mut Vec<SweepBox>) {
+    out.clear();
+    match axis {
+        0 => out.extend(v.iter().map(|it| SweepBox::on::<0>(&it.aabb, it.id))),
+        1 => out.extend(v.iter().map(|it| SweepBox::on::<1>(&it.aabb, it.id))),
+        _ => out.extend(v.iter().map(|it| SweepBox::on::<2>(&it.aabb, it.id))),
+    }
+}
