@@ -140,8 +140,10 @@ impl XBins {
     #[must_use]
     pub fn bin(&self, x: f32) -> usize {
         // The nearest integer read off the bits of `t + 1.5 · 2²³` (`t` is clamped far below 2²²): a saturating `as`
-        // cast checked for NaN and overflow that the clamp has ruled out. Bins only need to be monotone.
-        let t = ((x - self.lo) * self.scale).clamp(0.0, (X_BINS - 1) as f32);
+        // cast checked for NaN and overflow that the clamp has ruled out. Bins only need to be monotone. `max` and
+        // `min`, not `clamp`: when the starts span more than `f32::MAX` the scale is 0 and `x - lo` may overflow,
+        // and `max` turns the NaN of `inf · 0` into bin 0 where `clamp` would pass it on.
+        let t = ((x - self.lo) * self.scale).max(0.0).min((X_BINS - 1) as f32);
         ((t + 12_582_912.0).to_bits() - 12_582_912f32.to_bits()) as usize
     }
 }
@@ -149,6 +151,17 @@ impl XBins {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Starts spanning more than `f32::MAX` (the kit's float-limits scene) still give bins in range.
+    #[test]
+    fn bins_stay_in_range_at_the_float_limits() {
+        let bins = XBins::new(-3.0e38, 3.0e38);
+        for x in [-3.0e38, -1.0, 0.0, 1.0e30, 3.0e38, f32::MAX, f32::MIN] {
+            assert!(bins.bin(x) < X_BINS, "{x}");
+        }
+        let finite = XBins::new(0.0, 15.0);
+        assert_eq!([-1.0, 0.0, 7.2, 15.0, 99.0].map(|x| finite.bin(x)), [0, 0, 7, 15, 15]);
+    }
     use crate::plan::Level;
     use collide_broadphase::Aabb;
     use collide_math::{Rng, Vec3};

@@ -75,8 +75,6 @@ struct LastStats {
 pub struct Grid {
     kind: Kind,
     config: GridConfig,
-    /// Invalid boxes panic instead of being left out: on in debug builds (the trait's contract).
-    strict: bool,
     planner: Planner,
     plan: Plan,
     /// The body pass's chunks; the first `active_chunks` are this frame's.
@@ -100,7 +98,6 @@ impl Grid {
         Self {
             kind,
             config,
-            strict: cfg!(debug_assertions),
             planner: Planner::default(),
             plan: Plan::default(),
             chunks: Vec::new(),
@@ -146,19 +143,6 @@ impl Grid {
         self.config
     }
 
-    /// Leave invalid boxes out silently even in debug builds (the release behaviour), so that tests can check it.
-    #[cfg(test)]
-    pub(crate) fn lenient(mut self) -> Self {
-        self.strict = false;
-        self
-    }
-
-    /// Whether an invalid box panics (debug builds) or is left out (release builds).
-    #[cfg(test)]
-    pub(crate) fn strict(&self) -> bool {
-        self.strict
-    }
-
     /// This frame's slabs.
     fn active_slabs(&self) -> &[Slab] {
         &self.slabs[..self.plan.slabs().min(self.slabs.len())]
@@ -200,7 +184,7 @@ impl Broadphase for Grid {
         let (request, parallel) = self.request(n);
         let parallelism = self.config.parallelism;
         self.planner.plan(aabbs, &request, &mut self.plan);
-        let (plan, strict) = (&self.plan, self.strict);
+        let (plan, policy) = (&self.plan, frame.invalid_boxes);
         let slabs = plan.slabs();
 
         // The body pass: records into each chunk's per-slab vectors.
@@ -213,7 +197,7 @@ impl Broadphase for Grid {
         }
         self.active_chunks = chunks;
         parallelism.for_each("grid bodies", n, &mut self.chunks[..chunks], |_, chunk| {
-            chunk.scatter(aabbs, plan, strict);
+            chunk.scatter(aabbs, plan, policy);
         });
 
         // The slabs: gather their entries, build their buckets, search them.

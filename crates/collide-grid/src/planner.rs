@@ -7,6 +7,7 @@
 
 use crate::plan::{Level, MAX_LEVELS, MAX_TORUS_BITS, Plan, is_valid, level_for_ratio};
 use collide_broadphase::Aabb;
+use collide_broadphase::grid::{bulk_bounds, sampled_bounds};
 
 /// The most boxes the planner reads: enough for stable quantiles (the 10th percentile of 4096 is off by about
 /// half a percentile), few enough to stay far below a frame's cost.
@@ -118,6 +119,10 @@ impl Planner {
             self.starts.push(b.min.x);
             bounds = bounds.union(b);
         }
+        // Where the bulk of the bodies is: cells are counted from the bounds' corner and clamped to ±CELL_LIMIT,
+        // so a few bodies at ±1e30 would otherwise put every ordinary body in one cell. The far ones wrap onto
+        // the torus like any other box.
+        let bounds = bulk_bounds(bounds, sampled_bounds(aabbs));
         SceneSample { len: self.extents.len(), bounds }
     }
 

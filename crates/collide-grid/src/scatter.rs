@@ -6,7 +6,7 @@
 
 use crate::plan::{Plan, is_valid};
 use collide_broadphase::sweep::SweepBox;
-use collide_broadphase::{Aabb, Tally};
+use collide_broadphase::{Aabb, InvalidBoxes, Tally};
 use std::ops::Range;
 
 /// A chunk of bodies and the records it wrote, one vector per slab (kept across frames).
@@ -24,8 +24,8 @@ pub struct BodyChunk {
 
 impl BodyChunk {
     /// Read the chunk's boxes of `aabbs` and write their records into `parts`, one vector per slab of `plan`.
-    /// `strict`: an invalid box panics, naming the body (debug builds), instead of being left out.
-    pub fn scatter(&mut self, aabbs: &[Aabb], plan: &Plan, strict: bool) {
+    /// `policy`: the frame's, whether an invalid box panics naming the body or is left out.
+    pub fn scatter(&mut self, aabbs: &[Aabb], plan: &Plan, policy: InvalidBoxes) {
         let slabs = plan.slabs();
         if self.parts.len() < slabs {
             self.parts.resize_with(slabs, Vec::new);
@@ -37,7 +37,7 @@ impl BodyChunk {
         for i in self.bodies.clone() {
             let b = &aabbs[i];
             if !is_valid(b) {
-                check_invalid(i, b, strict);
+                check_invalid(i, b, policy);
                 invalid += 1;
                 continue;
             }
@@ -61,15 +61,15 @@ impl BodyChunk {
     }
 }
 
-/// The contract for invalid boxes: they overlap nothing; in debug builds (`strict`) they are a bug of the
-/// caller's, and the message names the body and its box.
+/// The contract for invalid boxes: they overlap nothing; under [`InvalidBoxes::Panic`] (debug builds' default)
+/// they are a bug of the caller's, and the message names the body and its box (the message of
+/// [`Frame::reject_invalid`](collide_broadphase::Frame::reject_invalid), which the scatter's workers cannot reach).
 #[cold]
 #[inline(never)]
-pub fn check_invalid(i: usize, b: &Aabb, strict: bool) {
-    assert!(
-        !strict,
-        "grid: body {i} has an invalid box {b:?} (a corner not finite, or min > max): it overlaps nothing"
-    );
+pub fn check_invalid(i: usize, b: &Aabb, policy: InvalidBoxes) {
+    if policy == InvalidBoxes::Panic {
+        panic!("{}", collide_broadphase::invalid::invalid_message(i, b));
+    }
 }
 
 #[cfg(test)]
@@ -94,7 +94,7 @@ mod tests {
             Aabb::new(Vec3::new(3.0, 2.0, 0.0), Vec3::new(4.0, 1.0, 1.0)),   // inverted on y
         ];
         let mut chunk = BodyChunk { bodies: 0..5, ..BodyChunk::default() };
-        chunk.scatter(&aabbs, &plan, false);
+        chunk.scatter(&aabbs, &plan, InvalidBoxes::OverlapNothing);
         let ids = |s: usize| chunk.parts[s].iter().map(SweepBox::id).collect::<Vec<_>>();
         assert_eq!((ids(0), ids(1), ids(2)), (vec![0, 1], vec![1], vec![1, 3]));
         assert_eq!(chunk.invalid, 2);
@@ -102,13 +102,13 @@ mod tests {
     }
 
     #[test]
-    #[should_panic(expected = "grid: body 2 has an invalid box")]
-    fn invalid_boxes_panic_naming_the_body_when_strict() {
+    #[should_panic(expected = "body 2: ")]
+    fn invalid_boxes_panic_naming_the_body_when_asked() {
         let plan = Plan { levels: vec![Default::default()], level_extent: 1.0, ..Plan::default() };
         let aabbs = [Aabb::from_center_radius(Vec3::ZERO, 1.0); 2]
             .into_iter()
             .chain([Aabb::new(Vec3::ZERO, Vec3::new(1.0, f32::INFINITY, 1.0))])
             .collect::<Vec<_>>();
-        BodyChunk { bodies: 0..3, ..BodyChunk::default() }.scatter(&aabbs, &plan, true);
+        BodyChunk { bodies: 0..3, ..BodyChunk::default() }.scatter(&aabbs, &plan, InvalidBoxes::Panic);
     }
 }

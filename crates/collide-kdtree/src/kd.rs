@@ -6,7 +6,7 @@ use crate::edit::{EditCounts, EditRules, Editor, OldTree};
 use crate::plan::PlanRules;
 use crate::search::{SearchScratch, pairs};
 use crate::tree::{Item, MAX_DEPTH_LIMIT, Node, Span, is_valid};
-use crate::update::{InvalidBoxes, UpdateInput, Updater};
+use crate::update::{UpdateInput, Updater};
 use collide_broadphase::parallel::PairChunks;
 use collide_broadphase::{
     Aabb, Broadphase, DebugBox, DebugGeometry, Frame, PairList, Parallelism, Params, Resize, Stats, Tally,
@@ -28,21 +28,11 @@ pub struct KdConfig {
     /// When the update and the search run on rayon's threads. Default: [`Parallelism::default`]; tests lower it
     /// to run the parallel paths on small scenes.
     pub parallelism: Parallelism,
-    /// What a box that is not finite or is inverted does: [`InvalidBoxes::Panic`] in debug builds,
-    /// [`InvalidBoxes::Skip`] (it overlaps nothing) in release builds.
-    pub invalid: InvalidBoxes,
 }
 
 impl Default for KdConfig {
     fn default() -> Self {
-        Self {
-            max_leaf: 64,
-            max_depth: 32,
-            period: 0.2,
-            max_ratio: 2.0,
-            parallelism: Parallelism::default(),
-            invalid: InvalidBoxes::default(),
-        }
+        Self { max_leaf: 64, max_depth: 32, period: 0.2, max_ratio: 2.0, parallelism: Parallelism::default() }
     }
 }
 
@@ -208,7 +198,7 @@ impl KdTree {
             nodes: &self.nodes,
             old_spans: &self.spans[..old_spans_len],
             mapping: self.editor.mapping(),
-            invalid: self.config.invalid,
+            invalid: frame.invalid_boxes,
             parallelism: self.config.parallelism,
         };
         let mut tally = self.updater.run(

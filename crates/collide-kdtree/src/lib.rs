@@ -120,7 +120,7 @@
 //!
 //! A box that is not finite or has `min > max` on some axis overlaps nothing: the update drops it and lists the
 //! body as excluded, and looks at it again every frame until its box is valid. Debug builds panic instead, naming
-//! the body and its box ([`InvalidBoxes`] says which; [`KdConfig::invalid`] defaults to the build's). Finite
+//! the body and its box (the frame's `InvalidBoxes` says which, `Panic` by default in debug builds). Finite
 //! boxes of any size are placed exactly (the root's region is infinite, planes are the bodies' own coordinates,
 //! centres are `min / 2 + max / 2`).
 //!
@@ -158,7 +158,6 @@ mod tests;
 
 pub use kd::{KdConfig, KdTree};
 pub use tree::MAX_DEPTH_LIMIT;
-pub use update::InvalidBoxes;
 
 use collide_broadphase::ParamSpec;
 

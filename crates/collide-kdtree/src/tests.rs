@@ -1,4 +1,5 @@
-use crate::{InvalidBoxes, KdConfig, KdTree};
+use crate::{KdConfig, KdTree};
+use collide_broadphase::InvalidBoxes;
 use collide_broadphase::conformance::{assert_conforms, pair_snapshot, snapshot_scenes};
 use collide_broadphase::{Aabb, Broadphase, Frame, PairList, Parallelism, reference_pairs};
 use collide_math::{Rng, Vec3};
@@ -88,7 +89,7 @@ fn invalid_boxes_overlap_nothing_and_come_back() {
     let inverted = Aabb::new(Vec3::splat(5.0), Vec3::new(6.0, 4.0, 6.0));
     let bad = [(3, nan), (500, inf), (1999, inverted), (1000, Aabb::new(Vec3::splat(1.0), Vec3::splat(f32::NAN)))];
     on_two_threads(|| {
-        let mut bp = KdTree::new(KdConfig { invalid: InvalidBoxes::Skip, ..config(4, 32) });
+        let mut bp = KdTree::new(config(4, 32));
         for step in 0..6u64 {
             // Frames 1..4 carry the invalid boxes; frame 0 and 5 do not.
             aabbs.clone_from(&good);
@@ -98,7 +99,8 @@ fn invalid_boxes_overlap_nothing_and_come_back() {
                 }
             }
             let (mut out, mut want) = (PairList::new(), PairList::new());
-            bp.find_pairs(&Frame::new(&aabbs).with_step(step), &mut out);
+            let frame = Frame::new(&aabbs).with_step(step).with_invalid_boxes(InvalidBoxes::OverlapNothing);
+            bp.find_pairs(&frame, &mut out);
             bp.validate().unwrap();
             // The reference without the invalid bodies: theirs are the pairs nobody may report.
             let mut masked = aabbs.clone();
@@ -115,18 +117,12 @@ fn invalid_boxes_overlap_nothing_and_come_back() {
 }
 
 #[test]
-#[should_panic(expected = "body 7 has an invalid box")]
+#[should_panic(expected = "body 7: ")]
 fn invalid_boxes_panic_naming_the_body_when_asked_to() {
     let mut aabbs = vec![Aabb::from_center_radius(Vec3::ONE, 1.0); 10];
     aabbs[7] = Aabb::new(Vec3::splat(2.0), Vec3::splat(1.0));
-    let mut bp = KdTree::new(KdConfig { invalid: InvalidBoxes::Panic, ..KdConfig::default() });
-    bp.find_pairs(&Frame::new(&aabbs), &mut PairList::new());
-}
-
-#[test]
-fn the_default_for_invalid_boxes_follows_the_build() {
-    let want = if cfg!(debug_assertions) { InvalidBoxes::Panic } else { InvalidBoxes::Skip };
-    assert_eq!(KdConfig::default().invalid, want);
+    let mut bp = KdTree::new(KdConfig::default());
+    bp.find_pairs(&Frame::new(&aabbs).with_invalid_boxes(InvalidBoxes::Panic), &mut PairList::new());
 }
 
 /// Coordinates near ±10³⁰ and one body larger than the rest of the world: exact pairs, a valid tree.

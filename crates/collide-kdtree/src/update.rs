@@ -20,7 +20,7 @@
 use crate::edit::Mapping;
 use crate::place::{descend, place};
 use crate::tree::{ITEM_BYTES, Item, Node, Span, is_valid};
-use collide_broadphase::{Aabb, Parallelism, Tally};
+use collide_broadphase::{Aabb, InvalidBoxes, Parallelism, Tally};
 
 /// `dest` of an item that is dropped (its box is invalid).
 const DROP: u32 = u32::MAX;
@@ -30,18 +30,6 @@ const MAX_CHUNKS: usize = 32;
 
 /// Chunks per rayon thread: a few, so that a chunk holding a crowded node does not leave a thread idle.
 const CHUNKS_PER_THREAD: usize = 4;
-
-/// What a box that is not finite, or has `min > max` on some axis, does.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum InvalidBoxes {
-    /// Panic with the body's index and box: a bug upstream, caught where it enters (debug builds' default).
-    #[cfg_attr(debug_assertions, default)]
-    Panic,
-    /// The body overlaps nothing until its box is valid again; the other bodies' pairs are unaffected (release
-    /// builds' default).
-    #[cfg_attr(not(debug_assertions), default)]
-    Skip,
-}
 
 /// A body that changed node, with its new box.
 #[derive(Clone, Copy, Debug, Default)]
@@ -343,10 +331,10 @@ fn check(policy: InvalidBoxes, id: u32, b: &Aabb) -> bool {
     if is_valid(b) {
         return true;
     }
-    assert!(
-        policy == InvalidBoxes::Skip,
-        "kd: body {id} has an invalid box {b:?} (a corner is not finite, or min > max); it would overlap nothing"
-    );
+    if policy == InvalidBoxes::Panic {
+        // The message of `Frame::reject_invalid`, which the update's workers cannot reach.
+        panic!("{}", collide_broadphase::invalid::invalid_message(id as usize, b));
+    }
     false
 }
 

@@ -41,15 +41,23 @@ impl Strips {
     pub fn across<'a>(boxes: impl IntoIterator<Item = &'a SweepBox>, k: usize) -> Option<Self> {
         assert!(k < 2, "a sweep record has two cross axes");
         let (mut lo, mut hi, mut w, mut count) = (f32::INFINITY, f32::NEG_INFINITY, 0.0f32, 0);
+        let mut sample = StartSample::default();
         for b in boxes {
             let (min, max) = (b.cross[k], -b.cross[k + 2]);
             lo = lo.min(min);
             hi = hi.max(min);
             w = w.max(max - min);
+            sample.offer(count, min, max - min);
             count += 1;
         }
+        // Strips span where the bulk of the starts is, and are as wide as the bulk's widest box: a few boxes at
+        // ±1e30, or one box spanning the world, would otherwise make one strip of the whole list. Starts outside
+        // land in the end strips (see `of`); boxes wider than a strip are swept against every strip (see `slot`).
+        let (lo_bulk, hi_bulk, typical) = sample.bulk(lo, hi);
+        (lo, hi) = (lo_bulk, hi_bulk);
+        let base = if w <= OUTLIER_RATIO * typical { w } else { typical };
         let most = (count / BOXES_PER_STRIP).clamp(2, MAX_STRIPS);
-        let width = (w * 1.01).max((hi - lo) / (most - 1) as f32);
+        let width = (base * 1.01).max((hi - lo) / (most - 1) as f32);
         // Rounding may make one strip too many; folding the last ones together only merges neighbours.
         let n = (((hi - lo) / width) as usize + 1).min(most);
         (width > 0.0 && width.is_finite() && n >= 3).then_some(Self { lo, width, n, k })
@@ -67,11 +75,86 @@ impl Strips {
         false
     }
 
-    /// The strip `b` starts in.
+    /// Where the scatter puts `b`: the strip it starts in, or slot `n` (after the last strip) when it is wider
+    /// than a strip less 1% — a wide box, which two strips apart may still overlap, so it is swept against all.
+    #[inline(always)]
+    fn slot(&self, b: &SweepBox) -> usize {
+        let extent = -b.cross[self.k + 2] - b.cross[self.k];
+        if extent * 1.01 > self.width { self.n } else { self.of(b) }
+    }
+
+    /// The strip `b` starts in. Starts below the first strip land in it (`as` saturates a negative to 0) and
+    /// those past the last in the last: two overlapping boxes still start in the same strip or neighbours, since
+    /// clamping moves a start only towards the strips the other box's start is within one width of.
     #[inline(always)]
     #[must_use]
     pub fn of(&self, b: &SweepBox) -> usize {
         (((b.cross[self.k] - self.lo) / self.width) as usize).min(self.n - 1)
+    }
+}
+
+/// Starts and extents read at a fixed stride that doubles whenever the sample is full, so one pass over a list of
+/// unknown length keeps at most [`START_SAMPLE`] of them, evenly spread.
+#[derive(Clone, Copy, Debug)]
+struct StartSample {
+    starts: [f32; START_SAMPLE],
+    extents: [f32; START_SAMPLE],
+    len: usize,
+    stride: usize,
+}
+
+/// The most starts a [`StartSample`] keeps.
+const START_SAMPLE: usize = 64;
+
+/// A list whose starts span more than this many times the trimmed sample's range is cut over the sample's range
+/// (as [`crate::grid::OUTLIER_RATIO`] does for the region grid).
+const OUTLIER_RATIO: f32 = 4.0;
+
+impl Default for StartSample {
+    fn default() -> Self {
+        Self { starts: [0.0; START_SAMPLE], extents: [0.0; START_SAMPLE], len: 0, stride: 1 }
+    }
+}
+
+impl StartSample {
+    /// The `i`-th box of the list starts at `x` and is `extent` wide.
+    #[inline(always)]
+    fn offer(&mut self, i: usize, x: f32, extent: f32) {
+        if i % self.stride != 0 {
+            return;
+        }
+        if self.len == START_SAMPLE {
+            // Keep every other one: the sample is then the list at twice the stride.
+            for j in 0..START_SAMPLE / 2 {
+                self.starts[j] = self.starts[2 * j];
+                self.extents[j] = self.extents[2 * j];
+            }
+            self.len = START_SAMPLE / 2;
+            self.stride *= 2;
+            if i % self.stride != 0 {
+                return;
+            }
+        }
+        self.starts[self.len] = x;
+        self.extents[self.len] = extent;
+        self.len += 1;
+    }
+
+    /// `lo..=hi`, or the sample's range with its `len / 32` lowest and highest starts dropped when the full range
+    /// is more than [`OUTLIER_RATIO`] times wider; and the sample's widest extent with the `len / 32` widest
+    /// dropped (infinity for a sample too small to say).
+    fn bulk(mut self, lo: f32, hi: f32) -> (f32, f32, f32) {
+        let len = self.len;
+        if len < 8 {
+            return (lo, hi, f32::INFINITY);
+        }
+        let trim = len / 32;
+        let starts = &mut self.starts[..len];
+        let a = *starts.select_nth_unstable_by(trim, f32::total_cmp).1;
+        let b = *starts.select_nth_unstable_by(len - 1 - trim, f32::total_cmp).1;
+        let typical = *self.extents[..len].select_nth_unstable_by(len - 1 - trim, f32::total_cmp).1;
+        let (lo, hi) = if b - a > 0.0 && hi - lo > OUTLIER_RATIO * (b - a) { (a, b) } else { (lo, hi) };
+        (lo, hi, typical)
     }
 }
 
@@ -85,16 +168,22 @@ pub struct StripScratch {
 }
 
 /// Pairs among `boxes` (sorted by [`SweepBox::lo`]), strip by strip: each strip swept, and each strip against the
-/// next. Returns the box tests made. O(m + n + tests) for m boxes in n strips.
+/// next; the few boxes wider than a strip swept among themselves and against every strip. Returns the box tests
+/// made. O(m + n·(1 + w) + tests) for m boxes in n strips, w of them wide.
 pub fn sweep_strips(boxes: &[SweepBox], strips: &Strips, scratch: &mut StripScratch, sink: &mut PairSink<'_>) -> u64 {
     let StripScratch { xs, x_starts, .. } = scratch;
     bucket(boxes, strips, xs, x_starts);
+    // Slot n holds the wide boxes.
     let strip = |i: usize| &xs[x_starts[i]..x_starts[i + 1]];
-    let mut tests = 0;
+    let wide = strip(strips.n);
+    let mut tests = sweep(wide, sink);
     for i in 0..strips.n {
         tests += sweep(strip(i), sink);
         if i + 1 < strips.n {
             tests += sweep_two(strip(i), strip(i + 1), sink);
+        }
+        if !wide.is_empty() {
+            tests += sweep_two(wide, strip(i), sink);
         }
     }
     tests
@@ -115,36 +204,46 @@ pub fn sweep_two_strips(
     bucket(ys, strips, yb, y_starts);
     let x = |i: usize| &xb[x_starts[i]..x_starts[i + 1]];
     let y = |i: usize| &yb[y_starts[i]..y_starts[i + 1]];
-    let mut tests = 0;
+    // Slot n of each list holds its wide boxes: against the other list's wide boxes once, and every strip.
+    let (x_wide, y_wide) = (x(strips.n), y(strips.n));
+    let mut tests = sweep_two(x_wide, y_wide, sink);
     for i in 0..strips.n {
         tests += sweep_two(x(i), y(i), sink);
         if i + 1 < strips.n {
             tests += sweep_two(x(i), y(i + 1), sink);
             tests += sweep_two(x(i + 1), y(i), sink);
         }
+        if !x_wide.is_empty() {
+            tests += sweep_two(x_wide, y(i), sink);
+        }
+        if !y_wide.is_empty() {
+            tests += sweep_two(x(i), y_wide, sink);
+        }
     }
     tests
 }
 
-/// Scatter `boxes` stably into `strips`: strip `i` is `dst[starts[i]..starts[i + 1]]`, in `boxes`' order.
+/// Scatter `boxes` stably into `strips`' slots: slot `i` is `dst[starts[i]..starts[i + 1]]`, in `boxes`' order.
 fn bucket(boxes: &[SweepBox], strips: &Strips, dst: &mut Vec<SweepBox>, starts: &mut Vec<usize>) {
+    // Slots 0..n are the strips, slot n the wide boxes.
+    let slots = strips.n + 1;
     starts.clear();
-    starts.resize(strips.n + 1, 0);
+    starts.resize(slots + 1, 0);
     for b in boxes {
-        starts[strips.of(b) + 1] += 1;
+        starts[strips.slot(b) + 1] += 1;
     }
-    for i in 0..strips.n {
+    for i in 0..slots {
         starts[i + 1] += starts[i];
     }
     dst.clear();
     dst.resize(boxes.len(), SweepBox::default());
-    // The scatter advances `starts[i]` to the end of strip i; shifting by one restores the starts.
+    // The scatter advances `starts[i]` to the end of slot i; shifting by one restores the starts.
     for b in boxes {
-        let i = strips.of(b);
+        let i = strips.slot(b);
         dst[starts[i]] = *b;
         starts[i] += 1;
     }
-    starts.copy_within(0..strips.n, 1);
+    starts.copy_within(0..slots, 1);
     starts[0] = 0;
 }
 
@@ -206,6 +305,51 @@ mod tests {
 
             let xs = records::<1>(&aabbs, (0..aabbs.len()).filter(|i| i % 3 == 0));
             let ys = records::<1>(&aabbs, (0..aabbs.len()).filter(|i| i % 3 != 0));
+            let strips = Strips::across(xs.iter().chain(&ys), k).unwrap();
+            let mut out = Vec::new();
+            {
+                let mut sink = PairSink::new(&mut out, &mut buffer);
+                for side in [&xs, &ys] {
+                    let own = Strips::across(side.iter(), k).unwrap();
+                    sweep_strips(side, &own, &mut scratch, &mut sink);
+                }
+                sweep_two_strips(&xs, &ys, &strips, &mut scratch, &mut sink);
+            }
+            assert_eq!(sorted(out), want.as_slice(), "cross axis {k}, two lists");
+        }
+    }
+
+    /// A sheet with a few boxes far out on both cross axes (±1e30), two poking out of its corners, one box
+    /// spanning the world and one several strips wide: still cut into strips over the sheet, exact (one list and
+    /// two), and far cheaper than one sweep.
+    #[test]
+    fn far_boxes_neither_spoil_the_cut_nor_lose_pairs() {
+        let mut rng = Rng::new(8);
+        let mut aabbs = sheet(&mut rng, 1200);
+        for (i, x) in [-1.0e30f32, 1.0e30, -3.0e29, 2.0e30].into_iter().enumerate() {
+            let c = Vec3::new(x, 0.0, -x);
+            aabbs.push(Aabb::new(c - Vec3::splat(1.0), c + Vec3::splat(1.0 + i as f32)));
+        }
+        // Wide boxes: one spanning the world, one three strips wide across the sheet.
+        aabbs.push(Aabb::new(Vec3::splat(-1.0e30), Vec3::splat(1.0e30)));
+        aabbs.push(Aabb::new(Vec3::new(10.0, -1.0, 10.0), Vec3::new(22.0, 1.0, 22.0)));
+        // Two boxes of ordinary size poking out of the sheet's corners, overlapping sheet boxes.
+        aabbs.push(Aabb::new(Vec3::new(-3.0, -1.0, -3.0), Vec3::new(0.5, 1.0, 0.5)));
+        aabbs.push(Aabb::new(Vec3::new(39.0, -1.0, 39.0), Vec3::new(43.0, 1.0, 43.0)));
+        let mut want = PairList::new();
+        reference_pairs(&aabbs, &mut want);
+        let (mut buffer, mut scratch) = (SinkBuffer::default(), StripScratch::default());
+        for k in 0..2 {
+            let all = records::<1>(&aabbs, 0..aabbs.len());
+            let strips = Strips::across(&all, k).expect("the sheet still cuts into strips");
+            let mut out = Vec::new();
+            let tests = sweep_strips(&all, &strips, &mut scratch, &mut PairSink::new(&mut out, &mut buffer));
+            assert_eq!(sorted(out), want.as_slice(), "cross axis {k}");
+            let plain_tests = sweep(&all, &mut PairSink::new(&mut Vec::new(), &mut buffer));
+            assert!(tests < plain_tests / 3, "{tests} tests in strips, {plain_tests} in one sweep");
+
+            let xs = records::<1>(&aabbs, (0..aabbs.len()).filter(|i| i % 2 == 0));
+            let ys = records::<1>(&aabbs, (0..aabbs.len()).filter(|i| i % 2 == 1));
             let strips = Strips::across(xs.iter().chain(&ys), k).unwrap();
             let mut out = Vec::new();
             {
