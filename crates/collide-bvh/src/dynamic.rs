@@ -360,7 +360,9 @@ impl Broadphase for DynamicBvh {
         let _ = pairs;
         self.reset();
         let mut out = PairList::new();
-        self.find_pairs(&Frame::new(frame.aabbs).with_step(frame.step), &mut out);
+        // Without the motion hint (the structure is new), with the frame's policy for invalid boxes.
+        let fresh = Frame::new(frame.aabbs).with_step(frame.step).with_dt(frame.dt);
+        self.find_pairs(&fresh.with_invalid_boxes(frame.invalid_boxes), &mut out);
     }
 
     fn validate(&self) -> Result<(), String> {

@@ -37,7 +37,7 @@ pub const COLUMNS_PER_ENTRY: f32 = 4.0;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GridConfig {
     /// Cells are this many times the reference box size: the median box's largest side for the uniform grid,
-    /// the small boxes' (the 10th percentile) for the hierarchical grid's finest level. Default 2.
+    /// the small boxes' (the 10th percentile) for the hierarchical grid's finest level. Default 4.
     pub cell_factor: f32,
     /// A fixed cell edge (the finest level's), or 0 to size cells from the boxes every frame. Default 0.
     pub cell_size: f32,

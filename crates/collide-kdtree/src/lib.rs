@@ -106,7 +106,7 @@
 //! # Performance tips
 //!
 //! - `max_leaf` 16–64 cost about the same (instructions per frame at 10⁵ bodies, thesis / cluster's dense phase:
-//!   16: 71 / 159 M, 32: 65 / 152 M, 64: 62 / 155 M); 32 is the default.
+//!   16: 71 / 159 M, 32: 65 / 152 M, 64: 62 / 155 M); 64 is the default (the strips make larger leaves cheap).
 //! - `period`: shorter follows a moving crowd sooner at the price of more small re-plans (noise in small subtrees
 //!   crosses the ratio: a few percent of the bodies per check in a uniform scene, all cheap); longer for still
 //!   scenes. `max_ratio` larger re-plans less.

@@ -32,11 +32,14 @@
 //!    octrees with duplicates); and the resting fraction (what static trees exploit), from the frame's motion
 //!    hint when it has one.
 //! 2. **A cost model** ([`model`]): a log-linear prior per candidate, fitted offline by `cargo xtask bench
-//!    --study calibrate` and stored in `data/prior.toml` with its machine and commit; corrected online per
-//!    candidate and per regime by an exponentially weighted mean of `ln(measured / predicted)`. Each prediction
-//!    has an uncertainty: the prior's residual for a candidate never measured here, small for one measured
-//!    moments ago on similar features.
-//! 3. **Probes and the switch policy** ([`policy`]): a candidate predicted cheaper by the margin (10%) for four
+//!    --study calibrate` and stored in `data/prior.toml` with its machine and commit. Predictions are
+//!    *relative*: a candidate's cost is the active candidate's measured cost times the prior's ratio of the two,
+//!    so whatever slows every candidate alike (load, another CPU) cancels. Each probe measures the ratio itself
+//!    and folds the gap into an offset per candidate and per regime (coarse bins of speed, pairs per body and
+//!    resting fraction). Each prediction has an uncertainty: the prior's residual for a candidate never
+//!    measured in this regime, small for one measured moments ago on similar features, growing as the features
+//!    drift from that measurement.
+//! 3. **Probes and the switch policy** ([`policy`], driven by the [`Controller`]): a candidate predicted cheaper by the margin (10%) for four
 //!    frames in a row, or one the model is unsure of whose optimistic estimate could be, is *probed*: warm-started
 //!    from the active candidate's pairs and run beside it for four frames, its pairs discarded. The first probe
 //!    frame pays for what the warm start left to do and is not compared; the least of the other three, against
@@ -45,14 +48,22 @@
 //!    the candidate cheaper by the margin switches — and the newcomer is then already warm, so the switch frame
 //!    does not spike. Probes spend from a budget of 5% of the broadphase's time, counted in frames of the active
 //!    candidate (a start grant of 8, a bucket of 40); a probe predicted to pay for itself three times over may
-//!    borrow up to 30 frames' worth when a scene has just changed. After a switch nothing is decided for 12
-//!    frames; going back to a candidate left in the last 600 frames needs twice the margin.
+//!    borrow up to 30 frames' worth when a scene has just changed; a probe is charged its frames clipped at four
+//!    times its least, so a frame the machine stalled is not its fault. After a switch nothing is decided for 12
+//!    frames; going back to a candidate left in the last 600 frames needs twice the margin. A candidate never
+//!    measured in the scene's current regime may be explored again after a quarter of the usual gap.
 //! 4. **Warm switches:** [`Broadphase::warm_start`](collide_broadphase::Broadphase::warm_start) hands a
 //!    newcomer the current frame's pairs, so incremental sweep-and-prune starts from one radix sort plus the
 //!    known pairs, never from insertion-sorting a random order.
 //! 5. **The decision log** ([`log`]): every probe, switch and rejection with the frame, the features, every
 //!    candidate's prediction and the reason in words; `collide --headless --decisions FILE` writes it as CSV
 //!    and the app shows it.
+//!
+//! The decisions live in a [`Controller`] fed with numbers only (features and milliseconds), apart from the
+//! clock and the broadphases: [`Selector`] runs the real candidates and times them, and [`replay`] feeds the same
+//! controller the costs a [`trace`] recorded, so a policy is judged on the same frames without the machine's
+//! noise (`cargo xtask bench --study selector-trace` records traces, the `replay` example judges a policy on
+//! them against the per-phase oracle and every pinned candidate).
 //!
 //! Switching never changes a pair: every candidate answers the exact pair set (the conformance kit checks each,
 //! and checks `auto` in a forced-switch mode that changes candidate every k frames). Only the time changes.
@@ -64,6 +75,9 @@
 //!   stalled frame teaches little); the two frames after a start, a warm switch or a resize teach nothing. A
 //!   probe compares the least of three frames with the active one's least on the *same* frames, so a stalled
 //!   frame is never the one compared and load common to both cancels.
+//! - **A scene that changes under the active candidate** (bodies grow, a crowd forms at once): three frames in a
+//!   row outside [½, 2]× its recent median make it forget its recent frames, so its typical frame follows at
+//!   once, and nothing is decided for 10 frames, so that a switch is compared with frames of the new scene.
 //! - **A prior from another machine** ranks candidates wrongly at first; every measurement corrects the
 //!   candidate it measured, in its regime, and the first probes correct the rest. Refit with `cargo xtask bench
 //!   --study calibrate --install`.
@@ -83,7 +97,7 @@
 //!
 //! Per frame, beyond the active candidate's own cost: O(s) for the features over a sample of s ≤ 2048 bodies
 //! plus clearing a 4096-cell grid, O(c) for the model over c candidates, O(1) for the policy and the log (a ring
-//! allocated once). Probes add their candidate's cost on at most the budget's share of the frames. Memory: the
+//! allocated once), O(24 log 24) for the active candidate's recent median. Probes add their candidate's cost on at most the budget's share of the frames. Memory: the
 //! candidates' structures, plus O(s) for the sample and 1024 log entries.
 //!
 //! # Performance tips
