@@ -1,7 +1,6 @@
 //! The dynamic tree's invariants, checked after every call by the tests.
 
 use crate::bodies::{Proxy, Stage};
-use crate::bounds::is_usable;
 use crate::cache::PairCache;
 use crate::tree::Tree;
 use collide_broadphase::Pair;
@@ -55,7 +54,7 @@ pub(crate) fn validate(p: &Parts<'_>) -> Result<(), String> {
     #[cfg(debug_assertions)]
     for (i, b) in p.last_boxes.iter().enumerate().take(p.proxies.len()) {
         let proxy = &p.proxies[i];
-        match (is_usable(b), proxy.place()) {
+        match (crate::bounds::is_usable(b), proxy.place()) {
             (true, Some(_)) if !proxy.fat.contains(b) => {
                 return Err(format!("body {i}'s box {b:?} is outside its fat box {:?}", proxy.fat));
             }

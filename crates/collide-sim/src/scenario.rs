@@ -209,6 +209,30 @@ fn far_box(bodies: usize, mean_volume: f32) -> Aabb {
     Aabb::from_center_half_extents(Vec3::ZERO, cluster.half_extents() * FAR_SPREAD)
 }
 
+/// The cube of the `far-clusters` cluster nearest `p`: the corner cube, one cluster width wide, on the side of the
+/// container's centre where `p` is on each axis.
+fn far_cluster_of(container: &Aabb, p: Vec3) -> Aabb {
+    let width = container.extents() / FAR_SPREAD;
+    let corner = Vec3::select(p.cmpgt(container.center()), Vec3::ONE, Vec3::ZERO);
+    let lo = container.min + (container.extents() - width) * corner;
+    Aabb::new(lo, lo + width)
+}
+
+/// `far-clusters` stays eight clusters: a body leaving its cluster's cube turns back in, as at a wall. Without
+/// it the clusters would spread into the empty world for minutes (the container is 1000 cluster widths wide),
+/// and the scene would never reach the steady state its memory and timing figures are meant to show.
+fn far_clusters_script(_: u64, setup: &Setup, _: &mut Rng, bodies: &mut Bodies) {
+    let c = setup.container;
+    for (pos, v) in bodies.position.iter().zip(&mut bodies.velocity) {
+        let cube = far_cluster_of(&c, *pos);
+        for axis in 0..3 {
+            if (pos[axis] < cube.min[axis] && v[axis] < 0.0) || (pos[axis] > cube.max[axis] && v[axis] > 0.0) {
+                v[axis] = -v[axis];
+            }
+        }
+    }
+}
+
 /// Body `i` goes to the cluster at corner `i mod 8` of the container, uniform inside it.
 fn spawn_far_clusters(setup: &Setup, rng: &mut Rng, bodies: &mut Bodies) {
     let c = setup.container;
@@ -430,10 +454,11 @@ pub static SCENARIOS: &[ScenarioDescriptor] = &[
     },
     ScenarioDescriptor {
         name: "far-clusters",
-        summary: "eight uniform clusters at the corners of a container 1000 cluster widths wide: a huge, empty world",
+        summary: "eight uniform clusters held at the corners of a container 1000 cluster widths wide: a huge, empty world",
         container: far_box,
         speed: |c| c.extents().x / FAR_SPREAD / 5.0,
         spawn: spawn_far_clusters,
+        script: Some(far_clusters_script),
         ..UNIFORM
     },
     ScenarioDescriptor {
@@ -512,6 +537,23 @@ mod tests {
             let corner = Vec3::new((k & 1) as f32, (k >> 1 & 1) as f32, (k >> 2) as f32);
             let lo = setup.container.min + (setup.container.extents() - cluster) * corner;
             assert!(p.cmpge(lo).all() && p.cmple(lo + cluster).all(), "body {i} at {p} outside its cluster");
+        }
+    }
+
+    /// The clusters stay clusters: after 20 simulated seconds (four cluster widths of travel at the scenario's
+    /// speed) every body is still within a body's reach of its corner cube.
+    #[test]
+    fn far_clusters_stay_at_their_corners() {
+        let config = "scenario = \"far-clusters\"\nbodies = 800\nalgorithm = \"sap\"";
+        let mut sim = crate::Simulation::new(&crate::Config::parse(config, "test", &[]).unwrap()).unwrap();
+        let container = sim.setup().container;
+        for _ in 0..1200 {
+            sim.step(1.0 / 60.0);
+        }
+        let b = sim.bodies();
+        for (i, p) in b.position.iter().enumerate() {
+            let cube = far_cluster_of(&container, *p).expanded(2.0 * b.radius[i]);
+            assert!(cube.contains_point(*p), "body {i} at {p} left its cluster {cube:?}");
         }
     }
 
