@@ -12,17 +12,11 @@ use collide_broadphase::{Broadphase, DebugBox, DebugGeometry, Frame, PairList, P
 const JOIN_TASK_LEAVES: u32 = 2048;
 
 /// Tuning of a [`LinearBvh`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LbvhConfig {
     /// When the build passes and the self-join run on rayon's threads. Default: [`Parallelism::default`]; tests
     /// lower it to run the parallel paths on small scenes.
     pub parallelism: Parallelism,
-}
-
-impl Default for LbvhConfig {
-    fn default() -> Self {
-        Self { parallelism: Parallelism::default() }
-    }
 }
 
 /// What the last call did.

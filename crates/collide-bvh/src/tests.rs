@@ -70,11 +70,7 @@ fn dynamic(config: DynamicConfig) -> DynamicBvh {
 #[test]
 fn lbvh_conforms() {
     assert_conforms(|| Box::new(LinearBvh::new()));
-    on_two_threads(|| {
-        assert_conforms(|| {
-            Box::new(LinearBvh::with_config(LbvhConfig { parallelism: FORCED, ..LbvhConfig::default() }))
-        })
-    });
+    on_two_threads(|| assert_conforms(|| Box::new(LinearBvh::with_config(LbvhConfig { parallelism: FORCED }))));
 }
 
 #[test]

@@ -120,7 +120,7 @@ impl StartSample {
     /// The `i`-th box of the list starts at `x` and is `extent` wide.
     #[inline(always)]
     fn offer(&mut self, i: usize, x: f32, extent: f32) {
-        if i % self.stride != 0 {
+        if !i.is_multiple_of(self.stride) {
             return;
         }
         if self.len == START_SAMPLE {
@@ -131,7 +131,7 @@ impl StartSample {
             }
             self.len = START_SAMPLE / 2;
             self.stride *= 2;
-            if i % self.stride != 0 {
+            if !i.is_multiple_of(self.stride) {
                 return;
             }
         }
