@@ -1,4 +1,4 @@
-use crate::invalid::{InvalidBoxes, invalid_message};
+use crate::invalid::InvalidBoxes;
 use collide_math::Aabb;
 
 /// What a broadphase is given each step. It grows as algorithms need more context (velocities for swept
@@ -75,9 +75,7 @@ impl<'a> Frame<'a> {
     #[inline(never)]
     #[track_caller]
     pub fn reject_invalid(&self, body: usize) {
-        if self.invalid_boxes == InvalidBoxes::Panic {
-            panic!("{}", invalid_message(body, &self.aabbs[body]));
-        }
+        self.invalid_boxes.reject(body, &self.aabbs[body]);
     }
 
     /// The number of bodies.

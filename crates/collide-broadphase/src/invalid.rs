@@ -36,6 +36,21 @@ pub enum InvalidBoxes {
 impl InvalidBoxes {
     /// [`Panic`](Self::Panic) in debug builds, [`OverlapNothing`](Self::OverlapNothing) in release builds.
     pub const DEFAULT: Self = if cfg!(debug_assertions) { Self::Panic } else { Self::OverlapNothing };
+
+    /// Body `body`'s box `aabb` is invalid: under [`Panic`](Self::Panic) panic naming the body and its box
+    /// ([`invalid_message`]), otherwise return (the body overlaps nothing). [`Frame::reject_invalid`] is this with
+    /// the frame's policy; workers that carry the policy but not the frame call it directly. Out of line, so hot
+    /// loops pay only for the branch that leads here.
+    ///
+    /// [`Frame::reject_invalid`]: crate::Frame::reject_invalid
+    #[cold]
+    #[inline(never)]
+    #[track_caller]
+    pub fn reject(self, body: usize, aabb: &Aabb) {
+        if self == Self::Panic {
+            panic!("{}", invalid_message(body, aabb));
+        }
+    }
 }
 
 impl Default for InvalidBoxes {

@@ -1,9 +1,7 @@
 //! The few box functions both hierarchies need beyond `collide_math::Aabb`: the surface-area cost, the check
 //! that a box may enter a tree, and the debug-build report of one that may not.
 
-use collide_broadphase::InvalidBoxes;
-use collide_broadphase::invalid::invalid_message;
-use collide_math::{Aabb, Vec3};
+use collide_math::Aabb;
 
 /// Half the surface area of `b`: the cost measure of the surface-area heuristic (SAH). The probability that a
 /// random ray — and, for small query boxes, a random query — meets a box is proportional to its area, so the
@@ -20,19 +18,13 @@ pub(crate) fn area(b: &Aabb) -> f32 {
     e.x * e.y + e.y * e.z + e.z * e.x
 }
 
-/// `true` when `b` may enter a hierarchy: finite corners and `min <= max` on every axis (`Aabb::is_valid`,
-/// written for the hot paths: nine comparisons, no branch — a NaN fails every comparison, and `min <= max`
-/// carries the finiteness of one corner to the other).
+/// `true` when `b` may enter a hierarchy: the contract's [`is_valid_box`] (finite corners, `min <= max`).
 ///
 /// The workspace's contract for any other box (non-finite or inverted) is that it **overlaps nothing**: it is
 /// never reported in a pair, and it must not corrupt the answer for the other bodies. An inverted box can
 /// satisfy `Aabb::overlaps` against a large box (`[5, 3]` and `[0, 10]` pass both comparisons), and a NaN
 /// poisons every union above it, so such boxes are kept out of every structure rather than filtered later.
-#[inline(always)]
-#[must_use]
-pub(crate) fn is_usable(b: &Aabb) -> bool {
-    (b.min.cmpgt(Vec3::NEG_INFINITY) & b.min.cmple(b.max) & b.max.cmplt(Vec3::INFINITY)).all()
-}
+pub(crate) use collide_broadphase::is_valid_box as is_usable;
 
 /// `true` when `b` lies inside `fat` and is not inverted — so, `fat` being finite, `b` is usable and may stay
 /// where it is. Nine comparisons combined without branches (as `Aabb::overlaps`): glam's `BVec3` masks took 14
@@ -51,23 +43,11 @@ pub(crate) fn fits(b: &Aabb, fat: &Aabb) -> bool {
         & (b.min.z <= b.max.z)
 }
 
-/// Body `body`'s box `b` is unusable and the body is left out: under [`InvalidBoxes::Panic`] (the default of
-/// debug builds, where an invalid box is almost always a bug upstream) this panics naming the body and the box,
-/// as [`Frame::reject_invalid`](collide_broadphase::Frame::reject_invalid) does; otherwise it returns, and the
-/// body overlaps nothing. The policy travels without the frame into the scan's and the rebuild's workers. Out of
-/// line, so the hot loops pay only for the branch that leads here.
-#[cold]
-#[inline(never)]
-#[track_caller]
-pub(crate) fn reject_unusable(body: usize, b: &Aabb, policy: InvalidBoxes) {
-    if policy == InvalidBoxes::Panic {
-        panic!("{}", invalid_message(body, b));
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use collide_broadphase::InvalidBoxes;
+    use collide_math::Vec3;
 
     #[test]
     fn usable_boxes_are_finite_and_ordered() {
@@ -104,7 +84,7 @@ mod tests {
     #[test]
     #[should_panic(expected = "body 7: ")]
     fn rejecting_panics_naming_the_body_when_asked() {
-        reject_unusable(7, &Aabb::EMPTY, InvalidBoxes::OverlapNothing);
-        reject_unusable(7, &Aabb::EMPTY, InvalidBoxes::Panic);
+        InvalidBoxes::OverlapNothing.reject(7, &Aabb::EMPTY);
+        InvalidBoxes::Panic.reject(7, &Aabb::EMPTY);
     }
 }

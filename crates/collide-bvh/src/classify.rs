@@ -14,7 +14,7 @@
 //! the world telling it which bodies moved (it stops updating sleeping ones).
 
 use crate::bodies::Proxy;
-use crate::bounds::{fits, is_usable, reject_unusable};
+use crate::bounds::{fits, is_usable};
 use crate::chunks::Chunks;
 use collide_broadphase::{InvalidBoxes, Parallelism};
 use collide_math::Aabb;
@@ -100,7 +100,7 @@ impl Scan<'_> {
         if is_usable(b) {
             return Target::Dynamic;
         }
-        reject_unusable(i, b, self.invalid_boxes);
+        self.invalid_boxes.reject(i, b);
         if p.place().is_some() { Target::Nowhere } else { Target::Unplaced }
     }
 

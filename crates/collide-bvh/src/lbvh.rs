@@ -1,7 +1,7 @@
 //! [`LinearBvh`] (`lbvh`): a linear BVH rebuilt every frame and joined with itself, behind the [`Broadphase`]
 //! trait.
 
-use crate::bounds::{is_usable, reject_unusable};
+use crate::bounds::is_usable;
 use crate::flat::{FlatBvh, LEAF};
 use crate::karras::Builder;
 use crate::traverse;
@@ -79,7 +79,7 @@ impl Broadphase for LinearBvh {
         if unusable > 0 {
             // Rare: find the bodies to report (debug builds panic on the first).
             for (i, b) in aabbs.iter().enumerate().filter(|(_, b)| !is_usable(b)) {
-                reject_unusable(i, b, frame.invalid_boxes);
+                frame.invalid_boxes.reject(i, b);
             }
         }
         // Tasks of a few thousand leaves: enough of them for the chunks to balance, each long enough to amortise its

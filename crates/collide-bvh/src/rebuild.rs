@@ -13,7 +13,7 @@
 //! are); the re-insertions and rotations that follow improve them as the bodies move.
 
 use crate::bodies::{Anchor, FatPolicy, Proxy, Stage, jitter};
-use crate::bounds::{is_usable, reject_unusable};
+use crate::bounds::is_usable;
 use crate::flat::{FlatBvh, LEAF};
 use crate::karras::Builder;
 use crate::traverse::{self, JoinScratch, Task};
@@ -97,7 +97,7 @@ impl Rebuild {
             let b = &t.aabbs[i];
             let p = &mut t.proxies[i];
             if !is_usable(b) {
-                reject_unusable(i, b, t.invalid_boxes);
+                t.invalid_boxes.reject(i, b);
                 *p = Proxy::PLACELESS;
                 continue;
             }

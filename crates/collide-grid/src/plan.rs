@@ -16,7 +16,6 @@
 //! which is all the ownership rule needs to report each pair once: the cell of the min corner of two boxes'
 //! intersection lies within both boxes' cell ranges, whatever the rounding, for coordinates up to ±f32::MAX.
 
-use collide_broadphase::Aabb;
 use collide_broadphase::sweep::SweepBox;
 use glam::{IVec4, Vec4};
 
@@ -227,24 +226,9 @@ impl Level {
     }
 }
 
-/// `true` when `b` is a box the grid places: finite corners, `min <= max` on every axis. Any other box
-/// overlaps nothing (the trait's contract for invalid boxes): it is left out of every cell.
-#[inline(always)]
-#[must_use]
-pub fn is_valid(b: &Aabb) -> bool {
-    // `min <= max` fails for a NaN; with it, `min > −∞` and `max < +∞` make every corner finite. Nine comparisons
-    // and no branch.
-    let (lo, hi) = (b.min, b.max);
-    (lo.x <= hi.x)
-        & (lo.y <= hi.y)
-        & (lo.z <= hi.z)
-        & (lo.x > f32::NEG_INFINITY)
-        & (lo.y > f32::NEG_INFINITY)
-        & (lo.z > f32::NEG_INFINITY)
-        & (hi.x < f32::INFINITY)
-        & (hi.y < f32::INFINITY)
-        & (hi.z < f32::INFINITY)
-}
+/// `true` when `b` is a box the grid places: the contract's [`is_valid_box`](collide_broadphase::is_valid_box).
+/// Any other box overlaps nothing (the trait's contract for invalid boxes): it is left out of every cell.
+pub use collide_broadphase::is_valid_box as is_valid;
 
 /// How the frame's space is cut (see the module docs). Rebuilt by the planner every frame; the buffers are kept.
 #[derive(Clone, Debug, Default)]
@@ -385,6 +369,7 @@ pub fn level_for_ratio(ratio: f32) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use collide_broadphase::Aabb;
     use collide_math::Vec3;
 
     #[test]

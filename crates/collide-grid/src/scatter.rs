@@ -37,7 +37,7 @@ impl BodyChunk {
         for i in self.bodies.clone() {
             let b = &aabbs[i];
             if !is_valid(b) {
-                check_invalid(i, b, policy);
+                policy.reject(i, b);
                 invalid += 1;
                 continue;
             }
@@ -58,17 +58,6 @@ impl BodyChunk {
         // Per body a box read (24 B); per record 28 B written.
         let n = self.bodies.len() as u64;
         self.tally = Tally::work(n + written as u64, n * 24 + written as u64 * 28);
-    }
-}
-
-/// The contract for invalid boxes: they overlap nothing; under [`InvalidBoxes::Panic`] (debug builds' default)
-/// they are a bug of the caller's, and the message names the body and its box (the message of
-/// [`Frame::reject_invalid`](collide_broadphase::Frame::reject_invalid), which the scatter's workers cannot reach).
-#[cold]
-#[inline(never)]
-pub fn check_invalid(i: usize, b: &Aabb, policy: InvalidBoxes) {
-    if policy == InvalidBoxes::Panic {
-        panic!("{}", collide_broadphase::invalid::invalid_message(i, b));
     }
 }
 

@@ -162,12 +162,9 @@ impl Span {
     }
 }
 
-/// `true` when `b` is a box the tree may store: finite corners and `min <= max` on every axis (what
-/// [`Aabb::is_valid`] says, in three vector comparisons: this runs once per body per frame).
-#[inline]
-pub(crate) fn is_valid(b: &Aabb) -> bool {
-    b.min.is_finite() && b.max.is_finite() && b.min.cmple(b.max).all()
-}
+/// `true` when `b` is a box the tree may store: the contract's
+/// [`is_valid_box`](collide_broadphase::is_valid_box) (finite corners, `min <= max` on every axis).
+pub(crate) use collide_broadphase::is_valid_box as is_valid;
 
 /// The middle of `b` on `axis`, without overflow for coordinates near `f32::MAX`.
 #[inline]

@@ -331,10 +331,7 @@ fn check(policy: InvalidBoxes, id: u32, b: &Aabb) -> bool {
     if is_valid(b) {
         return true;
     }
-    if policy == InvalidBoxes::Panic {
-        // The message of `Frame::reject_invalid`, which the update's workers cannot reach.
-        panic!("{}", collide_broadphase::invalid::invalid_message(id as usize, b));
-    }
+    policy.reject(id as usize, b);
     false
 }
 

@@ -106,9 +106,9 @@ struct StartSample {
 /// The most starts a [`StartSample`] keeps.
 const START_SAMPLE: usize = 64;
 
-/// A list whose starts span more than this many times the trimmed sample's range is cut over the sample's range
-/// (as [`crate::grid::OUTLIER_RATIO`] does for the region grid).
-const OUTLIER_RATIO: f32 = 4.0;
+// A list whose starts span more than `OUTLIER_RATIO` times the trimmed sample's range is cut over the sample's
+// range: the region grid's rule.
+use crate::grid::OUTLIER_RATIO;
 
 impl Default for StartSample {
     fn default() -> Self {
