@@ -14,9 +14,12 @@
 //!   warm-up is a quarter of the steps after the scripted phases — and with `auto`, until it has run or probed
 //!   every candidate in the scene as it now is (at most half the steps): a candidate's first probe builds its
 //!   structures, once;
-//! - **no step takes longer than [`SPIKE_FACTOR`] times the median step** of the checked steps, timed as the
-//!   on-CPU time of the thread that runs it (`CLOCK_THREAD_CPUTIME_ID`: a step the shared machine preempts does
-//!   not count as slow). The run is on a one-thread pool, so that one thread does all the work.
+//! - **no hitch recurs**: fewer than [`SPIKE_REPEATS`] steps take longer than [`SPIKE_FACTOR`] times the median
+//!   step of the checked steps, timed as the on-CPU time of the thread that runs it (`CLOCK_THREAD_CPUTIME_ID`: a
+//!   step the shared machine preempts does not count as slow). The run is on a one-thread pool, so that one thread
+//!   does all the work. A structure that rebuilds every so often spikes again and again; one spike in thousands
+//!   of steps is the shared machine evicting the caches (CI saw a single 11× step of thesis-slow once), and is
+//!   printed, not failed.
 //!
 //! A failure names the scenario, the step and the figures; the summary prints each scenario's figures.
 
@@ -32,6 +35,8 @@ pub const HEAP_SLACK: usize = 256 << 10;
 pub const HEAP_SLACK_SHARE: f64 = 0.03;
 /// The longest a step may take, as a multiple of the median step.
 pub const SPIKE_FACTOR: f64 = 10.0;
+/// How many steps above [`SPIKE_FACTOR`] make a recurring hitch rather than one noisy step.
+pub const SPIKE_REPEATS: usize = 3;
 
 /// Options of `cargo xtask soak`.
 #[derive(Debug, clap::Args)]
@@ -236,14 +241,26 @@ fn soak(config: &Config, steps: u64) -> Result<Soak, String> {
     out.median_ms = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
     if let Some(&(ms, step)) = times.iter().max_by(|a, b| a.0.total_cmp(&b.0)) {
         (out.max_ms, out.max_step) = (ms, step);
-        // Below a quarter of a millisecond a "spike" is a cache or page miss of a tiny scene, not a slow step.
-        if ms > SPIKE_FACTOR * out.median_ms && ms > 0.25 {
-            out.problems.push(format!(
-                "step {step} took {ms:.3} ms, {:.1}× the median {:.3} ms (allowed {SPIKE_FACTOR}×)",
-                ms / out.median_ms,
-                out.median_ms
-            ));
-        }
+    }
+    // Below a quarter of a millisecond a "spike" is a cache or page miss of a tiny scene, not a slow step.
+    let limit = (SPIKE_FACTOR * out.median_ms).max(0.25);
+    let spikes: Vec<(f64, u64)> = times.iter().copied().filter(|&(ms, _)| ms > limit).collect();
+    if spikes.len() >= SPIKE_REPEATS {
+        let listed: Vec<String> = spikes.iter().take(5).map(|(ms, step)| format!("step {step}: {ms:.3} ms")).collect();
+        out.problems.push(format!(
+            "{} steps took over {SPIKE_FACTOR}× the median {:.3} ms (allowed {} such steps): {}",
+            spikes.len(),
+            out.median_ms,
+            SPIKE_REPEATS - 1,
+            listed.join(", ")
+        ));
+    } else if let Some(&(ms, step)) = spikes.first() {
+        println!(
+            "soak: step {step} took {ms:.3} ms, {:.1}× the median {:.3} ms; {} such step(s), below the {SPIKE_REPEATS}              of a recurring hitch",
+            ms / out.median_ms.max(1e-9),
+            out.median_ms,
+            spikes.len()
+        );
     }
     Ok(out)
 }
