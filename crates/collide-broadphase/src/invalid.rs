@@ -132,4 +132,11 @@ mod tests {
             if cfg!(debug_assertions) { InvalidBoxes::Panic } else { InvalidBoxes::OverlapNothing }
         );
     }
+
+    #[test]
+    #[should_panic(expected = "body 7: ")]
+    fn rejecting_returns_under_overlap_nothing_and_panics_naming_the_body_under_panic() {
+        InvalidBoxes::OverlapNothing.reject(7, &Aabb::EMPTY);
+        InvalidBoxes::Panic.reject(7, &Aabb::EMPTY);
+    }
 }

@@ -46,19 +46,11 @@ pub(crate) fn fits(b: &Aabb, fat: &Aabb) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use collide_broadphase::InvalidBoxes;
     use collide_math::Vec3;
 
     #[test]
-    fn usable_boxes_are_finite_and_ordered() {
+    fn fits_needs_an_ordered_box_inside_the_fat_one_and_area_is_half_the_surface() {
         let unit = Aabb::new(Vec3::ZERO, Vec3::ONE);
-        assert!(is_usable(&unit));
-        assert!(is_usable(&Aabb::new(Vec3::splat(1.0e30), Vec3::splat(1.0e30))), "a huge point");
-        assert!(is_usable(&Aabb::new(Vec3::splat(-1.0e30), Vec3::splat(1.0e30))));
-        assert!(!is_usable(&Aabb::new(Vec3::new(5.0, 0.0, 0.0), Vec3::new(3.0, 1.0, 1.0))), "inverted");
-        assert!(!is_usable(&Aabb::new(Vec3::new(f32::NAN, 0.0, 0.0), Vec3::ONE)));
-        assert!(!is_usable(&Aabb::new(Vec3::ZERO, Vec3::new(1.0, f32::INFINITY, 1.0))));
-        assert!(!is_usable(&Aabb::EMPTY));
         let fat = Aabb::new(Vec3::splat(-1.0), Vec3::splat(2.0));
         assert!(fits(&unit, &fat) && fits(&fat, &fat));
         assert!(!fits(&Aabb::new(Vec3::new(1.0, 0.0, 0.0), Vec3::new(0.5, 1.0, 1.0)), &fat), "inverted inside");
@@ -67,24 +59,5 @@ mod tests {
         assert!(!fits(&Aabb::new(Vec3::ZERO, Vec3::new(1.0, 2.5, 1.0)), &fat));
         assert_eq!(area(&unit), 3.0);
         assert_eq!(area(&Aabb::new(Vec3::ZERO, Vec3::new(2.0, 3.0, 0.0))), 6.0);
-        let v = [0.0, -0.0, 1.0, -1.0, 1e30, -1e30, f32::MAX, f32::MIN, f32::INFINITY, f32::NEG_INFINITY, f32::NAN];
-        for &lo in &v {
-            for &hi in &v {
-                for axis in 0..3 {
-                    let (mut min, mut max) = (Vec3::ZERO, Vec3::ONE);
-                    min[axis] = lo;
-                    max[axis] = hi;
-                    let b = Aabb::new(min, max);
-                    assert_eq!(is_usable(&b), b.is_valid(), "{b:?}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    #[should_panic(expected = "body 7: ")]
-    fn rejecting_panics_naming_the_body_when_asked() {
-        InvalidBoxes::OverlapNothing.reject(7, &Aabb::EMPTY);
-        InvalidBoxes::Panic.reject(7, &Aabb::EMPTY);
     }
 }
