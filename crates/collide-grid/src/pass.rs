@@ -75,8 +75,9 @@ pub fn slab_pass(slab: &mut Slab, s: usize, plan: &Plan) -> Tally {
     drop(sink);
     debug_assert_eq!(offsets.len(), layout.buckets as usize + 1, "every bucket built");
     (slab.occupied, slab.max_occupancy, slab.queries) = (search.occupied, search.max_occupancy, search.queries);
-    // Per record its level; per copy into a row or a bucket its cells computed twice (count, copy) and 28 B
-    // read and written; per bucket entry 28 B read by its test or sweep (twice more if sorted); per bucket a
+    // Per record its level; per copy into a row or a bucket its cells computed twice (count, copy) and a record
+    // read and written, counted as 28 B both ways (a row entry is 32 B with its cells along z: the tally rounds
+    // it down, as every algorithm counts the record it moves); per bucket entry 28 B read by its test or sweep (twice more if sorted); per bucket a
     // counter; per pair 8 B.
     let (m, e, b, p) =
         (slab.records.len() as u64, slab.cells.len() as u64, u64::from(layout.buckets), slab.pairs.len() as u64);

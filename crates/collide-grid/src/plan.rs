@@ -2,8 +2,9 @@
 //! bottom layer of the crate (everything else reads a [`Plan`], only `planner.rs` writes one).
 //!
 //! Space is cut three ways:
-//! - along **x** into [slabs](Plan::slab_of), a handful of wide, unequal intervals (quantiles of the boxes'
-//!   starts), one parallel task each. Inside a slab, x is not cut again: the bodies of a cell are sorted by
+//! - along **x** into [slabs](Plan::slab_of), unequal intervals whose boundaries are sampled starts of the boxes:
+//!   a slab ends after a number of cell widths or, in parallel, once it holds its share of the sample (see
+//!   `planner.rs`); one parallel task each. Inside a slab, x is not cut again: the bodies of a cell are sorted by
 //!   `min.x` and swept, which prunes x far finer than any cell could;
 //! - along **y and z** into square cells of edge [`Level::cell`], one grid per [`Level`] (the uniform grid has one
 //!   level, the hierarchical grid one per power of two of the body sizes);

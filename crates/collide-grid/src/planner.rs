@@ -38,8 +38,9 @@ pub struct Request {
     pub cell_factor: f32,
     /// A fixed cell size (finest level), or 0 to size cells from the boxes.
     pub cell_size: f32,
-    /// At least this many slabs for load balance when the frame runs in parallel (1 when serially); fewer only
-    /// where the bodies' starts take fewer distinct values.
+    /// The slabs wanted for load balance when the frame runs in parallel (1 when serially): a slab is cut once it
+    /// holds `1 / slabs` of the sample, so there are about this many or more (the width cut adds slabs), but never
+    /// more than `max_slabs`, and fewer where the bodies' starts take fewer distinct values.
     pub slabs: usize,
     /// At most this many slabs.
     pub max_slabs: usize,

@@ -116,12 +116,14 @@ pub struct Slab {
     /// Bucket `b` is `cells[offsets[b]..offsets[b + 1]]`; `offsets.len() == layout.buckets + 1` and the offsets
     /// ascend from 0 to `cells.len()`.
     pub offsets: Vec<u32>,
-    /// The entries copied into their buckets, in bucket order, each bucket in the records' order; the search
-    /// sorts a bucket by `min.x` when it is too large to test pair by pair.
+    /// The entries copied into their buckets, in bucket order; within a bucket by bin of x, then in the records'
+    /// order (both sorts are stable), so nearly sorted by `min.x`. The search sorts a bucket by `min.x` when it is
+    /// too large to test pair by pair.
     pub cells: Vec<SweepBox>,
-    /// The rows of the level being built: its members, then its queries, grouped by row (see `build.rs`).
+    /// The rows of the level being built: its members, grouped by (row along y, bin of x) (see `build.rs`).
     pub rows: Rows,
-    /// The query rows of the level being built.
+    /// The query rows of the level being built: the finer records meeting it in this slab, grouped the same way
+    /// (hierarchical grid only; filled only at levels that take queries, and read only there).
     pub query_rows: Rows,
     /// The per-column counters of the row being split into columns.
     pub counts: Vec<u32>,
