@@ -14,12 +14,13 @@
 //!   warm-up is a quarter of the steps after the scripted phases — and with `auto`, until it has run or probed
 //!   every candidate in the scene as it now is (at most half the steps): a candidate's first probe builds its
 //!   structures, once;
-//! - **no hitch recurs**: fewer than [`SPIKE_REPEATS`] steps take longer than [`SPIKE_FACTOR`] times the median
-//!   step of the checked steps, timed as the on-CPU time of the thread that runs it (`CLOCK_THREAD_CPUTIME_ID`: a
-//!   step the shared machine preempts does not count as slow). The run is on a one-thread pool, so that one thread
-//!   does all the work. A structure that rebuilds every so often spikes again and again; one spike in thousands
-//!   of steps is the shared machine evicting the caches (CI saw a single 11× step of thesis-slow once), and is
-//!   printed, not failed.
+//! - **no step takes longer than [`SPIKE_FACTOR`] times the median step** of the checked steps, timed as the
+//!   on-CPU time of the thread that runs it (`CLOCK_THREAD_CPUTIME_ID`: a step the shared machine preempts does
+//!   not count as slow). The run is on a one-thread pool, so that one thread does all the work. The simulation is
+//!   deterministic, so a step that is slow because of the algorithm (a rebuild, a resize) is slow again when the
+//!   scenario runs again; a step slow because the shared machine took its caches is not (CI saw a single 11× step
+//!   of thesis-slow once). So a scenario with such a step runs a second time, and fails when one of the same steps
+//!   is over the limit in both runs.
 //!
 //! A failure names the scenario, the step and the figures; the summary prints each scenario's figures.
 
@@ -35,8 +36,6 @@ pub const HEAP_SLACK: usize = 256 << 10;
 pub const HEAP_SLACK_SHARE: f64 = 0.03;
 /// The longest a step may take, as a multiple of the median step.
 pub const SPIKE_FACTOR: f64 = 10.0;
-/// How many steps above [`SPIKE_FACTOR`] make a recurring hitch rather than one noisy step.
-pub const SPIKE_REPEATS: usize = 3;
 
 /// Options of `cargo xtask soak`.
 #[derive(Debug, clap::Args)]
@@ -73,6 +72,8 @@ struct Soak {
     median_ms: f64,
     max_ms: f64,
     max_step: u64,
+    /// The steps over [`SPIKE_FACTOR`] times the median, with their ms.
+    spikes: Vec<(u64, f64)>,
     /// Every broken promise, one line each.
     problems: Vec<String>,
 }
@@ -94,7 +95,36 @@ pub fn run(args: &Args) -> Result<(), String> {
             if file.exists() { Config::load(&file, &overrides) } else { Config::parse("", "soak", &overrides) }
                 .map_err(|e| e.to_string())?;
         let started = Instant::now();
-        let soak = pool.install(|| soak(&config, steps))?;
+        let mut soak = pool.install(|| soak(&config, steps))?;
+        if !soak.spikes.is_empty() {
+            eprintln!(
+                "soak: {} step(s) of {} over {SPIKE_FACTOR}× the median (first: step {}, {:.3} ms against {:.3}): \
+                 running it again to tell the algorithm from the machine",
+                soak.spikes.len(),
+                scenario.name,
+                soak.spikes[0].0,
+                soak.spikes[0].1,
+                soak.median_ms
+            );
+            let again = pool.install(|| self::soak(&config, steps))?;
+            let both: Vec<String> = soak
+                .spikes
+                .iter()
+                .filter_map(|&(step, ms)| {
+                    let &(_, ms2) = again.spikes.iter().find(|s| s.0 == step)?;
+                    Some(format!("step {step}: {ms:.3} ms, then {ms2:.3} ms"))
+                })
+                .collect();
+            if !both.is_empty() {
+                soak.problems.push(format!(
+                    "{} step(s) took over {SPIKE_FACTOR}× the median ({:.3} ms, then {:.3} ms) in both runs: {}",
+                    both.len(),
+                    soak.median_ms,
+                    again.median_ms,
+                    both.join(", ")
+                ));
+            }
+        }
         eprintln!(
             "soak: {:<18} {:<12} {} steps in {:.0} s · energy ≤ {:.6}× (from step {}) · heap +{} B · step median {:.3} ms, max {:.3} ms (step {}, {:.1}×)",
             scenario.name,
@@ -244,23 +274,6 @@ fn soak(config: &Config, steps: u64) -> Result<Soak, String> {
     }
     // Below a quarter of a millisecond a "spike" is a cache or page miss of a tiny scene, not a slow step.
     let limit = (SPIKE_FACTOR * out.median_ms).max(0.25);
-    let spikes: Vec<(f64, u64)> = times.iter().copied().filter(|&(ms, _)| ms > limit).collect();
-    if spikes.len() >= SPIKE_REPEATS {
-        let listed: Vec<String> = spikes.iter().take(5).map(|(ms, step)| format!("step {step}: {ms:.3} ms")).collect();
-        out.problems.push(format!(
-            "{} steps took over {SPIKE_FACTOR}× the median {:.3} ms (allowed {} such steps): {}",
-            spikes.len(),
-            out.median_ms,
-            SPIKE_REPEATS - 1,
-            listed.join(", ")
-        ));
-    } else if let Some(&(ms, step)) = spikes.first() {
-        println!(
-            "soak: step {step} took {ms:.3} ms, {:.1}× the median {:.3} ms; {} such step(s), below the {SPIKE_REPEATS}              of a recurring hitch",
-            ms / out.median_ms.max(1e-9),
-            out.median_ms,
-            spikes.len()
-        );
-    }
+    out.spikes = times.iter().filter(|t| t.0 > limit).map(|&(ms, step)| (step, ms)).collect();
     Ok(out)
 }
