@@ -106,7 +106,13 @@ fn build(name: &str, cell_factor: Option<f32>) -> Box<dyn Broadphase> {
     }
 }
 
+// The timings run on one of rayon's threads, as the simulation's steps do: from a thread outside the pool the
+// parallel sections often run serially on a two-core machine (`collide_broadphase::parallel::on_worker`).
 fn main() {
+    collide_broadphase::parallel::on_worker(timed);
+}
+
+fn timed() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let flag = |name: &str| args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned();
     let positional: Vec<&String> = args

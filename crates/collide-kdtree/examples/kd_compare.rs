@@ -125,7 +125,13 @@ fn summary(ms: &[f64]) -> (f64, f64, f64, f64) {
     (mean, s[s.len() / 2], s[(s.len() * 95 / 100).min(s.len() - 1)], s[0])
 }
 
+// The timings run on one of rayon's threads, as the simulation's steps do: from a thread outside the pool the
+// parallel sections often run serially on a two-core machine (`collide_broadphase::parallel::on_worker`).
 fn main() {
+    collide_broadphase::parallel::on_worker(timed);
+}
+
+fn timed() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let workload = args.first().map_or("thesis", String::as_str).to_owned();
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(100_000);

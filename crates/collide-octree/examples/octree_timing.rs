@@ -128,7 +128,13 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
+// The timings run on one of rayon's threads, as the simulation's steps do: from a thread outside the pool the
+// parallel sections often run serially on a two-core machine (`collide_broadphase::parallel::on_worker`).
 fn main() {
+    collide_broadphase::parallel::on_worker(timed);
+}
+
+fn timed() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let positional: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let flag_value = |name: &str| args.iter().position(|a| a == name).map(|i| args[i + 1].clone());

@@ -101,7 +101,13 @@ fn make(name: &str) -> Box<dyn Broadphase> {
     }
 }
 
+// The timings run on one of rayon's threads, as the simulation's steps do: from a thread outside the pool the
+// parallel sections often run serially on a two-core machine (`collide_broadphase::parallel::on_worker`).
 fn main() {
+    collide_broadphase::parallel::on_worker(timed);
+}
+
+fn timed() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 3 {
         eprintln!("usage: sap_timing ALGORITHM WORKLOAD N [FRAMES=100] [WARMUP=10]");

@@ -2,6 +2,7 @@ use crate::record::{FrameRecord, RunSummary};
 use crate::scenario::{Setup, pull_toward};
 use crate::{Bodies, Config, ConfigError};
 use collide_algorithms::{AlgorithmDescriptor, Params};
+use collide_broadphase::parallel::on_worker;
 use collide_broadphase::{Broadphase, Frame, Pair, PairList, Resize};
 use collide_math::{Aabb, Rng, Vec3};
 use collide_narrowphase::Contact;
@@ -128,8 +129,12 @@ impl Simulation {
     /// Returns the number of steps run.
     pub fn frame(&mut self, real_seconds: f32) -> u32 {
         let steps = self.clock.advance(real_seconds);
-        for _ in 0..steps.count {
-            self.step(steps.dt);
+        if steps.count > 0 {
+            on_worker(|| {
+                for _ in 0..steps.count {
+                    self.step(steps.dt);
+                }
+            });
         }
         steps.count
     }
@@ -137,23 +142,36 @@ impl Simulation {
     /// Run `frames` frames headless. Under a real-time policy each frame's duration is the previous frame's
     /// wall time, so a slow step makes the next dt longer — the thesis's feedback loop, reproduced without a
     /// window. `progress` is called after every frame with the frame index.
-    pub fn run(&mut self, frames: u64, mut progress: impl FnMut(u64, &Self)) {
+    pub fn run(&mut self, frames: u64, mut progress: impl FnMut(u64, &Self) + Send) {
         // Room for every record up front when the allocator gives it (the config's memory check counted them);
         // otherwise they grow as they come.
         let _ = self.records.try_reserve(usize::try_from(frames).unwrap_or(usize::MAX));
-        for f in 0..frames {
-            let start = Instant::now();
-            self.frame(self.last_frame_seconds);
-            self.last_frame_seconds = start.elapsed().as_secs_f32();
-            progress(f, self);
-        }
+        // The whole run on one of rayon's threads, handed over once rather than once a step.
+        on_worker(|| {
+            for f in 0..frames {
+                let start = Instant::now();
+                self.frame(self.last_frame_seconds);
+                self.last_frame_seconds = start.elapsed().as_secs_f32();
+                progress(f, self);
+            }
+        });
     }
 
     /// One step of `dt` seconds: script → integrate → boxes → broadphase → narrowphase → resolution → walls →
     /// record. Each phase is one method, a puffin scope and a timed field of the [`FrameRecord`]; data flows one
     /// way, each phase handing the next what it found (boxes, pairs, contacts).
+    ///
+    /// The step runs on one of rayon's threads ([`on_worker`]): from a caller outside the pool, the parallel
+    /// sections of the broadphase would often run serially on a two-core machine. A caller that steps many
+    /// times from outside the pool saves the hand-over per step by wrapping its loop in [`on_worker`] itself
+    /// (as [`Simulation::run`] and [`Simulation::frame`] do).
     pub fn step(&mut self, dt: f32) -> &FrameRecord {
-        puffin::profile_function!();
+        on_worker(|| self.step_on_this_thread(dt));
+        self.records.last().expect("a step records itself")
+    }
+
+    fn step_on_this_thread(&mut self, dt: f32) {
+        puffin::profile_scope!("step");
         let start = Instant::now();
         let mut timer = PhaseTimer::start();
         self.run_script();
@@ -171,7 +189,7 @@ impl Simulation {
         timer.end(Phase::Resolution);
         self.walls();
         timer.end(Phase::Walls);
-        self.record(dt, start, &timer, removed)
+        self.record(dt, start, &timer, removed);
     }
 
     /// The scenario's scripted events. A script that appended bodies is followed by the notice the broadphase
@@ -276,7 +294,7 @@ impl Simulation {
         }
     }
 
-    fn record(&mut self, dt: f32, start: Instant, timer: &PhaseTimer, removed: u32) -> &FrameRecord {
+    fn record(&mut self, dt: f32, start: Instant, timer: &PhaseTimer, removed: u32) {
         let record = FrameRecord {
             frame: self.step,
             n: self.bodies.len() as u32,
@@ -293,7 +311,6 @@ impl Simulation {
         self.step += 1;
         self.time += f64::from(dt);
         self.records.push(record);
-        self.records.last().expect("just pushed")
     }
 
     /// Remove bodies whose state is no longer finite, before their boxes are built, and tell the broadphase.

@@ -188,24 +188,9 @@ pub fn run(args: &Args) -> Result<(), String> {
         summary: String::new(),
         install_prior: args.install,
     };
-    for study in &studies {
-        let t = Instant::now();
-        match *study {
-            "off" => scaling::off(&mut ctx)?,
-            "scaling" => scaling::scaling(&mut ctx)?,
-            "peers" => peers::peers(&mut ctx)?,
-            "cluster" => octree::cluster(&mut ctx)?,
-            "octree-params" => octree::params(&mut ctx)?,
-            "sap-speed" => sap::speeds(&mut ctx)?,
-            "sap-feedback" => sap::feedback(&mut ctx)?,
-            "calibrate" => calibrate::calibrate(&mut ctx)?,
-            "selector" => selector::selector_study(&mut ctx)?,
-            "selector-trace" => trace::selector_trace(&mut ctx)?,
-            other => unreachable!("`{other}` was checked against STUDIES"),
-        }
-        ctx.progress.clear();
-        eprintln!("bench: {study} done in {}", progress::format_duration(t.elapsed()));
-    }
+    // Every study runs on one of rayon's threads, as the app's steps do: measured from a thread outside the pool,
+    // the algorithms' parallel sections would often run serially (see `collide_broadphase::parallel::on_worker`).
+    collide_broadphase::parallel::on_worker(|| run_studies(&mut ctx, &studies))?;
     ctx.progress.finish();
     let report = report::write(&ctx, &machine, &studies, args, started.elapsed())?;
     ctx.files.push(report);
@@ -221,6 +206,29 @@ pub fn run(args: &Args) -> Result<(), String> {
     } else {
         Err(format!("{} pair-set mismatch(es):\n  {}", ctx.mismatches.len(), ctx.mismatches.join("\n  ")))
     }
+}
+
+/// The studies, one after another.
+fn run_studies(ctx: &mut Ctx, studies: &[&'static str]) -> Result<(), String> {
+    for study in studies {
+        let t = Instant::now();
+        match *study {
+            "off" => scaling::off(ctx)?,
+            "scaling" => scaling::scaling(ctx)?,
+            "peers" => peers::peers(ctx)?,
+            "cluster" => octree::cluster(ctx)?,
+            "octree-params" => octree::params(ctx)?,
+            "sap-speed" => sap::speeds(ctx)?,
+            "sap-feedback" => sap::feedback(ctx)?,
+            "calibrate" => calibrate::calibrate(ctx)?,
+            "selector" => selector::selector_study(ctx)?,
+            "selector-trace" => trace::selector_trace(ctx)?,
+            other => unreachable!("`{other}` was checked against STUDIES"),
+        }
+        ctx.progress.clear();
+        eprintln!("bench: {study} done in {}", progress::format_duration(t.elapsed()));
+    }
+    Ok(())
 }
 
 /// The studies to run: all, or the `--study` names checked against [`STUDIES`] (in [`STUDIES`] order).

@@ -294,3 +294,31 @@ fn the_csv_names_each_steps_phase() {
     assert_eq!(plain, "", "scenes without phases leave the column empty");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The broadphase of a step runs on one of rayon's threads even when the step is called from outside the pool
+/// (`on_worker`): from outside, its parallel sections would often run serially on a two-core machine.
+#[test]
+fn a_step_called_from_outside_the_pool_runs_its_broadphase_on_a_pool_thread() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    /// `usize::MAX` for a call from outside the pool, the pool thread's index otherwise.
+    static CALLED_ON: AtomicUsize = AtomicUsize::new(0);
+    struct WhereAmI;
+    impl Broadphase for WhereAmI {
+        fn name(&self) -> &'static str {
+            "where-am-i"
+        }
+        fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+            CALLED_ON.store(rayon::current_thread_index().unwrap_or(usize::MAX), Ordering::SeqCst);
+            reference_pairs(frame.aabbs, out);
+        }
+        fn on_resize(&mut self, _: &Resize<'_>) {}
+    }
+    static WHERE_AM_I: AlgorithmDescriptor =
+        AlgorithmDescriptor { name: "where-am-i", summary: "", params: &[], build: |_| Box::new(WhereAmI) };
+    let mut s = sim("scenario = \"uniform\"\nbodies = 50\n", &[]);
+    s.set_algorithm(&WHERE_AM_I, Params::defaults(&[]));
+    assert_eq!(rayon::current_thread_index(), None, "the test's own thread is outside the pool");
+    CALLED_ON.store(usize::MAX, Ordering::SeqCst);
+    s.step(1.0 / 60.0);
+    assert_ne!(CALLED_ON.load(Ordering::SeqCst), usize::MAX, "the step ran its broadphase outside the pool");
+}
