@@ -191,7 +191,7 @@ fn fit(samples: &[Sample], ctx: &Ctx) -> Result<Prior, String> {
     }
     let machine = super::machine::Machine::detect(None);
     Ok(Prior {
-        machine: ctx.out.file_name().map_or_else(|| machine.name.clone(), |n| n.to_string_lossy().into_owned()),
+        machine: ctx.machine.clone(),
         cpu: machine.cpu,
         threads: rayon_threads(),
         commit: machine.commit,

@@ -107,6 +107,8 @@ pub struct Ctx {
     pub files: Vec<String>,
     /// The report's summary (markdown), set by the scaling study.
     pub summary: String,
+    /// The machine's name (`--machine`, else the hostname): what the results and a fitted prior are labelled with.
+    machine: String,
     /// `--install`: the calibrate study also installs its prior.
     pub install_prior: bool,
 }
@@ -186,6 +188,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         mismatches: Vec::new(),
         files: Vec::new(),
         summary: String::new(),
+        machine: machine.name.clone(),
         install_prior: args.install,
     };
     // Every study runs on one of rayon's threads, as the app's steps do: measured from a thread outside the pool,
