@@ -8,7 +8,7 @@
 //! ```
 //!
 //! The knobs `--set` can change are those of [`PolicyConfig`]: margin, hysteresis, cooldown, probe_share,
-//! probe_frames, horizon, reprobe_gap, thrash_window. Traces of scenarios are judged after their first 10 frames
+//! probe_frames, horizon, reprobe_gap, thrash_window, survey. Traces of scenarios are judged after their first 10 frames
 //! (the bench's warm-up), the tour over all of its frames.
 
 use collide_selector::replay::{judge, replay};
@@ -34,6 +34,7 @@ fn set(policy: &mut PolicyConfig, assignment: &str) -> Result<(), String> {
         "horizon" => policy.horizon = number as u32,
         "reprobe_gap" => policy.reprobe_gap = number as u32,
         "thrash_window" => policy.thrash_window = number as u32,
+        "survey" => policy.survey = number as u32,
         _ => return Err(format!("unknown knob `{key}`")),
     }
     Ok(())
@@ -43,10 +44,14 @@ fn run() -> Result<(), String> {
     let mut policy = PolicyConfig::default();
     let mut files = Vec::new();
     let mut detail = false;
+    let mut jitter = 0u64;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--detail" {
             detail = true;
+        } else if arg == "--jitter" {
+            let k = args.next().ok_or("--jitter needs a count of replays")?;
+            jitter = k.parse().map_err(|e| format!("--jitter {k}: {e}"))?;
         } else if arg == "--set" {
             set(&mut policy, &args.next().ok_or("--set needs KEY=VALUE")?)?;
         } else {
@@ -57,6 +62,9 @@ fn run() -> Result<(), String> {
         return Err("usage: replay [--detail] [--set KEY=VALUE]… TRACE.csv…".into());
     }
     let prior = Prior::builtin();
+    if jitter > 0 {
+        return jittered(&files, policy, &prior, jitter);
+    }
     let (mut worst_best, mut worst_oracle) = (0.0f64, 0.0f64);
     println!(
         "{:<34} {:>10} {:>16} {:>8} {:>8} {:>8} {:>5} {:>5} {:>7}",
@@ -136,4 +144,63 @@ fn print_detail(trace: &Trace, r: &collide_selector::replay::Replay) {
     for d in r.controller.log().iter() {
         println!("  {:>5} {:<8} {:>13} → {:<13} {}", d.frame, d.kind.name(), d.from, d.to, d.reason);
     }
+}
+
+/// Each trace replayed `k` times, every recorded time multiplied by its own log-normal factor (σ = 0.1, a frame's
+/// noise on a shared machine) from a seeded generator: a policy judged on many noisy versions of the same frames
+/// rather than on one, so that a knob is not tuned to one trace's luck. Prints per trace the mean and the worst of
+/// auto / best pinned and auto / per-phase oracle over the replays.
+fn jittered(files: &[String], policy: PolicyConfig, prior: &Prior, k: u64) -> Result<(), String> {
+    println!("{:<26} {:>9} {:>9} {:>9} {:>9}", "trace", "/best", "worst", "/phase", "worst");
+    let (mut sum, mut worst_mean) = (0.0, 0.0f64);
+    for file in files {
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+        let trace = Trace::parse(&text).map_err(|e| format!("{file}: {e}"))?;
+        let n = trace.frames.len();
+        let range = if file.contains("-tour-") { 0..n } else { 10.min(n)..n };
+        let (mut best_sum, mut best_max, mut phase_sum, mut phase_max) = (0.0, 0.0f64, 0.0, 0.0f64);
+        for seed in 0..k {
+            let mut noisy = trace.clone();
+            let mut state = 0x9E37_79B9_7F4A_7C15u64 ^ (seed + 1).wrapping_mul(0xD1B5_4A32_D192_ED03);
+            let mut gauss = || {
+                // Box–Muller on a xorshift64*.
+                let mut uniform = || {
+                    state ^= state >> 12;
+                    state ^= state << 25;
+                    state ^= state >> 27;
+                    ((state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+                };
+                let (u, v) = (uniform(), uniform());
+                (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+            };
+            for f in &mut noisy.frames {
+                for ms in f.ms.iter_mut().chain(f.warm_ms.iter_mut()).chain(f.first_ms.iter_mut()) {
+                    *ms *= (0.1 * gauss()).exp();
+                }
+            }
+            let floor: f64 =
+                noisy.frames.iter().map(|f| f.ms.iter().copied().fold(f64::INFINITY, f64::min)).sum::<f64>() / n as f64;
+            let r = replay(&noisy, policy, prior.clone(), 0.01 * floor);
+            let v = judge(&noisy, &r, range.clone());
+            let (b, p) = (v.auto_ms / v.pinned_ms[v.best_pinned], v.auto_ms / v.per_phase_oracle_ms);
+            best_sum += b;
+            best_max = best_max.max(b);
+            phase_sum += p;
+            phase_max = phase_max.max(p);
+        }
+        let name = std::path::Path::new(file).file_stem().map_or(file.clone(), |s| s.to_string_lossy().into_owned());
+        let mean = best_sum / k as f64;
+        sum += mean;
+        worst_mean = worst_mean.max(mean);
+        println!(
+            "{:<26} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
+            name.trim_start_matches("selector-trace-"),
+            mean,
+            best_max,
+            phase_sum / k as f64,
+            phase_max
+        );
+    }
+    println!("mean of the traces' mean auto / best pinned {:.3}; worst mean {worst_mean:.3}", sum / files.len() as f64);
+    Ok(())
 }

@@ -9,7 +9,7 @@
 
 use crate::features::Features;
 use crate::log::{Decision, DecisionKind, DecisionLog, MAX_CANDIDATES, Predictions};
-use crate::model::{CostModel, Estimate, Prior};
+use crate::model::{CostModel, Estimate, Prior, Regime};
 use crate::policy::{Action, Policy, PolicyConfig, Reason};
 
 /// Active frames whose median is the active candidate's typical frame: long enough that a few stalled frames
@@ -83,6 +83,11 @@ fn median(v: &mut [f64]) -> f64 {
     *v.select_nth_unstable_by(mid, f64::total_cmp).1
 }
 
+/// A probe whose frame costs this many times the active candidate's on the same frame (twice that on its first
+/// frame, which pays for what the warm start left) cannot win: it ends at once, rejected. A dense crowd makes a
+/// dynamic tree's frame 10× the octree's; four such frames would cost the budget of a minute.
+const HOPELESS: f64 = 3.0;
+
 /// A probe in progress.
 #[derive(Clone, Copy, Debug)]
 struct Probe {
@@ -95,6 +100,15 @@ struct Probe {
     active_ms: [f64; MAX_PROBE_FRAMES],
 }
 
+impl Probe {
+    /// `true` when its last frame shows it cannot win (see [`HOPELESS`]).
+    fn hopeless(&self) -> bool {
+        let Some(last) = self.frames.checked_sub(1) else { return false };
+        let factor = if last == 0 { 2.0 * HOPELESS } else { HOPELESS };
+        self.probe_ms[last] > factor * self.active_ms[last]
+    }
+}
+
 /// The active candidate's frames leaving [½, 2]× its recent median this many frames in a row mean the scene
 /// changed under it (bodies grew, the count doubled, a crowd formed at once): its recent frames are forgotten so
 /// that its typical frame follows at once, and nothing is decided for [`SETTLE_FRAMES`].
@@ -102,6 +116,9 @@ const JUMP_FRAMES: u32 = 3;
 /// Frames after a jump in the active candidate's cost before the next decision: its median then describes the
 /// new scene only, and a switch is compared with frames of the new scene, not the old.
 const SETTLE_FRAMES: u32 = 10;
+/// Frames in a row the scene must be in another [`Regime`] than at the last survey before it is surveyed again:
+/// a scene on the border of two regimes would otherwise be surveyed every few frames.
+const REGIME_FRAMES: u32 = 10;
 
 /// The meta-broadphase's decisions over `names.len()` candidates (see the crate docs for the design).
 #[derive(Clone, Debug)]
@@ -139,6 +156,9 @@ pub struct Controller {
     jump: u32,
     /// Frames left before the next decision after a jump (see [`SETTLE_FRAMES`]).
     settle: u32,
+    /// The regime of the last survey, and the frames in a row spent in another one (see [`REGIME_FRAMES`]).
+    surveyed_regime: Option<Regime>,
+    regime_frames: u32,
     /// The last frame's features.
     features: Features,
     /// Probes started and switches made.
@@ -177,6 +197,8 @@ impl Controller {
             cold: 0,
             jump: 0,
             settle: 0,
+            surveyed_regime: None,
+            regime_frames: 0,
             features: Features::default(),
             probes: 0,
             switches: 0,
@@ -273,6 +295,8 @@ impl Controller {
         self.in_sync[self.active] = true;
         self.started = true;
         self.cold = COLD_FRAMES;
+        self.policy.survey(self.frame);
+        self.surveyed_regime = None;
         let predicted_ms = self.estimates[self.active].ms;
         self.push_log(DecisionKind::Initial, self.active, self.active, Reason::Initial { predicted_ms });
         self.active
@@ -309,10 +333,26 @@ impl Controller {
             }
             self.policy.tick();
         }
+        self.watch_regime(features);
         self.estimate_all(features);
         let order = self.decide(features, cold);
         self.frame += 1;
         order
+    }
+
+    /// Survey when the scene has settled into another regime than at the last survey (see [`REGIME_FRAMES`]).
+    fn watch_regime(&mut self, features: &Features) {
+        let regime = Regime::of(features);
+        let Some(surveyed) = self.surveyed_regime else {
+            self.surveyed_regime = Some(regime);
+            return;
+        };
+        self.regime_frames = if regime == surveyed { 0 } else { self.regime_frames + 1 };
+        if self.regime_frames >= REGIME_FRAMES {
+            self.regime_frames = 0;
+            self.surveyed_regime = Some(regime);
+            self.policy.survey(self.frame);
+        }
     }
 
     /// Notice the scene changing under the active candidate (see [`JUMP_FRAMES`]).
@@ -326,12 +366,13 @@ impl Controller {
             self.jump = 0;
             self.recent = Recent::default();
             self.settle = SETTLE_FRAMES;
+            self.policy.survey(self.frame);
         }
     }
 
     fn decide(&mut self, features: &Features, cold: bool) -> Order {
         let forced = self.force_every > 0 && self.names.len() > 1;
-        if let Some(p) = self.probe.filter(|p| p.frames == self.probe_frames) {
+        if let Some(p) = self.probe.filter(|p| p.frames == self.probe_frames || (!forced && p.hopeless())) {
             return self.finish_probe(p, features, forced);
         }
         if self.probe.is_some() {
@@ -356,9 +397,14 @@ impl Controller {
         if cold {
             return Order::Stay;
         }
+        // While the active candidate's median settles after a jump, only a survey may probe: a probe compares
+        // the two on the same frames and needs no median, and the sooner the scene's new winner is found the less
+        // its old one costs.
         if self.settle > 0 {
             self.settle -= 1;
-            return Order::Stay;
+            if !self.policy.surveying() {
+                return Order::Stay;
+            }
         }
         let active_ms = self.estimates[self.active].ms;
         match self.policy.decide(self.frame, self.active, active_ms, &self.estimates, &self.warm_ms) {
@@ -476,6 +522,7 @@ impl Controller {
         self.recent = Recent::default();
         self.cold = COLD_FRAMES;
         self.jump = 0;
+        self.policy.survey(self.frame);
     }
 
     /// Forget the scene: the probe, the policy's history; the next frame chooses afresh. The costs the model
@@ -526,5 +573,77 @@ impl Controller {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn features(speed: f64) -> Features {
+        Features {
+            n: 10_000,
+            pairs_per_body: 0.5,
+            speed_mean: speed,
+            speed_p90: speed,
+            clustering: 1.0,
+            size_spread: 1.0,
+            resting: 0.0,
+        }
+    }
+
+    /// A controller over two candidates the prior does not know, past its cold frames, with a measured median.
+    fn warmed() -> Controller {
+        let mut c = Controller::new(vec!["a", "b"], PolicyConfig::default(), Prior::builtin(), 0);
+        c.start(features(0.2));
+        for _ in 0..RECENT_FRAMES {
+            let _ = c.after_frame(&features(0.2), 1.0, None);
+        }
+        c.probe = None;
+        c
+    }
+
+    #[test]
+    fn a_hopeless_probe_ends_at_once_and_a_fair_one_runs_its_frames() {
+        let mut c = warmed();
+        assert_eq!(c.start_probe(1, Reason::Forced), Order::Probe(1));
+        // Its first frame costs ten times the active one's: more than it could ever win back.
+        assert_eq!(c.after_frame(&features(0.2), 1.0, Some(10.0)), Order::Stay);
+        assert_eq!(c.probing(), None, "ended after one frame");
+        let last = c.log().iter().last().expect("logged");
+        assert_eq!(last.kind, DecisionKind::Reject);
+        // A probe whose first frame is dear but not hopeless (the warm start's leftovers) goes on.
+        let mut c = warmed();
+        let _ = c.start_probe(1, Reason::Forced);
+        let _ = c.after_frame(&features(0.2), 1.0, Some(2.5));
+        assert_eq!(c.probing(), Some(1));
+        // Its later frames are held to the tighter factor.
+        let _ = c.after_frame(&features(0.2), 1.0, Some(3.5));
+        assert_eq!(c.probing(), None, "a steady frame 3.5x the active one's ends it");
+    }
+
+    #[test]
+    fn a_scene_that_settles_into_another_regime_is_surveyed() {
+        let mut c = warmed();
+        c.policy.survey_left_for_test(0);
+        // Flickering into another regime (a slow drift) for fewer than REGIME_FRAMES frames is not enough.
+        for _ in 0..3 {
+            for _ in 1..REGIME_FRAMES {
+                c.watch_regime(&features(0.001));
+            }
+            c.watch_regime(&features(0.2));
+            assert!(!c.policy.surveying(), "a flicker is not a new scene");
+        }
+        // REGIME_FRAMES in a row are; and the new regime is then the reference.
+        for _ in 0..REGIME_FRAMES {
+            assert!(!c.policy.surveying());
+            c.watch_regime(&features(0.001));
+        }
+        assert!(c.policy.surveying(), "a new regime is surveyed");
+        c.policy.survey_left_for_test(0);
+        for _ in 0..3 * REGIME_FRAMES {
+            c.watch_regime(&features(0.001));
+        }
+        assert!(!c.policy.surveying(), "and only once");
     }
 }

@@ -39,19 +39,27 @@
 //!    resting fraction). Each prediction has an uncertainty: the prior's residual for a candidate never
 //!    measured in this regime, small for one measured moments ago on similar features, growing as the features
 //!    drift from that measurement.
-//! 3. **Probes and the switch policy** ([`policy`], driven by the [`Controller`]): a candidate predicted cheaper by the margin (10%) for four
-//!    frames in a row, or one the model is unsure of whose optimistic estimate could be, is *probed*: warm-started
-//!    from the active candidate's pairs and run beside it for four frames, its pairs discarded. The first probe
-//!    frame pays for what the warm start left to do and is not compared; the least of the other three, against
-//!    the active one's least on the same frames, each charged its candidate's learned *spike factor* (how much
-//!    its own occasional expensive frames add to its typical one), is the comparison. Only a probe that measured
-//!    the candidate cheaper by the margin switches — and the newcomer is then already warm, so the switch frame
-//!    does not spike. Probes spend from a budget of 5% of the broadphase's time, counted in frames of the active
-//!    candidate (a start grant of 8, a bucket of 40); a probe predicted to pay for itself three times over may
-//!    borrow up to 30 frames' worth when a scene has just changed; a probe is charged its frames clipped at four
-//!    times its least, so a frame the machine stalled is not its fault. After a switch nothing is decided for 12
-//!    frames; going back to a candidate left in the last 600 frames needs twice the margin. A candidate never
-//!    measured in the scene's current regime may be explored again after a quarter of the usual gap.
+//! 3. **Probes and the switch policy** ([`policy`], driven by the [`Controller`]). A candidate is *probed* —
+//!    warm-started from the active candidate's pairs and run beside it for four frames, its pairs discarded —
+//!    when (a) **the scene has changed**: on the first frames, when the active candidate's cost jumps (three
+//!    frames outside [½, 2]× its recent median), after a resize, and when the features settle into another
+//!    *regime* (coarse bins of speed, crowding and rest) for ten frames, a *survey* measures the candidate
+//!    predicted cheapest among those within 1.25× of the active one, whatever the margin says; (b) it is
+//!    predicted cheaper by the margin (10%) for four frames in a row; or (c) the model is unsure of it and its
+//!    optimistic estimate could be cheaper. The first probe frame pays for what the warm start left to do and is
+//!    not compared; the least of the other three, against the active one's least on the same frames, each
+//!    charged its candidate's learned *spike factor* (how much its own occasional expensive frames add to its
+//!    typical one), is the comparison. A probe whose frame costs three times the active one's (six times on its
+//!    first frame) cannot win and ends at once. Only a probe that measured the candidate cheaper by the margin
+//!    switches — and the newcomer is then already warm, so the switch frame does not spike. Probes spend from a
+//!    budget of 3% of the broadphase's time, counted in frames of the active candidate (a start grant of 8, a
+//!    bucket of 40), a warm start counted as at most four of the candidate's predicted frames; a probe predicted to
+//!    pay for itself three times over within the 120-frame horizon may borrow 30 frames' worth, ten times over 600
+//!    (the active candidate has just become a bad choice, and waiting costs more than the probe); a probe is
+//!    charged its frames clipped at four times its least, so a frame the machine stalled is not its fault. After a
+//!    switch nothing is decided for 12 frames; going back to a candidate left in the last 600 frames needs twice
+//!    the margin. A candidate never measured in the scene's current regime may be explored again after a quarter
+//!    of the usual gap.
 //! 4. **Warm switches:** [`Broadphase::warm_start`](collide_broadphase::Broadphase::warm_start) hands a
 //!    newcomer the current frame's pairs, so incremental sweep-and-prune starts from one radix sort plus the
 //!    known pairs, never from insertion-sorting a random order.

@@ -28,8 +28,12 @@ pub const BUILTIN_PRIOR: &str = include_str!("../data/prior.toml");
 
 /// Uncertainty (in `ln ms`) of a candidate the prior does not know: a factor of e ≈ 2.7 either way.
 const UNKNOWN_SIGMA: f64 = 1.0;
-/// The least uncertainty of a prediction from the prior alone: calibration scenes are not the user's scene.
-const PRIOR_SIGMA_FLOOR: f64 = 0.35;
+/// The least uncertainty of a prediction from the prior alone: calibration scenes are not the user's scene. Each
+/// fit's own residual counts above it — 0.10 to 0.21 for most candidates on the development VM, 0.42 for `sap`
+/// and 0.67 for `bvh-dynamic`, whose costs swing with speed —, so that the model explores the candidates the
+/// prior knows badly and trusts its ranking of the others (replayed on recorded traces, a floor of 0.35 cost the
+/// tour 5% in exploration probes).
+const PRIOR_SIGMA_FLOOR: f64 = 0.15;
 /// The uncertainty of a candidate measured moments ago on the same features: frame-to-frame noise on a
 /// shared machine is about ±10%.
 const MEASURED_SIGMA: f64 = 0.1;
@@ -440,16 +444,19 @@ mod tests {
         let back = model.predict(0, 1, 3.0 * base_b, &f, 10);
         assert!((back.ms / base_a - 1.0).abs() < 1e-9, "{} against {base_a}", back.ms);
         assert!(back.sigma < 1e-9 + MEASURED_SIGMA, "the anchor was measured on the same frames");
-        let half = model.predict(1, 0, base_a, &f, 10 + 600);
-        assert!((half.sigma - (MEASURED_SIGMA + 600.0 / AGE_FRAMES_PER_SIGMA)).abs() < 1e-9, "ten seconds older");
+        // Half way from a fresh measurement to the prior's uncertainty, in frames of age.
+        let age = ((cold.sigma - MEASURED_SIGMA) / 2.0 * AGE_FRAMES_PER_SIGMA) as u64;
+        let half = model.predict(1, 0, base_a, &f, 10 + age);
+        let expected = MEASURED_SIGMA + age as f64 / AGE_FRAMES_PER_SIGMA;
+        assert!(expected < cold.sigma && (half.sigma - expected).abs() < 1e-9, "{age} frames older: {}", half.sigma);
         let later = model.predict(1, 0, base_a, &f, 10 + 3600);
         assert_eq!(later.sigma, cold.sigma, "a minute later the measurement says no more than the prior");
         // Elsewhere, the active candidate costs what the prior says there (the common level unchanged).
         let at = |g: &Features| model.predict(1, 0, model.base(0, g).0, g, 10);
         let bigger = at(&features(200_000, 0.2, 1.0));
         assert_eq!(bigger.sigma, cold.sigma, "four times the bodies is far from what was measured");
-        let near = at(&features(55_000, 0.2, 1.0));
-        assert!(near.sigma > warm.sigma && near.sigma < cold.sigma, "10% more bodies: a little less sure");
+        let near = at(&features(51_000, 0.2, 1.0));
+        assert!(near.sigma > warm.sigma && near.sigma < cold.sigma, "2% more bodies: a little less sure");
         // Another regime keeps its own correction.
         let slow = features(50_000, 0.001, 1.0);
         assert_ne!(Regime::of(&slow), Regime::of(&f));

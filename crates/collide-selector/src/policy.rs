@@ -11,20 +11,24 @@
 //!
 //! The rules, in order:
 //! 1. **Cooldown.** For `cooldown` frames after a switch, nothing is decided.
-//! 2. **Predicted saving, with hysteresis.** When the cheapest other candidate is predicted cheaper than the
+//! 2. **Survey.** When the controller says the scene changed ([`Policy::survey`]), the candidates predicted
+//!    cheapest (`survey` of them, among those predicted within 1.25× of the active one) are probed one after
+//!    another, whatever the margin says, borrowing against the budget as rule 5 allows.
+//! 3. **Predicted saving, with hysteresis.** When the cheapest other candidate is predicted cheaper than the
 //!    active one's measured time by the margin on `hysteresis` consecutive frames, and the saving over the
 //!    `horizon` pays for the probe, it is probed (not again within a quarter of `reprobe_gap`: a probe that
 //!    disagreed with the prediction has corrected the model, and the next frames show whether it holds).
-//! 3. **Exploration.** When no candidate is predicted cheaper, but one the model is unsure of could be (its
+//! 4. **Exploration.** When no candidate is predicted cheaper, but one the model is unsure of could be (its
 //!    optimistic estimate `ms · e^−σ` beats the active one by the margin), it is probed, at most once per
 //!    `reprobe_gap` frames.
-//! 4. **Budget.** Probes spend from a bucket that fills by `probe_share` of a frame every frame, so that probes
+//! 5. **Budget.** Probes spend from a bucket that fills by `probe_share` of a frame every frame, so that probes
 //!    cost at most that share of the broadphase's time, amortised. The bucket counts in *frames of the active
 //!    candidate* rather than milliseconds: a probe in an expensive phase costs what it costs relative to that
-//!    phase, and a debt run up while frames were slow does not block probing for ages once they are fast. A rule-2 probe whose predicted saving
-//!    pays for it three times over may borrow a little against the bucket's future filling: when the scene has
-//!    just changed, waiting for the bucket costs more than the probe.
-//! 5. **Thrash guard.** Switching back to the candidate that was active before, within `thrash_window` frames,
+//!    phase, and a debt run up while frames were slow does not block probing for ages once they are fast. A probe
+//!    whose predicted saving pays for it three times over may borrow a little against the bucket's future
+//!    filling, one that pays ten times over a lot: when the scene has just changed, waiting for the bucket costs
+//!    more than the probe.
+//! 6. **Thrash guard.** Switching back to the candidate that was active before, within `thrash_window` frames,
 //!    needs twice the margin.
 
 use crate::model::Estimate;
@@ -49,6 +53,10 @@ pub struct PolicyConfig {
     pub reprobe_gap: u32,
     /// Frames within which switching back to the previous candidate needs twice the margin.
     pub thrash_window: u32,
+    /// Candidates a survey probes: when the scene changes (the first frames, a jump in the active candidate's
+    /// cost, a new regime), the few predicted cheapest are measured beside the active one at once, whatever the
+    /// margin says.
+    pub survey: u32,
 }
 
 impl Default for PolicyConfig {
@@ -57,11 +65,12 @@ impl Default for PolicyConfig {
             margin: 0.10,
             hysteresis: 4,
             cooldown: 12,
-            probe_share: 0.05,
+            probe_share: 0.03,
             probe_frames: 4,
             horizon: 120,
             reprobe_gap: 240,
             thrash_window: 600,
+            survey: 1,
         }
     }
 }
@@ -80,6 +89,18 @@ const BUCKET_FRAMES: f64 = 40.0;
 const BORROW_FRAMES: f64 = 30.0;
 /// How many times over the predicted saving must pay for a probe before it may borrow.
 const BORROW_PAYBACK: f64 = 3.0;
+/// A probe the prediction says pays for itself this many times over may borrow [`DEEP_BORROW_FRAMES`].
+const DEEP_PAYBACK: f64 = 10.0;
+/// What a probe that pays ten times over may borrow: four minutes of the budget's filling at 5%, so that an
+/// exploration that went wrong earlier (a candidate ten times dearer than predicted) cannot keep the selector on a
+/// candidate the scene has just made several times dearer than another.
+const DEEP_BORROW_FRAMES: f64 = 600.0;
+/// A warm start is expected to cost at most this many of the candidate's predicted frames.
+const WARM_FRAMES_MAX: f64 = 4.0;
+/// A survey measures a candidate predicted at most this many times the active one's cost: the prior's ranking
+/// is right most of the time (84% of the calibration's windows), and a candidate predicted much dearer is not
+/// worth a probe's frames.
+const SURVEY_REACH: f64 = 1.25;
 
 /// What the policy wants done this frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -127,6 +148,13 @@ pub enum Reason {
         /// The active one's median on the same frames.
         active_ms: f64,
     },
+    /// The scene changed and the candidate is among the predicted cheapest: measure it.
+    Survey {
+        /// The prediction.
+        predicted_ms: f64,
+        /// The active candidate's recent median.
+        active_ms: f64,
+    },
     /// The first frame: the prior's cheapest candidate for the first frame's features.
     Initial {
         /// The prediction.
@@ -155,6 +183,10 @@ impl std::fmt::Display for Reason {
                 f,
                 "probe measured {probe_ms:.3} ms against the active {active_ms:.3} ms: not cheaper by the margin, stay"
             ),
+            Self::Survey { predicted_ms, active_ms } => write!(
+                f,
+                "the scene changed: predicted {predicted_ms:.3} ms against the active {active_ms:.3} ms, measure it"
+            ),
             Self::Initial { predicted_ms } => write!(f, "first frame: the prior's cheapest, {predicted_ms:.3} ms"),
             Self::Forced => f.write_str("forced-switch mode"),
         }
@@ -178,6 +210,9 @@ pub struct Policy {
     streak: u32,
     /// Per candidate, the frame its last probe ended.
     last_probe: Vec<Option<u64>>,
+    /// Probes the survey in progress still owes, and the frame it began (a candidate probed since is done).
+    survey_left: u32,
+    survey_since: u64,
 }
 
 impl Policy {
@@ -192,7 +227,27 @@ impl Policy {
             previous: None,
             streak: 0,
             last_probe: vec![None; candidates],
+            survey_left: 0,
+            survey_since: 0,
         }
+    }
+
+    /// The scene changed at `frame`: survey the candidates predicted cheapest (see [`PolicyConfig::survey`]).
+    pub fn survey(&mut self, frame: u64) {
+        self.survey_left = self.config.survey;
+        self.survey_since = frame;
+    }
+
+    /// Set the probes the survey owes (tests).
+    #[cfg(test)]
+    pub(crate) fn survey_left_for_test(&mut self, left: u32) {
+        self.survey_left = left;
+    }
+
+    /// `true` while a survey owes probes.
+    #[must_use]
+    pub fn surveying(&self) -> bool {
+        self.survey_left > 0
     }
 
     /// The knobs.
@@ -242,7 +297,32 @@ impl Policy {
             return Action::Stay;
         };
 
-        // Rule 2: a candidate predicted cheaper, for `hysteresis` frames in a row.
+        // Rule 2: a survey measures the candidates predicted cheapest, within reach of the active one, that it
+        // has not measured yet, one after another, borrowing against the budget: the scene has just changed, and
+        // a wrong candidate costs every frame until it is found out.
+        if self.survey_left > 0 {
+            let since = self.survey_since;
+            let next = others()
+                .filter(|&c| self.last_probe[c].is_none_or(|p| p < since))
+                .filter(|&c| estimates[c].ms < active_ms * SURVEY_REACH)
+                .min_by(|&a, &b| estimates[a].ms.total_cmp(&estimates[b].ms));
+            let Some(c) = next else {
+                self.survey_left = 0;
+                return Action::Stay;
+            };
+            let e = estimates[c];
+            let reason = || Reason::Survey { predicted_ms: e.ms, active_ms };
+            let credit = self.credit(active_ms - e.ms, self.probe_cost(e.ms, warm_ms[c]));
+            return match self.try_probe(c, e.ms, active_ms, warm_ms[c], credit, reason) {
+                Some(action) => {
+                    self.survey_left -= 1;
+                    action
+                }
+                None => Action::Stay,
+            };
+        }
+
+        // Rule 3: a candidate predicted cheaper, for `hysteresis` frames in a row.
         let margin = self.margin_for(best, frame);
         let e = estimates[best];
         let probed_lately = self.last_probe[best].is_some_and(|p| frame < p + u64::from(self.config.reprobe_gap / 4));
@@ -252,7 +332,7 @@ impl Policy {
             let saving = (active_ms - e.ms) * f64::from(self.config.horizon);
             let cost = self.probe_cost(e.ms, warm_ms[best]);
             let ripe = frames >= self.config.hysteresis && saving > cost;
-            let credit = if saving > BORROW_PAYBACK * cost { BORROW_FRAMES } else { 0.0 };
+            let credit = self.credit(active_ms - e.ms, cost);
             let reason = || Reason::Predicted { predicted_ms: e.ms, active_ms, frames };
             return if ripe {
                 self.try_probe(best, e.ms, active_ms, warm_ms[best], credit, reason).unwrap_or(Action::Stay)
@@ -262,7 +342,7 @@ impl Policy {
         }
         self.streak = 0;
 
-        // Rule 3: explore a candidate the model is unsure of, if it could be cheaper. A candidate never measured
+        // Rule 4: explore a candidate the model is unsure of, if it could be cheaper. A candidate never measured
         // in this regime (the scene has just changed) may be explored four times as soon again.
         let gap = |c: usize| {
             u64::from(if estimates[c].measured { self.config.reprobe_gap } else { self.config.reprobe_gap / 4 })
@@ -330,7 +410,25 @@ impl Policy {
 
     /// What a probe of a candidate predicted at `ms` is expected to cost.
     fn probe_cost(&self, ms: f64, warm_ms: Option<f64>) -> f64 {
-        ms * f64::from(self.config.probe_frames) + warm_ms.unwrap_or(ms)
+        // The last warm start may have been measured on another scene (a full build in a dense crowd): it counts
+        // as at most a few of the frames predicted now.
+        ms * f64::from(self.config.probe_frames) + warm_ms.unwrap_or(ms).min(WARM_FRAMES_MAX * ms)
+    }
+
+    /// The frames a probe may borrow against the budget's future filling, given the saving per frame the
+    /// prediction promises (ms; negative when the candidate is predicted dearer) and the probe's expected cost
+    /// (ms): none for a probe that does not pay for itself over the horizon several times; a little when it pays
+    /// three times over; a lot when it pays ten times over — the active candidate has just become a bad choice
+    /// (the scene jumped under it) and every frame spent finding the better one saves more than the probe costs.
+    fn credit(&self, saving_per_frame: f64, cost: f64) -> f64 {
+        let saving = saving_per_frame * f64::from(self.config.horizon);
+        if saving > DEEP_PAYBACK * cost {
+            DEEP_BORROW_FRAMES
+        } else if saving > BORROW_PAYBACK * cost {
+            BORROW_FRAMES
+        } else {
+            0.0
+        }
     }
 
     /// A probe of `c` if the budget, with `credit` frames of borrowing allowed, covers its expected cost.
@@ -482,6 +580,62 @@ mod tests {
         assert_eq!(policy.probe_done(200, 1, 0, 0.85, 1.0, 0.0), Action::Stay);
         let mut fresh = Policy::new(PolicyConfig::default(), 2);
         assert!(matches!(fresh.probe_done(200, 1, 0, 0.85, 1.0, 0.0), Action::Switch(0, _)));
+    }
+
+    /// A policy with `tokens` frames of budget, past its initial grant.
+    fn with_budget(n: usize, tokens: f64) -> Policy {
+        let mut policy = Policy::new(PolicyConfig::default(), n);
+        policy.granted = true;
+        policy.tokens = tokens;
+        policy
+    }
+
+    #[test]
+    fn a_survey_measures_the_predicted_cheapest_candidate_at_once_whatever_the_margin() {
+        // Candidate 1 is predicted 10% dearer than the active one (no rule would probe it), candidate 2 twice as
+        // dear (out of reach).
+        let e = [sure(1.0), sure(1.1), sure(2.0)];
+        let none = [None; 3];
+        let mut policy = with_budget(3, INITIAL_GRANT_FRAMES);
+        assert_eq!(policy.decide(5, 0, 1.0, &e, &none), Action::Stay, "no survey, nothing predicted cheaper");
+        policy.survey(5);
+        assert!(matches!(policy.decide(6, 0, 1.0, &e, &none), Action::Probe(1, Reason::Survey { .. })));
+        assert!(!policy.surveying(), "the default survey measures one candidate");
+        // A survey never reaches a candidate predicted far dearer.
+        let far = [sure(1.0), sure(1.5), sure(2.0)];
+        let mut policy = with_budget(3, INITIAL_GRANT_FRAMES);
+        policy.survey(5);
+        assert_eq!(policy.decide(6, 0, 1.0, &far, &none), Action::Stay);
+        assert!(!policy.surveying(), "nothing within reach ends the survey");
+    }
+
+    #[test]
+    fn a_probe_that_pays_ten_times_over_goes_even_on_a_deep_debt() {
+        // The active candidate has just become ten times dearer than another; an earlier exploration left the
+        // budget 100 frames in debt. Waiting for the budget would cost ~30 ms a frame for 2000 frames.
+        let e = [sure(30.0), sure(3.0)];
+        let mut policy = with_budget(2, -100.0);
+        let probed = (0..PolicyConfig::default().hysteresis + 1)
+            .map(|f| policy.decide(u64::from(f), 0, 30.0, &e, &[None, None]))
+            .any(|a| matches!(a, Action::Probe(1, _)));
+        assert!(probed, "a probe that pays for itself many times over waits for no budget");
+        // One that pays only twice over does wait.
+        let e = [sure(1.0), sure(0.8)];
+        let mut policy = with_budget(2, -100.0);
+        assert!(
+            (0..20).all(|f| policy.decide(f, 0, 1.0, &e, &[None, None]) == Action::Stay),
+            "a modest saving waits for the budget"
+        );
+    }
+
+    #[test]
+    fn a_warm_start_measured_on_another_scene_does_not_block_a_probe() {
+        // The candidate's last warm start cost 1000 ms (a full build in a dense crowd); here its frames are
+        // predicted at 0.5 ms: the probe is charged a few of its frames for the warm start, not the old figure.
+        let e = [sure(1.0), sure(0.5)];
+        let mut policy = with_budget(2, INITIAL_GRANT_FRAMES);
+        policy.survey(0);
+        assert!(matches!(policy.decide(1, 0, 1.0, &e, &[None, Some(1000.0)]), Action::Probe(1, _)));
     }
 
     #[test]
