@@ -1,6 +1,7 @@
 //! The meta-broadphase's panel: which candidate runs, a timeline of the last frames coloured by it, every
 //! candidate's predicted cost as bars, and the last decisions with their reasons.
 
+use collide_selector::log::MAX_CANDIDATES;
 use collide_selector::{DecisionKind, Selector};
 use egui::{Color32, RichText, Ui};
 use std::collections::VecDeque;
@@ -10,16 +11,26 @@ pub const TIMELINE_FRAMES: usize = 600;
 /// Decisions listed.
 const DECISIONS_SHOWN: usize = 8;
 
-/// One colour per candidate, in the selector's candidate order (the same in the strip, the bars and the log).
-const COLORS: [Color32; 8] = [
-    Color32::from_rgb(86, 156, 214),
-    Color32::from_rgb(240, 150, 60),
-    Color32::from_rgb(110, 190, 110),
-    Color32::from_rgb(220, 90, 90),
-    Color32::from_rgb(170, 130, 210),
-    Color32::from_rgb(200, 170, 90),
-    Color32::from_rgb(90, 200, 200),
-    Color32::from_rgb(200, 200, 200),
+/// One colour per candidate, in the selector's candidate order (the same in the strip, the bars and the log):
+/// Tableau's ten qualitative colours and six more, one for each of the most candidates a selector takes
+/// ([`MAX_CANDIDATES`]; eleven are registered today).
+const COLORS: [Color32; MAX_CANDIDATES] = [
+    Color32::from_rgb(78, 121, 167),
+    Color32::from_rgb(242, 142, 43),
+    Color32::from_rgb(225, 87, 89),
+    Color32::from_rgb(118, 183, 178),
+    Color32::from_rgb(89, 161, 79),
+    Color32::from_rgb(237, 201, 72),
+    Color32::from_rgb(176, 122, 161),
+    Color32::from_rgb(255, 157, 167),
+    Color32::from_rgb(156, 117, 95),
+    Color32::from_rgb(186, 176, 172),
+    Color32::from_rgb(23, 190, 207),
+    Color32::from_rgb(188, 189, 34),
+    Color32::from_rgb(227, 119, 194),
+    Color32::from_rgb(140, 86, 75),
+    Color32::from_rgb(153, 153, 255),
+    Color32::from_rgb(255, 204, 102),
 ];
 
 /// The colour of candidate `index`.
@@ -132,7 +143,7 @@ fn strip(ui: &mut Ui, timeline: &Timeline) {
     let column = rect.width() / TIMELINE_FRAMES as f32;
     // Runs of the same candidate are one rectangle each: a few shapes, not six hundred.
     let mut start = 0;
-    let steps: Vec<(u8, bool)> = timeline.steps.iter().copied().collect();
+    let steps = &timeline.steps;
     let offset = TIMELINE_FRAMES - steps.len();
     for i in 1..=steps.len() {
         if i == steps.len() || steps[i].0 != steps[start].0 {
@@ -202,5 +213,20 @@ fn bars(ui: &mut Ui, selector: &Selector) {
             c.probes,
             c.probe_ms
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_candidate_a_selector_can_take_has_a_colour_of_its_own() {
+        for a in 0..MAX_CANDIDATES {
+            for b in 0..a {
+                assert_ne!(color(a), color(b), "candidates {a} and {b} share a colour");
+            }
+        }
+        assert!(collide_algorithms::ALGORITHMS.len() <= MAX_CANDIDATES, "every registered algorithm fits");
     }
 }
