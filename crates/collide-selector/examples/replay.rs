@@ -149,9 +149,9 @@ fn print_detail(trace: &Trace, r: &collide_selector::replay::Replay) {
 /// Each trace replayed `k` times, every recorded time multiplied by its own log-normal factor (σ = 0.1, a frame's
 /// noise on a shared machine) from a seeded generator: a policy judged on many noisy versions of the same frames
 /// rather than on one, so that a knob is not tuned to one trace's luck. Prints per trace the mean and the worst of
-/// auto / best pinned and auto / per-phase oracle over the replays.
+/// auto / best pinned and auto / per-phase oracle over the replays, and the share of auto's time its probes took.
 fn jittered(files: &[String], policy: PolicyConfig, prior: &Prior, k: u64) -> Result<(), String> {
-    println!("{:<26} {:>9} {:>9} {:>9} {:>9}", "trace", "/best", "worst", "/phase", "worst");
+    println!("{:<26} {:>9} {:>9} {:>9} {:>9} {:>9}", "trace", "/best", "worst", "/phase", "worst", "probes");
     let (mut sum, mut worst_mean) = (0.0, 0.0f64);
     for file in files {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
@@ -159,6 +159,7 @@ fn jittered(files: &[String], policy: PolicyConfig, prior: &Prior, k: u64) -> Re
         let n = trace.frames.len();
         let range = if file.contains("-tour-") { 0..n } else { 10.min(n)..n };
         let (mut best_sum, mut best_max, mut phase_sum, mut phase_max) = (0.0, 0.0f64, 0.0, 0.0f64);
+        let mut probe_share = 0.0;
         for seed in 0..k {
             let mut noisy = trace.clone();
             let mut state = 0x9E37_79B9_7F4A_7C15u64 ^ (seed + 1).wrapping_mul(0xD1B5_4A32_D192_ED03);
@@ -183,6 +184,7 @@ fn jittered(files: &[String], policy: PolicyConfig, prior: &Prior, k: u64) -> Re
             let r = replay(&noisy, policy, prior.clone(), 0.01 * floor);
             let v = judge(&noisy, &r, range.clone());
             let (b, p) = (v.auto_ms / v.pinned_ms[v.best_pinned], v.auto_ms / v.per_phase_oracle_ms);
+            probe_share += r.frames[range.clone()].iter().map(|f| f.probe_ms).sum::<f64>() / v.auto_ms;
             best_sum += b;
             best_max = best_max.max(b);
             phase_sum += p;
@@ -193,12 +195,13 @@ fn jittered(files: &[String], policy: PolicyConfig, prior: &Prior, k: u64) -> Re
         sum += mean;
         worst_mean = worst_mean.max(mean);
         println!(
-            "{:<26} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
+            "{:<26} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>8.1}%",
             name.trim_start_matches("selector-trace-"),
             mean,
             best_max,
             phase_sum / k as f64,
-            phase_max
+            phase_max,
+            100.0 * probe_share / k as f64
         );
     }
     println!("mean of the traces' mean auto / best pinned {:.3}; worst mean {worst_mean:.3}", sum / files.len() as f64);
