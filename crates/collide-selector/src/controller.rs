@@ -366,7 +366,7 @@ impl Controller {
             self.jump = 0;
             self.recent = Recent::default();
             self.settle = SETTLE_FRAMES;
-            self.policy.survey(self.frame);
+            self.policy.survey_after_jump(self.frame);
         }
     }
 

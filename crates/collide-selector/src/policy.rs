@@ -13,7 +13,9 @@
 //! 1. **Cooldown.** For `cooldown` frames after a switch, nothing is decided.
 //! 2. **Survey.** When the controller says the scene changed ([`Policy::survey`]), the candidates predicted
 //!    cheapest (`survey` of them, among those predicted within 1.25× of the active one) are probed one after
-//!    another, whatever the margin says, borrowing against the budget as rule 5 allows.
+//!    another, whatever the margin says, borrowing against the budget as rule 5 allows. A survey after a jump
+//!    in the active candidate's cost ([`Policy::survey_after_jump`]) may borrow the ordinary loan even when the
+//!    prediction promises nothing: the model's knowledge of the others was learned on the scene before.
 //! 3. **Predicted saving, with hysteresis.** When the cheapest other candidate is predicted cheaper than the
 //!    active one's measured time by the margin on `hysteresis` consecutive frames, and the saving over the
 //!    `horizon` pays for the probe, it is probed (not again within a quarter of `reprobe_gap`: a probe that
@@ -213,6 +215,8 @@ pub struct Policy {
     /// Probes the survey in progress still owes, and the frame it began (a candidate probed since is done).
     survey_left: u32,
     survey_since: u64,
+    /// The survey in progress follows a jump in the active candidate's cost and may borrow.
+    survey_loan: bool,
 }
 
 impl Policy {
@@ -229,6 +233,7 @@ impl Policy {
             last_probe: vec![None; candidates],
             survey_left: 0,
             survey_since: 0,
+            survey_loan: false,
         }
     }
 
@@ -236,6 +241,14 @@ impl Policy {
     pub fn survey(&mut self, frame: u64) {
         self.survey_left = self.config.survey;
         self.survey_since = frame;
+        self.survey_loan = false;
+    }
+
+    /// The active candidate's cost jumped at `frame` (more than doubled or halved): survey, and let the survey
+    /// borrow against the budget (see rule 2).
+    pub fn survey_after_jump(&mut self, frame: u64) {
+        self.survey(frame);
+        self.survey_loan = true;
     }
 
     /// Set the probes the survey owes (tests).
@@ -312,7 +325,13 @@ impl Policy {
             };
             let e = estimates[c];
             let reason = || Reason::Survey { predicted_ms: e.ms, active_ms };
-            let credit = self.credit(active_ms - e.ms, self.probe_cost(e.ms, warm_ms[c]));
+            // After a jump, a survey may borrow the ordinary loan whatever the prediction says: the active
+            // candidate's cost has just more than doubled or halved, so what the model knows about the others was
+            // learned on another scene, and a budget emptied by an earlier probe would otherwise hold the survey
+            // back for hundreds of frames (at 3%, eight frames' debt takes 270 frames to repay). Surveys of a new
+            // regime without a jump do not borrow: replayed, that loan cost more probes than it saved.
+            let loan = if self.survey_loan { BORROW_FRAMES } else { 0.0 };
+            let credit = self.credit(active_ms - e.ms, self.probe_cost(e.ms, warm_ms[c])).max(loan);
             return match self.try_probe(c, e.ms, active_ms, warm_ms[c], credit, reason) {
                 Some(action) => {
                     self.survey_left -= 1;

@@ -154,6 +154,6 @@ fn a_scene_change_is_followed() {
     let first_b =
         active.iter().skip(150).position(|&a| a == "b").unwrap_or_else(|| panic!("never switched to b: {log:#?}"))
             + 150;
-    assert!(first_b < 150 + 60, "followed after {} steps", first_b - 150);
+    assert!(first_b < 150 + 60, "followed after {} steps: {log:#?}", first_b - 150);
     assert!(active[first_b..].iter().all(|&a| a == "b"), "and stayed");
 }
