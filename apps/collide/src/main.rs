@@ -55,7 +55,9 @@ struct Cli {
     decisions: Option<PathBuf>,
 
     /// Override any config key, e.g. `--set bodies=100000 --set algorithm=brute --set time.policy=variable`.
-    #[arg(long = "set", value_name = "KEY=VALUE")]
+    // A value that starts with a hyphen (`--set -0`) is still this option's value, so that the config names it in
+    // its one-line error; otherwise clap took it for an unknown flag and printed its multi-line usage.
+    #[arg(long = "set", value_name = "KEY=VALUE", allow_hyphen_values = true)]
     overrides: Vec<String>,
 
     /// Print progress every N frames (0: only the summary).

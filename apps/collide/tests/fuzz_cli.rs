@@ -44,8 +44,7 @@ fn check(dir: &Path, text: &str, overrides: &[String]) -> Result<(), String> {
             }
         }
         Some(2) => {
-            // A `--set` value that cannot be a command-line argument (clap's own usage text) never comes from the
-            // generators; every refusal is the program's one line.
+            // Every refusal is the program's one line, a `--set` value that starts with a hyphen included.
             if !(stderr.starts_with("error: ") && stderr.trim_end().lines().count() == 1) {
                 return Err(format!("a refusal must be one line `error: …`: {}", said()));
             }

@@ -124,6 +124,12 @@ fn malformed_toml() {
 }
 
 #[test]
+fn a_set_value_that_starts_with_a_hyphen_is_named_in_one_line() {
+    // Found by `cargo xtask fuzz`: clap took `-0` for an unknown flag and printed its usage over several lines.
+    rejects("hyphen-set", "scenario = \"uniform\"\n", &["--set", "-0"], &["error: --set -0: expected KEY=VALUE"]);
+}
+
+#[test]
 fn unknown_key() {
     rejects(
         "unknown-key",
