@@ -4,7 +4,8 @@
 //! 1. **Keys.** The centres' bounds (per chunk, then merged), then each box's key — its Morton code over those
 //!    bounds and its index — written in parallel. Unusable boxes get a code above every real one.
 //! 2. **Sort.** The shared LSD radix sort (`collide_broadphase::radix`) on the code half of the keys: three
-//!    11-bit passes, stable, so equal codes stay in index order and the keys come out fully sorted.
+//!    11-bit passes, stable, so equal codes stay in index order and the keys come out fully sorted. Then the
+//!    leaf boxes are gathered in key order (the traversal reads them in order).
 //! 3. **Hierarchy and refit in one climb.** The tree is the binary radix tree of the sorted keys (see `flat.rs`;
 //!    it is unique, so any construction gives Karras's tree). Karras 2012 finds each inner node on its own —
 //!    its range's direction and other end by an exponential and a binary search over the keys, its split by
@@ -18,8 +19,10 @@
 //!    second gets its sibling's range end, so it knows the parent's whole range, reads its sibling's box (the
 //!    swap's acquire–release orders it), and climbs on as the parent. Each inner node is made once, by a task
 //!    that knows both children are done, and a node costs a constant instead of Karras's O(log range) searches
-//!    plus a second pass. Duplicate codes need no care: the index half makes the keys unique, which is Karras's
-//!    tie-break for duplicates.
+//!    plus a second pass. Duplicate codes need no care for correctness: the index half makes the keys unique,
+//!    which is Karras's tie-break for duplicates. For the tree's quality they do: the gather notes
+//!    any run of more than `refine::LONG_RUN` equal codes, and such runs are ordered again by codes over their own
+//!    bounds before the climb, which then reads the split depths inside them from the refiner (`refine.rs`).
 //! 4. **Pack.** What the climb shares lives in atomics; a last parallel pass copies each node into the one
 //!    cache line the traversal reads, and empties the exchange slots for the next frame.
 //!
@@ -30,10 +33,11 @@ use crate::bounds::is_usable;
 use crate::chunks::Chunks;
 use crate::flat::{FlatBvh, Inner, LEAF};
 use crate::morton::{self, Grid, UNUSABLE};
+use crate::refine::{LONG_RUN, Refiner};
 use collide_broadphase::grid::{bulk_bounds, sampled_bounds};
 use collide_broadphase::{Parallelism, Tally, radix};
 use collide_math::{Aabb, Vec3};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 /// No parent (the root) in the atomic parent links.
 const NONE: u32 = u32::MAX;
@@ -110,13 +114,8 @@ pub(crate) struct Builder {
     root: AtomicU32,
     height: AtomicU32,
     bounds: Chunks<CentreBounds>,
-}
-
-/// The length of the common prefix of the neighbouring keys at gap `s` (positions `s` and `s + 1`): the depth of
-/// the split there. Sorted unique keys differ, so the XOR is never zero.
-#[inline(always)]
-fn gap_prefix(keys: &[u64], s: usize) -> u32 {
-    (keys[s] ^ keys[s + 1]).leading_zeros()
+    /// Long runs of equal codes, ordered again (`refine.rs`).
+    refiner: Refiner,
 }
 
 impl Builder {
@@ -127,10 +126,26 @@ impl Builder {
         // Gather the leaf boxes in key order: the traversal then reads them in order. The vectors keep their
         // length from frame to frame, so that resizing them does not write what the passes write again.
         bvh.leaf_boxes.resize(m, Aabb::EMPTY);
+        let long_run = AtomicBool::new(false);
         let keys = &bvh.keys;
-        parallelism
-            .for_each("lbvh_gather", m, &mut bvh.leaf_boxes, |k, b| *b = boxes[morton::key_index(keys[k]) as usize]);
+        parallelism.for_each("lbvh_gather", m, &mut bvh.leaf_boxes, |k, b| {
+            *b = boxes[morton::key_index(keys[k]) as usize];
+            // A run of more than LONG_RUN equal codes starts here.
+            if k + LONG_RUN < m && keys[k] >> 32 == keys[k + LONG_RUN] >> 32 {
+                long_run.store(true, Ordering::Relaxed);
+            }
+        });
         tally += Tally::work(m as u64, (m * (8 + 2 * size_of::<Aabb>())) as u64);
+        self.refiner.active = false;
+        if long_run.into_inner() {
+            // Rare (a dense crowd in a huge world): order the runs again and gather their new order.
+            self.refiner.refine(&mut bvh.keys[..m], boxes);
+            let keys = &bvh.keys;
+            parallelism.for_each("lbvh_gather", m, &mut bvh.leaf_boxes, |k, b| {
+                *b = boxes[morton::key_index(keys[k]) as usize];
+            });
+            tally += Tally::work(3 * m as u64, (m * (24 + 2 * size_of::<Aabb>())) as u64);
+        }
         bvh.root = LEAF;
         bvh.height = 0;
         bvh.nodes.resize(m.saturating_sub(1), Inner::default());
@@ -186,7 +201,8 @@ impl Builder {
             self.pending.resize_with(m - 1, Pending::default);
         }
         let keys = &bvh.keys[..m];
-        let (pending, root, height) = (&self.pending, &self.root, &self.height);
+        let (pending, root, height, refiner) = (&self.pending, &self.root, &self.height, &self.refiner);
+        let gap = |s: usize| refiner.gap(keys, s);
         parallelism.for_each("lbvh_climb", m, &mut bvh.leaf_boxes, |k, leaf_box| {
             let (mut first, mut last) = (k, k);
             let (mut name, mut b, mut h) = (k as u32 | LEAF, *leaf_box, 0);
@@ -198,8 +214,7 @@ impl Builder {
                 }
                 // The parent splits at the neighbouring gap whose keys share the longer prefix: it is the lower
                 // of the two nodes there (out of range counts as the shortest).
-                let right_is_parent =
-                    first == 0 || (last < m - 1 && gap_prefix(keys, last) > gap_prefix(keys, first - 1));
+                let right_is_parent = first == 0 || (last < m - 1 && gap(last) > gap(first - 1));
                 let (parent, side, far) = if right_is_parent { (last, 0, first) } else { (first - 1, 1, last) };
                 let node = &pending[parent];
                 node.sides[side].store(name, &b, h);

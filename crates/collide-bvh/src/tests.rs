@@ -403,3 +403,41 @@ fn params_map_to_the_config() {
     assert_eq!(DynamicBvh::new().name(), "bvh-dynamic");
     assert_eq!(LinearBvh::new().name(), "lbvh");
 }
+
+/// Eight clusters of `per` bodies (2% volume fraction, half edge 0.5), each in a cube of width `w`, with their
+/// corners `spacing` cluster widths apart: `spacing` 1000 is the `far-clusters` scene, 2 the same clusters close
+/// together. The clusters' inner arrangement is the same either way, so both have the same pairs.
+fn eight_clusters(per: usize, spacing: f32) -> Vec<Aabb> {
+    let (centers, _, w) = cloud(21, per, 0.0);
+    let mut boxes = Vec::with_capacity(8 * per);
+    for corner in 0..8u32 {
+        let offset = Vec3::new((corner & 1) as f32, (corner >> 1 & 1) as f32, (corner >> 2) as f32) * (spacing * w);
+        boxes.extend(centers.iter().map(|&c| Aabb::from_center_radius(c + offset, 0.5)));
+    }
+    boxes
+}
+
+/// The lead's `far-clusters` defect: eight dense clusters at the corners of a world a thousand cluster widths
+/// wide fell into a few Morton cells each, the tree over their equal codes was the tree of the body indices, and
+/// both trees tested nearly every pair of each cluster (700 ms a frame at 10⁵ bodies). Now each costs at most a
+/// small multiple of the box tests of the same clusters close together — the same pairs, no huge world.
+#[test]
+fn far_clusters_cost_what_near_clusters_cost() {
+    let (far, near) = (eight_clusters(1500, 1000.0), eight_clusters(1500, 2.0));
+    let tests = |bp: &mut dyn Broadphase, boxes: &[Aabb], label: &str| {
+        // Three calls: the dynamic tree's first two are rebuilds, its third a frame of its own (nothing moved).
+        (0..3).map(|_| check(bp, &Frame::new(boxes), label).pair_tests).sum::<u64>()
+    };
+    for (name, make) in [
+        ("lbvh", (|| Box::new(LinearBvh::new()) as Box<dyn Broadphase>) as fn() -> Box<dyn Broadphase>),
+        ("bvh-dynamic", || Box::new(DynamicBvh::new())),
+    ] {
+        // On two threads, at the shipped threshold: 12 000 bodies take the parallel build.
+        let (far_tests, near_tests) =
+            on_two_threads(|| (tests(&mut *make(), &far, name), tests(&mut *make(), &near, name)));
+        assert!(
+            far_tests <= 2 * near_tests,
+            "{name}: {far_tests} box tests for far clusters, {near_tests} for the same clusters near each other"
+        );
+    }
+}
