@@ -1,10 +1,12 @@
 //! Building a [`FlatBvh`] in parallel: Morton keys, one radix sort, every inner node on its own (Karras 2012),
 //! then a bottom-up refit.
 //!
-//! 1. **Keys.** The centres' bounds (per chunk, then merged), then each box's key — its Morton code over those
-//!    bounds and its index — written in parallel. Unusable boxes get a code above every real one.
-//! 2. **Sort.** The shared LSD radix sort (`collide_broadphase::radix`) on the code half of the keys: three
-//!    11-bit passes, stable, so equal codes stay in index order and the keys come out fully sorted. Then the
+//! 1. **Keys.** The bounds of the centres of a fixed sample of boxes (`sampled_centres`: a pass over every box
+//!    cost as much as the keys' own pass), then each box's key — its Morton code over those bounds and its index
+//!    — written in parallel. Unusable boxes get a code above every real one.
+//! 2. **Sort.** The shared LSD radix sort (`collide_broadphase::radix`) on the code half of the keys: 11-bit
+//!    passes — two for the 21-bit codes of up to 2²¹ boxes (`morton::bits_for`), three above —, stable, so equal
+//!    codes stay in index order and the keys come out fully sorted. Then the
 //!    leaf boxes are gathered in key order (the traversal reads them in order).
 //! 3. **Hierarchy and refit in one climb.** The tree is the binary radix tree of the sorted keys (see `flat.rs`;
 //!    it is unique, so any construction gives Karras's tree). Karras 2012 finds each inner node on its own —
@@ -30,7 +32,6 @@
 //! tasks share is atomic.
 
 use crate::bounds::is_usable;
-use crate::chunks::Chunks;
 use crate::flat::{FlatBvh, Inner, LEAF};
 use crate::morton::{self, Grid, UNUSABLE};
 use crate::refine::{LONG_RUN, Refiner};
@@ -89,22 +90,8 @@ impl Default for Pending {
     }
 }
 
-/// The bounds of a chunk's usable centres and its count of unusable boxes.
-#[derive(Clone, Copy, Debug)]
-struct CentreBounds {
-    lo: Vec3,
-    hi: Vec3,
-    unusable: usize,
-}
-
-impl Default for CentreBounds {
-    fn default() -> Self {
-        Self { lo: Vec3::INFINITY, hi: Vec3::NEG_INFINITY, unusable: 0 }
-    }
-}
-
-/// What the build keeps across frames besides the tree: the sort's second buffer, the climb's nodes, the bounds
-/// chunks. A warm builder allocates nothing.
+/// What the build keeps across frames besides the tree: the sort's second buffer, the climb's nodes, the
+/// refiner's buffers. A warm builder allocates nothing.
 #[derive(Debug, Default)]
 pub(crate) struct Builder {
     scratch: Vec<u64>,
@@ -113,9 +100,25 @@ pub(crate) struct Builder {
     /// The root and the tree's height, written by the task that completes the root.
     root: AtomicU32,
     height: AtomicU32,
-    bounds: Chunks<CentreBounds>,
     /// Long runs of equal codes, ordered again (`refine.rs`).
     refiner: Refiner,
+}
+
+/// Boxes whose centres [`sampled_centres`] reads: a fixed stride through the scene.
+const CENTRE_SAMPLE: usize = 1024;
+
+/// The bounds of the centres of a fixed sample of at most [`CENTRE_SAMPLE`] usable boxes (every
+/// `n / CENTRE_SAMPLE`-th): the grid's span. A pass over every box cost as much as the keys' own; a centre outside
+/// the sample's bounds (in a uniform scene, about one in a thousand per side) only clamps onto a border cell.
+/// Inverted (`+∞ … −∞`) when no sampled box is usable.
+fn sampled_centres(boxes: &[Aabb]) -> (Vec3, Vec3) {
+    let step = boxes.len().div_ceil(CENTRE_SAMPLE).max(1);
+    boxes
+        .iter()
+        .step_by(step)
+        .filter(|b| is_usable(b))
+        .map(morton::center)
+        .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), c| (lo.min(c), hi.max(c)))
 }
 
 impl Builder {
@@ -159,39 +162,24 @@ impl Builder {
     /// Steps 1 and 2: the keys of every box, sorted; `bvh.len` is set to the number of usable boxes.
     fn sort_keys(&mut self, bvh: &mut FlatBvh, boxes: &[Aabb], parallelism: Parallelism) -> Tally {
         let n = boxes.len();
-        self.bounds.run(parallelism, "lbvh_bounds", n, n, |range, b| {
-            *b = CentreBounds::default();
-            for aabb in &boxes[range] {
-                if is_usable(aabb) {
-                    let c = morton::center(aabb);
-                    b.lo = b.lo.min(c);
-                    b.hi = b.hi.max(c);
-                } else {
-                    b.unusable += 1;
-                }
-            }
-        });
-        let all = self.bounds.used().iter().fold(CentreBounds::default(), |a, c| CentreBounds {
-            lo: a.lo.min(c.state.lo),
-            hi: a.hi.max(c.state.hi),
-            unusable: a.unusable + c.state.unusable,
-        });
         // The grid spans where the bulk of the centres is: a few bodies at ±1e30 would otherwise give every other
         // body the same code, and the tree, ordered by index alone, would pair everything with everything. Far
         // centres clamp onto the grid's border cells.
-        let bulk = bulk_bounds(Aabb::new(all.lo, all.hi), sampled_bounds(boxes));
-        let grid = Grid::new(bulk.min.max(all.lo), bulk.max.min(all.hi));
+        let (lo, hi) = sampled_centres(boxes);
+        let bulk = bulk_bounds(Aabb::new(lo, hi), sampled_bounds(boxes));
+        let grid = Grid::new(bulk.min.max(lo), bulk.max.min(hi), morton::bits_for(n));
         bvh.keys.resize(n, 0);
         parallelism.for_each("lbvh_keys", n, &mut bvh.keys, |i, key| {
             let b = &boxes[i];
             let code = if is_usable(b) { grid.code(morton::center(b)) } else { UNUSABLE };
             *key = morton::key(code, i as u32);
         });
-        // Three 11-bit passes over the code half; the index half is already in order (stable sort).
+        // 11-bit passes over the code half, each skipped when every key has the same digit (the codes of up to 2²¹
+        // boxes have 21 bits: two passes); the index half is already in order (stable sort).
         radix::sort_by_high_bits(&mut bvh.keys, &mut self.scratch, 32);
-        bvh.len = n - all.unusable;
-        let bytes = n * (2 * size_of::<Aabb>() + 8) + 3 * n * 16;
-        Tally::work((2 + 3) * n as u64, bytes as u64)
+        bvh.len = bvh.keys.partition_point(|&k| k >> 32 < u64::from(UNUSABLE));
+        let bytes = n * (size_of::<Aabb>() + 8) + 3 * n * 16;
+        Tally::work((1 + 3) * n as u64, bytes as u64)
     }
 
     /// Step 3: from every leaf a task climbs, building each inner node when its second child arrives.

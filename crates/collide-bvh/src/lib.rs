@@ -66,7 +66,7 @@
 //! `parry-bvh-rebuild` in the peers study, is several times slower than any of our broadphases at 10⁵ bodies).
 //!
 //! **What fixes it** (Karras 2012, "Maximizing parallelism in the construction of BVHs, octrees, and k-d
-//! trees"), in [`LinearBvh`]: order the boxes along a Morton (Z-order) curve — 30-bit codes of their centres
+//! trees"), in [`LinearBvh`]: order the boxes along a Morton (Z-order) curve — 21-bit codes of their centres (30-bit above 2²¹ bodies)
 //! over the scene's bounds, sorted by the shared radix sort (`morton.rs`, `karras.rs`). The binary radix tree of
 //! the sorted codes is a spatial hierarchy (every subtree a run of consecutive leaves, an octree cell at the
 //! depth of its common prefix), and it is defined by the codes alone, so it is built without any search order:
@@ -79,7 +79,7 @@
 //!
 //! **What breaks next.** The Morton order ignores sizes: a large box is a leaf like any other, and every node
 //! above it grows to hold it, so mixed sizes make upper nodes overlap and the descent open more of them. Codes
-//! quantise the scene's bounds to 1024 steps per axis, so a dense cluster in a large, nearly empty world shares a
+//! quantise the scene's bounds to 128 steps per axis (fine enough for a few bodies per cell), so a dense cluster in a large, nearly empty world shares a
 //! few codes, and a tree over equal codes, ordered by index, is no spatial hierarchy at all: on `far-clusters`
 //! (eight clusters at the corners of a world 1000 cluster widths wide) both trees tested nearly every pair of
 //! each cluster, 700 ms a frame at 10⁵ bodies. So a run of more than eight equal codes is ordered again by codes
@@ -125,7 +125,7 @@
 //!
 //! | | per call | memory |
 //! |---|---|---|
-//! | `lbvh` build | O(n): keys, three radix passes, one climb, one pack | 64 B per inner node, 32 B keys and leaf box per body |
+//! | `lbvh` build | O(n): keys, two radix passes (three above 2²¹ bodies), one climb, one pack | 64 B per inner node, 32 B keys and leaf box per body |
 //! | `lbvh` pairs | O(n + k) for small uniform bodies; O(n²) when every box overlaps every other | task plan and per-chunk stacks |
 //! | `bvh-dynamic` | O(n) scan + O(m · h) re-insertions and queries + O(c) walk | two pools of 40 B nodes, 28 B proxy per body, 8 B per cached pair |
 //! | `bvh-dynamic` rebuild | `lbvh`'s build and join, plus O(c) to sort the cache | as `lbvh`, per tree |

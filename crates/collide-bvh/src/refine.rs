@@ -1,27 +1,26 @@
-//! Long runs of equal Morton codes told apart: each is ordered again by codes over its own bounds, so that the
-//! tree over it is a spatial hierarchy and not the tree of the body indices.
+//! Long runs of equal Morton codes told apart: each is ordered again by codes over its own bounds, so that the tree
+//! over it is a spatial hierarchy and not the tree of the body indices.
 //!
-//! **Why.** The codes quantise the scene's bounds to 1024 steps per axis. Where many bodies share one of those
-//! cells — eight dense clusters at the corners of a world a thousand cluster widths wide (`far-clusters`), each
-//! in a cell or two — their keys differ in the index half only, and the binary radix tree over a run of equal
-//! codes is the balanced tree of its indices: every subtree spans the whole cluster, every pair of subtrees
-//! overlaps, and the self-join tests nearly every pair of the cluster (at 10⁵ bodies, 690 ms a frame against
-//! 4 ms for `kd`). A finer global grid only moves the limit (21 bits per axis fail in a world 10⁶ clusters wide).
+//! **Why.** The codes quantise the scene's bounds to 128 steps per axis (`morton::bits_for`). Where many bodies share
+//! one of those cells — eight dense clusters at the corners of a world a thousand cluster widths wide (`far-clusters`),
+//! each in a cell or two — their keys differ in the index half only, and the binary radix tree over a run of equal
+//! codes is the balanced tree of its indices: every subtree spans the whole cluster, every pair of subtrees overlaps,
+//! and the self-join tests nearly every pair of the cluster (at 10⁵ bodies, 690 ms a frame against 4 ms for `kd`). A
+//! finer global grid only moves the limit (even 21 bits per axis fail in a world 10⁶ clusters wide).
 //!
-//! **How.** A run of more than [`LONG_RUN`] equal codes is given *sub-codes*: the Morton codes of its centres
+//! **How.** A run of more than [`LONG_RUN`] equal codes is given *sub-codes*: the 30-bit Morton codes of its centres
 //! over the run's own bounds, and is sorted by (sub-code, index). The tree is then the binary radix tree of the
-//! composite keys `(code, sub-code, index)`: a run of sub-codes that are again equal and long is refined once
-//! more, up to [`MAX_LEVELS`] levels (each level shrinks the span by a factor 1024 on some axis, so a deeper need
-//! is a scene at the limit of f32; past it, and for a run whose centres all coincide — whose boxes all overlap
-//! anyway — the index order stays). The climb (`karras.rs`) needs of the keys only the length of the common
-//! prefix of two neighbours, the depth of the split between them: for a gap inside a refined run that is the
-//! composite keys' common prefix, `32 · level` plus the common prefix of the sub-keys, kept in a per-gap array
-//! ([`Refiner::depth`]). Gaps elsewhere keep reading the keys. In a composite order, as in a plain one, each range
-//! of positions has a single shallowest gap, which is what makes the tree unique and the climb's choice of
-//! parent free of ties.
+//! composite keys `(code, sub-code, index)`: a run of sub-codes that are again equal and long is refined once more, up
+//! to [`MAX_LEVELS`] levels (each level shrinks the span by a factor 1024 on some axis, so a deeper need is a scene at
+//! the limit of f32; past it, and for a run whose centres all coincide — whose boxes all overlap anyway — the index
+//! order stays). The climb (`karras.rs`) needs of the keys only the length of the common prefix of two neighbours, the
+//! depth of the split between them: for a gap inside a refined run that is the composite keys' common prefix, `32 ·
+//! level` plus the common prefix of the sub-keys, kept in a per-gap array ([`Refiner::depth`]). Gaps elsewhere keep
+//! reading the keys. In a composite order, as in a plain one, each range of positions has a single shallowest gap,
+//! which is what makes the tree unique and the climb's choice of parent free of ties.
 //!
-//! **Cost.** Nothing for a scene without long runs but one comparison per leaf in the gather pass, which detects
-//! them. With them, a pass over the gaps and a sort of each run (the shared radix sort for long runs).
+//! **Cost.** Nothing for a scene without long runs but one comparison per leaf in the gather pass, which detects them.
+//! With them, a pass over the gaps and a sort of each run (the shared radix sort for long runs).
 
 use crate::morton::{self, Grid};
 use collide_broadphase::radix;
@@ -115,7 +114,7 @@ impl Refiner {
         if lo == hi {
             return; // every centre at one point: every box overlaps every other, any order will do
         }
-        let grid = Grid::new(lo, hi);
+        let grid = Grid::new(lo, hi, morton::MAX_BITS);
         self.sub.clear();
         self.sub.extend(run_keys.iter().map(|&k| morton::key(grid.code(centre(k)), morton::key_index(k))));
         // The run is in index order, and both sorts leave equal sub-codes in it.
@@ -169,7 +168,7 @@ mod tests {
                 (0..600).map(|_| Aabb::from_center_radius(corner + rng.point_in(Vec3::ZERO, Vec3::splat(50.0)), 0.5)),
             );
         }
-        let world = Grid::new(Vec3::ZERO, Vec3::splat(1.0e6 + 50.0));
+        let world = Grid::new(Vec3::ZERO, Vec3::splat(1.0e6 + 50.0), morton::MAX_BITS);
         let mut keys = keys_of(&boxes, &world);
         assert_eq!(code(keys[0]), code(keys[599]), "a cluster shares one code");
         let mut r = Refiner::default();
@@ -180,7 +179,7 @@ mod tests {
             let c = morton::center(&boxes[i]);
             (lo.min(c), hi.max(c))
         });
-        let own = Grid::new(lo, hi);
+        let own = Grid::new(lo, hi, morton::MAX_BITS);
         let codes: Vec<u32> = items[..600].iter().map(|&i| own.code(morton::center(&boxes[i as usize]))).collect();
         assert!(codes.windows(2).all(|w| w[0] <= w[1]), "ordered by the cluster's own codes");
         assert!(codes.windows(2).filter(|w| w[0] == w[1]).count() < 10, "and those codes tell nearly all apart");
@@ -207,7 +206,7 @@ mod tests {
             (0..300).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::splat(50.0), Vec3::splat(50.01)), 1.0e-5)),
         );
         boxes.extend((0..50).map(|_| Aabb::from_center_radius(Vec3::splat(-7.0e6), 1.0)));
-        let world = Grid::new(Vec3::splat(-7.0e6), Vec3::splat(1.0e7));
+        let world = Grid::new(Vec3::splat(-7.0e6), Vec3::splat(1.0e7), morton::MAX_BITS);
         let mut keys = keys_of(&boxes, &world);
         let mut r = Refiner::default();
         r.refine(&mut keys, &boxes);
@@ -219,7 +218,7 @@ mod tests {
             let c = morton::center(&boxes[i as usize]);
             (lo.min(c), hi.max(c))
         });
-        let own = Grid::new(lo, hi);
+        let own = Grid::new(lo, hi, morton::MAX_BITS);
         let codes: Vec<u32> = tiny.iter().map(|&i| own.code(morton::center(&boxes[i as usize]))).collect();
         assert!(codes.windows(2).all(|w| w[0] <= w[1]), "the tiny cluster is ordered by its own codes");
         assert!(r.depth.iter().all(|&d| d < MAX_HEIGHT));
