@@ -101,6 +101,8 @@ pub struct DynamicBvh {
     built: bool,
     /// The last build knew no body's speed (it was the first): the next call rebuilds with the speeds it sees.
     speeds_unknown: bool,
+    /// The last call was a bulk rebuild (other than the first build): see [`DynamicBvh::rebuild`].
+    rebuilt_last: bool,
     /// The boxes of the last call, kept in debug builds only, so that `validate` can check the fat-box rule.
     #[cfg(debug_assertions)]
     last_boxes: Vec<Aabb>,
@@ -158,7 +160,16 @@ impl DynamicBvh {
     }
 
     /// Rebuild everything from this call's boxes (`hinted`: the call has the motion hint).
+    ///
+    /// A rebuild right after another (the speed-learning one after the first build aside) gives every body the
+    /// base margin alone, no reach: calls that rebuild back to back will most likely rebuild again, and the next
+    /// rebuild re-sizes every fat box anyway, so a reach buys no call without a re-insertion and only fills the
+    /// cache with pairs that fail the exact test. In a crowd of fast small bodies and large ones slow for their
+    /// size (the tour's `grow` phase: every tenth body 8× larger), the large ones' reaches made the cache 8× the
+    /// answer. Bodies slow enough for a reach do not leave a base-margin box on the next call, so once the
+    /// rebuilds stop, the next re-insertion or rebuild gives them their reach back.
     fn rebuild(&mut self, aabbs: &[Aabb], hinted: bool, invalid_boxes: InvalidBoxes) -> Tally {
+        let reach = !self.rebuilt_last || self.speeds_unknown;
         let c = &self.config;
         let target = rebuild::Target {
             aabbs,
@@ -170,6 +181,7 @@ impl DynamicBvh {
             policy: c.policy(),
             settle: c.settle,
             hinted,
+            reach,
             now: self.now,
             invalid_boxes,
         };
@@ -274,6 +286,7 @@ impl Broadphase for DynamicBvh {
             let view = view!(self, aabbs);
             tally += self.cache.add_new(&view, c.parallelism, &mut self.last.new_pairs);
         }
+        self.rebuilt_last = self.last.rebuilt && self.built;
         let view = view!(self, aabbs);
         tally += self.cache.walk(&view, c.parallelism, out, &mut self.last.stale_pairs);
         self.last.tally += tally;
@@ -349,6 +362,7 @@ impl Broadphase for DynamicBvh {
         self.resize_bodies(0);
         self.built = false;
         self.speeds_unknown = false;
+        self.rebuilt_last = false;
         #[cfg(debug_assertions)]
         self.last_boxes.clear();
         self.last = LastStats::default();

@@ -54,6 +54,8 @@ pub(crate) struct Target<'a> {
     pub settle: u32,
     /// Whether this call has the motion hint: without it `still` says nothing and no body settles.
     pub hinted: bool,
+    /// Whether moving bodies get a reach along their motion (else the base margin alone; see `DynamicBvh`).
+    pub reach: bool,
     pub now: u32,
     /// What an unusable box makes the rebuild do (the frame's policy).
     pub invalid_boxes: InvalidBoxes,
@@ -105,7 +107,8 @@ impl Rebuild {
             let (s, fat) = if settled {
                 (Stage::Static, t.policy.static_box(b))
             } else {
-                (Stage::Dynamic, t.policy.dynamic_box(b, t.anchors[i], t.now, jitter(i as u32, t.now)))
+                let anchor = if t.reach { t.anchors[i] } else { Anchor::UNKNOWN };
+                (Stage::Dynamic, t.policy.dynamic_box(b, anchor, t.now, jitter(i as u32, t.now)))
             };
             p.fat = fat;
             t.anchors[i] = Anchor { center: crate::morton::center(b), at: t.now };
