@@ -168,19 +168,28 @@ impl DynamicBvh {
     /// size (the tour's `grow` phase: every tenth body 8× larger), the large ones' reaches made the cache 8× the
     /// answer. Bodies slow enough for a reach do not leave a base-margin box on the next call, so once the
     /// rebuilds stop, the next re-insertion or rebuild gives them their reach back.
+    ///
+    /// When this call's moves all go to the dynamic tree from the dynamic tree or from none, the static tree is
+    /// kept as it is and only the dynamic one is rebuilt (see `Rebuild::run_dynamic`).
     fn rebuild(&mut self, aabbs: &[Aabb], hinted: bool, invalid_boxes: InvalidBoxes) -> Tally {
         let reach = !self.rebuilt_last || self.speeds_unknown;
+        let keep_static = self.built
+            && !self.speeds_unknown
+            && self.trees[1].leaves > 0
+            && self.moves.iter().all(|m| m.target == Target::Dynamic && !self.proxies[m.body as usize].is_static());
         let c = &self.config;
+        let pairs = if keep_static { self.cache.refill_keeping_static(&self.proxies) } else { self.cache.refill() };
         let target = rebuild::Target {
             aabbs,
             proxies: &mut self.proxies,
             anchors: &mut self.anchors,
             still: &self.still,
             trees: &mut self.trees,
-            pairs: self.cache.refill(),
+            pairs,
             policy: c.policy(),
             settle: c.settle,
             hinted,
+            keep_static,
             reach,
             now: self.now,
             invalid_boxes,
@@ -279,8 +288,8 @@ impl Broadphase for DynamicBvh {
         let n = aabbs.len();
         let mut tally = Tally::work(n as u64, (n * (size_of::<Aabb>() + size_of::<Proxy>() + 8)) as u64);
         if !self.built || self.speeds_unknown || self.moves.len() as f32 > c.rebuild_share * n as f32 {
-            self.moves.clear();
             tally += self.rebuild(aabbs, moved.is_some(), frame.invalid_boxes);
+            self.moves.clear();
         } else {
             self.apply_moves(aabbs);
             let view = view!(self, aabbs);
