@@ -48,10 +48,11 @@
 //!   the cache filled by its self-join (`rebuild.rs`). A re-insertion costs a few microseconds at 10⁵ bodies;
 //!   the parallel rebuild costs as much as a few thousand of them, so past that the rebuild is cheaper. The first
 //!   call knows no speed; the second knows every body's displacement and rebuilds once more with predicted boxes.
-//!   Two refinements keep repeated rebuilds cheap. A rebuild right after another gives no reach, the base margin
-//!   alone: the next call most likely rebuilds and re-sizes every box anyway, and a reach would only fill the
-//!   cache (the tour's `grow` phase, fast small bodies beside 8× larger ones slow for their size: the large ones'
-//!   reaches made the cache 8× the answer). And when no body enters or leaves the static tree, only the dynamic
+//!   Two refinements keep repeated rebuilds cheap. A rebuild within two calls of the previous one gives no
+//!   reach, the base margin alone: another rebuild most likely follows soon and re-sizes every box anyway, and a
+//!   reach would only fill the cache (the tour's `grow` phase, fast small bodies beside 8× larger ones slow for
+//!   their size: the large ones' reaches made the cache 8× the answer; its `cluster` phase, a dense crowd near
+//!   the reach threshold rebuilding every other call: 6×). And when no body enters or leaves the static tree, only the dynamic
 //!   tree is rebuilt: the static tree and the cache's pairs of two static bodies stay, and the pairs of a dynamic
 //!   body with a static one come from a query of the static tree per dynamic body (the tour's `rest` phase, 90%
 //!   settled and 10% too fast for a reach: every call rebuilds, now at a tenth of the box tests).

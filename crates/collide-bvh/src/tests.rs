@@ -160,6 +160,32 @@ fn back_to_back_rebuilds_keep_the_cache_near_the_answer() {
     }
 }
 
+/// The tour's `cluster` phase: a dense crowd at a speed near the reach threshold, so that the faster half leaves
+/// its fat boxes every call or two and every other call is a bulk rebuild. Rebuilding every other call, the slower
+/// half gets no reach either: the cache stays within twice the answer.
+#[test]
+fn rebuilds_every_other_call_keep_the_cache_near_the_answer() {
+    let n = 3000;
+    let (mut centers, mut velocities, _) = cloud(29, n, 0.043);
+    let width = 16.0;
+    for c in &mut centers {
+        *c *= width / (n as f32 * 26.0).cbrt();
+    }
+    let mut bp = DynamicBvh::new();
+    let mut rebuilds = 0.0;
+    for frame in 0..40 {
+        let aabbs = boxes_of(&centers);
+        let s = check(&mut bp, &Frame::new(&aabbs), &format!("frame {frame}"));
+        let (cached, answer) = (s.get("cached_pairs").unwrap(), reference(&aabbs).len() as f64);
+        if frame >= 10 {
+            rebuilds += s.get("rebuilt").unwrap();
+            assert!(cached <= 2.0 * answer, "frame {frame}: {cached} cached pairs for {answer} overlapping ones; {s}");
+        }
+        advance(&mut centers, &mut velocities, width);
+    }
+    assert!(rebuilds >= 10.0, "{rebuilds} rebuilds in 30 calls");
+}
+
 /// The tour's `rest` phase: 90% of the bodies at rest (they settle into the static tree), the other 10% too
 /// fast for a reach, so more than `rebuild_share` of the bodies leave their fat boxes every call and every call
 /// rebuilds. Those rebuilds keep the static tree and its pairs: each costs under a third of the box tests of the
