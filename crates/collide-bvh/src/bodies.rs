@@ -68,6 +68,13 @@ impl Proxy {
         self.leaf & STATIC_BIT == 0 && self.leaf != NONE
     }
 
+    /// Whether the body is in the static tree.
+    #[inline(always)]
+    #[must_use]
+    pub(crate) fn is_static(&self) -> bool {
+        self.leaf & STATIC_BIT != 0 && self.leaf != NONE
+    }
+
     /// Record that the body is in leaf `leaf` of `stage`'s tree, or in none.
     #[inline]
     pub(crate) fn set_place(&mut self, place: Option<(Stage, u32)>) {

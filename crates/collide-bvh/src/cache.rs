@@ -115,6 +115,16 @@ impl PairCache {
         &mut self.fresh
     }
 
+    /// Where a rebuild of the dynamic tree alone writes its pairs, after dropping every cached pair with a body
+    /// not in the static tree (the pairs of two static bodies stay exact: neither fat box changes);
+    /// [`PairCache::sort_all`] must follow.
+    pub(crate) fn refill_keeping_static(&mut self, proxies: &[Proxy]) -> &mut Vec<Pair> {
+        let fixed = |i: u32| proxies[i as usize].is_static();
+        self.sorted.append(&mut self.fresh);
+        self.sorted.retain(|p| fixed(p.a) && fixed(p.b));
+        &mut self.fresh
+    }
+
     /// Sort every pair by its first body (a radix sort on the first body's bits: three passes) into `sorted`.
     pub(crate) fn sort_all(&mut self) -> Tally {
         self.keys.clear();

@@ -54,6 +54,9 @@ impl DynamicConfig {
     }
 }
 
+/// Calls within which a second bulk rebuild gives no reach (see [`DynamicBvh::rebuild`]).
+const REBUILD_RUN: u32 = 2;
+
 /// What the cache's passes read, borrowed field by field (the cache itself is written meanwhile).
 macro_rules! view {
     ($s:expr, $aabbs:expr) => {
@@ -101,6 +104,8 @@ pub struct DynamicBvh {
     built: bool,
     /// The last build knew no body's speed (it was the first): the next call rebuilds with the speeds it sees.
     speeds_unknown: bool,
+    /// The call of the last bulk rebuild (0: none since the last reset): see [`DynamicBvh::rebuild`].
+    last_rebuild: u32,
     /// The boxes of the last call, kept in debug builds only, so that `validate` can check the fat-box rule.
     #[cfg(debug_assertions)]
     last_boxes: Vec<Aabb>,
@@ -158,18 +163,39 @@ impl DynamicBvh {
     }
 
     /// Rebuild everything from this call's boxes (`hinted`: the call has the motion hint).
+    ///
+    /// A rebuild within [`REBUILD_RUN`] calls of the previous one (the speed-learning one after the first build
+    /// aside) gives every body the base margin alone, no reach: calls that rebuild that often will most likely
+    /// rebuild again soon, and the next rebuild re-sizes every fat box anyway, so a reach buys few calls without
+    /// a re-insertion and fills the cache with pairs that fail the exact test. In a crowd of fast small bodies
+    /// and large ones slow for their size (the tour's `grow` phase: every tenth body 8× larger, a rebuild every
+    /// call), the large ones' reaches made the cache 8× the answer; in the tour's `cluster` phase (a dense crowd
+    /// near the reach threshold, a rebuild every other call) 6×. Bodies slow enough for a reach mostly stay in a
+    /// base-margin box for more than two calls, so once the rebuilds thin out, the next re-insertion or rebuild
+    /// gives them their reach back.
+    ///
+    /// When this call's moves all go to the dynamic tree from the dynamic tree or from none, the static tree is
+    /// kept as it is and only the dynamic one is rebuilt (see `Rebuild::run_dynamic`).
     fn rebuild(&mut self, aabbs: &[Aabb], hinted: bool, invalid_boxes: InvalidBoxes) -> Tally {
+        let reach = self.speeds_unknown || self.now - self.last_rebuild > REBUILD_RUN;
+        let keep_static = self.built
+            && !self.speeds_unknown
+            && self.trees[1].leaves > 0
+            && self.moves.iter().all(|m| m.target == Target::Dynamic && !self.proxies[m.body as usize].is_static());
         let c = &self.config;
+        let pairs = if keep_static { self.cache.refill_keeping_static(&self.proxies) } else { self.cache.refill() };
         let target = rebuild::Target {
             aabbs,
             proxies: &mut self.proxies,
             anchors: &mut self.anchors,
             still: &self.still,
             trees: &mut self.trees,
-            pairs: self.cache.refill(),
+            pairs,
             policy: c.policy(),
             settle: c.settle,
             hinted,
+            keep_static,
+            reach,
             now: self.now,
             invalid_boxes,
         };
@@ -177,6 +203,7 @@ impl DynamicBvh {
         // The first build saw no motion: every body got the base margin only, and would leave it within a few
         // calls, all together. The next call knows every body's displacement and rebuilds with predicted boxes.
         self.speeds_unknown = !self.built;
+        self.last_rebuild = self.now;
         self.built = true;
         self.last.rebuilt = true;
         tally
@@ -267,8 +294,8 @@ impl Broadphase for DynamicBvh {
         let n = aabbs.len();
         let mut tally = Tally::work(n as u64, (n * (size_of::<Aabb>() + size_of::<Proxy>() + 8)) as u64);
         if !self.built || self.speeds_unknown || self.moves.len() as f32 > c.rebuild_share * n as f32 {
-            self.moves.clear();
             tally += self.rebuild(aabbs, moved.is_some(), frame.invalid_boxes);
+            self.moves.clear();
         } else {
             self.apply_moves(aabbs);
             let view = view!(self, aabbs);
@@ -349,6 +376,7 @@ impl Broadphase for DynamicBvh {
         self.resize_bodies(0);
         self.built = false;
         self.speeds_unknown = false;
+        self.last_rebuild = 0;
         #[cfg(debug_assertions)]
         self.last_boxes.clear();
         self.last = LastStats::default();

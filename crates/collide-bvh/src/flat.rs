@@ -34,8 +34,9 @@ pub(crate) struct Inner {
 /// A linear BVH over the usable boxes of one frame.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct FlatBvh {
-    /// One key per input box, `morton::key(code, item)`, ascending: the `len` usable boxes first, then the
-    /// unusable ones (code `morton::UNUSABLE`). Unique, because the item index is part of the key.
+    /// One key per input box, `morton::key(code, item)`, by ascending code: the `len` usable boxes first, then the
+    /// unusable ones (code `morton::UNUSABLE`). Unique, because the item index is part of the key. Equal codes are
+    /// in index order, or in a long run in the order of the run's own sub-codes (`refine.rs`).
     pub keys: Vec<u64>,
     /// The usable boxes in key order: `leaf_boxes[k]` is the box of item `morton::key_index(keys[k])`.
     pub leaf_boxes: Vec<Aabb>,
@@ -78,8 +79,9 @@ impl FlatBvh {
             return Err(format!("{} keys for {items} boxes", self.keys.len()));
         }
         let mut seen = vec![false; items];
+        // Codes ascend; within a run of equal codes the order may be refined (`refine.rs`), not by index.
         for (k, w) in self.keys.windows(2).enumerate() {
-            if w[0] >= w[1] {
+            if w[0] >> 32 > w[1] >> 32 {
                 return Err(format!("keys {k} and {} out of order", k + 1));
             }
         }

@@ -1,10 +1,13 @@
 //! Building a [`FlatBvh`] in parallel: Morton keys, one radix sort, every inner node on its own (Karras 2012),
 //! then a bottom-up refit.
 //!
-//! 1. **Keys.** The centres' bounds (per chunk, then merged), then each box's key — its Morton code over those
-//!    bounds and its index — written in parallel. Unusable boxes get a code above every real one.
-//! 2. **Sort.** The shared LSD radix sort (`collide_broadphase::radix`) on the code half of the keys: three
-//!    11-bit passes, stable, so equal codes stay in index order and the keys come out fully sorted.
+//! 1. **Keys.** The bounds of the centres of a fixed sample of boxes (`sampled_centres`: a pass over every box
+//!    cost as much as the keys' own pass), then each box's key — its Morton code over those bounds and its index
+//!    — written in parallel. Unusable boxes get a code above every real one.
+//! 2. **Sort.** The shared LSD radix sort (`collide_broadphase::radix`) on the code half of the keys: 11-bit
+//!    passes — two for the 21-bit codes of up to 2²¹ boxes (`morton::bits_for`), three above —, stable, so equal
+//!    codes stay in index order and the keys come out fully sorted. Then the
+//!    leaf boxes are gathered in key order (the traversal reads them in order).
 //! 3. **Hierarchy and refit in one climb.** The tree is the binary radix tree of the sorted keys (see `flat.rs`;
 //!    it is unique, so any construction gives Karras's tree). Karras 2012 finds each inner node on its own —
 //!    its range's direction and other end by an exponential and a binary search over the keys, its split by
@@ -18,8 +21,10 @@
 //!    second gets its sibling's range end, so it knows the parent's whole range, reads its sibling's box (the
 //!    swap's acquire–release orders it), and climbs on as the parent. Each inner node is made once, by a task
 //!    that knows both children are done, and a node costs a constant instead of Karras's O(log range) searches
-//!    plus a second pass. Duplicate codes need no care: the index half makes the keys unique, which is Karras's
-//!    tie-break for duplicates.
+//!    plus a second pass. Duplicate codes need no care for correctness: the index half makes the keys unique,
+//!    which is Karras's tie-break for duplicates. For the tree's quality they do: the gather notes
+//!    any run of more than `refine::LONG_RUN` equal codes, and such runs are ordered again by codes over their own
+//!    bounds before the climb, which then reads the split depths inside them from the refiner (`refine.rs`).
 //! 4. **Pack.** What the climb shares lives in atomics; a last parallel pass copies each node into the one
 //!    cache line the traversal reads, and empties the exchange slots for the next frame.
 //!
@@ -27,13 +32,13 @@
 //! tasks share is atomic.
 
 use crate::bounds::is_usable;
-use crate::chunks::Chunks;
 use crate::flat::{FlatBvh, Inner, LEAF};
 use crate::morton::{self, Grid, UNUSABLE};
+use crate::refine::{LONG_RUN, Refiner};
 use collide_broadphase::grid::{bulk_bounds, sampled_bounds};
 use collide_broadphase::{Parallelism, Tally, radix};
 use collide_math::{Aabb, Vec3};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 /// No parent (the root) in the atomic parent links.
 const NONE: u32 = u32::MAX;
@@ -85,22 +90,8 @@ impl Default for Pending {
     }
 }
 
-/// The bounds of a chunk's usable centres and its count of unusable boxes.
-#[derive(Clone, Copy, Debug)]
-struct CentreBounds {
-    lo: Vec3,
-    hi: Vec3,
-    unusable: usize,
-}
-
-impl Default for CentreBounds {
-    fn default() -> Self {
-        Self { lo: Vec3::INFINITY, hi: Vec3::NEG_INFINITY, unusable: 0 }
-    }
-}
-
-/// What the build keeps across frames besides the tree: the sort's second buffer, the climb's nodes, the bounds
-/// chunks. A warm builder allocates nothing.
+/// What the build keeps across frames besides the tree: the sort's second buffer, the climb's nodes, the
+/// refiner's buffers. A warm builder allocates nothing.
 #[derive(Debug, Default)]
 pub(crate) struct Builder {
     scratch: Vec<u64>,
@@ -109,14 +100,25 @@ pub(crate) struct Builder {
     /// The root and the tree's height, written by the task that completes the root.
     root: AtomicU32,
     height: AtomicU32,
-    bounds: Chunks<CentreBounds>,
+    /// Long runs of equal codes, ordered again (`refine.rs`).
+    refiner: Refiner,
 }
 
-/// The length of the common prefix of the neighbouring keys at gap `s` (positions `s` and `s + 1`): the depth of
-/// the split there. Sorted unique keys differ, so the XOR is never zero.
-#[inline(always)]
-fn gap_prefix(keys: &[u64], s: usize) -> u32 {
-    (keys[s] ^ keys[s + 1]).leading_zeros()
+/// Boxes whose centres [`sampled_centres`] reads: a fixed stride through the scene.
+const CENTRE_SAMPLE: usize = 1024;
+
+/// The bounds of the centres of a fixed sample of at most [`CENTRE_SAMPLE`] usable boxes (every
+/// `n / CENTRE_SAMPLE`-th): the grid's span. A pass over every box cost as much as the keys' own; a centre outside
+/// the sample's bounds (in a uniform scene, about one in a thousand per side) only clamps onto a border cell.
+/// Inverted (`+∞ … −∞`) when no sampled box is usable.
+fn sampled_centres(boxes: &[Aabb]) -> (Vec3, Vec3) {
+    let step = boxes.len().div_ceil(CENTRE_SAMPLE).max(1);
+    boxes
+        .iter()
+        .step_by(step)
+        .filter(|b| is_usable(b))
+        .map(morton::center)
+        .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), c| (lo.min(c), hi.max(c)))
 }
 
 impl Builder {
@@ -127,10 +129,26 @@ impl Builder {
         // Gather the leaf boxes in key order: the traversal then reads them in order. The vectors keep their
         // length from frame to frame, so that resizing them does not write what the passes write again.
         bvh.leaf_boxes.resize(m, Aabb::EMPTY);
+        let long_run = AtomicBool::new(false);
         let keys = &bvh.keys;
-        parallelism
-            .for_each("lbvh_gather", m, &mut bvh.leaf_boxes, |k, b| *b = boxes[morton::key_index(keys[k]) as usize]);
+        parallelism.for_each("lbvh_gather", m, &mut bvh.leaf_boxes, |k, b| {
+            *b = boxes[morton::key_index(keys[k]) as usize];
+            // A run of more than LONG_RUN equal codes starts here.
+            if k + LONG_RUN < m && keys[k] >> 32 == keys[k + LONG_RUN] >> 32 {
+                long_run.store(true, Ordering::Relaxed);
+            }
+        });
         tally += Tally::work(m as u64, (m * (8 + 2 * size_of::<Aabb>())) as u64);
+        self.refiner.active = false;
+        if long_run.into_inner() {
+            // Rare (a dense crowd in a huge world): order the runs again and gather their new order.
+            self.refiner.refine(&mut bvh.keys[..m], boxes);
+            let keys = &bvh.keys;
+            parallelism.for_each("lbvh_gather", m, &mut bvh.leaf_boxes, |k, b| {
+                *b = boxes[morton::key_index(keys[k]) as usize];
+            });
+            tally += Tally::work(3 * m as u64, (m * (24 + 2 * size_of::<Aabb>())) as u64);
+        }
         bvh.root = LEAF;
         bvh.height = 0;
         bvh.nodes.resize(m.saturating_sub(1), Inner::default());
@@ -144,39 +162,24 @@ impl Builder {
     /// Steps 1 and 2: the keys of every box, sorted; `bvh.len` is set to the number of usable boxes.
     fn sort_keys(&mut self, bvh: &mut FlatBvh, boxes: &[Aabb], parallelism: Parallelism) -> Tally {
         let n = boxes.len();
-        self.bounds.run(parallelism, "lbvh_bounds", n, n, |range, b| {
-            *b = CentreBounds::default();
-            for aabb in &boxes[range] {
-                if is_usable(aabb) {
-                    let c = morton::center(aabb);
-                    b.lo = b.lo.min(c);
-                    b.hi = b.hi.max(c);
-                } else {
-                    b.unusable += 1;
-                }
-            }
-        });
-        let all = self.bounds.used().iter().fold(CentreBounds::default(), |a, c| CentreBounds {
-            lo: a.lo.min(c.state.lo),
-            hi: a.hi.max(c.state.hi),
-            unusable: a.unusable + c.state.unusable,
-        });
         // The grid spans where the bulk of the centres is: a few bodies at ±1e30 would otherwise give every other
         // body the same code, and the tree, ordered by index alone, would pair everything with everything. Far
         // centres clamp onto the grid's border cells.
-        let bulk = bulk_bounds(Aabb::new(all.lo, all.hi), sampled_bounds(boxes));
-        let grid = Grid::new(bulk.min.max(all.lo), bulk.max.min(all.hi));
+        let (lo, hi) = sampled_centres(boxes);
+        let bulk = bulk_bounds(Aabb::new(lo, hi), sampled_bounds(boxes));
+        let grid = Grid::new(bulk.min.max(lo), bulk.max.min(hi), morton::bits_for(n));
         bvh.keys.resize(n, 0);
         parallelism.for_each("lbvh_keys", n, &mut bvh.keys, |i, key| {
             let b = &boxes[i];
             let code = if is_usable(b) { grid.code(morton::center(b)) } else { UNUSABLE };
             *key = morton::key(code, i as u32);
         });
-        // Three 11-bit passes over the code half; the index half is already in order (stable sort).
+        // 11-bit passes over the code half, each skipped when every key has the same digit (the codes of up to 2²¹
+        // boxes have 21 bits: two passes); the index half is already in order (stable sort).
         radix::sort_by_high_bits(&mut bvh.keys, &mut self.scratch, 32);
-        bvh.len = n - all.unusable;
-        let bytes = n * (2 * size_of::<Aabb>() + 8) + 3 * n * 16;
-        Tally::work((2 + 3) * n as u64, bytes as u64)
+        bvh.len = bvh.keys.partition_point(|&k| k >> 32 < u64::from(UNUSABLE));
+        let bytes = n * (size_of::<Aabb>() + 8) + 3 * n * 16;
+        Tally::work((1 + 3) * n as u64, bytes as u64)
     }
 
     /// Step 3: from every leaf a task climbs, building each inner node when its second child arrives.
@@ -186,7 +189,8 @@ impl Builder {
             self.pending.resize_with(m - 1, Pending::default);
         }
         let keys = &bvh.keys[..m];
-        let (pending, root, height) = (&self.pending, &self.root, &self.height);
+        let (pending, root, height, refiner) = (&self.pending, &self.root, &self.height, &self.refiner);
+        let gap = |s: usize| refiner.gap(keys, s);
         parallelism.for_each("lbvh_climb", m, &mut bvh.leaf_boxes, |k, leaf_box| {
             let (mut first, mut last) = (k, k);
             let (mut name, mut b, mut h) = (k as u32 | LEAF, *leaf_box, 0);
@@ -198,8 +202,7 @@ impl Builder {
                 }
                 // The parent splits at the neighbouring gap whose keys share the longer prefix: it is the lower
                 // of the two nodes there (out of range counts as the shortest).
-                let right_is_parent =
-                    first == 0 || (last < m - 1 && gap_prefix(keys, last) > gap_prefix(keys, first - 1));
+                let right_is_parent = first == 0 || (last < m - 1 && gap(last) > gap(first - 1));
                 let (parent, side, far) = if right_is_parent { (last, 0, first) } else { (first - 1, 1, last) };
                 let node = &pending[parent];
                 node.sides[side].store(name, &b, h);

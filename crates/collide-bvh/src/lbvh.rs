@@ -4,6 +4,7 @@
 use crate::bounds::is_usable;
 use crate::flat::{FlatBvh, LEAF};
 use crate::karras::Builder;
+use crate::refine::MAX_HEIGHT;
 use crate::traverse;
 use collide_broadphase::parallel::PairChunks;
 use collide_broadphase::{Broadphase, DebugBox, DebugGeometry, Frame, PairList, Parallelism, Stats, Tally};
@@ -109,15 +110,15 @@ impl Broadphase for LinearBvh {
     }
 
     /// Every inner node's box, the root at depth 0. Allocates nothing (the app draws it every frame): the
-    /// depth-first stack is an array, which the tree's height — at most 64, one level per key bit — cannot
-    /// overflow (a node is popped before its two children are pushed).
+    /// depth-first stack is an array, which the tree's height — at most `refine::MAX_HEIGHT`, one level per bit of
+    /// the composite keys — cannot overflow (a node is popped before its two children are pushed).
     fn debug_geometry(&self, out: &mut DebugGeometry) {
         let nodes = &self.bvh.nodes;
         if nodes.is_empty() {
             return;
         }
         let root = self.bvh.root;
-        let mut stack = [(0u32, 0u32); 128];
+        let mut stack = [(0u32, 0u32); MAX_HEIGHT as usize + 2];
         let mut top = 1;
         stack[0] = (root, 0);
         let r = &nodes[root as usize];

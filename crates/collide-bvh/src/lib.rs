@@ -48,6 +48,14 @@
 //!   the cache filled by its self-join (`rebuild.rs`). A re-insertion costs a few microseconds at 10⁵ bodies;
 //!   the parallel rebuild costs as much as a few thousand of them, so past that the rebuild is cheaper. The first
 //!   call knows no speed; the second knows every body's displacement and rebuilds once more with predicted boxes.
+//!   Two refinements keep repeated rebuilds cheap. A rebuild within two calls of the previous one gives no
+//!   reach, the base margin alone: another rebuild most likely follows soon and re-sizes every box anyway, and a
+//!   reach would only fill the cache (the tour's `grow` phase, fast small bodies beside 8× larger ones slow for
+//!   their size: the large ones' reaches made the cache 8× the answer; its `cluster` phase, a dense crowd near
+//!   the reach threshold rebuilding every other call: 6×). And when no body enters or leaves the static tree, only the dynamic
+//!   tree is rebuilt: the static tree and the cache's pairs of two static bodies stay, and the pairs of a dynamic
+//!   body with a static one come from a query of the static tree per dynamic body (the tour's `rest` phase, 90%
+//!   settled and 10% too fast for a reach: every call rebuilds, now at a tenth of the box tests).
 //!
 //! So on a slow scene a frame costs a scan of the bodies, a re-insertion and a query for about one body in a
 //! hundred, and a walk of the cache, whose size is the answer's times the fat boxes' inflation (about 5 at the
@@ -66,7 +74,7 @@
 //! `parry-bvh-rebuild` in the peers study, is several times slower than any of our broadphases at 10⁵ bodies).
 //!
 //! **What fixes it** (Karras 2012, "Maximizing parallelism in the construction of BVHs, octrees, and k-d
-//! trees"), in [`LinearBvh`]: order the boxes along a Morton (Z-order) curve — 30-bit codes of their centres
+//! trees"), in [`LinearBvh`]: order the boxes along a Morton (Z-order) curve — 21-bit codes of their centres (30-bit above 2²¹ bodies)
 //! over the scene's bounds, sorted by the shared radix sort (`morton.rs`, `karras.rs`). The binary radix tree of
 //! the sorted codes is a spatial hierarchy (every subtree a run of consecutive leaves, an octree cell at the
 //! depth of its common prefix), and it is defined by the codes alone, so it is built without any search order:
@@ -79,9 +87,14 @@
 //!
 //! **What breaks next.** The Morton order ignores sizes: a large box is a leaf like any other, and every node
 //! above it grows to hold it, so mixed sizes make upper nodes overlap and the descent open more of them. Codes
-//! quantise the scene's bounds to 1024 steps per axis: a dense cluster in a large, nearly empty world shares few
-//! codes, and bodies with equal codes are ordered by index, not by position. And like every rebuilt structure it
-//! pays for the whole scene every frame, however little moved: for slow scenes `bvh-dynamic` is the tool.
+//! quantise the scene's bounds to 128 steps per axis (fine enough for a few bodies per cell), so a dense cluster in a large, nearly empty world shares a
+//! few codes, and a tree over equal codes, ordered by index, is no spatial hierarchy at all: on `far-clusters`
+//! (eight clusters at the corners of a world 1000 cluster widths wide) both trees tested nearly every pair of
+//! each cluster, 700 ms a frame at 10⁵ bodies. So a run of more than eight equal codes is ordered again by codes
+//! over its own bounds, and the tree is built over the composite keys (`refine.rs`); the test
+//! `far_clusters_cost_what_near_clusters_cost` holds both trees to the box tests of the same clusters close
+//! together. And like every rebuilt structure it pays for the whole scene every frame, however little moved: for
+//! slow scenes `bvh-dynamic` is the tool.
 //!
 //! # Invalid boxes
 //!
@@ -96,7 +109,8 @@
 //!
 //! Layered so that imports point one way: the data (`bounds.rs`: the area and validity of boxes; `flat.rs`: the
 //! linear BVH's sorted leaves and 64-byte nodes; `tree.rs`: the dynamic tree's node pool and query; `bodies.rs`:
-//! per-body proxies, anchors and marks, and the fat-box policy); kernels (`morton.rs`, `chunks.rs` — sections in
+//! per-body proxies, anchors and marks, and the fat-box policy); kernels (`morton.rs`, `refine.rs` — long runs of
+//! equal codes ordered again —, `chunks.rs` — sections in
 //! parallel chunks with readable per-chunk results, on the shared `Parallelism` —, `karras.rs`, the parallel
 //! build; `traverse.rs`, the self-join and queries; `insert.rs`, the dynamic tree's insertion, removal and
 //! rotations); the dynamic tree's passes (`classify.rs`, the scan; `cache.rs`, the pair cache; `rebuild.rs`,
@@ -119,7 +133,7 @@
 //!
 //! | | per call | memory |
 //! |---|---|---|
-//! | `lbvh` build | O(n): keys, three radix passes, one climb, one pack | 64 B per inner node, 32 B keys and leaf box per body |
+//! | `lbvh` build | O(n): keys, two radix passes (three above 2²¹ bodies), one climb, one pack | 64 B per inner node, 32 B keys and leaf box per body |
 //! | `lbvh` pairs | O(n + k) for small uniform bodies; O(n²) when every box overlaps every other | task plan and per-chunk stacks |
 //! | `bvh-dynamic` | O(n) scan + O(m · h) re-insertions and queries + O(c) walk | two pools of 40 B nodes, 28 B proxy per body, 8 B per cached pair |
 //! | `bvh-dynamic` rebuild | `lbvh`'s build and join, plus O(c) to sort the cache | as `lbvh`, per tree |
@@ -136,6 +150,12 @@
 //! - Use `bvh-dynamic` when bodies move little per frame relative to their size (the `slow` scene, resting
 //!   crowds), `lbvh` when they move fast or teleport. Watch `reinserted` and `rebuilt`: more than a few percent
 //!   of the bodies re-inserted per call, or `rebuilt` = 1 call after call, means `lbvh` (or `mbp`) is faster.
+//!   Measured on the tour at 10⁵ bodies (`collide --headless configs/tour.toml --set bodies=100000 --set
+//!   algorithm=bvh-dynamic --frames 1800`, frames 30+ of each phase, this version beside the one before the two
+//!   rebuild refinements in the same minutes, load 3–5): `cluster` 2.93 M box tests a frame (was 12.7 M), 82 ms
+//!   (was 233); `rest` 49 k (was 478 k), 14 ms (was 25); `grow` 3.05 M (was 11.6 M), 92 ms (was 132); `uniform`,
+//!   `released` and `slow` unchanged. Where every call rebuilds (`uniform`, `cluster`, `grow`) `lbvh`, `sap` or
+//!   `kd` remain faster.
 //! - `horizon` trades re-insertions for false pairs: longer horizons re-insert less and cache more pairs that
 //!   fail the exact test (`cached_pairs` against the answer's size). On `slow` at 10⁵ bodies (serial, median
 //!   frame): 60 calls → 1 574 re-insertions and 29 k cached pairs a frame, 120 → 946 and 53 k, 240 → 518 and
@@ -183,6 +203,7 @@ mod chunks;
 mod insert;
 mod karras;
 mod morton;
+mod refine;
 mod traverse;
 // The dynamic tree's per-frame passes, its pair cache, its bulk rebuild and its invariants:
 mod cache;

@@ -54,6 +54,10 @@ pub(crate) struct Target<'a> {
     pub settle: u32,
     /// Whether this call has the motion hint: without it `still` says nothing and no body settles.
     pub hinted: bool,
+    /// Whether the static tree and the static bodies stay as they are (see [`Rebuild::run_dynamic`]).
+    pub keep_static: bool,
+    /// Whether moving bodies get a reach along their motion (else the base margin alone; see `DynamicBvh`).
+    pub reach: bool,
     pub now: u32,
     /// What an unusable box makes the rebuild do (the frame's policy).
     pub invalid_boxes: InvalidBoxes,
@@ -62,6 +66,9 @@ pub(crate) struct Target<'a> {
 impl Rebuild {
     /// Rebuild both trees and the cache from `t.aabbs`. Returns the work done.
     pub(crate) fn run(&mut self, mut t: Target<'_>, parallelism: Parallelism) -> Tally {
+        if t.keep_static {
+            return self.run_dynamic(t, parallelism);
+        }
         let mut tally = self.sort_bodies(&mut t);
         for s in 0..2 {
             tally += self.builder.build(&mut self.flats[s], &self.boxes[s], parallelism);
@@ -86,6 +93,40 @@ impl Rebuild {
         tally
     }
 
+    /// Rebuild the dynamic tree only, keeping the static tree and the cache's pairs of two static bodies: the call
+    /// when no body enters or leaves the static tree (`t.keep_static`; `t.pairs` then holds the kept pairs). The
+    /// tour's `rest` phase is the case: 90% of the bodies at rest, the other 10% too fast for a reach, so more
+    /// than `rebuild_share` of the bodies leave their fat boxes every call and every call rebuilds; rebuilding the
+    /// resting 90% with them cost six times the octree. Pairs of a dynamic body with a static one come from a
+    /// query of the static pool tree per dynamic body.
+    fn run_dynamic(&mut self, mut t: Target<'_>, parallelism: Parallelism) -> Tally {
+        let mut tally = self.sort_bodies(&mut t);
+        tally += self.builder.build(&mut self.flats[0], &self.boxes[0], parallelism);
+        let bodies = &self.bodies[0];
+        traverse::plan(&self.flats[0], JOIN_TASK_LEAVES, &mut self.pending, &mut self.tasks);
+        tally += traverse::self_pairs(
+            &self.flats[0],
+            |k| bodies[k as usize],
+            &self.tasks,
+            &mut self.join,
+            parallelism,
+            t.pairs,
+        );
+        let (flat, fixed) = (&self.flats[0], &t.trees[1]);
+        if flat.len > 0 && fixed.leaves > 0 {
+            tally +=
+                self.cross.run(parallelism, "bvh_rebuild_cross", flat.len, flat.len, t.pairs, |range, out, stack| {
+                    let mut tally = Tally::default();
+                    for k in range {
+                        let body = bodies[flat.item(k as u32) as usize];
+                        tally += fixed.query(&flat.leaf_boxes[k], stack, |j| out.push(Pair::new(body, j)));
+                    }
+                    tally
+                });
+        }
+        tally + convert(&self.flats[0], &self.bodies[0], &mut t.trees[0], &mut self.stack, t.proxies, Stage::Dynamic)
+    }
+
     /// Each body's tree, fat box and anchor; the bodies of each stage listed with their fat boxes.
     fn sort_bodies(&mut self, t: &mut Target<'_>) -> Tally {
         let n = t.aabbs.len();
@@ -96,16 +137,23 @@ impl Rebuild {
         for i in 0..n {
             let b = &t.aabbs[i];
             let p = &mut t.proxies[i];
+            if t.keep_static && p.is_static() {
+                continue;
+            }
             if !is_usable(b) {
                 t.invalid_boxes.reject(i, b);
                 *p = Proxy::PLACELESS;
                 continue;
             }
-            let settled = t.hinted && p.place().is_some() && t.now - t.still[i].load(Ordering::Relaxed) >= t.settle;
+            let settled = !t.keep_static
+                && t.hinted
+                && p.place().is_some()
+                && t.now - t.still[i].load(Ordering::Relaxed) >= t.settle;
             let (s, fat) = if settled {
                 (Stage::Static, t.policy.static_box(b))
             } else {
-                (Stage::Dynamic, t.policy.dynamic_box(b, t.anchors[i], t.now, jitter(i as u32, t.now)))
+                let anchor = if t.reach { t.anchors[i] } else { Anchor::UNKNOWN };
+                (Stage::Dynamic, t.policy.dynamic_box(b, anchor, t.now, jitter(i as u32, t.now)))
             };
             p.fat = fat;
             t.anchors[i] = Anchor { center: crate::morton::center(b), at: t.now };

@@ -137,6 +137,95 @@ fn slow_motion_reinserts_few_bodies_and_never_rebuilds() {
     assert!(rotations > 0.0);
 }
 
+/// The tour's `grow` phase: small bodies fast enough to leave their fat boxes every call (so every call is a bulk
+/// rebuild) beside every tenth body 8× larger, slow for its size. Rebuilding back to back, the large bodies get
+/// no reach either: the cache stays within twice the answer (with reaches it was 8× at 10⁵ bodies, ~150 ms a
+/// frame against sap's 25).
+#[test]
+fn back_to_back_rebuilds_keep_the_cache_near_the_answer() {
+    let n = 3000;
+    let (mut centers, mut velocities, width) = cloud(21, n, 0.15);
+    let radius = |i: usize| if i.is_multiple_of(10) { 4.0 } else { 0.5 };
+    let mut bp = DynamicBvh::new();
+    for frame in 0..12 {
+        let aabbs: Vec<Aabb> =
+            centers.iter().enumerate().map(|(i, &c)| Aabb::from_center_radius(c, radius(i))).collect();
+        let s = check(&mut bp, &Frame::new(&aabbs), &format!("frame {frame}"));
+        assert_eq!(s.get("rebuilt"), Some(1.0), "frame {frame}: {s}");
+        let (cached, answer) = (s.get("cached_pairs").unwrap(), reference(&aabbs).len() as f64);
+        if frame >= 3 {
+            assert!(cached <= 2.0 * answer, "frame {frame}: {cached} cached pairs for {answer} overlapping ones");
+        }
+        advance(&mut centers, &mut velocities, width);
+    }
+}
+
+/// The tour's `cluster` phase: a dense crowd at a speed near the reach threshold, so that the faster half leaves
+/// its fat boxes every call or two and every other call is a bulk rebuild. Rebuilding every other call, the slower
+/// half gets no reach either: the cache stays within twice the answer.
+#[test]
+fn rebuilds_every_other_call_keep_the_cache_near_the_answer() {
+    let n = 3000;
+    let (mut centers, mut velocities, _) = cloud(29, n, 0.043);
+    let width = 16.0;
+    for c in &mut centers {
+        *c *= width / (n as f32 * 26.0).cbrt();
+    }
+    let mut bp = DynamicBvh::new();
+    let mut rebuilds = 0.0;
+    for frame in 0..40 {
+        let aabbs = boxes_of(&centers);
+        let s = check(&mut bp, &Frame::new(&aabbs), &format!("frame {frame}"));
+        let (cached, answer) = (s.get("cached_pairs").unwrap(), reference(&aabbs).len() as f64);
+        if frame >= 10 {
+            rebuilds += s.get("rebuilt").unwrap();
+            assert!(cached <= 2.0 * answer, "frame {frame}: {cached} cached pairs for {answer} overlapping ones; {s}");
+        }
+        advance(&mut centers, &mut velocities, width);
+    }
+    assert!(rebuilds >= 10.0, "{rebuilds} rebuilds in 30 calls");
+}
+
+/// The tour's `rest` phase: 90% of the bodies at rest (they settle into the static tree), the other 10% too
+/// fast for a reach, so more than `rebuild_share` of the bodies leave their fat boxes every call and every call
+/// rebuilds. Those rebuilds keep the static tree and its pairs: each costs under a third of the box tests of the
+/// full rebuild that settled the resting bodies (before, every call rebuilt both trees: as many tests, ~30 ms a
+/// frame at 10⁵ bodies beside the octree's 5). Every frame checked against brute force, serial and parallel.
+#[test]
+fn rebuilds_among_resting_bodies_keep_the_static_tree() {
+    let n = 3000;
+    for parallelism in [Parallelism::default(), FORCED] {
+        let (mut centers, mut velocities, width) = cloud(23, n, 0.3);
+        for v in velocities.iter_mut().skip(n / 10) {
+            *v = Vec3::ZERO;
+        }
+        let config = DynamicConfig { settle: 4, parallelism, ..DynamicConfig::default() };
+        let mut bp = dynamic(config);
+        let mut previous: Vec<Aabb> = Vec::new();
+        let mut full_rebuild_tests = None;
+        for frame in 0..30 {
+            let aabbs = boxes_of(&centers);
+            let moved: Vec<bool> = if previous.is_empty() {
+                vec![true; n]
+            } else {
+                aabbs.iter().zip(&previous).map(|(a, b)| !collide_broadphase::same_bits(a, b)).collect()
+            };
+            let label = format!("{parallelism:?}, frame {frame}");
+            let s = check(&mut bp, &Frame::new(&aabbs).with_moved(&moved), &label);
+            assert_eq!(s.get("rebuilt"), Some(1.0), "{label}: {s}");
+            if full_rebuild_tests.is_none() && s.get("static_bodies") == Some(0.9 * n as f64) {
+                full_rebuild_tests = Some(s.pair_tests);
+            } else if let Some(full) = full_rebuild_tests {
+                assert_eq!(s.get("static_bodies"), Some(0.9 * n as f64), "{label}: {s}");
+                assert!(3 * s.pair_tests < full, "{label}: {} tests, the full rebuild {full}", s.pair_tests);
+            }
+            previous = aabbs;
+            advance(&mut centers, &mut velocities, width);
+        }
+        assert!(full_rebuild_tests.is_some(), "{parallelism:?}: the resting bodies never settled");
+    }
+}
+
 /// Teleporting bodies: every frame moves everything, so every frame is a bulk rebuild, and stays right.
 #[test]
 fn fast_motion_rebuilds_every_frame() {
@@ -402,4 +491,42 @@ fn params_map_to_the_config() {
     assert_eq!(d, DynamicConfig::default());
     assert_eq!(DynamicBvh::new().name(), "bvh-dynamic");
     assert_eq!(LinearBvh::new().name(), "lbvh");
+}
+
+/// Eight clusters of `per` bodies (2% volume fraction, half edge 0.5), each in a cube of width `w`, with their
+/// corners `spacing` cluster widths apart: `spacing` 1000 is the `far-clusters` scene, 2 the same clusters close
+/// together. The clusters' inner arrangement is the same either way, so both have the same pairs.
+fn eight_clusters(per: usize, spacing: f32) -> Vec<Aabb> {
+    let (centers, _, w) = cloud(21, per, 0.0);
+    let mut boxes = Vec::with_capacity(8 * per);
+    for corner in 0..8u32 {
+        let offset = Vec3::new((corner & 1) as f32, (corner >> 1 & 1) as f32, (corner >> 2) as f32) * (spacing * w);
+        boxes.extend(centers.iter().map(|&c| Aabb::from_center_radius(c + offset, 0.5)));
+    }
+    boxes
+}
+
+/// The lead's `far-clusters` defect: eight dense clusters at the corners of a world a thousand cluster widths
+/// wide fell into a few Morton cells each, the tree over their equal codes was the tree of the body indices, and
+/// both trees tested nearly every pair of each cluster (700 ms a frame at 10⁵ bodies). Now each costs at most a
+/// small multiple of the box tests of the same clusters close together — the same pairs, no huge world.
+#[test]
+fn far_clusters_cost_what_near_clusters_cost() {
+    let (far, near) = (eight_clusters(1500, 1000.0), eight_clusters(1500, 2.0));
+    let tests = |bp: &mut dyn Broadphase, boxes: &[Aabb], label: &str| {
+        // Three calls: the dynamic tree's first two are rebuilds, its third a frame of its own (nothing moved).
+        (0..3).map(|_| check(bp, &Frame::new(boxes), label).pair_tests).sum::<u64>()
+    };
+    for (name, make) in [
+        ("lbvh", (|| Box::new(LinearBvh::new()) as Box<dyn Broadphase>) as fn() -> Box<dyn Broadphase>),
+        ("bvh-dynamic", || Box::new(DynamicBvh::new())),
+    ] {
+        // On two threads, at the shipped threshold: 12 000 bodies take the parallel build.
+        let (far_tests, near_tests) =
+            on_two_threads(|| (tests(&mut *make(), &far, name), tests(&mut *make(), &near, name)));
+        assert!(
+            far_tests <= 2 * near_tests,
+            "{name}: {far_tests} box tests for far clusters, {near_tests} for the same clusters near each other"
+        );
+    }
 }

@@ -25,6 +25,7 @@
 //! 1 MB last-level cache: 155 k a frame).
 
 use crate::flat::{FlatBvh, Inner, LEAF};
+use crate::refine::MAX_HEIGHT;
 use collide_broadphase::parallel::PairChunks;
 use collide_broadphase::{Pair, Parallelism, Tally};
 use collide_math::Aabb;
@@ -130,8 +131,8 @@ pub(crate) fn plan(bvh: &FlatBvh, limit: u32, pending: &mut Vec<Task>, tasks: &m
 
 /// Pairs of subtrees one chunk of the join may hold at once. Each step pops one pair and pushes at most four, and
 /// the descent is depth-first, so the stack holds at most three per level of the two subtrees plus four:
-/// 3 × (64 + 64) + 4 for trees over 64-bit keys, whose height is at most 64.
-const STACK: usize = 512;
+/// 3 × 2 × [`MAX_HEIGHT`] + 4, rounded up to a power of two (the index wraps with a mask).
+const STACK: usize = (6 * MAX_HEIGHT as usize + 4).next_power_of_two();
 
 /// Pairs a chunk gathers before it names them and moves them to the output: each step adds at most
 /// `BUCKET²`, and the buffer is emptied once it holds `FLUSH_AT`.

@@ -2,9 +2,10 @@
 //! stacks, the dynamic tree's pools, move list, pair cache and chunk buffers are all kept across frames. Its own
 //! test binary, because it counts every allocation of the process with a global allocator.
 //!
-//! Both regimes of `bvh-dynamic` are measured: slow drift (the incremental path: re-insertions, queries, the
-//! cache's merges) and a cloud that breathes between its full size and a dense quarter (the bulk rebuild every
-//! frame). rayon's job queue may allocate a block now and then, so the bound is a few hundred bytes per frame on
+//! Three regimes of `bvh-dynamic` are measured: slow drift (the incremental path: re-insertions, queries, the
+//! cache's merges), a cloud that breathes between its full size and a dense quarter (the bulk rebuild every
+//! frame), and a scene at rest but for every tenth body, with the motion hint (the rebuild of the dynamic tree
+//! alone every frame). rayon's job queue may allocate a block now and then, so the bound is a few hundred bytes per frame on
 //! average, where rebuilding the buffers would cost megabytes per frame. Drawing the debug geometry into a kept
 //! buffer allocates nothing either.
 
@@ -39,25 +40,50 @@ fn drifting(base: &[Vec3], f: usize, out: &mut Vec<Aabb>) {
     }));
 }
 
+/// Frame `f` of a scene at rest but for every tenth body, which runs fast on a circle of its own (a period of 10
+/// frames, so that every buffer meets its largest demand within the warm-up).
+fn resting(base: &[Vec3], f: usize, out: &mut Vec<Aabb>) {
+    out.clear();
+    out.extend(base.iter().enumerate().map(|(i, &c)| {
+        let angle = if i % 10 == 0 { (f as f32 * 0.1 + i as f32) * std::f32::consts::TAU } else { 0.0 };
+        Aabb::from_center_radius(c + Vec3::new(angle.cos(), angle.sin(), 0.0) * 0.8, 0.5)
+    }));
+}
+
 /// The mean bytes allocated per call over `frames` calls after `warm` calls of `scene`, and the sums of the
 /// named counters `totals` over the measured calls.
 fn bytes_per_frame<const K: usize>(
     bp: &mut dyn Broadphase,
     warm: usize,
     frames: usize,
+    hinted: bool,
     scene: impl Fn(usize, &mut Vec<Aabb>),
     totals: [&str; K],
 ) -> (usize, [f64; K]) {
     let (mut aabbs, mut out) = (Vec::new(), PairList::new());
+    let (mut previous, mut moved) = (Vec::new(), Vec::new());
     let mut sums = [0.0; K];
+    // With the motion hint when `hinted` (which boxes changed since the last call), in kept buffers.
+    let mut call = |bp: &mut dyn Broadphase, aabbs: &[Aabb], out: &mut PairList| {
+        if !hinted {
+            return bp.find_pairs(&Frame::new(aabbs), out);
+        }
+        moved.clear();
+        moved.extend(
+            (0..aabbs.len()).map(|i| previous.get(i).is_none_or(|p| !collide_broadphase::same_bits(p, &aabbs[i]))),
+        );
+        bp.find_pairs(&Frame::new(aabbs).with_moved(&moved), out);
+        previous.clear();
+        previous.extend_from_slice(aabbs);
+    };
     for f in 0..warm {
         scene(f, &mut aabbs);
-        bp.find_pairs(&Frame::new(&aabbs), &mut out);
+        call(bp, &aabbs, &mut out);
     }
     let before = CountingAllocator::bytes();
     for f in warm..warm + frames {
         scene(f, &mut aabbs);
-        bp.find_pairs(&Frame::new(&aabbs), &mut out);
+        call(bp, &aabbs, &mut out);
         let s = bp.stats();
         for (sum, name) in sums.iter_mut().zip(totals) {
             *sum += s.get(name).unwrap_or(0.0);
@@ -82,18 +108,27 @@ fn a_warm_bvh_allocates_nothing_per_frame() {
     let base: Vec<Vec3> = (0..N).map(|_| rng.point_in(Vec3::ZERO, Vec3::splat(80.0))).collect();
     let period = 6;
     let breathe = |f, out: &mut Vec<Aabb>| breathing(&base, f, period, out);
-    let (lbvh, _) = bytes_per_frame(&mut LinearBvh::new(), 2 * period, 4 * period, breathe, []);
+    let (lbvh, _) = bytes_per_frame(&mut LinearBvh::new(), 2 * period, 4 * period, false, breathe, []);
     assert!(lbvh < 1024, "lbvh: {lbvh} bytes allocated per warm frame");
-    let (rebuilding, [rebuilt]) = bytes_per_frame(&mut DynamicBvh::new(), 2 * period, 4 * period, breathe, ["rebuilt"]);
+    let (rebuilding, [rebuilt]) =
+        bytes_per_frame(&mut DynamicBvh::new(), 2 * period, 4 * period, false, breathe, ["rebuilt"]);
     assert!(rebuilding < 1024, "bvh-dynamic, rebuilding: {rebuilding} bytes allocated per warm frame");
     assert_eq!(rebuilt, 4.0 * period as f64, "every breathing frame is a rebuild");
     // One full turn of the drift (250 frames) warms every buffer; the next turn is measured.
     let drift_scene = |f, out: &mut Vec<Aabb>| drifting(&base, f, out);
     let (drift, [reinserted, rebuilt]) =
-        bytes_per_frame(&mut DynamicBvh::new(), 250, 250, drift_scene, ["reinserted", "rebuilt"]);
+        bytes_per_frame(&mut DynamicBvh::new(), 250, 250, false, drift_scene, ["reinserted", "rebuilt"]);
     assert!(drift < 1024, "bvh-dynamic, drifting: {drift} bytes allocated per warm frame");
     assert!(
         reinserted > 250.0 && rebuilt < 25.0,
         "mostly the incremental path: {reinserted} re-insertions, {rebuilt} rebuilds"
     );
+    // 90% at rest (settled into the static tree, with the hint), every tenth body fast on its circle: every call
+    // rebuilds the dynamic tree alone.
+    let resting_scene = |f, out: &mut Vec<Aabb>| resting(&base, f, out);
+    let (rest, [rebuilt, statics]) =
+        bytes_per_frame(&mut DynamicBvh::new(), 50, 50, true, resting_scene, ["rebuilt", "static_bodies"]);
+    assert!(rest < 1024, "bvh-dynamic, resting: {rest} bytes allocated per warm frame");
+    assert_eq!(rebuilt, 50.0, "every resting frame is a rebuild");
+    assert_eq!(statics, 50.0 * 0.9 * N as f64, "the resting bodies are in the static tree");
 }

@@ -5,7 +5,8 @@
 //!
 //! For each scene and size a driver simulation (the first registered algorithm after brute force, fixed dt,
 //! response on) records a few frames — boxes and its sorted pairs. Then each contender runs alone over that
-//! recording: its first frames warm it up (an incremental structure builds itself), the rest are timed around the
+//! recording: its first frames warm it up (an incremental structure builds itself; on `slow`, [`SLOW_WARM`] of
+//! them, until the incremental structures are in their steady state), the rest are timed around the
 //! pair query alone (`find_pairs`, or the peer's build + query), and every frame's pairs are compared with the
 //! recorded ones. Its peak heap above the baseline is its memory (structures and output). Running contenders one
 //! after another, not interleaved, keeps their caches and their allocation peaks apart.
@@ -44,14 +45,27 @@ struct Size {
     warm: usize,
 }
 
-/// The sizes of a scene: 10⁴, 10⁵ and 10⁶ bodies in a full run (fewer frames as n grows), two small ones quick.
+/// Frames every contender runs untimed on `slow` (10⁴ and 10⁵ bodies) before its measured ones: the incremental
+/// structures' steady state. `bvh-dynamic`'s fat boxes last 60 to 180 frames (its horizon, jittered), so for 60
+/// frames after its first build no body leaves one and a frame costs a fifth of a steady frame; from about frame
+/// 80 on, a hundredth of the bodies leaves its box every frame. A few warm frames timed its honeymoon instead.
+/// (At 10⁶ bodies a recording this long would not fit in memory: 24 MB of boxes a frame.)
+const SLOW_WARM: usize = 120;
+
+/// The sizes of a scene: 10⁴, 10⁵ and 10⁶ bodies in a full run (fewer frames as n grows), two small ones quick;
+/// `slow` with [`SLOW_WARM`] warm-up frames up to 10⁵.
 fn sizes(quick: bool, scene: &str) -> Vec<Size> {
     let size = |n, frames, warm| Size { n, frames, warm };
-    match (quick, scene == FAR) {
-        (true, false) => vec![size(1000, 10, 3), size(5000, 10, 3)],
-        (true, true) => vec![size(5000, 10, 3)],
-        (false, false) => vec![size(10_000, 24, 4), size(100_000, 10, 3), size(1_000_000, 5, 2)],
-        (false, true) => vec![size(100_000, 10, 3)],
+    match (quick, scene) {
+        (true, FAR) => vec![size(5000, 10, 3)],
+        (true, _) => vec![size(1000, 10, 3), size(5000, 10, 3)],
+        (false, FAR) => vec![size(100_000, 10, 3)],
+        (false, "slow") => vec![
+            size(10_000, 20 + SLOW_WARM, SLOW_WARM),
+            size(100_000, 7 + SLOW_WARM, SLOW_WARM),
+            size(1_000_000, 5, 2),
+        ],
+        (false, _) => vec![size(10_000, 24, 4), size(100_000, 10, 3), size(1_000_000, 5, 2)],
     }
 }
 
@@ -302,7 +316,9 @@ fn charts(ctx: &mut Ctx, rows: &[Row], names: &[String]) -> Result<(), String> {
     let mut body = format!(
         "Every contender runs alone over the same recorded frames of each scene (fixed dt; frames recorded from a \
          `{driver}` simulation after warm-up — for `cluster` from step {CLUSTER_FROM}, as its cloud is pulled \
-         together); mean ms per frame of the pair query, and in brackets its multiple of the memory floor. Peers: \
+         together); each contender's first frames untimed — on `slow` up to 10⁵ bodies the first {SLOW_WARM}, \
+         so that the incremental structures are timed in their steady state; mean ms per frame of the pair query, and \
+         in brackets its multiple of the memory floor. Peers: \
          `parry-bvh-rebuild` (parry 0.31 `Bvh::from_leaves`, binned, + `traverse_bvtt_single_tree`), \
          `parry-bvh-refit` (rapier's maintenance: update leaves, `refit`, `optimize_incremental`, full traversal), \
          `rstar-join` (rstar 0.13 `bulk_load` + `intersection_candidates_with_other_tree`). Each frame's pairs are \
