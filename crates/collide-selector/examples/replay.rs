@@ -11,6 +11,7 @@
 //! probe_frames, horizon, reprobe_gap, thrash_window, survey. Traces of scenarios are judged after their first 10 frames
 //! (the bench's warm-up), the tour over all of its frames.
 
+use collide_math::Rng;
 use collide_selector::replay::{judge, replay};
 use collide_selector::trace::Trace;
 use collide_selector::{PolicyConfig, Prior};
@@ -162,21 +163,10 @@ fn jittered(files: &[String], policy: PolicyConfig, prior: &Prior, k: u64) -> Re
         let mut probe_share = 0.0;
         for seed in 0..k {
             let mut noisy = trace.clone();
-            let mut state = 0x9E37_79B9_7F4A_7C15u64 ^ (seed + 1).wrapping_mul(0xD1B5_4A32_D192_ED03);
-            let mut gauss = || {
-                // Box–Muller on a xorshift64*.
-                let mut uniform = || {
-                    state ^= state >> 12;
-                    state ^= state << 25;
-                    state ^= state >> 27;
-                    ((state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 + 0.5) / (1u64 << 53) as f64
-                };
-                let (u, v) = (uniform(), uniform());
-                (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-            };
+            let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15 ^ (seed + 1).wrapping_mul(0xD1B5_4A32_D192_ED03));
             for f in &mut noisy.frames {
                 for ms in f.ms.iter_mut().chain(f.warm_ms.iter_mut()).chain(f.first_ms.iter_mut()) {
-                    *ms *= (0.1 * gauss()).exp();
+                    *ms *= (0.1 * f64::from(rng.normal())).exp();
                 }
             }
             let floor: f64 =

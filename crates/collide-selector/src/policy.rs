@@ -93,7 +93,8 @@ const BORROW_FRAMES: f64 = 30.0;
 const BORROW_PAYBACK: f64 = 3.0;
 /// A probe the prediction says pays for itself this many times over may borrow [`DEEP_BORROW_FRAMES`].
 const DEEP_PAYBACK: f64 = 10.0;
-/// What a probe that pays ten times over may borrow: four minutes of the budget's filling at 5%, so that an
+/// What a probe that pays ten times over may borrow: five and a half minutes of the budget's filling at the
+/// default 3% and 60 frames a second, so that an
 /// exploration that went wrong earlier (a candidate ten times dearer than predicted) cannot keep the selector on a
 /// candidate the scene has just made several times dearer than another.
 const DEEP_BORROW_FRAMES: f64 = 600.0;
