@@ -55,7 +55,9 @@
 //!    budget of 3% of the broadphase's time, counted in frames of the active candidate (a start grant of 8, a
 //!    bucket of 40), a warm start counted as at most four of the candidate's predicted frames; a probe predicted to
 //!    pay for itself three times over within the 120-frame horizon may borrow 30 frames' worth, ten times over 600
-//!    (the active candidate has just become a bad choice, and waiting costs more than the probe); a probe is
+//!    (the active candidate has just become a bad choice, and waiting costs more than the probe), and a survey
+//!    after a jump in the active candidate's cost may borrow 30 whatever the prediction (what the model knows of
+//!    the others was learned on the scene before the jump); a probe is
 //!    charged its frames clipped at four times its least, so a frame the machine stalled is not its fault. After a
 //!    switch nothing is decided for 12 frames; going back to a candidate left in the last 600 frames needs twice
 //!    the margin. A candidate never measured in the scene's current regime may be explored again after a quarter
