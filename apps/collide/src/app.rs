@@ -374,7 +374,7 @@ impl App {
                 algorithm: String::new(),
                 params: Default::default(),
                 time: Default::default(),
-                frames: 0,
+                frames: None,
                 ..c.clone()
             };
             strip(&old) != strip(&self.config)

@@ -39,16 +39,16 @@ pub fn run(path: &Path, cli: &Cli) -> Result<(), String> {
         algorithm.name,
         if params.iter().next().is_some() { " " } else { "" },
         params,
-        config.frames,
+        config.frames(),
     );
     let every = cli.progress;
-    sim.run(config.frames, |f, sim| {
+    sim.run(config.frames(), |f, sim| {
         if every > 0 && (f + 1) % every == 0 {
             let r = sim.records().last().copied().unwrap_or_default();
             eprintln!(
                 "frame {:>6}/{}: step {:8.3} ms, broadphase {:8.3} ms, dt {:7.3} ms, pairs {}",
                 f + 1,
-                config.frames,
+                config.frames(),
                 r.step_ms,
                 r.phases.get(Phase::Broadphase),
                 r.dt_ms,

@@ -13,7 +13,7 @@ pub fn run(config: Config, config_path: &Path, settings: Settings, out: &Path, s
     if !dir.is_dir() {
         return Err(format!("--screenshot {}: folder {} does not exist", out.display(), dir.display()));
     }
-    let frames = config.frames;
+    let frames = config.frames();
     let mut app = App::new(config, config_path.display().to_string(), settings)?;
     let dt = app.sim.clock().nominal_dt();
     for _ in 0..frames {

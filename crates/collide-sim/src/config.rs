@@ -7,6 +7,7 @@
 
 use crate::memory::{self, TooBig};
 use crate::scenario::{Setup, find_scenario, mean_sphere_volume};
+use collide_aabbs::Header;
 use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, Params};
 use collide_broadphase::{ParamInput, ParamValue};
 use collide_math::Vec3;
@@ -14,7 +15,7 @@ use collide_timing::DtPolicy;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// A run's configuration, as written in TOML. See `configs/default.toml` and the README for every key.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -42,8 +43,10 @@ pub struct Config {
     pub restitution: Option<f32>,
     /// The seed of every random choice.
     pub seed: u64,
-    /// Frames a headless run simulates.
-    pub frames: u64,
+    /// Frames a headless run simulates (absent: [`DEFAULT_FRAMES`], or a replay's whole file).
+    pub frames: Option<u64>,
+    /// With `scenario = "replay"`: the `.aabbs` file whose boxes are replayed (relative to the working folder).
+    pub replay: Option<String>,
     /// The broadphase's registry name.
     pub algorithm: String,
     /// Per-algorithm parameters: `[params.octree-dup] max_leaf = 32`, `[params.auto] candidates = ["sap"]`.
@@ -66,13 +69,34 @@ impl Default for Config {
             resolution: true,
             restitution: None,
             seed: 1,
-            frames: 600,
+            frames: None,
+            replay: None,
             algorithm: "brute".into(),
             params: BTreeMap::new(),
             time: TimeConfig::default(),
         }
     }
 }
+
+/// A replay's config, checked ([`Config::resolve_replay`], used by [`crate::Replay`]): the file, its header, the frames to play and the dt each frame stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplaySetup {
+    /// The `.aabbs` file.
+    pub path: PathBuf,
+    /// Its header (checked).
+    pub header: Header,
+    /// Frames to play: the config's `frames` when it is less than the file's, else the whole file.
+    pub frames: u64,
+    /// Seconds each frame stands for (`[time] dt`): the file does not say, and some broadphases read it.
+    pub dt: f32,
+}
+
+/// Frames a headless run of a generated scene simulates when the config does not say.
+pub const DEFAULT_FRAMES: u64 = 600;
+
+/// The scenario name of a replay: not a row of [`SCENARIOS`](crate::SCENARIOS) (nothing is spawned), the boxes come
+/// frame by frame from the `replay` file (see [`crate::Replay`]).
+pub const REPLAY_SCENARIO: &str = "replay";
 
 /// One value of a `[params.NAME]` table: a number, or a list of algorithm names (a string of comma-separated names
 /// is accepted too, which is what `--set params.auto.candidates=sap,mbp` gives).
@@ -220,6 +244,11 @@ fn key_line(text: &str, path: &[&str]) -> Option<usize> {
     None
 }
 
+/// A replay file's error as a config error: the file is the origin, the problem the message.
+pub(crate) fn file_error(e: collide_aabbs::AabbsError) -> ConfigError {
+    ConfigError { origin: e.path.display().to_string(), line: None, message: e.problem.to_string() }
+}
+
 /// The 1-based line of byte offset `at` in `text`.
 fn line_of_offset(text: &str, at: usize) -> usize {
     text[..at.min(text.len())].matches('\n').count() + 1
@@ -288,11 +317,34 @@ impl Config {
                 source.overrides.push((key.to_owned(), value.to_owned()));
             }
         }
-        config.check(&source)?;
+        if config.is_replay() {
+            config.check_replay(&source)?;
+        } else {
+            config.check(&source)?;
+        }
         Ok(config)
     }
 
-    /// Check the config and resolve it into a [`Setup`] with the scenario's defaults filled in.
+    /// `true` for `scenario = "replay"`: the boxes come from a file, through [`crate::Replay`], not a simulation.
+    #[must_use]
+    pub fn is_replay(&self) -> bool {
+        self.scenario == REPLAY_SCENARIO
+    }
+
+    /// The frames a headless run of a generated scene simulates.
+    #[must_use]
+    pub fn frames(&self) -> u64 {
+        self.frames.unwrap_or(DEFAULT_FRAMES)
+    }
+
+    /// Check a replay's config and open its file's header: what [`crate::Replay`] needs. Errors about the file
+    /// name the file (and, for what its header says, the problem), like any config error.
+    pub fn resolve_replay(&self) -> Result<ReplaySetup, ConfigError> {
+        self.check_replay(&Source { origin: "config".into(), ..Source::default() })
+    }
+
+    /// Check the config and resolve it into a [`Setup`] with the scenario's defaults filled in. A replay has no
+    /// setup (nothing is spawned): see [`Config::resolve_replay`].
     pub fn resolve(&self) -> Result<Setup, ConfigError> {
         self.check(&Source { origin: "config".into(), ..Source::default() })
     }
@@ -328,7 +380,15 @@ impl Config {
 
     fn check(&self, source: &Source) -> Result<Setup, ConfigError> {
         let err = |path: &[&str], message: String| source.error_at(path, message);
-        let scenario = find_scenario(&self.scenario).map_err(|m| err(&["scenario"], m))?;
+        if self.is_replay() {
+            let message = "scenario = \"replay\" plays a recorded file; it spawns no scene (use Replay)".to_owned();
+            return Err(err(&["scenario"], message));
+        }
+        let scenario =
+            find_scenario(&self.scenario).map_err(|m| err(&["scenario"], format!("{m}, {REPLAY_SCENARIO}")))?;
+        if self.replay.is_some() {
+            return Err(err(&["replay"], "`replay` is read only with scenario = \"replay\"".into()));
+        }
         let (algorithm, _) = self.check_algorithm(source)?;
 
         let bodies = match self.bodies {
@@ -395,17 +455,7 @@ impl Config {
         }
         let restitution = in_unit(&["restitution"], self.restitution.unwrap_or(scenario.default_restitution))?;
         let resting_fraction = in_unit(&["resting_fraction"], self.resting_fraction)?;
-        if self.frames == 0 {
-            return Err(err(&["frames"], "frames = 0: need at least 1 frame".into()));
-        }
-        positive(&["time", "dt"], self.time.dt)?;
-        if let Some(cap) = self.time.cap {
-            positive(&["time", "cap"], cap)?;
-        }
-        non_negative(&["time", "scale"], self.time.scale)?;
-        if self.time.max_steps == 0 {
-            return Err(err(&["time", "max_steps"], "time.max_steps = 0: need at least 1".into()));
-        }
+        self.check_frames_and_time(source)?;
 
         let setup = Setup {
             scenario,
@@ -430,14 +480,65 @@ impl Config {
             ));
         }
         // Last: a run the machine cannot hold is refused before anything is allocated (see `memory`).
-        let need = memory::estimate(&setup, algorithm.name, self.frames);
+        let need = memory::estimate(&setup, algorithm.name, self.frames());
         if let Err((blame, message)) = memory::check(&need, algorithm.name, memory::available()) {
             return Err(match blame {
                 TooBig::Bodies => err(&["bodies"], format!("bodies = {}: {message}", setup.bodies)),
-                TooBig::Frames => err(&["frames"], format!("frames = {}: {message}", self.frames)),
+                TooBig::Frames => err(&["frames"], format!("frames = {}: {message}", self.frames())),
             });
         }
         Ok(setup)
+    }
+
+    /// `frames` and the `[time]` table, which every kind of run reads.
+    fn check_frames_and_time(&self, source: &Source) -> Result<(), ConfigError> {
+        let err = |path: &[&str], message: String| source.error_at(path, message);
+        if self.frames == Some(0) {
+            return Err(err(&["frames"], "frames = 0: need at least 1 frame".into()));
+        }
+        let positive = |path: &[&str], value: f32| -> Result<f32, ConfigError> {
+            if value.is_finite() && value > 0.0 {
+                Ok(value)
+            } else {
+                Err(err(path, format!("{} = {value}: must be a positive number", path.join("."))))
+            }
+        };
+        positive(&["time", "dt"], self.time.dt)?;
+        if let Some(cap) = self.time.cap {
+            positive(&["time", "cap"], cap)?;
+        }
+        if !(self.time.scale.is_finite() && self.time.scale >= 0.0) {
+            let message = format!("time.scale = {}: must be zero or a positive number", self.time.scale);
+            return Err(err(&["time", "scale"], message));
+        }
+        if self.time.max_steps == 0 {
+            return Err(err(&["time", "max_steps"], "time.max_steps = 0: need at least 1".into()));
+        }
+        Ok(())
+    }
+
+    /// A replay: the algorithm, `frames` and `[time]` as for any run, then the file's header (its errors name the
+    /// file) and whether one frame of its boxes fits in memory — the file itself streams, whatever its size. The
+    /// scene keys (`bodies`, `radius`, …) are not read: the boxes come from the file.
+    fn check_replay(&self, source: &Source) -> Result<ReplaySetup, ConfigError> {
+        let err = |path: &[&str], message: String| source.error_at(path, message);
+        let (algorithm, _) = self.check_algorithm(source)?;
+        self.check_frames_and_time(source)?;
+        let Some(file) = &self.replay else {
+            let message = "scenario = \"replay\" needs the file: replay = \"FILE.aabbs\" (or --replay FILE)";
+            return Err(err(&["scenario"], message.into()));
+        };
+        let path = PathBuf::from(file);
+        let header = collide_aabbs::Reader::open(&path).map_err(file_error)?.header().clone();
+        let frames = self.frames.map_or(header.frames, |f| f.min(header.frames));
+        let need = memory::estimate_replay(header.n as usize, algorithm.name, frames);
+        if let Err((_, message)) = memory::check(&need, algorithm.name, memory::available()) {
+            let problem = collide_aabbs::Problem::TooBig(format!(
+                "the file streams a frame at a time, but one frame must fit: {message}"
+            ));
+            return Err(file_error(collide_aabbs::AabbsError::new(&path, problem)));
+        }
+        Ok(ReplaySetup { path, header, frames, dt: self.time.dt })
     }
 
     /// The config as TOML text (for the app's "save").

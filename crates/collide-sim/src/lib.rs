@@ -16,6 +16,10 @@
 //!   sequential-impulse order). Records stay in memory and are written as CSV at the end of a run
 //!   ([`write_csv`]), with the scripted phase of each step.
 //!
+//! - [`Replay`]: `scenario = "replay"` — the boxes of a `.aabbs` file (Broadmark's format, `collide-aabbs`) fed
+//!   frame by frame to any broadphase, with no physics: read → broadphase → record, apart from the simulation's
+//!   step. Its config keys go through [`Config`] like any other; the file's errors name the file, the frame and
+//!   the box.
 //! - [`memory`]: what a run needs and whether the machine has it, checked by [`Config::parse`] before anything is
 //!   allocated (and the body columns reserved with `try_reserve` by [`Simulation::new`]).
 //!
@@ -25,12 +29,16 @@ mod bodies;
 mod config;
 pub mod memory;
 mod record;
+mod replay;
 mod scenario;
 mod simulation;
 
 pub use bodies::Bodies;
-pub use config::{Config, ConfigError, ParamEntry, PolicyName, TimeConfig};
+pub use config::{
+    Config, ConfigError, DEFAULT_FRAMES, ParamEntry, PolicyName, REPLAY_SCENARIO, ReplaySetup, TimeConfig,
+};
 pub use record::{CSV_HEADER, FrameRecord, RunSummary, write_csv};
+pub use replay::Replay;
 pub use scenario::{SCENARIOS, ScenarioDescriptor, ScenePhase, Setup, TOUR_PHASE_STEPS, find_scenario};
 pub use simulation::Simulation;
 

@@ -71,6 +71,20 @@ pub fn available() -> Option<u64> {
     Some((kib("MemAvailable:")? + kib("SwapFree:").unwrap_or(0)) * 1024)
 }
 
+/// Bytes a replay keeps per box: this frame's box and the last one (24 each, for the motion hint) and the motion
+/// flag. The file itself is streamed (see `collide_aabbs::Reader`): only one frame is ever held.
+pub const REPLAY_BYTES_PER_BOX: u64 = 49;
+
+/// The memory a replay of frames of `n` boxes with `algorithm` over `frames` frames needs: one frame, the
+/// broadphase's structures and the records — never the file.
+#[must_use]
+pub fn estimate_replay(n: usize, algorithm: &str, frames: u64) -> Need {
+    let per_body = REPLAY_BYTES_PER_BOX + broadphase_bytes_per_body(algorithm, n);
+    let records = frames.saturating_mul(size_of::<FrameRecord>() as u64);
+    let bytes = (n as u64).saturating_mul(per_body).saturating_add(records);
+    Need { bodies: n, per_body, records, bytes }
+}
+
 /// Which key to blame when a run does not fit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TooBig {
