@@ -1,19 +1,18 @@
-//! The headless run: load, simulate, summarise, write the CSV.
+//! The headless run: load, simulate (or replay a recorded file), summarise, write the CSV and the recording.
 
 use crate::Cli;
+use collide_aabbs::{AabbsError, Writer};
+use collide_broadphase::Broadphase;
+use collide_math::Aabb;
 use collide_selector::Selector;
-use collide_sim::{Config, Phase, Simulation, write_csv};
+use collide_sim::{Config, FrameRecord, Phase, Replay, RunSummary, Simulation, write_csv};
 use std::path::Path;
 
 /// Run the config at `path` headless. Errors are one line, for `error: …` and exit code 2.
 pub fn run(path: &Path, cli: &Cli) -> Result<(), String> {
-    let mut overrides = cli.overrides.clone();
-    if let Some(frames) = cli.frames {
-        overrides.push(format!("frames={frames}"));
-    }
-    let config = Config::load(path, &overrides).map_err(|e| e.to_string())?;
+    let config = Config::load(path, &crate::overrides(cli)).map_err(|e| e.to_string())?;
     // Check the output folders before simulating, so a long run never ends in "cannot write".
-    for (flag, path) in [("--csv", &cli.csv), ("--decisions", &cli.decisions)] {
+    for (flag, path) in [("--csv", &cli.csv), ("--decisions", &cli.decisions), ("--record", &cli.record)] {
         if let Some(path) = path {
             let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
             if !dir.is_dir() {
@@ -21,14 +20,24 @@ pub fn run(path: &Path, cli: &Cli) -> Result<(), String> {
             }
         }
     }
+    if config.is_replay() {
+        return run_replay(&config, cli);
+    }
     let mut sim = Simulation::new(&config).map_err(|e| e.to_string())?;
-    if cli.decisions.is_some() && selector(&sim).is_none() {
+    check_decisions(cli, sim.broadphase(), sim.algorithm().0.name)?;
+    let setup = sim.setup().clone();
+    if let Some(out) = &cli.record
+        && setup.scenario.growth > 1
+    {
         return Err(format!(
-            "--decisions: the algorithm is `{}`; only `auto` makes decisions (--set algorithm=auto)",
-            sim.algorithm().0.name
+            "--record {}: scenario `{}` changes its body count as it runs, and a .aabbs file holds a fixed count",
+            out.display(),
+            setup.scenario.name
         ));
     }
-    let setup = sim.setup().clone();
+    let mut recording = Recording::start(cli, &format!("collide {}", setup.scenario.name), "Spheres", &sim, |s| {
+        (s.aabbs().len().max(s.bodies().len()), s.setup().container)
+    })?;
     let (algorithm, params) = sim.algorithm();
     println!(
         "collide headless: scenario {} · {} bodies · radius {} · speed {} · algorithm {}{}{} · {} frames",
@@ -41,38 +50,175 @@ pub fn run(path: &Path, cli: &Cli) -> Result<(), String> {
         params,
         config.frames(),
     );
-    let every = cli.progress;
-    sim.run(config.frames(), |f, sim| {
-        if every > 0 && (f + 1) % every == 0 {
-            let r = sim.records().last().copied().unwrap_or_default();
-            eprintln!(
-                "frame {:>6}/{}: step {:8.3} ms, broadphase {:8.3} ms, dt {:7.3} ms, pairs {}",
-                f + 1,
-                config.frames(),
-                r.step_ms,
-                r.phases.get(Phase::Broadphase),
-                r.dt_ms,
-                r.pairs
-            );
+    let (every, frames) = (cli.progress, config.frames());
+    let mut steps = 0;
+    sim.run(frames, |f, sim| {
+        // A frame that ran no step (a paused or accumulating clock) has nothing new to record.
+        if sim.steps() > steps {
+            steps = sim.steps();
+            recording.capture(sim.aabbs());
         }
+        progress(every, f, frames, sim.records().last());
     });
-    print_summary(&sim);
-    if let Some(csv) = &cli.csv {
-        write_csv(csv, sim.records()).map_err(|e| format!("--csv {}: {e}", csv.display()))?;
-        println!("wrote {} rows to {}", sim.records().len(), csv.display());
+    print_records(&sim.summary(), sim.records(), sim.broadphase(), false);
+    println!("bodies     {} at the end · simulated {:.3} s", sim.bodies().len(), sim.time());
+    println!("hash       {:016x}", sim.state_hash());
+    outputs(cli, sim.records(), sim.broadphase(), recording)
+}
+
+/// Replay the config's `.aabbs` file into its broadphase.
+fn run_replay(config: &Config, cli: &Cli) -> Result<(), String> {
+    let mut replay = Replay::new(config).map_err(|e| e.to_string())?;
+    check_decisions(cli, replay.broadphase(), replay.algorithm().0.name)?;
+    let header = replay.header().clone();
+    let mut recording = Recording::start(cli, &header.scene_name, &header.objects_type, &replay, |r| {
+        (r.header().n as usize, r.header().world)
+    })?;
+    let (algorithm, params) = replay.algorithm();
+    let frames = replay.setup().frames;
+    println!(
+        "collide headless: replay {} ({} · {}) · {} boxes · algorithm {}{}{} · {frames} of its {} frames",
+        replay.setup().path.display(),
+        header.scene_name,
+        header.objects_type,
+        header.n,
+        algorithm.name,
+        if params.iter().next().is_some() { " " } else { "" },
+        params,
+        header.frames,
+    );
+    let every = cli.progress;
+    // A hash of every frame's sorted pairs: two algorithms that agree print the same.
+    let mut hash = Fnv::default();
+    replay
+        .run(frames, |f, replay| {
+            recording.capture(replay.aabbs());
+            for p in replay.pairs() {
+                hash.add(u64::from(p.a) << 32 | u64::from(p.b));
+            }
+            hash.add(u64::MAX);
+            progress(every, f, frames, replay.records().last());
+        })
+        .map_err(|e| e.to_string())?;
+    print_records(&replay.summary(), replay.records(), replay.broadphase(), true);
+    println!(
+        "boxes      {} per frame · {} frames replayed from {}",
+        header.n,
+        replay.played(),
+        replay.setup().path.display()
+    );
+    println!("pairs hash {:016x}", hash.0);
+    outputs(cli, replay.records(), replay.broadphase(), recording)
+}
+
+/// `--decisions` needs `auto`.
+fn check_decisions(cli: &Cli, broadphase: &dyn Broadphase, name: &str) -> Result<(), String> {
+    if cli.decisions.is_some() && selector(broadphase).is_none() {
+        return Err(format!(
+            "--decisions: the algorithm is `{name}`; only `auto` makes decisions (--set algorithm=auto)"
+        ));
     }
-    if let (Some(path), Some(selector)) = (&cli.decisions, selector(&sim)) {
+    Ok(())
+}
+
+/// A line every `every` frames (0: none).
+fn progress(every: u64, f: u64, frames: u64, last: Option<&FrameRecord>) {
+    if every > 0 && (f + 1).is_multiple_of(every) {
+        let r = last.copied().unwrap_or_default();
+        eprintln!(
+            "frame {:>6}/{frames}: step {:8.3} ms, broadphase {:8.3} ms, dt {:7.3} ms, pairs {}",
+            f + 1,
+            r.step_ms,
+            r.phases.get(Phase::Broadphase),
+            r.dt_ms,
+            r.pairs
+        );
+    }
+}
+
+/// The files a run writes at its end: the CSV, auto's decisions and the recording.
+fn outputs(
+    cli: &Cli,
+    records: &[FrameRecord],
+    broadphase: &dyn Broadphase,
+    recording: Recording,
+) -> Result<(), String> {
+    if let Some(csv) = &cli.csv {
+        write_csv(csv, records).map_err(|e| format!("--csv {}: {e}", csv.display()))?;
+        println!("wrote {} rows to {}", records.len(), csv.display());
+    }
+    if let (Some(path), Some(selector)) = (&cli.decisions, selector(broadphase)) {
         let log = selector.decisions();
         std::fs::write(path, log.to_csv(selector.candidate_names()))
             .map_err(|e| format!("--decisions {}: {e}", path.display()))?;
         println!("wrote {} decisions to {}", log.len(), path.display());
     }
-    Ok(())
+    recording.finish()
 }
 
-/// The meta-broadphase, when the simulation runs `auto`.
-fn selector(sim: &Simulation) -> Option<&Selector> {
-    sim.broadphase().as_any()?.downcast_ref()
+/// `--record`: every frame's boxes into a `.aabbs` file. A write that fails (a disk full, a body count that
+/// changed) stops the recording and is reported at the end; the partial file is removed.
+struct Recording {
+    writer: Option<Writer>,
+    error: Option<AabbsError>,
+}
+
+impl Recording {
+    /// Start recording `source` (its box count and world from `shape`) when `--record` asks.
+    fn start<S>(
+        cli: &Cli,
+        scene: &str,
+        objects: &str,
+        source: &S,
+        shape: impl Fn(&S) -> (usize, Aabb),
+    ) -> Result<Self, String> {
+        let Some(path) = &cli.record else { return Ok(Self { writer: None, error: None }) };
+        let (n, world) = shape(source);
+        let writer = Writer::create(path, scene, objects, n, world).map_err(|e| format!("--record {e}"))?;
+        Ok(Self { writer: Some(writer), error: None })
+    }
+
+    fn capture(&mut self, boxes: &[Aabb]) {
+        if let (Some(w), None) = (&mut self.writer, &self.error)
+            && let Err(e) = w.write_frame(boxes)
+        {
+            self.error = Some(e);
+        }
+    }
+
+    fn finish(self) -> Result<(), String> {
+        let Some(writer) = self.writer else { return Ok(()) };
+        if let Some(e) = self.error {
+            return Err(format!("--record {e}"));
+        }
+        let path = writer.path().to_path_buf();
+        let n = writer.boxes_per_frame();
+        let frames = writer.finish().map_err(|e| format!("--record {e}"))?;
+        println!("recorded {frames} frames of {n} boxes to {}", path.display());
+        Ok(())
+    }
+}
+
+/// FNV-1a over 64-bit words.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn add(&mut self, word: u64) {
+        for byte in word.to_le_bytes() {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// The meta-broadphase, when the broadphase is `auto`.
+fn selector(broadphase: &dyn Broadphase) -> Option<&Selector> {
+    broadphase.as_any()?.downcast_ref()
 }
 
 /// What `auto` did: switches, probes, its own overhead, and each candidate's share of frames and of time.
@@ -103,9 +249,10 @@ fn print_selector(selector: &Selector) {
     println!("candidates {}", shares.join(" · "));
 }
 
-fn print_summary(sim: &Simulation) {
-    let s = sim.summary();
-    let last = sim.records().last().copied().unwrap_or_default();
+/// The summary lines every run prints: steps, times, the phase split (a replay's is the read and the
+/// broadphase), pairs, counters and auto's account.
+fn print_records(s: &RunSummary, records: &[FrameRecord], broadphase: &dyn Broadphase, replay: bool) {
+    let last = records.last().copied().unwrap_or_default();
     println!("steps      {} ({} warm-up steps excluded from the statistics)", s.frames, s.warmup);
     println!("step ms    mean {:.3}  p50 {:.3}  p95 {:.3}  max {:.3}", s.step.mean, s.step.p50, s.step.p95, s.step.max);
     println!(
@@ -116,7 +263,11 @@ fn print_summary(sim: &Simulation) {
     let split: Vec<String> = Phase::ALL
         .iter()
         .zip(s.phase_means)
-        .map(|(p, ms)| format!("{} {ms:.3} ({:.0}%)", p.name(), 100.0 * ms / total))
+        .filter(|(p, _)| !replay || matches!(p, Phase::Aabbs | Phase::Broadphase))
+        .map(|(p, ms)| {
+            let name = if replay && *p == Phase::Aabbs { "read" } else { p.name() };
+            format!("{name} {ms:.3} ({:.0}%)", 100.0 * ms / total)
+        })
         .collect();
     println!("phases ms  {}", split.join("  "));
     println!(
@@ -126,12 +277,10 @@ fn print_summary(sim: &Simulation) {
     if !last.stats.is_empty() {
         println!("counters   {}", last.stats);
     }
-    if let Some(selector) = selector(sim) {
+    if let Some(selector) = selector(broadphase) {
         print_selector(selector);
     }
     if s.removed > 0 {
         println!("removed    {} bodies with non-finite state", s.removed);
     }
-    println!("bodies     {} at the end · simulated {:.3} s", last.n, sim.time());
-    println!("hash       {:016x}", sim.state_hash());
 }

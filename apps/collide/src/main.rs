@@ -1,8 +1,12 @@
 //! `collide`: the collision-detection lab.
 //!
-//! - `collide --headless CONFIG [--frames N] [--csv FILE] [--set KEY=VALUE]…` runs a scene with no window and
-//!   prints a summary: frames, step time (mean, p95, max), the phase split, pairs, the broadphase's counters
-//!   and the final state hash.
+//! - `collide --headless CONFIG [--frames N] [--csv FILE] [--record OUT.aabbs] [--set KEY=VALUE]…` runs a scene
+//!   with no window and prints a summary: frames, step time (mean, p95, max), the phase split, pairs, the
+//!   broadphase's counters and the final state hash; `--record` writes every step's boxes in Broadmark's `.aabbs`
+//!   format.
+//! - `--replay FILE.aabbs` (with `--headless`) plays a recorded box stream instead of a simulated scene
+//!   (`scenario = "replay"`): the boxes frame by frame into the config's broadphase, no physics. The window does
+//!   not play replays yet: it refuses them with one line and exit code 2.
 //! - `collide [CONFIG] [--set KEY=VALUE]…` opens the window (`configs/default.toml` when no config is given):
 //!   fly through the scene, change the algorithm and the scene live, read the statistics and the puffin
 //!   profiler (F1 lists the keys). `--exit-after-frames N` closes it after N frames and prints the mean fps,
@@ -54,6 +58,16 @@ struct Cli {
     #[arg(long, value_name = "FILE", requires = "headless")]
     decisions: Option<PathBuf>,
 
+    /// Write every step's boxes to OUT.aabbs (Broadmark's format) during the headless run; the file appears when
+    /// the run ends.
+    #[arg(long, value_name = "OUT.aabbs", requires = "headless")]
+    record: Option<PathBuf>,
+
+    /// Replay the boxes of FILE.aabbs (Broadmark's format) instead of simulating: `scenario = "replay"` with
+    /// `replay = FILE`. The config's algorithm, parameters, frames and [time] dt apply; its scene keys do not.
+    #[arg(long, value_name = "FILE.aabbs")]
+    replay: Option<PathBuf>,
+
     /// Override any config key, e.g. `--set bodies=100000 --set algorithm=brute --set time.policy=variable`.
     // A value that starts with a hyphen (`--set -0`) is still this option's value, so that the config names it in
     // its one-line error; otherwise clap took it for an unknown flag and printed its multi-line usage.
@@ -97,6 +111,20 @@ fn after_help() -> String {
     format!("Algorithms: {}\nScenarios:  {}", algorithms.join(", "), scenarios.join(", "))
 }
 
+/// The config overrides the command line makes: `--set`s, then `--replay` and `--frames`.
+fn overrides(cli: &Cli) -> Vec<String> {
+    let mut overrides = cli.overrides.clone();
+    if let Some(file) = &cli.replay {
+        overrides.push(format!("scenario={}", collide_sim::REPLAY_SCENARIO));
+        // A TOML string literal, so that any path (spaces, quotes, digits) is taken as written.
+        overrides.push(format!("replay={}", toml::Value::String(file.display().to_string())));
+    }
+    if let Some(frames) = cli.frames {
+        overrides.push(format!("frames={frames}"));
+    }
+    overrides
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Named workers, so that the puffin view shows each of them as its own row of the broadphases' parallel
@@ -113,17 +141,20 @@ fn main() -> ExitCode {
         };
     }
     // The config is checked before any window or device exists, so a typo costs one line and exit code 2.
-    let mut overrides = cli.overrides.clone();
-    if let Some(frames) = cli.frames {
-        overrides.push(format!("frames={frames}"));
-    }
-    let loaded = match collide_sim::Config::load(&config, &overrides) {
+    let loaded = match collide_sim::Config::load(&config, &overrides(&cli)) {
         Ok(loaded) => loaded,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
+    if loaded.is_replay() {
+        eprintln!(
+            "error: {}: scenario = \"replay\" plays with --headless only; the window does not play replays yet",
+            config.display()
+        );
+        return ExitCode::from(2);
+    }
     let view = match &cli.settings {
         None => settings::Settings::default(),
         Some(path) => {

@@ -274,3 +274,162 @@ fn auto_candidates_are_checked_by_name() {
     );
     rejects("candidates-empty", "[params.auto]\ncandidates = []\n", &[], &["{file}:2:", "is empty"]);
 }
+
+/// The pairs column of a run's CSV, one entry per step.
+fn pairs_per_step(csv: &Path) -> Vec<u64> {
+    let text = std::fs::read_to_string(csv).unwrap();
+    let mut lines = text.lines();
+    let column = lines.next().unwrap().split(',').position(|c| c == "pairs").expect("a pairs column");
+    lines.map(|l| l.split(',').nth(column).unwrap().parse().unwrap()).collect()
+}
+
+/// `--record` then `--replay`: the replay's boxes are the recorded ones bit for bit (recording the replay gives the
+/// same file, byte for byte), and its pair counts per frame are the recorded run's, in another algorithm than the
+/// recording's and in `auto`. (The pair sets themselves, frame by frame, are compared in collide-sim's replay
+/// tests.)
+#[test]
+fn a_recorded_run_replays_bit_for_bit_with_the_same_pairs() {
+    let dir = scratch("record-replay");
+    let (rec, csv) = (dir.join("run.aabbs"), dir.join("run.csv"));
+    let (rec_s, csv_s) = (rec.to_str().unwrap(), csv.to_str().unwrap());
+    let out = collide(&[
+        "--headless",
+        "configs/default.toml",
+        "--frames",
+        "30",
+        "--set",
+        "bodies=400",
+        "--set",
+        "algorithm=sap",
+        "--record",
+        rec_s,
+        "--csv",
+        csv_s,
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains(&format!("recorded 30 frames of 400 boxes to {rec_s}")), "{stdout}");
+    assert_eq!(std::fs::metadata(&rec).unwrap().len(), 304 + 30 * 400 * 32);
+    let recorded = pairs_per_step(&csv);
+    assert_eq!(recorded.len(), 30);
+    assert!(recorded.iter().any(|&p| p > 0), "a scene with pairs: {recorded:?}");
+    for algorithm in ["kd", "auto"] {
+        let (again, csv2) = (dir.join(format!("{algorithm}.aabbs")), dir.join(format!("{algorithm}.csv")));
+        let set = format!("algorithm={algorithm}");
+        let out = collide(&[
+            "--headless",
+            "configs/default.toml",
+            "--replay",
+            rec_s,
+            "--set",
+            &set,
+            "--record",
+            again.to_str().unwrap(),
+            "--csv",
+            csv2.to_str().unwrap(),
+        ]);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{algorithm}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(stdout.contains(&format!("collide headless: replay {rec_s}")), "{stdout}");
+        assert!(stdout.contains("400 boxes · algorithm"), "{stdout}");
+        assert!(std::fs::read(&rec).unwrap() == std::fs::read(&again).unwrap(), "{algorithm}: the boxes, bit for bit");
+        assert_eq!(pairs_per_step(&csv2), recorded, "{algorithm}: pairs per frame");
+    }
+}
+
+/// Every bad-file case of a replay: one line naming the file (and the frame and box), exit code 2, no panic, no
+/// output written.
+#[test]
+fn bad_replay_files_are_one_line_and_exit_code_2() {
+    let dir = scratch("bad-replay");
+    let good = dir.join("good.aabbs");
+    let out = collide(&[
+        "--headless",
+        "configs/default.toml",
+        "--frames",
+        "3",
+        "--set",
+        "bodies=20",
+        "--record",
+        good.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let bytes = std::fs::read(&good).unwrap();
+    let frame = 20 * 32;
+    assert_eq!(bytes.len(), 304 + 3 * frame);
+    let spoil = |at: usize, with: &[u8]| {
+        let mut b = bytes.clone();
+        b[at..at + with.len()].copy_from_slice(with);
+        b
+    };
+    let field = |frame_index: usize, index: usize, field: usize| 304 + frame_index * frame + index * 32 + field * 4;
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("truncated", bytes[..304 + 100].to_vec(), "truncated: the file ends 100 bytes into frame 0"),
+        ("short-header", bytes[..200].to_vec(), "truncated: 200 bytes, shorter than the 304-byte header"),
+        ("padding", spoil(264, &7i32.to_le_bytes()), "bad header: padding 1 is 7; it must be 0"),
+        ("n-zero", spoil(256, &0i32.to_le_bytes()), "bad header: n = 0; it must be at least 1"),
+        ("n-negative", spoil(256, &(-3i32).to_le_bytes()), "bad header: n = -3; it must be at least 1"),
+        ("no-nul", spoil(0, &[b'a'; 128]), "bad header: the scene name has no NUL in its 128 bytes"),
+        ("min-max", spoil(field(1, 3, 6), &(-1e6f32).to_le_bytes()), "frame 1, box 3: box has min > max on z"),
+        ("nan", spoil(field(2, 7, 0), &f32::NAN.to_le_bytes()), "frame 2, box 7: box corners must be finite"),
+        (
+            "count",
+            bytes[..304 + 2 * frame].to_vec(),
+            "the frame count does not match the size: the header counts 3 frames",
+        ),
+    ];
+    for (name, bad, expected) in cases {
+        let path = dir.join(format!("{name}.aabbs"));
+        std::fs::write(&path, &bad).unwrap();
+        let csv = dir.join(format!("{name}.csv"));
+        let out = collide(&[
+            "--headless",
+            "configs/default.toml",
+            "--replay",
+            path.to_str().unwrap(),
+            "--csv",
+            csv.to_str().unwrap(),
+        ]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: exit code; stderr: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{name}: one line, got: {stderr}");
+        let prefix = format!("error: {}: {expected}", path.display());
+        assert!(stderr.starts_with(&prefix), "{name}: expected `{prefix}…`, got: {stderr}");
+        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+        assert!(!csv.exists() && out.stdout.is_empty(), "{name}: nothing may be written");
+    }
+}
+
+/// A file too big for memory streams, a frame at a time; only a frame too big to hold is refused, before anything
+/// is read or allocated. The file here is sparse: 2 frames of 2^30 boxes (64 GiB on paper, nothing on disk).
+#[test]
+fn a_file_whose_frame_cannot_fit_in_memory_is_refused_before_reading() {
+    let dir = scratch("too-big");
+    let small = dir.join("small.aabbs");
+    let out = collide(&[
+        "--headless",
+        "configs/default.toml",
+        "--frames",
+        "2",
+        "--set",
+        "bodies=20",
+        "--record",
+        small.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut header = std::fs::read(&small).unwrap()[..304].to_vec();
+    let n: i32 = 1 << 30;
+    header[256..260].copy_from_slice(&n.to_le_bytes());
+    let path = dir.join("huge.aabbs");
+    let file = std::fs::File::create(&path).unwrap();
+    std::io::Write::write_all(&mut &file, &header).unwrap();
+    file.set_len(304 + 2 * 32 * u64::from(n.unsigned_abs())).unwrap();
+    drop(file);
+    let out = collide(&["--headless", "configs/default.toml", "--replay", path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    let prefix = format!("error: {}: the file streams a frame at a time, but one frame must fit", path.display());
+    assert!(stderr.starts_with(&prefix), "{stderr}");
+}
