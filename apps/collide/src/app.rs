@@ -1,5 +1,6 @@
-//! The app's state apart from the window and the GPU: the simulation, its config, the view settings, the
-//! camera, the frame statistics — and the [`Command`]s the UI and the keys produce.
+//! The app's state apart from the window and the GPU: the world (a simulation or a replay), its config, the
+//! view settings, the camera, the frame statistics, the recorder — and the [`Command`]s the UI and the keys
+//! produce.
 //!
 //! egui's pattern: while a frame's UI runs, it only *reads* this state (and edits working copies: the
 //! config being edited, the view settings); everything that changes the simulation, files or the GPU is a
@@ -11,15 +12,18 @@
 //! them out and never queues anything back.
 
 use crate::camera::{CameraRig, MoveInput};
+use crate::recorder::Recorder;
 use crate::selector_panel::Timeline;
 use crate::settings::{CameraMode, Light, Settings};
+use crate::world::World;
 use collide_broadphase::DebugGeometry;
+use collide_broadphase::parallel::on_worker;
 use collide_math::Aabb;
-use collide_render::{PointLight, Scene, SphereInstance};
+use collide_render::{BoxInstance, PointLight, Scene, SphereInstance};
 use collide_selector::Selector;
-use collide_sim::{Config, FrameRecord, Simulation};
+use collide_sim::{Config, FrameRecord};
 use collide_timing::Window;
-use glam::Vec3;
+use glam::{Quat, Vec3};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -35,8 +39,12 @@ pub enum Command {
     SaveConfig(PathBuf),
     /// Save the view settings as TOML (load them with `--settings FILE`).
     SaveSettings(PathBuf),
-    /// Spawn the scene again from its seed.
+    /// Spawn the scene again from its seed (a replay: back to its first frame).
     Respawn,
+    /// A replay: show this frame (clamped to the file), and play on from it.
+    Seek(u64),
+    /// Start recording every step's boxes into [`App::record_path`], or stop and keep the file.
+    ToggleRecording,
     /// The thesis's "pull everything toward me": every body heads for the eye.
     PullTowardMe,
     /// Pause or resume the clock.
@@ -120,8 +128,14 @@ pub struct App {
     pub config_path: String,
     /// View settings.
     pub settings: Settings,
-    /// The world.
-    pub sim: Simulation,
+    /// What runs: a simulation or a replay.
+    pub world: World,
+    /// The recording under way (F6).
+    pub recorder: Option<Recorder>,
+    /// Where the next recording goes.
+    pub record_path: String,
+    /// The replay file the Scene panel's field holds (played when the user asks).
+    pub replay_path: String,
     /// The cameras.
     pub camera: CameraRig,
     /// Movement keys and mouse motion gathered since the last frame.
@@ -147,21 +161,50 @@ pub struct App {
     /// With `auto`: which candidate answered each of the last steps.
     pub timeline: Timeline,
     debug: DebugGeometry,
+    /// A replay's boxes that are in a pair of the frame on screen (they flash), refilled every frame.
+    touching: Vec<bool>,
     aspect: f32,
 }
+
+/// What a new config does to the scene ([`App::set_config`]).
+enum SceneChange {
+    /// The same scene.
+    None,
+    /// The simulation's new setup, applied in place.
+    Setup(collide_sim::Setup),
+    /// A new world: a simulation after a replay, a replay, or another file.
+    World(Box<World>),
+}
+
+/// `touching[i]`: box `i` is in one of `pairs` (the buffer is reused, so a warm frame allocates nothing).
+fn mark_touching(touching: &mut Vec<bool>, n: usize, pairs: &collide_broadphase::PairList) {
+    touching.clear();
+    touching.resize(n, false);
+    for p in pairs {
+        touching[p.a as usize] = true;
+        touching[p.b as usize] = true;
+    }
+}
+
+/// Where a recording goes unless the user says otherwise.
+pub const DEFAULT_RECORD_PATH: &str = "collide-recording.aabbs";
 
 impl App {
     /// The app for `config`, loaded from `config_path`, with the view `settings`.
     pub fn new(config: Config, config_path: String, settings: Settings) -> Result<Self, String> {
-        let sim = Simulation::new(&config).map_err(|e| e.to_string())?;
-        let camera = CameraRig::new(&sim.setup().container);
+        let world = World::new(&config)?;
+        let replay_path = config.replay.clone().unwrap_or_default();
+        let camera = CameraRig::new(&world.container());
         Ok(Self {
             edit: config.clone(),
             config,
             config_path,
             settings,
             camera,
-            sim,
+            world,
+            recorder: None,
+            record_path: DEFAULT_RECORD_PATH.to_owned(),
+            replay_path,
             input: MoveInput::default(),
             mouse_captured: false,
             commands: Vec::new(),
@@ -174,6 +217,7 @@ impl App {
             scene: Scene::default(),
             timeline: Timeline::default(),
             debug: DebugGeometry::default(),
+            touching: Vec::new(),
             aspect: 16.0 / 9.0,
         })
     }
@@ -181,13 +225,13 @@ impl App {
     /// The meta-broadphase, when the simulation runs `auto`.
     #[must_use]
     pub fn selector(&self) -> Option<&Selector> {
-        self.sim.broadphase().as_any()?.downcast_ref()
+        self.world.broadphase().as_any()?.downcast_ref()
     }
 
-    /// The container.
+    /// The container (a replay's recorded world box).
     #[must_use]
     pub fn container(&self) -> Aabb {
-        self.sim.setup().container
+        self.world.container()
     }
 
     /// Show `text` in the window (and on stderr when it is an error).
@@ -208,21 +252,98 @@ impl App {
         self.camera.update(real_seconds.min(0.1), &self.input, &self.settings, &container);
         self.input.look = glam::Vec2::ZERO;
         self.input.zoom = 0.0;
-        self.steps_last_frame = self.sim.frame(real_seconds);
-        if let Some(r) = self.sim.records().last() {
+        if let World::Replay(player) = &mut self.world {
+            player.looping = self.settings.loop_replay;
+        }
+        self.steps_last_frame = self.run_steps(real_seconds);
+        if let Some(r) = self.world.records().last() {
             self.last = *r;
         }
-        if let Some(selector) = self.sim.broadphase().as_any().and_then(|a| a.downcast_ref::<Selector>()) {
+        if let Some(selector) = self.world.broadphase().as_any().and_then(|a| a.downcast_ref::<Selector>()) {
             let probing = selector.probing().is_some();
             let names = selector.candidate_names();
-            for r in self.sim.records() {
+            for r in self.world.records() {
                 self.timeline.push(names.iter().position(|n| *n == r.algorithm).unwrap_or(0), probing);
             }
         }
         // The app keeps only the last record: records of a long session would grow without bound.
-        self.sim.clear_records();
+        self.world.clear_records();
         self.frame_ms.push(f64::from(real_seconds) * 1e3);
         self.frames += 1;
+    }
+
+    /// Run the steps (or play the recorded frames) the clock grants for a frame `real_seconds` long, each one's
+    /// boxes into the recording when one is under way. Returns how many ran.
+    fn run_steps(&mut self, real_seconds: f32) -> u32 {
+        let (mut failed, mut play_error) = (None, None);
+        let steps = match (&mut self.world, &mut self.recorder) {
+            (World::Sim(sim), None) => sim.frame(real_seconds),
+            (World::Sim(sim), Some(recorder)) => {
+                // Step by step, as `Simulation::frame` does, so that every step's boxes are recorded.
+                let steps = sim.clock_mut().advance(real_seconds);
+                on_worker(|| {
+                    for _ in 0..steps.count {
+                        sim.step(steps.dt);
+                        if let Err(e) = recorder.capture(sim.aabbs()) {
+                            failed = Some(e);
+                            break;
+                        }
+                    }
+                });
+                steps.count
+            }
+            (World::Replay(player), recorder) => {
+                let mut capture = |replay: &collide_sim::Replay| {
+                    if let (Some(r), None) = (recorder.as_mut(), &failed)
+                        && let Err(e) = r.capture(replay.aabbs())
+                    {
+                        failed = Some(e);
+                    }
+                };
+                match player.frame(real_seconds, &mut capture) {
+                    Ok(n) => n,
+                    Err(e) => {
+                        // The file changed or went away under the replay: stop playing, and say so below.
+                        player.clock_mut().paused = true;
+                        play_error = Some(e);
+                        0
+                    }
+                }
+            }
+        };
+        if let Some(e) = failed {
+            self.stop_recording(Some(e));
+        }
+        if let Some(e) = play_error {
+            self.say(e, Severity::Error);
+        }
+        steps
+    }
+
+    /// Start recording into [`App::record_path`], or stop and keep the file; either way the user is told.
+    fn toggle_recording(&mut self) {
+        if self.recorder.is_some() {
+            self.stop_recording(None);
+            return;
+        }
+        match Recorder::start(std::path::Path::new(&self.record_path), &self.world) {
+            Ok(recorder) => {
+                let text = format!("recording every step's boxes to {} (F6 stops)", recorder.path().display());
+                self.recorder = Some(recorder);
+                self.say(text, Severity::Info);
+            }
+            Err(e) => self.say(e, Severity::Error),
+        }
+    }
+
+    /// Stop the recording under way (if any) and keep its file; `cause` is the error that stopped it.
+    fn stop_recording(&mut self, cause: Option<collide_aabbs::AabbsError>) {
+        if let Some(recorder) = self.recorder.take() {
+            match recorder.finish(cause) {
+                Ok(text) => self.say(text, Severity::Info),
+                Err(text) => self.say(text, Severity::Error),
+            }
+        }
     }
 
     /// Fill [`App::scene`] from the simulation: camera, lights, spheres with their flash, the container and the
@@ -239,32 +360,48 @@ impl App {
             range: l.range * width,
         }));
         self.scene.clear_geometry();
-        let bodies = self.sim.bodies();
-        // `steps()` is the number of the next step; the last one run is one less.
-        let now = self.sim.steps().saturating_sub(1);
-        let fade = self.settings.flash_steps.max(1) as f32;
-        self.scene.spheres.extend(
-            bodies.position.iter().zip(&bodies.radius).zip(&bodies.last_contact).enumerate().map(
-                |(i, ((p, &r), &contact))| {
-                    let flash = if contact == u64::MAX {
-                        0.0
-                    } else {
-                        (1.0 - now.saturating_sub(contact) as f32 / fade).max(0.0)
-                    };
-                    SphereInstance { center: (*p).into(), radius: r, color: PALETTE[i % PALETTE.len()], flash }
-                },
-            ),
-        );
+        match &self.world {
+            World::Sim(sim) => {
+                let bodies = sim.bodies();
+                // `steps()` is the number of the next step; the last one run is one less.
+                let now = sim.steps().saturating_sub(1);
+                let fade = self.settings.flash_steps.max(1) as f32;
+                self.scene.spheres.extend(
+                    bodies.position.iter().zip(&bodies.radius).zip(&bodies.last_contact).enumerate().map(
+                        |(i, ((p, &r), &contact))| {
+                            let flash = if contact == u64::MAX {
+                                0.0
+                            } else {
+                                (1.0 - now.saturating_sub(contact) as f32 / fade).max(0.0)
+                            };
+                            SphereInstance { center: (*p).into(), radius: r, color: PALETTE[i % PALETTE.len()], flash }
+                        },
+                    ),
+                );
+            }
+            World::Replay(player) => {
+                // A replay knows boxes only: each is drawn as itself, flashing while it is in a pair of the frame
+                // on screen (the file has no contacts, and no history to fade).
+                let replay = player.replay();
+                mark_touching(&mut self.touching, replay.aabbs().len(), replay.pairs());
+                self.scene.boxes.extend(replay.aabbs().iter().zip(&self.touching).enumerate().map(|(i, (b, &hit))| {
+                    let mut instance =
+                        BoxInstance::new(b.center(), b.extents() * 0.5, Quat::IDENTITY, PALETTE[i % PALETTE.len()]);
+                    instance.flash = if hit { 1.0 } else { 0.0 };
+                    instance
+                }));
+            }
+        }
         if self.settings.show_container {
             self.scene.wire_box(container.min, container.max, [200, 200, 200, 255]);
         }
         for l in &self.settings.lights {
             self.scene.cross(Vec3::from(l.position), width * 0.01, [255, 240, 120, 255]);
         }
-        let (algorithm, _) = self.sim.algorithm();
+        let (algorithm, _) = self.world.algorithm();
         if self.settings.debug_view(algorithm.name) {
             self.debug.clear();
-            self.sim.broadphase().debug_geometry(&mut self.debug);
+            self.world.broadphase().debug_geometry(&mut self.debug);
             for b in self.debug.boxes.iter().take(self.settings.debug_max_boxes) {
                 // Deeper levels fade and cool, so the coarse structure stays readable over the fine one.
                 let t = (b.depth as f32 / 8.0).min(1.0);
@@ -282,8 +419,14 @@ impl App {
     /// How many bodies touched another in the last step.
     #[must_use]
     pub fn colliding_bodies(&self) -> usize {
-        let last = self.sim.steps().saturating_sub(1);
-        self.sim.bodies().last_contact.iter().filter(|&&c| c == last).count()
+        match &self.world {
+            World::Sim(sim) => {
+                let last = sim.steps().saturating_sub(1);
+                sim.bodies().last_contact.iter().filter(|&&c| c == last).count()
+            }
+            // Filled by the last `build_scene`: the boxes in a pair of the frame on screen.
+            World::Replay(_) => self.touching.iter().filter(|&&t| t).count(),
+        }
     }
 
     /// Apply the queued commands, in order. Returns the ones only the window can carry out, in order (empty,
@@ -317,9 +460,14 @@ impl App {
                     Err(e) => self.say(format!("{}: {e}", path.display()), Severity::Error),
                 },
                 Command::Respawn => {
-                    self.sim.respawn();
+                    match &mut self.world {
+                        World::Sim(sim) => sim.respawn(),
+                        World::Replay(_) => self.seek(0),
+                    }
                     self.timeline.clear();
                 }
+                Command::Seek(frame) => self.seek(frame),
+                Command::ToggleRecording => self.toggle_recording(),
                 Command::PullTowardMe => {
                     // The orbit camera's eye is outside the container, where the walls would flatten the
                     // cluster; its centre is where it looks.
@@ -327,11 +475,16 @@ impl App {
                         CameraMode::FirstPerson => self.camera.position,
                         CameraMode::Orbit => self.camera.target,
                     };
-                    self.sim.pull_toward(target, self.settings.pull_seconds);
+                    match &mut self.world {
+                        World::Sim(sim) => sim.pull_toward(target, self.settings.pull_seconds),
+                        World::Replay(_) => {
+                            self.say("a replay's boxes come from its file: nothing to pull".into(), Severity::Error);
+                        }
+                    }
                 }
-                Command::SetPaused(paused) => self.sim.clock_mut().paused = paused,
+                Command::SetPaused(paused) => self.world.clock_mut().paused = paused,
                 Command::SingleStep => {
-                    let clock = self.sim.clock_mut();
+                    let clock = self.world.clock_mut();
                     clock.paused = true;
                     clock.single_step();
                 }
@@ -356,42 +509,79 @@ impl App {
         for_window
     }
 
-    /// Switch to `config`, doing only the work its differences need.
+    /// A replay: show `frame`. A file that fails under the scrub (changed or removed since it was opened)
+    /// pauses the replay with one line.
+    fn seek(&mut self, frame: u64) {
+        if let World::Replay(player) = &mut self.world
+            && let Err(e) = player.seek(frame)
+        {
+            player.clock_mut().paused = true;
+            self.say(e, Severity::Error);
+        }
+    }
+
+    /// Switch to `config`, doing only the work its differences need: a new world when the scene changed (a
+    /// simulation's setup, or the replay's file), a new broadphase when the algorithm or its parameters did,
+    /// and the clock's `[time]` table always. A config that fails leaves the running world as it was.
     fn set_config(&mut self, config: Config) {
-        let setup = match config.resolve() {
-            Ok(setup) => setup,
+        let strip = |c: &Config| Config {
+            algorithm: String::new(),
+            params: Default::default(),
+            time: Default::default(),
+            frames: None,
+            ..c.clone()
+        };
+        let scene_changed = strip(&self.config) != strip(&config);
+        let change = match (&self.world, scene_changed) {
+            (_, false) => config.algorithm().map(|_| SceneChange::None).map_err(|e| e.to_string()),
+            // A simulation moves to a new setup in place: its broadphase keeps its allocations.
+            (World::Sim(_), true) if !config.is_replay() => {
+                config.resolve().map(SceneChange::Setup).map_err(|e| e.to_string())
+            }
+            (_, true) => World::new(&config).map(|w| SceneChange::World(Box::new(w))),
+        };
+        let change = match change {
+            Ok(change) => change,
             Err(e) => {
                 // Keep running the last good config; put the editor back in step with it.
-                self.say(e.to_string(), Severity::Error);
+                self.say(e, Severity::Error);
                 self.edit = self.config.clone();
                 return;
             }
         };
-        let (algorithm, params) = config.algorithm().expect("resolve checked the algorithm");
+        let (algorithm, params) = config.algorithm().expect("checked above");
         let old = std::mem::replace(&mut self.config, config);
-        let scene_changed = {
-            let strip = |c: &Config| Config {
-                algorithm: String::new(),
-                params: Default::default(),
-                time: Default::default(),
-                frames: None,
-                ..c.clone()
-            };
-            strip(&old) != strip(&self.config)
-        };
         if scene_changed {
-            self.sim.set_setup(setup);
+            // A recording holds one scene: it ends with the scene it recorded.
+            self.stop_recording(None);
             self.timeline.clear();
         }
-        if old.algorithm != self.config.algorithm || old.params != self.config.params {
-            self.sim.set_algorithm(algorithm, params);
+        let rebuilt = match change {
+            SceneChange::Setup(setup) => {
+                if let World::Sim(sim) = &mut self.world {
+                    sim.set_setup(setup);
+                }
+                false
+            }
+            SceneChange::World(world) => {
+                self.world = *world;
+                self.camera = CameraRig::new(&self.container());
+                true
+            }
+            SceneChange::None => false,
+        };
+        if !rebuilt && (old.algorithm != self.config.algorithm || old.params != self.config.params) {
+            self.world.set_algorithm(algorithm, params);
             self.timeline.clear();
         }
         let time = &self.config.time;
-        let clock = self.sim.clock_mut();
+        let clock = self.world.clock_mut();
         clock.policy = time.policy();
         clock.cap = time.cap;
         clock.scale = time.scale;
         self.edit = self.config.clone();
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -4,9 +4,9 @@
 //!   with no window and prints a summary: frames, step time (mean, p95, max), the phase split, pairs, the
 //!   broadphase's counters and the final state hash; `--record` writes every step's boxes in Broadmark's `.aabbs`
 //!   format.
-//! - `--replay FILE.aabbs` (with `--headless`) plays a recorded box stream instead of a simulated scene
-//!   (`scenario = "replay"`): the boxes frame by frame into the config's broadphase, no physics. The window does
-//!   not play replays yet: it refuses them with one line and exit code 2.
+//! - `--replay FILE.aabbs` plays a recorded box stream instead of a simulated scene (`scenario = "replay"`): the
+//!   boxes frame by frame into the config's broadphase, no physics — headless, in the window (drawn as boxes,
+//!   with play, pause and a scrub bar) and in a screenshot. In the window F6 records every step's boxes.
 //! - `collide [CONFIG] [--set KEY=VALUE]…` opens the window (`configs/default.toml` when no config is given):
 //!   fly through the scene, change the algorithm and the scene live, read the statistics and the puffin
 //!   profiler (F1 lists the keys). `--exit-after-frames N` closes it after N frames and prints the mean fps,
@@ -21,11 +21,14 @@
 mod app;
 mod camera;
 mod headless;
+mod player;
+mod recorder;
 mod screenshot;
 mod selector_panel;
 mod settings;
 mod ui;
 mod window;
+mod world;
 
 use clap::Parser;
 use std::path::PathBuf;
@@ -148,13 +151,6 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if loaded.is_replay() {
-        eprintln!(
-            "error: {}: scenario = \"replay\" plays with --headless only; the window does not play replays yet",
-            config.display()
-        );
-        return ExitCode::from(2);
-    }
     let view = match &cli.settings {
         None => settings::Settings::default(),
         Some(path) => {

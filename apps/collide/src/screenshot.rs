@@ -15,7 +15,7 @@ pub fn run(config: Config, config_path: &Path, settings: Settings, out: &Path, s
     }
     let frames = config.frames();
     let mut app = App::new(config, config_path.display().to_string(), settings)?;
-    let dt = app.sim.clock().nominal_dt();
+    let dt = app.world.clock().nominal_dt();
     for _ in 0..frames {
         app.update(dt, size.0 as f32 / size.1 as f32);
     }
@@ -31,6 +31,7 @@ pub fn run(config: Config, config_path: &Path, settings: Settings, out: &Path, s
     app.build_scene();
     let image = target.render(&gpu, &mut renderer, &app.scene)?;
     image.save_png(out)?;
-    println!("wrote {} ({}×{}, {} bodies after {frames} steps)", out.display(), size.0, size.1, app.sim.bodies().len());
+    let bodies = app.world.body_count();
+    println!("wrote {} ({}×{}, {bodies} bodies after {frames} steps)", out.display(), size.0, size.1);
     Ok(())
 }

@@ -66,6 +66,8 @@ pub struct Settings {
     /// "Pull everything toward me" makes every body arrive in this many seconds (at the walker's eye, or at
     /// the orbit camera's centre: its eye is outside the container).
     pub pull_seconds: f32,
+    /// A replay starts again at its end (otherwise it pauses on the last frame).
+    pub loop_replay: bool,
     /// The lights the user placed (at most eight).
     pub lights: Vec<Light>,
     /// Show the controls panel.
@@ -95,6 +97,7 @@ impl Default for Settings {
             mouse_sensitivity: 0.003,
             walls_stop_camera: true,
             pull_seconds: 2.0,
+            loop_replay: true,
             lights: Vec::new(),
             show_controls: true,
             show_stats: true,

@@ -17,9 +17,9 @@ pub const KEYS: &[(&str, &str)] = &[
     ("click the scene", "capture the mouse to look around"),
     ("Esc", "release the mouse"),
     ("G", "pull everything toward me: the eye, or the orbit camera's centre (the bodies arrive together)"),
-    ("P", "pause / resume"),
-    ("N", "single step (pauses)"),
-    ("R", "respawn the scene"),
+    ("P", "pause / resume (a replay too)"),
+    ("N", "single step (pauses; a replay: the next frame)"),
+    ("R", "respawn the scene (a replay: back to its first frame)"),
     ("C", "first-person / orbit camera (orbit: drag to turn, wheel to zoom)"),
     ("Home", "reset the camera"),
     ("B", "the algorithm's debug view on / off"),
@@ -30,6 +30,8 @@ pub const KEYS: &[(&str, &str)] = &[
     ("F3", "statistics panel (docked on the right; with auto: its candidates, predictions and decisions)"),
     ("F4", "puffin profiler"),
     ("F5", "save a .puffin capture of recent frames"),
+    ("F6", "record every step's boxes to a .aabbs file / stop and keep it"),
+    ("Left / Right", "a replay: the previous / next frame"),
     ("Ctrl+Q", "quit"),
 ];
 
@@ -88,6 +90,26 @@ pub fn draw(ctx: &egui::Context, app: &mut App, profiler: &mut puffin_egui::Glob
             },
         );
     }
+    if let Some(recorder) = &app.recorder {
+        // Always on screen while recording, over the scene's top-left corner: a recording left running by
+        // mistake fills the disk.
+        egui::Area::new(egui::Id::new("recording"))
+            .fixed_pos(view.left_top() + egui::vec2(8.0, 8.0))
+            .interactable(false)
+            .show(ctx, |ui| {
+                egui::Frame::popup(ui.style()).fill(Color32::from_black_alpha(180)).show(ui, |ui| {
+                    ui.horizontal(|ui| {
+                        // A painted dot: the UI font has no record symbol.
+                        let (dot, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+                        ui.painter().circle_filled(dot.center(), 5.0, Color32::from_rgb(255, 60, 50));
+                        let text =
+                            format!("REC {} frames to {} (F6 stops)", recorder.frames(), recorder.path().display());
+                        let text = RichText::new(text).color(Color32::from_rgb(255, 80, 70)).strong();
+                        ui.add(egui::Label::new(text).extend());
+                    });
+                });
+            });
+    }
     if !app.mouse_captured && !app.settings.show_help {
         let hint = match app.settings.camera {
             CameraMode::FirstPerson => "click the scene to look around · C orbit camera · F1 keys",
@@ -124,21 +146,26 @@ fn controls(ui: &mut Ui, app: &mut App) {
     });
     ui.separator();
 
-    ui.horizontal(|ui| {
-        if ui.button("Pull everything toward me (G)").clicked() {
-            app.commands.push(Command::PullTowardMe);
-        }
-        ui.add(egui::DragValue::new(&mut app.settings.pull_seconds).range(0.1..=30.0).speed(0.05).suffix(" s"))
-            .on_hover_text("the bodies arrive together after this long");
+    let replaying = app.world.player().is_some();
+    ui.add_enabled_ui(!replaying, |ui| {
+        ui.horizontal(|ui| {
+            if ui.button("Pull everything toward me (G)").clicked() {
+                app.commands.push(Command::PullTowardMe);
+            }
+            ui.add(egui::DragValue::new(&mut app.settings.pull_seconds).range(0.1..=30.0).speed(0.05).suffix(" s"))
+                .on_hover_text("the bodies arrive together after this long");
+        });
     });
     ui.horizontal(|ui| {
-        if ui.button("Respawn (R)").clicked() {
+        if ui.button(if replaying { "Restart (R)" } else { "Respawn (R)" }).clicked() {
             app.commands.push(Command::Respawn);
         }
         if ui.button("Reset camera").clicked() {
             app.commands.push(Command::ResetCamera);
         }
     });
+
+    record_controls(ui, app);
 
     let mut edit_changed = false;
     egui::CollapsingHeader::new("Scene").default_open(true).show(ui, |ui| edit_changed |= scene_controls(ui, app));
@@ -152,10 +179,29 @@ fn controls(ui: &mut Ui, app: &mut App) {
     }
 }
 
-/// Scene parameters; `true` when an edit is final.
+/// The recorder: where to, and start or stop (F6).
+fn record_controls(ui: &mut Ui, app: &mut App) {
+    ui.horizontal(|ui| {
+        let recording = app.recorder.is_some();
+        let label = if recording {
+            RichText::new("Stop recording (F6)").color(Color32::from_rgb(255, 80, 70))
+        } else {
+            RichText::new("Record boxes (F6)")
+        };
+        if ui
+            .button(label)
+            .on_hover_text("every step's boxes into a .aabbs file (Broadmark's format): replay it with --replay")
+            .clicked()
+        {
+            app.commands.push(Command::ToggleRecording);
+        }
+        ui.add_enabled(!recording, egui::TextEdit::singleline(&mut app.record_path).desired_width(160.0));
+    });
+}
+
+/// Scene parameters (a replay's file, frame and playing); `true` when an edit is final.
 fn scene_controls(ui: &mut Ui, app: &mut App) -> bool {
     let mut changed = false;
-    let setup = app.sim.setup().clone();
     let e = &mut app.edit;
     egui::ComboBox::from_label("scenario").selected_text(e.scenario.clone()).show_ui(ui, |ui| {
         for s in SCENARIOS {
@@ -175,6 +221,13 @@ fn scene_controls(ui: &mut Ui, app: &mut App) -> bool {
             }
         }
     });
+    changed |= replay_file(ui, app);
+    let Some(sim) = app.world.sim() else {
+        replay_controls(ui, app);
+        return changed;
+    };
+    let setup = sim.setup().clone();
+    let e = &mut app.edit;
     let mut bodies = e.bodies.unwrap_or(setup.bodies);
     ui.add_enabled_ui(!setup.scenario.fixed_bodies, |ui| {
         let r = ui.add(egui::Slider::new(&mut bodies, 1..=2_000_000).logarithmic(true).text("bodies"));
@@ -228,6 +281,65 @@ fn scene_controls(ui: &mut Ui, app: &mut App) -> bool {
         changed = true;
     }
     changed
+}
+
+/// Open a `.aabbs` file as a replay (`scenario = "replay"`); `true` when asked. Its errors (a bad file, a bad box
+/// by frame and box) come back on the status line, and the running scene stays.
+fn replay_file(ui: &mut Ui, app: &mut App) -> bool {
+    let mut open = false;
+    ui.horizontal(|ui| {
+        ui.label("replay");
+        let r = ui.add(egui::TextEdit::singleline(&mut app.replay_path).hint_text("FILE.aabbs").desired_width(150.0));
+        open = r.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        open |= ui.button("Play").on_hover_text("play a recorded .aabbs file into the broadphase").clicked();
+    });
+    let path = app.replay_path.trim();
+    if !open || path.is_empty() {
+        return false;
+    }
+    let e = &mut app.edit;
+    *e = Config {
+        scenario: collide_sim::REPLAY_SCENARIO.to_owned(),
+        replay: Some(path.to_owned()),
+        algorithm: e.algorithm.clone(),
+        params: e.params.clone(),
+        time: e.time.clone(),
+        ..Config::default()
+    };
+    true
+}
+
+/// A replay's header, its frame slider (scrub), play and pause, single frames and looping.
+fn replay_controls(ui: &mut Ui, app: &mut App) {
+    let Some(player) = app.world.player() else { return };
+    let header = player.replay().header();
+    let w = header.world.extents();
+    ui.label(RichText::new(format!("{} · {} · {} boxes", header.scene_name, header.objects_type, header.n)).small());
+    ui.label(RichText::new(format!("world {:.1} × {:.1} × {:.1}", w.x, w.y, w.z)).small().weak());
+    let last = player.frames().saturating_sub(1);
+    let mut frame = player.shown();
+    let r = ui.add(egui::Slider::new(&mut frame, 0..=last).text(format!("frame of {}", player.frames())));
+    // The scrub plays the frame it lands on at once, also while dragging: one frame is cheap to read.
+    if r.changed() {
+        app.commands.push(Command::Seek(frame));
+    }
+    let paused = player.clock().paused;
+    ui.horizontal(|ui| {
+        if ui.button(if paused { "▶ Play (P)" } else { "⏸ Pause (P)" }).clicked() {
+            app.commands.push(Command::SetPaused(!paused));
+        }
+        if ui.button("◀").on_hover_text("previous frame (Left)").clicked() {
+            app.commands.push(Command::Seek(frame.saturating_sub(1)));
+        }
+        if ui.button("▶|").on_hover_text("next frame (Right)").clicked() {
+            app.commands.push(Command::Seek(frame + 1));
+        }
+    });
+    ui.checkbox(&mut app.settings.loop_replay, "loop")
+        .on_hover_text("start again at the end, or pause on the last frame");
+    ui.label(
+        RichText::new("no physics: the file decides where every box is; the broadphase finds the pairs").small().weak(),
+    );
 }
 
 /// A checkbox per accepted name of an algorithm-list parameter (the meta-broadphase's candidates); `true` when
@@ -329,7 +441,7 @@ fn algorithm_controls(ui: &mut Ui, app: &mut App) -> bool {
 /// Pause, stepping, scale, dt policy; `true` when a config edit is final.
 fn time_controls(ui: &mut Ui, app: &mut App) -> bool {
     let mut changed = false;
-    let paused = app.sim.clock().paused;
+    let paused = app.world.clock().paused;
     ui.horizontal(|ui| {
         if ui.button(if paused { "Resume (P)" } else { "Pause (P)" }).clicked() {
             app.commands.push(Command::SetPaused(!paused));
@@ -419,15 +531,29 @@ fn view_controls(ui: &mut Ui, app: &mut App) {
 /// in a section that folds away.
 fn stats(ui: &mut Ui, app: &App) {
     let r = &app.last;
-    let (algorithm, params) = app.sim.algorithm();
+    let (algorithm, params) = app.world.algorithm();
     let frame = app.frame_ms.summary();
     let fps = if frame.mean > 0.0 { 1000.0 / frame.mean } else { 0.0 };
     let mono = |ui: &mut Ui, text: String| {
         ui.label(RichText::new(text).monospace().small().color(Color32::from_gray(230)));
     };
-    let setup = app.sim.setup();
     egui::CollapsingHeader::new("Frame").default_open(true).show(ui, |ui| {
-        mono(ui, format!("{} bodies · {} · {} phase", app.sim.bodies().len(), setup.scenario.name, phase_label(r)));
+        match app.world.player() {
+            None => mono(
+                ui,
+                format!("{} bodies · {} · {} phase", app.world.body_count(), app.world.scene_name(), phase_label(r)),
+            ),
+            Some(player) => mono(
+                ui,
+                format!(
+                    "replay · {} boxes · {} · frame {}/{}",
+                    app.world.body_count(),
+                    app.world.scene_name(),
+                    player.shown(),
+                    player.frames()
+                ),
+            ),
+        }
         mono(ui, format!("fps {fps:.1}  frame {:.2} ms (p95 {:.2})", frame.mean, frame.p95));
         mono(
             ui,
@@ -437,7 +563,7 @@ fn stats(ui: &mut Ui, app: &App) {
                 app.render_ms,
                 r.dt_ms,
                 app.steps_last_frame,
-                if app.sim.clock().paused { "  PAUSED" } else { "" }
+                if app.world.clock().paused { "  PAUSED" } else { "" }
             ),
         );
         let phases: Vec<String> = Phase::ALL.iter().map(|&p| format!("{} {:.2}", p.name(), r.phases.get(p))).collect();

@@ -213,7 +213,7 @@ impl Handler {
             frame,
             per(m.step_ms, m.steps),
             per(m.draw_ms, m.frames),
-            self.app.sim.bodies().len(),
+            self.app.world.body_count(),
             if self.app.settings.render { "on" } else { "off" }
         );
     }
@@ -287,12 +287,18 @@ impl Handler {
             KeyCode::KeyQ if ctrl => Some(Command::Window(WindowCommand::Quit)),
             KeyCode::Escape => Some(Command::Window(WindowCommand::CaptureMouse(false))),
             KeyCode::KeyG => Some(Command::PullTowardMe),
-            KeyCode::KeyP => Some(Command::SetPaused(!app.sim.clock().paused)),
+            KeyCode::KeyP => Some(Command::SetPaused(!app.world.clock().paused)),
             KeyCode::KeyN => Some(Command::SingleStep),
             KeyCode::KeyR => Some(Command::Respawn),
             KeyCode::KeyL => Some(Command::AddLight),
             KeyCode::Home => Some(Command::ResetCamera),
             KeyCode::F5 => Some(Command::Window(WindowCommand::SaveProfile)),
+            KeyCode::F6 => Some(Command::ToggleRecording),
+            // A replay: show the frame before or after the one on screen (playing goes on from it unless paused).
+            KeyCode::ArrowLeft | KeyCode::ArrowRight => app.world.player().map(|p| {
+                let shown = p.shown();
+                Command::Seek(if code == KeyCode::ArrowLeft { shown.saturating_sub(1) } else { shown + 1 })
+            }),
             KeyCode::KeyC => {
                 s.camera = match s.camera {
                     CameraMode::FirstPerson => CameraMode::Orbit,
@@ -301,7 +307,7 @@ impl Handler {
                 None
             }
             KeyCode::KeyB => {
-                let name = app.sim.algorithm().0.name;
+                let name = app.world.algorithm().0.name;
                 let on = !s.debug_view(name);
                 s.debug_views.insert(name.to_owned(), on);
                 None

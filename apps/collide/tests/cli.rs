@@ -74,3 +74,50 @@ fn screenshot_writes_the_scene_off_screen() {
         .count();
     assert!(coloured > 20, "only {coloured} coloured pixels: are the bodies drawn?");
 }
+
+#[test]
+fn screenshot_draws_a_replay_as_its_boxes() {
+    let file = temp("shot.aabbs");
+    let recorded = collide(&[
+        "--headless",
+        "configs/default.toml",
+        "--set",
+        "scenario=uniform",
+        "--set",
+        "bodies=300",
+        "--frames",
+        "4",
+        "--record",
+        file.to_str().unwrap(),
+    ]);
+    assert!(recorded.status.success(), "{}", String::from_utf8_lossy(&recorded.stderr));
+    let png = temp("replay.png");
+    let out = collide(&[
+        "--screenshot",
+        png.to_str().unwrap(),
+        "configs/default.toml",
+        "--replay",
+        file.to_str().unwrap(),
+        "--frames",
+        "3",
+        "--size",
+        "320x180",
+    ]);
+    let _ = std::fs::remove_file(&file);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let required = std::env::var_os("CI").is_some() || std::env::var_os("COLLIDE_REQUIRE_GPU").is_some();
+    if out.status.code() == Some(1) && stderr.contains("no graphics adapter") && !required {
+        eprintln!("skipping: {stderr}");
+        return;
+    }
+    assert!(out.status.success(), "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("300 bodies"), "{}", String::from_utf8_lossy(&out.stdout));
+    let image = collide_render::Image::load_png(&png).unwrap();
+    let _ = std::fs::remove_file(&png);
+    let coloured = image
+        .pixels
+        .chunks_exact(4)
+        .filter(|p| p[..3].iter().max().unwrap() - p[..3].iter().min().unwrap() > 30)
+        .count();
+    assert!(coloured > 20, "only {coloured} coloured pixels: are the boxes drawn?");
+}
