@@ -336,6 +336,14 @@ impl App {
         }
     }
 
+    /// Stop the recording under way, if any, and keep its file: the window calls this when it closes. Returns
+    /// what was kept (a failure is said on stderr by [`App::say`]).
+    pub fn finish_recording(&mut self) -> Option<String> {
+        self.recorder.as_ref()?;
+        self.stop_recording(None);
+        self.status.as_ref().filter(|s| s.severity == Severity::Info).map(|s| s.text.clone())
+    }
+
     /// Stop the recording under way (if any) and keep its file; `cause` is the error that stopped it.
     fn stop_recording(&mut self, cause: Option<collide_aabbs::AabbsError>) {
         if let Some(recorder) = self.recorder.take() {

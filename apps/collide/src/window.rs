@@ -29,7 +29,12 @@ pub fn run(app: App, options: WindowOptions) -> Result<(), String> {
         .map_err(|e| format!("cannot open a window: {e} (no display? try --headless or --screenshot)"))?;
     event_loop.set_control_flow(ControlFlow::Poll);
     let mut handler = Handler { app, options, gfx: None, error: None, measure: Measure::default() };
-    event_loop.run_app(&mut handler).map_err(|e| format!("event loop: {e}"))?;
+    let ran = event_loop.run_app(&mut handler).map_err(|e| format!("event loop: {e}"));
+    // A recording still running when the window closes is kept, however the window closed.
+    if let Some(text) = handler.app.finish_recording() {
+        eprintln!("collide: {text}");
+    }
+    ran?;
     match handler.error {
         Some(e) => Err(e),
         None => Ok(()),

@@ -232,3 +232,19 @@ fn switching_between_a_replay_and_a_simulation_and_the_algorithm_live() {
     run(&mut app, Command::SetConfig(Box::new(sim_config("uniform", 100))));
     assert!(app.world.sim().is_some());
 }
+
+#[test]
+fn closing_the_window_keeps_a_recording_under_way() {
+    let dir = scratch("close");
+    let mut app = app(sim_config("uniform", 100));
+    assert_eq!(app.finish_recording(), None, "nothing to keep");
+    app.record_path = dir.join("open.aabbs").display().to_string();
+    run(&mut app, Command::ToggleRecording);
+    for _ in 0..2 {
+        app.update(1.0 / 60.0, 1.0);
+    }
+    let text = app.finish_recording().expect("the recording is kept");
+    assert!(text.starts_with("recorded 2 frames of 100 boxes"), "{text}");
+    assert_eq!(frames_of(&dir.join("open.aabbs")).len(), 2);
+    assert!(!dir.join("open.aabbs.partial").exists());
+}
