@@ -20,6 +20,14 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Record `frames` steps of `bodies` bodies of the default config into `path` (a small, valid `.aabbs` file).
+fn record_small(path: &Path, frames: u32, bodies: u32) {
+    let (frames, bodies) = (frames.to_string(), format!("bodies={bodies}"));
+    let args = ["--headless", "configs/default.toml", "--frames", &frames, "--set", &bodies, "--record"];
+    let out = collide(&[&args[..], &[path.to_str().unwrap()]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 /// Run headless on a config with `text`, asking for a CSV; assert exit 2, one stderr line starting with
 /// `error: ` and containing each of `expected`, and that no CSV appeared.
 fn rejects(name: &str, text: &str, extra: &[&str], expected: &[&str]) {
@@ -343,17 +351,7 @@ fn a_recorded_run_replays_bit_for_bit_with_the_same_pairs() {
 fn bad_replay_files_are_one_line_and_exit_code_2() {
     let dir = scratch("bad-replay");
     let good = dir.join("good.aabbs");
-    let out = collide(&[
-        "--headless",
-        "configs/default.toml",
-        "--frames",
-        "3",
-        "--set",
-        "bodies=20",
-        "--record",
-        good.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    record_small(&good, 3, 20);
     let bytes = std::fs::read(&good).unwrap();
     let frame = 20 * 32;
     assert_eq!(bytes.len(), 304 + 3 * frame);
@@ -406,17 +404,7 @@ fn bad_replay_files_are_one_line_and_exit_code_2() {
 fn a_file_whose_frame_cannot_fit_in_memory_is_refused_before_reading() {
     let dir = scratch("too-big");
     let small = dir.join("small.aabbs");
-    let out = collide(&[
-        "--headless",
-        "configs/default.toml",
-        "--frames",
-        "2",
-        "--set",
-        "bodies=20",
-        "--record",
-        small.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    record_small(&small, 2, 20);
     let mut header = std::fs::read(&small).unwrap()[..304].to_vec();
     let n: i32 = 1 << 30;
     header[256..260].copy_from_slice(&n.to_le_bytes());
@@ -440,17 +428,7 @@ fn a_file_whose_frame_cannot_fit_in_memory_is_refused_before_reading() {
 fn a_file_bigger_than_memory_streams_the_frames_it_plays() {
     let dir = scratch("bigger-than-memory");
     let small = dir.join("small.aabbs");
-    let out = collide(&[
-        "--headless",
-        "configs/default.toml",
-        "--frames",
-        "2",
-        "--set",
-        "bodies=20",
-        "--record",
-        small.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    record_small(&small, 2, 20);
     let recorded = std::fs::read(&small).unwrap();
     let mut header = recorded[..304].to_vec();
     // Broadmark's header counts the frames after the first.
