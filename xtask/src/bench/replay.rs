@@ -145,6 +145,8 @@ pub struct Budgets {
     pub check_tests: f64,
     /// How long one contender may play one file.
     pub series: Duration,
+    /// After this long a play still short of the last quarter jumps there (half the series budget).
+    pub jump_after: Duration,
     /// A frame slower than this, ms, ends a contender's play.
     pub frame_ms: f64,
 }
@@ -154,9 +156,11 @@ impl Budgets {
     #[must_use]
     pub fn of(quick: bool) -> Self {
         if quick {
-            Self { check_tests: 2e8, series: Duration::from_secs(3), frame_ms: 1000.0 }
+            let series = Duration::from_secs(3);
+            Self { check_tests: 2e8, series, jump_after: series / 2, frame_ms: 1000.0 }
         } else {
-            Self { check_tests: 3e10, series: Duration::from_secs(90), frame_ms: 2500.0 }
+            let series = Duration::from_secs(90);
+            Self { check_tests: 3e10, series, jump_after: series / 2, frame_ms: 2500.0 }
         }
     }
 }
@@ -188,7 +192,9 @@ fn prepare(path: &Path, budgets: Budgets, progress: &mut Progress) -> Result<Sce
 pub struct Play {
     /// The contender's name.
     pub name: String,
-    /// ms of every frame played, from frame 0.
+    /// The file's frame of each entry below: 0, 1, 2, … and, after a jump, on from the jump's target.
+    pub frames: Vec<u64>,
+    /// ms of every frame played.
     pub ms: Vec<f64>,
     /// Pairs of every frame played.
     pub pairs: Vec<u64>,
@@ -196,19 +202,42 @@ pub struct Play {
     pub active: Vec<&'static str>,
     /// The pair-set verdict over the checked frames it played.
     pub check: String,
-    /// `ok`, or `short: …` when a budget stopped it.
+    /// `ok`, or `short: …` when a budget stopped it or made it jump.
     pub status: String,
 }
 
 impl Play {
     /// A contender that did not play the file, and why.
     fn skipped(name: &str, status: String) -> Self {
-        let (ms, pairs, active) = (Vec::new(), Vec::new(), Vec::new());
-        Self { name: name.to_owned(), ms, pairs, active, check: "-".into(), status }
+        let (frames, ms, pairs, active) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        Self { name: name.to_owned(), frames, ms, pairs, active, check: "-".into(), status }
     }
 }
 
-/// Counts a play's frames against the brute-force answers and the budgets.
+/// Frames played before the last quarter after a jump, so that the incremental structures are warm again when
+/// the last quarter starts (a seek marks every box moved).
+const JUMP_WARM: u64 = 8;
+
+/// The first frame of the last quarter of a file of `frames` frames (for a tiny file, its last frame).
+#[must_use]
+pub fn last_quarter_start(frames: u64) -> u64 {
+    frames - (frames / 4).max(1).min(frames)
+}
+
+/// What a play does after a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Next {
+    /// The next frame.
+    Go,
+    /// Seek to this frame and go on from there: half the budget is spent and the last quarter is still ahead.
+    JumpTo(u64),
+    /// Stop: the budget is spent or a frame was over the limit.
+    Stop,
+}
+
+/// Counts a play's frames against the brute-force answers and the budgets. When half its time is spent and the
+/// last quarter is still [`JUMP_WARM`] frames away or more, it asks for a jump there, so that every contender is
+/// timed at the end of the recording — the pile at rest — whatever it cost before.
 struct Tally<'a> {
     scene: &'a Scene,
     play: Play,
@@ -218,6 +247,7 @@ struct Tally<'a> {
     first_bad: Option<String>,
     started: Instant,
     budgets: Budgets,
+    jumped: bool,
     scratch: Vec<Pair>,
 }
 
@@ -226,6 +256,7 @@ impl<'a> Tally<'a> {
         let frames = usize::try_from(scene.header.frames).unwrap_or(0);
         let play = Play {
             name,
+            frames: Vec::with_capacity(frames),
             ms: Vec::with_capacity(frames),
             pairs: Vec::with_capacity(frames),
             active: Vec::with_capacity(frames),
@@ -242,16 +273,21 @@ impl<'a> Tally<'a> {
             first_bad: None,
             started: Instant::now(),
             budgets,
+            jumped: false,
             scratch,
         }
     }
 
-    /// Frame `frame` took `ms` and found `pairs` (any order; sorted here when the frame is checked). `false` when
-    /// a budget ends the play.
-    fn frame(&mut self, frame: u64, ms: f64, pairs: &[Pair], active: &'static str) -> bool {
+    /// Frame `frame` took `ms` and found `pairs` (any order; sorted here when the frame is checked); what next.
+    fn frame(&mut self, frame: u64, ms: f64, pairs: &[Pair], active: &'static str) -> Next {
+        self.play.frames.push(frame);
         self.play.ms.push(ms);
         self.play.pairs.push(pairs.len() as u64);
         self.play.active.push(active);
+        // Answers of frames a jump skipped.
+        while self.scene.truth.get(self.next_truth).is_some_and(|t| t.0 < frame) {
+            self.next_truth += 1;
+        }
         if let Some((f, truth)) = self.scene.truth.get(self.next_truth)
             && *f == frame
         {
@@ -265,17 +301,36 @@ impl<'a> Tally<'a> {
             }
         }
         let total = self.scene.header.frames;
-        let Budgets { series, frame_ms, .. } = self.budgets;
-        if ms > frame_ms && frame + 1 < total {
-            self.play.status = format!("short: frame {frame} took {ms:.0} ms > {frame_ms:.0} ms limit");
-            return false;
+        let Budgets { series, jump_after, frame_ms, .. } = self.budgets;
+        if frame + 1 >= total {
+            return Next::Stop;
         }
-        if self.started.elapsed() > series && frame + 1 < total {
-            self.play.status =
-                format!("short: budget of {} s spent after {} of {total} frames", series.as_secs(), frame + 1);
-            return false;
+        if ms > frame_ms {
+            self.stop(format!("short: frame {frame} took {ms:.0} ms > {frame_ms:.0} ms limit"));
+            return Next::Stop;
         }
-        true
+        let elapsed = self.started.elapsed();
+        if elapsed > series {
+            self.stop(format!("short: budget of {} s spent at frame {frame} of {total}", series.as_secs()));
+            return Next::Stop;
+        }
+        let target = last_quarter_start(total).saturating_sub(JUMP_WARM);
+        if !self.jumped && elapsed >= jump_after && frame + 1 < target {
+            self.jumped = true;
+            let spent = format!("{:.1} s", elapsed.as_secs_f64());
+            self.stop(format!("short: {spent} spent at frame {frame}, jumped to frame {target}"));
+            return Next::JumpTo(target);
+        }
+        Next::Go
+    }
+
+    /// Say why the play stopped or jumped (after what it said before).
+    fn stop(&mut self, why: String) {
+        if self.play.status == "ok" {
+            self.play.status = why;
+        } else {
+            self.play.status = format!("{}; {}", self.play.status, why.trim_start_matches("short: "));
+        }
     }
 
     fn finish(mut self) -> Play {
@@ -299,13 +354,13 @@ fn play_ours(scene: &Scene, algorithm: &'static AlgorithmDescriptor, budgets: Bu
     let mut replay =
         Replay::from_parts(setup, algorithm, Params::defaults(algorithm.params)).map_err(|e| e.to_string())?;
     let mut tally = Tally::new(scene, algorithm.name.to_owned(), budgets);
-    let mut frame = 0;
     while let Some(record) = replay.step().map_err(|e| e.to_string())? {
-        let (ms, active) = (record.phases.get(Phase::Broadphase), record.algorithm);
-        if !tally.frame(frame, ms, replay.pairs().as_slice(), active) {
-            break;
+        let (frame, ms, active) = (record.frame, record.phases.get(Phase::Broadphase), record.algorithm);
+        match tally.frame(frame, ms, replay.pairs().as_slice(), active) {
+            Next::Go => {}
+            Next::JumpTo(target) => replay.seek(target).map_err(|e| e.to_string())?,
+            Next::Stop => break,
         }
-        frame += 1;
     }
     Ok(tally.finish())
 }
@@ -317,15 +372,19 @@ fn play_peer(scene: &Scene, peer: &mut dyn Contender, budgets: Budgets) -> Resul
     let active = contenders::PEERS.iter().copied().find(|p| *p == name).unwrap_or("peer");
     let mut tally = Tally::new(scene, name, budgets);
     let (mut boxes, mut out) = (Vec::new(), Vec::new());
-    let mut frame = 0;
-    while reader.read_frame(&mut boxes).map_err(|e| e.to_string())? {
+    loop {
+        let frame = reader.next_frame();
+        if !reader.read_frame(&mut boxes).map_err(|e| e.to_string())? {
+            break;
+        }
         let t = Instant::now();
         peer.find(&boxes, frame, &mut out);
         let ms = t.elapsed().as_secs_f64() * 1e3;
-        if !tally.frame(frame, ms, &out, active) {
-            break;
+        match tally.frame(frame, ms, &out, active) {
+            Next::Go => {}
+            Next::JumpTo(target) => reader.seek(target).map_err(|e| e.to_string())?,
+            Next::Stop => break,
         }
-        frame += 1;
     }
     Ok(tally.finish())
 }
@@ -497,7 +556,7 @@ mod tests {
             if *frame == 1 {
                 pairs.pop();
             }
-            assert!(tally.frame(*frame, 0.1, &pairs, "broken"));
+            tally.frame(*frame, 0.1, &pairs, "broken");
         }
         let play = tally.finish();
         assert!(
@@ -514,11 +573,30 @@ mod tests {
         let scene = prepare(&write_scene(&dir, 200, 4), Budgets::of(true), &mut Progress::new()).unwrap();
         let spent = Budgets { series: Duration::ZERO, ..Budgets::of(true) };
         let play = play_ours(&scene, collide_algorithms::find("sap").unwrap(), spent).unwrap();
-        assert_eq!((play.ms.len(), play.status.as_str()), (1, "short: budget of 0 s spent after 1 of 4 frames"));
+        assert_eq!((play.ms.len(), play.status.as_str()), (1, "short: budget of 0 s spent at frame 0 of 4"));
         assert_eq!(play.check, "brute ok (1 frames)");
         let mut tally = Tally::new(&scene, "slow".into(), Budgets::of(true));
-        assert!(!tally.frame(0, 1500.0, scene.truth[0].1.as_slice(), "slow"));
+        assert_eq!(tally.frame(0, 1500.0, scene.truth[0].1.as_slice(), "slow"), Next::Stop);
         assert_eq!(tally.finish().status, "short: frame 0 took 1500 ms > 1000 ms limit");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_play_that_spent_half_its_budget_jumps_to_the_last_quarter() {
+        let dir = folder_for("jump");
+        let budgets = Budgets { jump_after: Duration::ZERO, ..Budgets::of(true) };
+        let scene = prepare(&write_scene(&dir, 300, 40), budgets, &mut Progress::new()).unwrap();
+        // The last quarter of 40 frames starts at 30; the jump lands JUMP_WARM frames before it.
+        let expected: Vec<u64> = std::iter::once(0).chain(22..40).collect();
+        let mut plays = vec![play_ours(&scene, collide_algorithms::find("sap").unwrap(), budgets).unwrap()];
+        plays.push(play_peer(&scene, contenders::peers()[1].as_mut(), budgets).unwrap());
+        for play in &plays {
+            assert_eq!(play.frames, expected, "{}", play.name);
+            assert!(play.status.ends_with("spent at frame 0, jumped to frame 22"), "{}", play.status);
+            assert_eq!(play.check, "brute ok (19 frames)", "{}", play.name);
+            let truth: Vec<u64> = expected.iter().map(|&f| scene.truth[f as usize].1.len() as u64).collect();
+            assert_eq!(play.pairs, truth, "{}", play.name);
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -531,6 +609,14 @@ mod tests {
         let e = scenes(Some(&dir), false, true).unwrap_err();
         assert!(e.starts_with(&path.display().to_string()) && e.contains("truncated") && !e.contains('\n'), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_last_quarter_starts_three_quarters_in() {
+        assert_eq!(last_quarter_start(200), 150);
+        assert_eq!(last_quarter_start(201), 151);
+        assert_eq!(last_quarter_start(3), 2, "a tiny file's last frame is its last quarter");
+        assert_eq!(last_quarter_start(1), 0);
     }
 
     #[test]

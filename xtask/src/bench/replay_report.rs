@@ -6,7 +6,7 @@
 use super::Ctx;
 use super::contenders;
 use super::plot::{Chart, Series, Style};
-use super::replay::{EVERY_FRAME_MAX, Play, Scene, row};
+use super::replay::{EVERY_FRAME_MAX, Play, Scene, last_quarter_start, row};
 use super::report::{self, Section};
 use super::rows::{self, Row};
 use std::fmt::Write as _;
@@ -26,16 +26,16 @@ struct Line<'a> {
     last_ratio: f64,
 }
 
-/// The first frame of the last quarter of a file of `frames` frames.
-fn last_quarter_start(frames: u64) -> usize {
-    usize::try_from(frames - (frames / 4).max(1).min(frames)).unwrap_or(usize::MAX)
-}
-
-/// Mean ms over the last quarter, when the play got to its end (a play stopped by a budget is not compared there).
+/// Mean ms over the last quarter, when the play got to the file's end (a play stopped by a budget is not compared
+/// there).
 fn last_quarter(scene: &Scene, play: &Play) -> Option<f64> {
-    let from = last_quarter_start(scene.header.frames);
-    let reached = play.ms.len() as u64 == scene.header.frames && from < play.ms.len();
-    reached.then(|| play.ms[from..].iter().sum::<f64>() / (play.ms.len() - from) as f64)
+    let total = scene.header.frames;
+    if play.frames.last() != Some(&(total - 1)) {
+        return None;
+    }
+    let from = last_quarter_start(total);
+    let ms: Vec<f64> = play.frames.iter().zip(&play.ms).filter(|(f, _)| **f >= from).map(|(_, ms)| *ms).collect();
+    Some(ms.iter().sum::<f64>() / ms.len().max(1) as f64)
 }
 
 /// The lines of one file, their ratios filled in.
@@ -77,9 +77,10 @@ pub fn write(ctx: &mut Ctx, results: &[(Scene, Vec<Play>)]) -> Result<(), String
             all_rows.push(l.row.clone());
         }
         for p in plays {
+            let file = rows::escape(&scene.name);
             for (i, ms) in p.ms.iter().enumerate() {
-                let file = rows::escape(&scene.name);
-                let _ = writeln!(frames, "{file},{},{i},{ms:.4},{},{}", p.name, p.pairs[i], p.active[i]);
+                let (frame, pairs, active) = (p.frames[i], p.pairs[i], p.active[i]);
+                let _ = writeln!(frames, "{file},{},{frame},{ms:.4},{pairs},{active}", p.name);
             }
         }
         let stem = scene.name.strip_suffix(".aabbs").unwrap_or(&scene.name);
@@ -133,7 +134,7 @@ fn chart(scene: &Scene, plays: &[Play]) -> Chart {
     )
     .log(false, true);
     for p in plays {
-        let points = p.ms.iter().enumerate().filter(|(_, ms)| **ms > 0.0).map(|(i, ms)| (i as f64, *ms)).collect();
+        let points = p.frames.iter().zip(&p.ms).filter(|(_, ms)| **ms > 0.0).map(|(f, ms)| (*f as f64, *ms)).collect();
         let style = if contenders::is_peer(&p.name) { Style::Dashed } else { Style::Line };
         chart.series.push(Series { label: p.name.clone(), points, style, color: None });
     }
@@ -217,8 +218,11 @@ fn winners(scene: &Scene, lines: &[Line<'_>]) -> String {
         }
         None => s.push_str("No contender reached the last quarter."),
     }
-    if let Some(auto) = lines.iter().find(|l| l.play.name == collide_selector::NAME && l.play.active.len() > from) {
-        let _ = write!(s, " `auto` ran {} there.", active_share(&auto.play.active[from..]));
+    let auto = lines.iter().find(|l| l.play.name == collide_selector::NAME && l.last_quarter.is_some());
+    if let Some(auto) = auto {
+        let there: Vec<&'static str> =
+            auto.play.frames.iter().zip(&auto.play.active).filter(|(f, _)| **f >= from).map(|(_, a)| *a).collect();
+        let _ = write!(s, " `auto` ran {} there.", active_share(&there));
     }
     s.push('\n');
     s
@@ -241,13 +245,6 @@ fn active_share(active: &[&'static str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_last_quarter_starts_three_quarters_in() {
-        assert_eq!(last_quarter_start(200), 150);
-        assert_eq!(last_quarter_start(201), 151);
-        assert_eq!(last_quarter_start(3), 2, "a tiny file's last frame is its last quarter");
-    }
 
     #[test]
     fn active_shares_are_most_frequent_first() {
