@@ -90,7 +90,6 @@ pub fn write(ctx: &mut Ctx, results: &[(Scene, Vec<Play>)]) -> Result<(), String
     ctx.note_mismatches(&all_rows);
     ctx.write_text("replay.csv", &csv)?;
     ctx.write_text("replay-frames.csv", &frames)?;
-    body.push_str(&report::stops(&all_rows));
     ctx.sections.push(Section { title: TITLE.into(), body });
     Ok(())
 }
@@ -133,7 +132,8 @@ fn chart(scene: &Scene, plays: &[Play]) -> Chart {
         "broadphase time, ms (log)",
     )
     .log(false, true);
-    for p in plays {
+    // A play stopped after its first frame is a single point that would only stretch the axis: the table has it.
+    for p in plays.iter().filter(|p| p.ms.len() > 1) {
         let points = p.frames.iter().zip(&p.ms).filter(|(_, ms)| **ms > 0.0).map(|(f, ms)| (*f as f64, *ms)).collect();
         let style = if contenders::is_peer(&p.name) { Style::Dashed } else { Style::Line };
         chart.series.push(Series { label: p.name.clone(), points, style, color: None });
@@ -189,6 +189,8 @@ fn file_section(scene: &Scene, lines: &[Line<'_>], png: &str) -> String {
         report::image(png, &scene.name),
     );
     s.push_str(&winners(scene, lines));
+    let rows: Vec<Row> = lines.iter().map(|l| l.row.clone()).collect();
+    s.push_str(&report::stops(&rows));
     s
 }
 
