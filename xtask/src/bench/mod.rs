@@ -17,6 +17,8 @@
 //!   scenario.
 //! - [`trace`]: every candidate side by side on the same runs, recorded as cost traces, with the
 //!   meta-broadphase's controller replayed on them (the policy judged without the machine's noise).
+//! - [`replay`]: every algorithm and the peers on recorded `.aabbs` box streams (`--scenes DIR`: scenes baked by
+//!   a real physics engine, or anyone's), timed per frame, pair sets checked against brute force.
 //!
 //! Algorithms come from `collide_algorithms::ALGORITHMS` at run time: a row added there joins every study it fits
 //! (the octree studies take the rows with octree parameters, the SAP studies the `sap` family).
@@ -37,6 +39,8 @@ mod peers;
 mod plot;
 mod progress;
 mod reference;
+mod replay;
+mod replay_report;
 mod report;
 mod rows;
 mod sap;
@@ -60,7 +64,7 @@ pub struct Args {
     quick: bool,
     /// Run only these studies (repeat the flag or separate with commas); default: all.
     /// Studies: off, scaling, peers, cluster, octree-params, sap-speed, sap-feedback, calibrate, selector,
-    /// selector-trace.
+    /// selector-trace, replay.
     #[arg(long = "study", alias = "suite", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
     studies: Vec<String>,
     /// Output folder; default `bench-results/<machine>/`.
@@ -73,6 +77,11 @@ pub struct Args {
     /// which `auto` is built with.
     #[arg(long)]
     install: bool,
+    /// With the `replay` study: the folder of `.aabbs` files to play (every one, sorted by name); default
+    /// `target/rapier-scenes/` (`cargo xtask record-rapier`), and with `--quick` the committed fixtures in
+    /// `tests/fixtures/aabbs/` (or, without them, a small scene the study records itself).
+    #[arg(long, value_name = "DIR")]
+    scenes: Option<PathBuf>,
 }
 
 /// Every study, in the order a full run takes them (cheap and foundational first).
@@ -87,6 +96,7 @@ pub const STUDIES: &[&str] = &[
     "calibrate",
     "selector",
     "selector-trace",
+    "replay",
 ];
 
 /// What every study gets: sizes and limits for this mode, the output folder, progress, collected results.
@@ -111,6 +121,8 @@ pub struct Ctx {
     machine: String,
     /// `--install`: the calibrate study also installs its prior.
     pub install_prior: bool,
+    /// The replay study's scenes (resolved and their headers checked before any study runs).
+    pub scenes: replay::Scenes,
 }
 
 impl Ctx {
@@ -163,6 +175,12 @@ impl Ctx {
 pub fn run(args: &Args) -> Result<(), String> {
     let started = Instant::now();
     let studies = selected(&args.studies)?;
+    // A bad `--scenes` folder or file is reported before anything is measured.
+    let scenes = if studies.contains(&"replay") {
+        replay::scenes(args.scenes.as_deref(), args.quick, args.studies.iter().any(|s| s == "replay"))?
+    } else {
+        replay::Scenes::Absent("the replay study was not selected".into())
+    };
     let machine = machine::Machine::detect(args.machine.as_deref());
     let out = match &args.out {
         Some(dir) => dir.clone(),
@@ -190,6 +208,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         summary: String::new(),
         machine: machine.name.clone(),
         install_prior: args.install,
+        scenes,
     };
     // Every study runs on one of rayon's threads, as the app's steps do: measured from a thread outside the pool,
     // the algorithms' parallel sections would often run serially (see `collide_broadphase::parallel::on_worker`).
@@ -226,6 +245,7 @@ fn run_studies(ctx: &mut Ctx, studies: &[&'static str]) -> Result<(), String> {
             "calibrate" => calibrate::calibrate(ctx)?,
             "selector" => selector::selector_study(ctx)?,
             "selector-trace" => trace::selector_trace(ctx)?,
+            "replay" => replay::replay(ctx)?,
             other => unreachable!("`{other}` was checked against STUDIES"),
         }
         ctx.progress.clear();
