@@ -14,8 +14,8 @@
 //!   bit for bit the same from frame to frame, with many resting contacts.
 //! - `brownian`: no gravity; the bodies fill the box at random velocities, and every step a hundredth of them get
 //!   a fresh random velocity (Broadmark's `CyclePeriod` of 100 frames), so each body is kicked every 100 steps.
-//! - `gravity`: gravity of 4 g whose direction turns (Broadmark's `Gravity.cs`: two rotating axes, a turn every
-//!   6.2 s), so the bodies slosh from wall to wall. Its bodies never sleep: rapier does not wake a sleeping body
+//! - `gravity`: gravity of 4 g whose direction turns (two rotating axes, a turn every 6.2 s, modelled on
+//!   Broadmark's `Gravity` scene), so the bodies slosh from wall to wall. Its bodies never sleep: rapier does not wake a sleeping body
 //!   when gravity turns, and a body asleep against a wall would stay stuck there.
 //!
 //! As in Broadmark the world is sized so that the bodies fill 10% of it (for fewer than about 500 bodies it can
@@ -111,8 +111,8 @@ const DT: f32 = 1.0 / 60.0;
 const MIN_SPACING: f32 = 1.75;
 /// How far the file's world box reaches past the walls' inner faces: one body size.
 const WORLD_SLACK: f32 = 1.0;
-/// Print progress every this many steps.
-const PROGRESS_EVERY: u64 = 60;
+/// Print progress at most this often: a step of the 100 000-body free fall takes seconds while its pile forms.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// What a bake wrote.
 #[derive(Debug)]
@@ -194,6 +194,7 @@ fn bake(
     let (mut axis2, mut axis3) = (Vec3::Y, Vec3::X);
     let side = world.bounds.extents().x - 2.0 * WORLD_SLACK;
     let mut kicked = 0;
+    let mut last_print = started;
     for step in 1..=steps {
         match scene {
             Scene::Brownian => {
@@ -204,7 +205,7 @@ fn bake(
                 }
             }
             Scene::Gravity => {
-                // Broadmark's Gravity.cs: the second axis turns about z, the gravity axis about the second.
+                // Two rotating axes: the second turns about z, the gravity axis about the second.
                 axis2 = Quat::from_axis_angle(Vec3::Z, turn) * axis2;
                 axis3 = Quat::from_axis_angle(axis2.normalize(), turn) * axis3;
                 let g = axis3 * NORM_GRAVITY * side * GRAVITY_SCALE;
@@ -216,7 +217,8 @@ fn bake(
         if step % every == 0 {
             record(&world, step, &mut boxes, &mut writer)?;
         }
-        if progress && step % PROGRESS_EVERY == 0 {
+        if progress && (last_print.elapsed() >= PROGRESS_EVERY || step == steps) {
+            last_print = Instant::now();
             eprintln!(
                 "record-rapier: {} n={n}: step {step}/{steps}, {:.0}% asleep, {:.0} s",
                 scene.name(),
