@@ -10,8 +10,10 @@
 //!   body of it has been nearly still for half a second, and the pile is one island: a few spheres rolling on its
 //!   top would keep all of it awake, so the free fall's bodies have some damping (linear 0.1, angular 2 per
 //!   second), friction 0.8 and a sleep speed of 0.4 units per second (rapier's default is 0.1, Unity's PhysX
-//!   default about the same). Then the pile falls asleep as a whole after 12 to 20 s: from there its boxes are
-//!   bit for bit the same from frame to frame, with many resting contacts.
+//!   default about the same). Then a pile of up to 10 000 bodies falls asleep as a whole within 16 to 23 s (200,
+//!   3000 and 10 000 bodies, seed 1): from there its boxes are bit for bit the same from frame to frame, with many
+//!   resting contacts. The 100 000-body pile is still one awake island after the default 20 s, though at rest all
+//!   but: 71% of its boxes are bit for bit those of the step before, 99% moved less than 2·10⁻⁵ units.
 //! - `brownian`: no gravity; the bodies fill the box at random velocities, and every step a hundredth of them get
 //!   a fresh random velocity (Broadmark's `CyclePeriod` of 100 frames), so each body is kicked every 100 steps.
 //! - `gravity`: gravity of 4 g whose direction turns (two rotating axes, a turn every 6.2 s, modelled on
@@ -47,7 +49,8 @@ pub struct Args {
     /// Body counts (repeat or separate with commas); default 10000 and 100000.
     #[arg(long = "bodies", value_delimiter = ',', num_args = 1..)]
     bodies: Vec<usize>,
-    /// Steps to simulate; default per scene (free fall 1200: the pile is asleep after 12 to 20 s; the others 300).
+    /// Steps to simulate; default per scene (free fall 1200, 20 s: a pile of 10 000 is asleep by then; the others
+    /// 300).
     #[arg(long)]
     steps: Option<u64>,
     /// Write a frame every K steps (the initial boxes are always the first frame).
