@@ -7,11 +7,13 @@
 //! - `cargo xtask fuzz --minutes N`: the property-based fuzz targets, long, with fresh seeds (`fuzz.rs`).
 //! - `cargo xtask soak`: every scenario for thousands of steps, checking the container, energy, the heap and
 //!   spikes (`soak.rs`).
+//! - `cargo xtask record-rapier`: Broadmark-like scenes baked by rapier3d as `.aabbs` files (`record_rapier.rs`).
 //!
 //! Each subcommand lives in its own module; this file only parses and dispatches.
 
 mod bench;
 mod fuzz;
+mod record_rapier;
 mod soak;
 mod test;
 
@@ -36,6 +38,8 @@ enum Command {
     Fuzz(fuzz::Args),
     /// Run every scenario for thousands of steps: container, energy, heap and step-time checks.
     Soak(soak::Args),
+    /// Bake Broadmark-like scenes (free fall, brownian, gravity) with rapier3d into .aabbs files.
+    RecordRapier(record_rapier::Args),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +49,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Fuzz(args) => fuzz::run(&args),
         Command::Soak(args) => soak::run(&args),
+        Command::RecordRapier(args) => record_rapier::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
