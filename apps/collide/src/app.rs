@@ -17,7 +17,6 @@ use crate::selector_panel::Timeline;
 use crate::settings::{CameraMode, Light, Settings};
 use crate::world::World;
 use collide_broadphase::DebugGeometry;
-use collide_broadphase::parallel::on_worker;
 use collide_math::Aabb;
 use collide_render::{BoxInstance, PointLight, Scene, SphereInstance};
 use collide_selector::Selector;
@@ -176,16 +175,6 @@ enum SceneChange {
     World(Box<World>),
 }
 
-/// `touching[i]`: box `i` is in one of `pairs` (the buffer is reused, so a warm frame allocates nothing).
-fn mark_touching(touching: &mut Vec<bool>, n: usize, pairs: &collide_broadphase::PairList) {
-    touching.clear();
-    touching.resize(n, false);
-    for p in pairs {
-        touching[p.a as usize] = true;
-        touching[p.b as usize] = true;
-    }
-}
-
 /// Where a recording goes unless the user says otherwise.
 pub const DEFAULT_RECORD_PATH: &str = "collide-recording.aabbs";
 
@@ -225,7 +214,7 @@ impl App {
     /// The meta-broadphase, when the simulation runs `auto`.
     #[must_use]
     pub fn selector(&self) -> Option<&Selector> {
-        self.world.broadphase().as_any()?.downcast_ref()
+        self.world.selector()
     }
 
     /// The container (a replay's recorded world box).
@@ -256,10 +245,11 @@ impl App {
             player.looping = self.settings.loop_replay;
         }
         self.steps_last_frame = self.run_steps(real_seconds);
+        self.mark_touching();
         if let Some(r) = self.world.records().last() {
             self.last = *r;
         }
-        if let Some(selector) = self.world.broadphase().as_any().and_then(|a| a.downcast_ref::<Selector>()) {
+        if let Some(selector) = self.world.selector() {
             let probing = selector.probing().is_some();
             let names = selector.candidate_names();
             for r in self.world.records() {
@@ -276,40 +266,26 @@ impl App {
     /// boxes into the recording when one is under way. Returns how many ran.
     fn run_steps(&mut self, real_seconds: f32) -> u32 {
         let (mut failed, mut play_error) = (None, None);
-        let steps = match (&mut self.world, &mut self.recorder) {
-            (World::Sim(sim), None) => sim.frame(real_seconds),
-            (World::Sim(sim), Some(recorder)) => {
-                // Step by step, as `Simulation::frame` does, so that every step's boxes are recorded.
-                let steps = sim.clock_mut().advance(real_seconds);
-                on_worker(|| {
-                    for _ in 0..steps.count {
-                        sim.step(steps.dt);
-                        if let Err(e) = recorder.capture(sim.aabbs()) {
-                            failed = Some(e);
-                            break;
-                        }
-                    }
-                });
-                steps.count
+        let recorder = &mut self.recorder;
+        // After a failed write the recording is over: later steps are not offered to it.
+        let mut capture = |boxes: &[Aabb]| {
+            if let (Some(r), None) = (recorder.as_mut(), &failed)
+                && let Err(e) = r.capture(boxes)
+            {
+                failed = Some(e);
             }
-            (World::Replay(player), recorder) => {
-                let mut capture = |replay: &collide_sim::Replay| {
-                    if let (Some(r), None) = (recorder.as_mut(), &failed)
-                        && let Err(e) = r.capture(replay.aabbs())
-                    {
-                        failed = Some(e);
-                    }
-                };
-                match player.frame(real_seconds, &mut capture) {
-                    Ok(n) => n,
-                    Err(e) => {
-                        // The file changed or went away under the replay: stop playing, and say so below.
-                        player.clock_mut().paused = true;
-                        play_error = Some(e);
-                        0
-                    }
+        };
+        let steps = match &mut self.world {
+            World::Sim(sim) => sim.frame_each(real_seconds, |sim| capture(sim.aabbs())),
+            World::Replay(player) => match player.frame(real_seconds, &mut |replay| capture(replay.aabbs())) {
+                Ok(n) => n,
+                Err(e) => {
+                    // The file changed or went away under the replay: stop playing, and say so below.
+                    player.clock_mut().paused = true;
+                    play_error = Some(e);
+                    0
                 }
-            }
+            },
         };
         if let Some(e) = failed {
             self.stop_recording(Some(e));
@@ -391,7 +367,6 @@ impl App {
                 // A replay knows boxes only: each is drawn as itself, flashing while it is in a pair of the frame
                 // on screen (the file has no contacts, and no history to fade).
                 let replay = player.replay();
-                mark_touching(&mut self.touching, replay.aabbs().len(), replay.pairs());
                 self.scene.boxes.extend(replay.aabbs().iter().zip(&self.touching).enumerate().map(|(i, (b, &hit))| {
                     let mut instance =
                         BoxInstance::new(b.center(), b.extents() * 0.5, Quat::IDENTITY, PALETTE[i % PALETTE.len()]);
@@ -432,7 +407,7 @@ impl App {
                 let last = sim.steps().saturating_sub(1);
                 sim.bodies().last_contact.iter().filter(|&&c| c == last).count()
             }
-            // Filled by the last `build_scene`: the boxes in a pair of the frame on screen.
+            // Marked by `update` and by a seek (`mark_touching`).
             World::Replay(_) => self.touching.iter().filter(|&&t| t).count(),
         }
     }
@@ -525,6 +500,20 @@ impl App {
         {
             player.clock_mut().paused = true;
             self.say(e, Severity::Error);
+        }
+        self.mark_touching();
+    }
+
+    /// A replay: mark the boxes in a pair of the frame on screen (they flash, and the statistics count them),
+    /// in a buffer reused from frame to frame.
+    fn mark_touching(&mut self) {
+        let World::Replay(player) = &self.world else { return };
+        let replay = player.replay();
+        self.touching.clear();
+        self.touching.resize(replay.aabbs().len(), false);
+        for p in replay.pairs() {
+            self.touching[p.a as usize] = true;
+            self.touching[p.b as usize] = true;
         }
     }
 

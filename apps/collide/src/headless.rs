@@ -1,6 +1,7 @@
 //! The headless run: load, simulate (or replay a recorded file), summarise, write the CSV and the recording.
 
 use crate::Cli;
+use crate::recorder;
 use collide_aabbs::{AabbsError, Writer};
 use collide_broadphase::Broadphase;
 use collide_math::Aabb;
@@ -26,18 +27,13 @@ pub fn run(path: &Path, cli: &Cli) -> Result<(), String> {
     let mut sim = Simulation::new(&config).map_err(|e| e.to_string())?;
     check_decisions(cli, sim.broadphase(), sim.algorithm().0.name)?;
     let setup = sim.setup().clone();
-    if let Some(out) = &cli.record
-        && setup.scenario.growth > 1
-    {
-        return Err(format!(
-            "--record {}: scenario `{}` changes its body count as it runs, and a .aabbs file holds a fixed count",
-            out.display(),
-            setup.scenario.name
-        ));
-    }
-    let mut recording = Recording::start(cli, &format!("collide {}", setup.scenario.name), "Spheres", &sim, |s| {
-        (s.aabbs().len().max(s.bodies().len()), s.setup().container)
-    })?;
+    let mut recording = match &cli.record {
+        Some(_) => {
+            let (scene, objects) = recorder::names_of_simulated(setup.scenario).map_err(|e| format!("--record {e}"))?;
+            Recording::start(cli, &scene, objects, sim.bodies().len(), setup.container)?
+        }
+        None => Recording::none(),
+    };
     let (algorithm, params) = sim.algorithm();
     println!(
         "collide headless: scenario {} · {} bodies · radius {} · speed {} · algorithm {}{}{} · {} frames",
@@ -51,15 +47,12 @@ pub fn run(path: &Path, cli: &Cli) -> Result<(), String> {
         config.frames(),
     );
     let (every, frames) = (cli.progress, config.frames());
-    let mut steps = 0;
-    sim.run(frames, |f, sim| {
-        // A frame that ran no step (a paused or accumulating clock) has nothing new to record.
-        if sim.steps() > steps {
-            steps = sim.steps();
-            recording.capture(sim.aabbs());
-        }
-        progress(every, f, frames, sim.records().last());
-    });
+    // Every step is recorded, however many steps the clock grants a frame (`accumulator` may grant several).
+    sim.run_each(
+        frames,
+        |sim| recording.capture(sim.aabbs()),
+        |f, sim| progress(every, f, frames, sim.records().last()),
+    );
     print_records(&sim.summary(), sim.records(), sim.broadphase(), false);
     println!("bodies     {} at the end · simulated {:.3} s", sim.bodies().len(), sim.time());
     println!("hash       {:016x}", sim.state_hash());
@@ -71,9 +64,8 @@ fn run_replay(config: &Config, cli: &Cli) -> Result<(), String> {
     let mut replay = Replay::new(config).map_err(|e| e.to_string())?;
     check_decisions(cli, replay.broadphase(), replay.algorithm().0.name)?;
     let header = replay.header().clone();
-    let mut recording = Recording::start(cli, &header.scene_name, &header.objects_type, &replay, |r| {
-        (r.header().n as usize, r.header().world)
-    })?;
+    let mut recording =
+        Recording::start(cli, &header.scene_name, &header.objects_type, header.n as usize, header.world)?;
     let (algorithm, params) = replay.algorithm();
     let frames = replay.setup().frames;
     println!(
@@ -164,16 +156,14 @@ struct Recording {
 }
 
 impl Recording {
-    /// Start recording `source` (its box count and world from `shape`) when `--record` asks.
-    fn start<S>(
-        cli: &Cli,
-        scene: &str,
-        objects: &str,
-        source: &S,
-        shape: impl Fn(&S) -> (usize, Aabb),
-    ) -> Result<Self, String> {
-        let Some(path) = &cli.record else { return Ok(Self { writer: None, error: None }) };
-        let (n, world) = shape(source);
+    /// Not recording.
+    fn none() -> Self {
+        Self { writer: None, error: None }
+    }
+
+    /// Start recording frames of `n` boxes in `world` when `--record` asks.
+    fn start(cli: &Cli, scene: &str, objects: &str, n: usize, world: Aabb) -> Result<Self, String> {
+        let Some(path) = &cli.record else { return Ok(Self::none()) };
         let writer = Writer::create(path, scene, objects, n, world).map_err(|e| format!("--record {e}"))?;
         Ok(Self { writer: Some(writer), error: None })
     }

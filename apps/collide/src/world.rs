@@ -5,6 +5,7 @@ use crate::player::Player;
 use collide_algorithms::{AlgorithmDescriptor, Params};
 use collide_broadphase::Broadphase;
 use collide_math::Aabb;
+use collide_selector::Selector;
 use collide_sim::{Config, FrameRecord, Simulation};
 use collide_timing::Clock;
 
@@ -78,6 +79,12 @@ impl World {
             Self::Sim(sim) => sim.broadphase(),
             Self::Replay(player) => player.replay().broadphase(),
         }
+    }
+
+    /// The meta-broadphase, when the broadphase is `auto`.
+    #[must_use]
+    pub fn selector(&self) -> Option<&Selector> {
+        self.broadphase().as_any()?.downcast_ref()
     }
 
     /// The algorithm's registry row and parameters.

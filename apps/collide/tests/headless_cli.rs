@@ -448,3 +448,32 @@ fn a_file_bigger_than_memory_streams_the_frames_it_plays() {
     assert!(stdout.contains(&format!("5 of its {frames} frames")), "{stdout}");
     assert!(stdout.contains("5 frames replayed"), "{stdout}");
 }
+
+/// `--record` writes every step, also when the clock grants a frame several steps (`accumulator` with a dt far
+/// below a frame's wall time): the file holds as many frames as the CSV has step rows.
+#[test]
+fn a_recording_holds_every_step_when_a_frame_runs_several() {
+    let dir = scratch("record-accumulator");
+    let (rec, csv) = (dir.join("steps.aabbs"), dir.join("steps.csv"));
+    let out = collide(&[
+        "--headless",
+        "configs/default.toml",
+        "--frames",
+        "20",
+        "--set",
+        "bodies=200",
+        "--set",
+        "time.policy=accumulator",
+        "--set",
+        "time.dt=0.0000001",
+        "--record",
+        rec.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let steps = pairs_per_step(&csv).len();
+    assert!(steps > 20, "the frames ran several steps each: {steps} steps in 20 frames");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(&format!("recorded {steps} frames of 200 boxes")), "{steps} steps; {stdout}");
+}

@@ -218,6 +218,24 @@ impl Source {
         }
         ConfigError { origin: self.origin.clone(), line: key_line(&self.text, path), message }
     }
+
+    /// `value` for the key at `path` when it is a finite number above 0, else its error.
+    fn positive(&self, path: &[&str], value: f32) -> Result<f32, ConfigError> {
+        if value.is_finite() && value > 0.0 {
+            Ok(value)
+        } else {
+            Err(self.error_at(path, format!("{} = {value}: must be a positive number", path.join("."))))
+        }
+    }
+
+    /// `value` for the key at `path` when it is a finite number, 0 or above, else its error.
+    fn non_negative(&self, path: &[&str], value: f32) -> Result<f32, ConfigError> {
+        if value.is_finite() && value >= 0.0 {
+            Ok(value)
+        } else {
+            Err(self.error_at(path, format!("{} = {value}: must be zero or a positive number", path.join("."))))
+        }
+    }
 }
 
 /// The 1-based line that sets `path` in TOML `text`: `key = …` under the right `[table]` header, or a dotted
@@ -405,25 +423,12 @@ impl Config {
             Some(n) => n,
             None => scenario.default_bodies,
         };
-        let positive = |path: &[&str], value: f32| -> Result<f32, ConfigError> {
-            if value.is_finite() && value > 0.0 {
-                Ok(value)
-            } else {
-                Err(err(path, format!("{} = {value}: must be a positive number", path.join("."))))
-            }
-        };
+        let positive = |path: &[&str], value: f32| source.positive(path, value);
         let in_unit = |path: &[&str], value: f32| -> Result<f32, ConfigError> {
             if (0.0..=1.0).contains(&value) {
                 Ok(value)
             } else {
                 Err(err(path, format!("{} = {value}: must be between 0 and 1", path.join("."))))
-            }
-        };
-        let non_negative = |path: &[&str], value: f32| -> Result<f32, ConfigError> {
-            if value.is_finite() && value >= 0.0 {
-                Ok(value)
-            } else {
-                Err(err(path, format!("{} = {value}: must be zero or a positive number", path.join("."))))
             }
         };
         let radius = positive(&["radius"], self.radius.unwrap_or(scenario.default_radius))?;
@@ -448,7 +453,7 @@ impl Config {
                 ),
             ));
         }
-        let speed = non_negative(&["speed"], self.speed.unwrap_or_else(|| (scenario.speed)(&container)))?;
+        let speed = source.non_negative(&["speed"], self.speed.unwrap_or_else(|| (scenario.speed)(&container)))?;
         let gravity = self.gravity.unwrap_or(scenario.default_gravity);
         if !gravity.is_finite() {
             return Err(err(&["gravity"], format!("gravity = {gravity}: must be a finite number")));
@@ -496,21 +501,11 @@ impl Config {
         if self.frames == Some(0) {
             return Err(err(&["frames"], "frames = 0: need at least 1 frame".into()));
         }
-        let positive = |path: &[&str], value: f32| -> Result<f32, ConfigError> {
-            if value.is_finite() && value > 0.0 {
-                Ok(value)
-            } else {
-                Err(err(path, format!("{} = {value}: must be a positive number", path.join("."))))
-            }
-        };
-        positive(&["time", "dt"], self.time.dt)?;
+        source.positive(&["time", "dt"], self.time.dt)?;
         if let Some(cap) = self.time.cap {
-            positive(&["time", "cap"], cap)?;
+            source.positive(&["time", "cap"], cap)?;
         }
-        if !(self.time.scale.is_finite() && self.time.scale >= 0.0) {
-            let message = format!("time.scale = {}: must be zero or a positive number", self.time.scale);
-            return Err(err(&["time", "scale"], message));
-        }
+        source.non_negative(&["time", "scale"], self.time.scale)?;
         if self.time.max_steps == 0 {
             return Err(err(&["time", "max_steps"], "time.max_steps = 0: need at least 1".into()));
         }

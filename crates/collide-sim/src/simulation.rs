@@ -128,11 +128,18 @@ impl Simulation {
     /// Run one frame whose real duration was `real_seconds`: as many steps as the clock says (0 when paused).
     /// Returns the number of steps run.
     pub fn frame(&mut self, real_seconds: f32) -> u32 {
+        self.frame_each(real_seconds, |_| {})
+    }
+
+    /// [`Simulation::frame`], calling `each_step` after every step: a recorder sees every step's boxes, however
+    /// many steps the clock grants the frame.
+    pub fn frame_each(&mut self, real_seconds: f32, mut each_step: impl FnMut(&Self) + Send) -> u32 {
         let steps = self.clock.advance(real_seconds);
         if steps.count > 0 {
             on_worker(|| {
                 for _ in 0..steps.count {
-                    self.step(steps.dt);
+                    self.step_on_this_thread(steps.dt);
+                    each_step(self);
                 }
             });
         }
@@ -142,7 +149,17 @@ impl Simulation {
     /// Run `frames` frames headless. Under a real-time policy each frame's duration is the previous frame's
     /// wall time, so a slow step makes the next dt longer — the thesis's feedback loop, reproduced without a
     /// window. `progress` is called after every frame with the frame index.
-    pub fn run(&mut self, frames: u64, mut progress: impl FnMut(u64, &Self) + Send) {
+    pub fn run(&mut self, frames: u64, progress: impl FnMut(u64, &Self) + Send) {
+        self.run_each(frames, |_| {}, progress);
+    }
+
+    /// [`Simulation::run`], calling `each_step` after every step as [`Simulation::frame_each`] does.
+    pub fn run_each(
+        &mut self,
+        frames: u64,
+        mut each_step: impl FnMut(&Self) + Send,
+        mut progress: impl FnMut(u64, &Self) + Send,
+    ) {
         // Room for every record up front when the allocator gives it (the config's memory check counted them);
         // otherwise they grow as they come.
         let _ = self.records.try_reserve(usize::try_from(frames).unwrap_or(usize::MAX));
@@ -150,7 +167,7 @@ impl Simulation {
         on_worker(|| {
             for f in 0..frames {
                 let start = Instant::now();
-                self.frame(self.last_frame_seconds);
+                self.frame_each(self.last_frame_seconds, &mut each_step);
                 self.last_frame_seconds = start.elapsed().as_secs_f32();
                 progress(f, self);
             }
