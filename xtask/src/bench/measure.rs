@@ -67,6 +67,11 @@ pub struct SeriesGuard {
     frame_ms: f64,
     stopped: Option<String>,
     last: Option<MeasuredPoint>,
+    /// The last point's peak heap above its baseline, with its n (see [`SeriesGuard::record_memory`]).
+    memory: Option<(usize, u64)>,
+    /// With [`SeriesGuard::charge`]: the time charged to this series, which its budget is checked against instead
+    /// of the time since it started (a series that waits while others run is not charged for their time).
+    charged: Option<Duration>,
 }
 
 /// The last point a series measured.
@@ -75,6 +80,10 @@ struct MeasuredPoint {
     n: usize,
     mean_ms: f64,
 }
+
+/// The heap a point may be predicted to need before the series stops growing n: a third of this machine's
+/// 24 GiB, so that the recording beside it and the rest of the machine keep their room.
+pub const MEMORY_LIMIT: u64 = 8 << 30;
 
 impl SeriesGuard {
     /// A series starting now under `limits`.
@@ -86,7 +95,7 @@ impl SeriesGuard {
     /// A series with an explicit budget and frame limit.
     #[must_use]
     pub fn with(budget: Duration, frame_ms: f64) -> Self {
-        Self { started: Instant::now(), budget, frame_ms, stopped: None, last: None }
+        Self { started: Instant::now(), budget, frame_ms, stopped: None, last: None, memory: None, charged: None }
     }
 
     /// Why the point at `n` bodies must be skipped, if it must: the series stopped, its budget is spent, or
@@ -96,14 +105,39 @@ impl SeriesGuard {
         if let Some(why) = &self.stopped {
             return Some(why.clone());
         }
-        if self.started.elapsed() > self.budget {
+        if self.charged.unwrap_or_else(|| self.started.elapsed()) > self.budget {
             return Some(format!("series budget of {} s spent", self.budget.as_secs()));
+        }
+        if let Some((m, bytes)) = self.memory {
+            // Quadratic, not linear: a structure whose size follows the pairs per axis (pair counting's lists)
+            // grows faster than n, and a point that outgrows the machine is killed with the whole bench.
+            let predicted = bytes as f64 * (n as f64 / m.max(1) as f64).powi(2);
+            if predicted > MEMORY_LIMIT as f64 {
+                return Some(format!(
+                    "predicted ≥ {:.1} GiB of heap (quadratic from {:.2} GiB at n={m}) > {} GiB limit",
+                    predicted / f64::from(1u32 << 30),
+                    bytes as f64 / f64::from(1u32 << 30),
+                    MEMORY_LIMIT >> 30
+                ));
+            }
         }
         let last = self.last?;
         let predicted = last.mean_ms * n as f64 / last.n.max(1) as f64;
         (predicted > self.frame_ms).then(|| {
             format!("predicted ≥ {predicted:.0} ms/step (linear from n={}) > {:.0} ms limit", last.n, self.frame_ms)
         })
+    }
+
+    /// Charge `time` to this series: from the first charge on, its budget counts only charged time. The peers
+    /// study's contenders take turns on each recording; the clock of one that waits must not run.
+    pub fn charge(&mut self, time: Duration) {
+        *self.charged.get_or_insert(Duration::ZERO) += time;
+    }
+
+    /// The point at `n` needed `peak_bytes` of heap above its baseline: a larger point is skipped when quadratic
+    /// growth from it would pass [`MEMORY_LIMIT`].
+    pub fn record_memory(&mut self, n: usize, peak_bytes: u64) {
+        self.memory = Some((n, peak_bytes));
     }
 
     /// The point at `n` took `mean_ms` per step.
@@ -420,6 +454,32 @@ mod tests {
         let spent = SeriesGuard::with(Duration::ZERO, 1000.0);
         std::thread::sleep(Duration::from_millis(2));
         assert!(spent.skip(10).unwrap().contains("budget"));
+    }
+
+    /// Pair counting's lists grew 46× from 10⁵ to 10⁶ bodies on `mixed-sizes` and the bench was killed for memory:
+    /// a point whose heap, grown quadratically from the last one, would pass the limit is skipped.
+    #[test]
+    fn guard_skips_points_whose_heap_would_outgrow_the_limit() {
+        let mut g = SeriesGuard::with(Duration::from_secs(60), 1e9);
+        g.record(100_000, 1.0);
+        g.record_memory(100_000, 50 << 20);
+        assert_eq!(g.skip(1_000_000), None, "50 MiB·10² = 4.9 GiB is under the limit");
+        g.record_memory(100_000, 100 << 20);
+        let why = g.skip(1_000_000).expect("100 MiB·10² = 9.8 GiB is over the limit");
+        assert!(why.contains("9.8 GiB") && why.contains("n=100000"), "{why}");
+        assert_eq!(g.skip(200_000), None, "100 MiB·2² is under it");
+    }
+
+    /// The peers study's contenders take turns: each series' budget counts the time charged to it, not the time
+    /// since the study started the scene (which once skipped every contender after the first few at 10⁶ bodies).
+    #[test]
+    fn a_charged_guard_counts_only_its_own_time() {
+        let mut g = SeriesGuard::with(Duration::from_millis(50), 1e9);
+        g.charge(Duration::from_millis(10));
+        std::thread::sleep(Duration::from_millis(60));
+        assert_eq!(g.skip(10), None, "60 ms passed, 10 charged");
+        g.charge(Duration::from_millis(45));
+        assert!(g.skip(10).expect("55 ms charged").contains("budget"));
     }
 
     #[test]

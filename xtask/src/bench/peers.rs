@@ -193,9 +193,12 @@ fn scene_point(
             continue;
         }
         ctx.progress.start(&format!("peers: {name} on {scene} n={n}"));
+        let started = Instant::now();
         let run = run_contender(ctx, contender.as_mut(), &rec, size.warm);
+        guards[slot].charge(started.elapsed());
         drop(contender);
         guards[slot].record(n, Summary::of(&run.times).mean);
+        guards[slot].record_memory(n, run.peak_bytes);
         row.frames = run.times.len();
         row.time = Summary::of(&run.times);
         row.broadphase_ms = row.time.mean;
