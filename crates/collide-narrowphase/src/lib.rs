@@ -8,6 +8,18 @@
 //! Implemented: sphere–sphere. The sphere–box (with the centre inside the box), box–box by separating axes
 //! and swept tests against tunneling arrive with their issue; [`Contact`] is already the shape they return.
 
+mod box_box;
+mod clip;
+mod frame;
+mod manifold;
+mod sphere_box;
+mod toi;
+
+pub use box_box::box_box;
+pub use manifold::{ContactPoint, Manifold};
+pub use sphere_box::sphere_box;
+pub use toi::{toi_sphere_box, toi_sphere_plane, toi_sphere_sphere};
+
 use collide_math::Vec3;
 
 /// How two bodies touch.
