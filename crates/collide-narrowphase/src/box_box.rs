@@ -19,9 +19,9 @@ const PARALLEL_SINE: f32 = 1e-4;
 /// badly, and the padding makes the test err toward "overlapping" rather than report a false separation.
 const ABS_PAD: f32 = 1e-6;
 /// An edge axis replaces the best face axis only if its penetration is below this fraction of the face's
-/// (less a small length): face contacts give four stable points, an edge contact one, and an edge chosen by a
+/// (less a small length) — 2%, Box2D's relative tolerance: face contacts give four stable points, an edge contact one, and an edge chosen by a
 /// rounding-level margin would flicker between the two (Box2D's and Bullet's bias).
-const EDGE_REL: f32 = 0.95;
+const EDGE_REL: f32 = 0.98;
 /// Likewise, `b`'s face replaces `a`'s only if clearly better, so that two equally good faces choose the same
 /// reference frame after frame.
 const FACE_REL: f32 = 0.98;

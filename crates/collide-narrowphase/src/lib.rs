@@ -12,6 +12,7 @@ mod box_box;
 mod clip;
 mod frame;
 mod manifold;
+pub mod samples;
 mod sphere_box;
 mod toi;
 
