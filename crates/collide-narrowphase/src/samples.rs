@@ -6,11 +6,11 @@
 
 use collide_math::{Obb, Quat, Rng, Vec3};
 
-/// The centre distance is drawn from `[0, SPREAD · (bounding radius of a + of b)]`; 1.0 makes about half the box
-/// pairs overlap (measured by the oracle test, which prints the mix).
-const SPREAD: f32 = 1.0;
+/// The centre distance is drawn from `[0, SPREAD · (bounding radius of a + of b)]`; 1.2 makes about half the box
+/// pairs overlap (the bench's narrowphase study reports the count).
+const SPREAD: f32 = 1.2;
 /// The same for a sphere and a box: a sphere fills its bounding radius, so it needs more room to miss.
-const SPREAD_SPHERE: f32 = 1.3;
+const SPREAD_SPHERE: f32 = 1.45;
 
 /// A uniformly random rotation (a normalised 4-D Gaussian is uniform on the unit quaternions).
 #[must_use]
