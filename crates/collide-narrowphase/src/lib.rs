@@ -126,13 +126,15 @@ pub struct Contact {
 /// The contact of spheres `(ca, ra)` and `(cb, rb)`, or `None` when they are apart. Touching counts.
 ///
 /// Coincident centres have no defined normal; +Y is returned, so that stacked bodies separate vertically.
+/// NaN in gives `None`.
 /// Cost: one dot product and, on contact, one square root.
 #[must_use]
 pub fn sphere_sphere(ca: Vec3, ra: f32, cb: Vec3, rb: f32) -> Option<Contact> {
     let d = ca - cb;
     let dist2 = d.length_squared();
     let r = ra + rb;
-    if dist2 > r * r {
+    // NaN anywhere makes `dist2` or `r` NaN: no contact, rather than a NaN normal.
+    if dist2.is_nan() || r.is_nan() || dist2 > r * r {
         return None;
     }
     let dist = dist2.sqrt();
@@ -159,6 +161,8 @@ mod tests {
         assert!((c.depth - 0.5).abs() < 1e-6);
         let same = sphere_sphere(Vec3::ONE, 1.0, Vec3::ONE, 0.5).unwrap();
         assert_eq!((same.normal, same.depth), (Vec3::Y, 1.5));
+        assert!(sphere_sphere(Vec3::new(f32::NAN, 0.0, 0.0), 1.0, Vec3::ZERO, 1.0).is_none());
+        assert!(sphere_sphere(Vec3::ZERO, f32::NAN, Vec3::ZERO, 1.0).is_none());
     }
 
     #[test]
