@@ -75,8 +75,9 @@ fn side(axis: Vec3, toward: Vec3) -> Vec3 {
 /// The 15 axes: `None` at the first that separates, else the axis to resolve along and its penetration.
 ///
 /// The three families are tested in turn (a's faces, b's faces, the edges) so that the common case — apart
-/// boxes — usually stops after a face axis. Over ~100 lines because the 15 tests share the rotation tables and
-/// splitting them would pass nine arrays around.
+/// boxes — usually stops after a face axis. One function, because the 15 tests share the rotation tables.
+/// (Comparing the edge axes by squared penetration, to save eight of their nine square roots, was tried: the
+/// instruction count stayed the same, 1650 per call on the bench's pairs, and the time within noise.)
 fn least_penetration(fa: &BoxFrame, fb: &BoxFrame) -> Option<(Axis, f32)> {
     let (ha, hb) = (fa.half, fb.half);
     // r[i][j] = aᵢ·bⱼ: b's axes in a's frame are the columns.

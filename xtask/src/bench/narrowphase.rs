@@ -23,7 +23,7 @@ use parry3d::math::{Pose, Rotation, Vector};
 use parry3d::query;
 use parry3d::query::ContactManifold;
 use parry3d::query::details::contact_manifold_cuboid_cuboid;
-use parry3d::shape::{Ball, Cuboid};
+use parry3d::shape::{Ball, Cuboid, Shape};
 use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::Instant;
@@ -145,7 +145,17 @@ pub fn narrowphase(ctx: &mut Ctx) -> Result<(), String> {
     Ok(())
 }
 
-/// Box–box: ours, parry's `contact`, parry's `contact_cuboid_cuboid`.
+/// parry's `query::contact` on every pair: how many it calls touching (a contact at distance `<= 0`).
+fn parry_contact<A: Shape, B: Shape>(pairs: &[(Pose, A, Pose, B)]) -> usize {
+    pairs
+        .iter()
+        .filter(|(pa, a, pb, b)| {
+            black_box(query::contact(pa, a, pb, b, 0.0)).is_ok_and(|c| c.is_some_and(|c| c.dist <= 0.0))
+        })
+        .count()
+}
+
+/// Box–box: ours, parry's `contact`, parry's box manifold.
 fn box_pairs(n: usize, reps: usize) -> Vec<Timing> {
     let mut rng = Rng::new(SEED);
     let pairs: Vec<(Obb, Obb)> = (0..n).map(|_| samples::box_pair(&mut rng)).collect();
@@ -154,14 +164,7 @@ fn box_pairs(n: usize, reps: usize) -> Vec<Timing> {
         .map(|(a, b)| (pose(a), Cuboid::new(vector(a.half_extents)), pose(b), Cuboid::new(vector(b.half_extents))))
         .collect();
     let mut ours = || pairs.iter().filter(|(a, b)| black_box(box_box(a, b)).is_some()).count();
-    let mut parry = || {
-        theirs
-            .iter()
-            .filter(|(pa, a, pb, b)| {
-                black_box(query::contact(pa, a, pb, b, 0.0)).is_ok_and(|c| c.is_some_and(|c| c.dist <= 0.0))
-            })
-            .count()
-    };
+    let mut parry = || parry_contact(&theirs);
     // parry's box manifold (what rapier's narrow phase calls for two cuboids), one manifold reused and cleared per
     // pair so that its frame-to-frame cache never answers.
     let mut manifold: ContactManifold<(), ()> = ContactManifold::new();
@@ -197,13 +200,6 @@ fn sphere_pairs(n: usize, reps: usize) -> Vec<Timing> {
         })
         .collect();
     let mut ours = || pairs.iter().filter(|(c, r, b)| black_box(sphere_box(*c, *r, b)).is_some()).count();
-    let mut parry = || {
-        theirs
-            .iter()
-            .filter(|(pa, a, pb, b)| {
-                black_box(query::contact(pa, a, pb, b, 0.0)).is_ok_and(|c| c.is_some_and(|c| c.dist <= 0.0))
-            })
-            .count()
-    };
+    let mut parry = || parry_contact(&theirs);
     interleaved(n, reps, &mut [("sphere–box", "ours", &mut ours), ("sphere–box", "parry contact", &mut parry)])
 }
