@@ -34,6 +34,7 @@ mod calibrate;
 mod contenders;
 mod machine;
 mod measure;
+mod narrowphase;
 mod octree;
 mod peers;
 mod plot;
@@ -64,7 +65,7 @@ pub struct Args {
     quick: bool,
     /// Run only these studies (repeat the flag or separate with commas); default: all.
     /// Studies: off, scaling, peers, cluster, octree-params, sap-speed, sap-feedback, calibrate, selector,
-    /// selector-trace, replay.
+    /// selector-trace, replay, narrowphase.
     #[arg(long = "study", alias = "suite", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
     studies: Vec<String>,
     /// Output folder; default `bench-results/<machine>/`.
@@ -97,6 +98,7 @@ pub const STUDIES: &[&str] = &[
     "selector",
     "selector-trace",
     "replay",
+    "narrowphase",
 ];
 
 /// What every study gets: sizes and limits for this mode, the output folder, progress, collected results.
@@ -246,6 +248,7 @@ fn run_studies(ctx: &mut Ctx, studies: &[&'static str]) -> Result<(), String> {
             "selector" => selector::selector_study(ctx)?,
             "selector-trace" => trace::selector_trace(ctx)?,
             "replay" => replay::replay(ctx)?,
+            "narrowphase" => narrowphase::narrowphase(ctx)?,
             other => unreachable!("`{other}` was checked against STUDIES"),
         }
         ctx.progress.clear();
