@@ -7,6 +7,25 @@
 //!
 //! Implemented: sphere–sphere. The sphere–box (with the centre inside the box), box–box by separating axes
 //! and swept tests against tunneling arrive with their issue; [`Contact`] is already the shape they return.
+//!
+//! A step's pairs go through [`SphereContacts`]: chunks of pairs on rayon's threads, each writing its own buffer,
+//! appended in chunk order, so that the contacts come out in the pairs' order whatever the thread count.
+//!
+//! # Complexity
+//!
+//! O(1) per pair: one dot product, and a square root and a division for a pair that touches. A step is O(p) for p
+//! candidate pairs, in p / 4096 parallel tasks.
+//!
+//! # Performance tips
+//!
+//! The test itself is a few nanoseconds; a step's narrowphase is the time to fetch two bodies' centres and radii
+//! per pair. Pairs in the broadphase's (spatial) order reach bodies whose indices are scattered when the bodies
+//! were spawned in random order, so at 10⁶ bodies most fetches miss the cache, and the second thread helps by
+//! keeping more misses in flight. Sorting the pairs first does not pay: it costs more than the misses it saves.
+
+mod batch;
+
+pub use batch::{PAIRS_PER_CHUNK, SphereContacts};
 
 use collide_math::Vec3;
 

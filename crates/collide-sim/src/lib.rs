@@ -28,6 +28,7 @@
 mod bodies;
 mod config;
 pub mod memory;
+mod passes;
 mod record;
 mod replay;
 mod scenario;

@@ -1,0 +1,152 @@
+//! The step's passes over the bodies: integration, boxes, walls. Each goes over the body columns once, in chunks
+//! of [`bodies_per_chunk`] bodies — on rayon's threads when the [`Parallelism`] says so for the body count, in
+//! order on this thread otherwise. The chunks are fixed ranges of bodies, whatever the thread count, and each
+//! body's result depends on that body alone, so the passes give the same bits on any number of threads.
+//!
+//! Walls touch few bodies: only a body whose box left the container when it moved, or that resolution pushed,
+//! can be outside it after the step. The box pass lists the first kind per chunk (with the wall's own
+//! comparison, so that the list is exactly the bodies the wall would change), the solver marks the second, and
+//! the wall pass visits those two lists instead of every body.
+
+use collide_broadphase::Parallelism;
+use collide_math::{Aabb, Vec3};
+use collide_resolution::{Solver, bodies_per_chunk};
+use rayon::prelude::*;
+
+/// `v += g·dt; p += v·dt` for every body. Returns `true` when some body's position or velocity is not finite
+/// afterwards (the step then removes it before building its box).
+pub fn integrate(
+    parallelism: Parallelism,
+    position: &mut [Vec3],
+    velocity: &mut [Vec3],
+    gravity: Vec3,
+    dt: f32,
+) -> bool {
+    let (g, size) = (gravity * dt, bodies_per_chunk(parallelism));
+    let chunk = |(_, (p, v)): (usize, (&mut [Vec3], &mut [Vec3]))| {
+        // `0·x` is 0 for a finite x and NaN otherwise: flags folded without a branch, so that the loop stays
+        // straight-line code.
+        let mut bad = false;
+        for (p, v) in p.iter_mut().zip(v.iter_mut()) {
+            *v += g;
+            *p += *v * dt;
+            let d = *p * 0.0 + *v * 0.0;
+            bad |= (d.x != 0.0) | (d.y != 0.0) | (d.z != 0.0);
+        }
+        bad
+    };
+    if parallelism.is_parallel(position.len()) {
+        let chunks = position.par_chunks_mut(size).zip(velocity.par_chunks_mut(size));
+        chunks.enumerate().map(chunk).reduce(|| false, |x, y| x | y)
+    } else {
+        let chunks = position.chunks_mut(size).zip(velocity.chunks_mut(size));
+        chunks.enumerate().map(chunk).fold(false, |x, y| x | y)
+    }
+}
+
+/// One chunk of the box pass: its index, boxes, motion flags and list of bodies outside.
+type BoxChunk<'a> = (usize, ((&'a mut [Aabb], &'a mut [bool]), &'a mut Vec<u32>));
+
+/// One chunk of the wall pass: its index, positions, velocities and contact stamps.
+type WallChunk<'a> = (usize, ((&'a mut [Vec3], &'a mut [Vec3]), &'a mut [u64]));
+
+/// What the box pass needs to know besides the bodies.
+pub struct BoxPass<'a> {
+    /// The container (the walls the pass lists bodies against).
+    pub container: Aabb,
+    /// Boxes `0..known` are the previous step's boxes of the same bodies; the others are new.
+    pub known: usize,
+    /// Per chunk: the bodies of the chunk that are outside the container (filled by the pass).
+    pub outside: &'a mut Vec<Vec<u32>>,
+}
+
+/// Write every body's box and motion flag (`moved[i]`: box `i` differs from the one it replaces, or is new), and
+/// list per chunk the bodies that the walls will have to put back. Returns `true` when some radius or box is
+/// not finite.
+pub fn boxes(
+    parallelism: Parallelism,
+    position: &[Vec3],
+    radius: &[f32],
+    aabbs: &mut [Aabb],
+    moved: &mut [bool],
+    pass: BoxPass<'_>,
+) -> bool {
+    let (n, size) = (position.len(), bodies_per_chunk(parallelism));
+    pass.outside.resize_with(n.div_ceil(size), Vec::new);
+    let (container, known) = (pass.container, pass.known);
+    let chunk = |(c, ((slots, moved), outside)): BoxChunk<'_>| {
+        let start = c * size;
+        outside.clear();
+        let mut bad = false;
+        for (k, (slot, moved)) in slots.iter_mut().zip(moved.iter_mut()).enumerate() {
+            let i = start + k;
+            let (p, r) = (position[i], radius[i]);
+            let new = Aabb::from_center_radius(p, r);
+            *moved = i >= known || *slot != new;
+            *slot = new;
+            let d = new.min * 0.0 + new.max * 0.0;
+            bad |= (d.x != 0.0) | (d.y != 0.0) | (d.z != 0.0);
+            // The wall's own test (`collide_resolution::wall`): a body listed here is one it would move.
+            let lo = container.min + Vec3::splat(r);
+            let hi = container.max - Vec3::splat(r);
+            if p.cmplt(lo).any() || p.cmpgt(hi).any() {
+                outside.push(i as u32);
+            }
+        }
+        bad
+    };
+    if parallelism.is_parallel(n) {
+        let chunks = aabbs.par_chunks_mut(size).zip(moved.par_chunks_mut(size));
+        chunks.zip(pass.outside.par_iter_mut()).enumerate().map(chunk).reduce(|| false, |x, y| x | y)
+    } else {
+        let chunks = aabbs.chunks_mut(size).zip(moved.chunks_mut(size));
+        chunks.zip(pass.outside.iter_mut()).enumerate().map(chunk).fold(false, |x, y| x | y)
+    }
+}
+
+/// The columns the wall pass writes.
+pub struct WallColumns<'a> {
+    /// Centres.
+    pub position: &'a mut [Vec3],
+    /// Velocities.
+    pub velocity: &'a mut [Vec3],
+    /// The step of each body's last contact.
+    pub last_contact: &'a mut [u64],
+}
+
+/// Put back inside `container` (restitution `e`) every body the box pass listed as outside and every body in a
+/// contact of this step (which resolution may have pushed out), and stamp the latter's `last_contact` with `step`.
+/// The other bodies are where their boxes were, inside: the wall would not change them.
+pub fn walls(
+    parallelism: Parallelism,
+    columns: WallColumns<'_>,
+    radius: &[f32],
+    outside: &[Vec<u32>],
+    solver: &Solver,
+    (container, e, step): (Aabb, f32, u64),
+) {
+    let (n, size) = (columns.position.len(), bodies_per_chunk(parallelism));
+    let chunk = |(c, ((p, v), last)): WallChunk<'_>| {
+        let (start, len) = (c * size, p.len());
+        let mut wall = |i: usize| {
+            let r = radius[i];
+            collide_resolution::wall(&mut p[i - start], &mut v[i - start], Vec3::splat(r), &container, e);
+        };
+        for i in solver.marked_in(start..start + len) {
+            wall(i);
+            last[i - start] = step;
+        }
+        // A body on both lists is put back twice: the wall is idempotent (a body against it is not past it).
+        for &i in outside.get(c).map_or(&[][..], Vec::as_slice) {
+            wall(i as usize);
+        }
+    };
+    let (position, velocity, last_contact) = (columns.position, columns.velocity, columns.last_contact);
+    if parallelism.is_parallel(n) {
+        let chunks = position.par_chunks_mut(size).zip(velocity.par_chunks_mut(size));
+        chunks.zip(last_contact.par_chunks_mut(size)).enumerate().for_each(chunk);
+    } else {
+        let chunks = position.chunks_mut(size).zip(velocity.chunks_mut(size));
+        chunks.zip(last_contact.chunks_mut(size)).enumerate().for_each(chunk);
+    }
+}
