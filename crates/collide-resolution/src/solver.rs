@@ -72,9 +72,8 @@ struct Local([AtomicU32; 8]);
 
 impl Local {
     fn store(&self, state: &BodyState, radius: f32) {
-        let p = state.position.to_array();
-        let v = state.velocity.to_array();
-        for (slot, x) in self.0.iter().zip(p.into_iter().chain(v).chain([state.inv_mass, radius])) {
+        let (p, v) = (state.position, state.velocity);
+        for (slot, x) in self.0.iter().zip([p.x, p.y, p.z, v.x, v.y, v.z, state.inv_mass, radius]) {
             slot.store(x.to_bits(), Relaxed);
         }
     }
