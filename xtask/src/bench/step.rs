@@ -8,10 +8,9 @@
 //! phases around the broadphase are measured at the sizes where they matter.
 
 use super::Ctx;
-use super::plot::{Chart, Series, Style};
+use super::plot::{self, Chart, Series, Style};
 use super::report::{self, Section};
 use collide_sim::{Config, FrameRecord, Phase, Simulation};
-use plotters::style::RGBColor;
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -21,17 +20,6 @@ const ALGORITHM: &str = "grid";
 const THREADS: [usize; 2] = [1, 2];
 /// The phases other than the broadphase (the step's own work), in pipeline order.
 const OWN: [Phase; 5] = [Phase::Integrate, Phase::Aabbs, Phase::Narrowphase, Phase::Resolution, Phase::Walls];
-/// One colour per column of [`COLUMNS`] but the step, the same on both charts, so that a phase's time and its
-/// efficiency are found by colour.
-const COLORS: [RGBColor; 7] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(0, 0, 0),
-];
 
 /// One size's measurement: per thread count, each phase's mean, the step's own phases' sum and the whole step.
 struct Point {
@@ -171,7 +159,9 @@ fn section(ctx: &mut Ctx, points: &[Point]) -> Result<(), String> {
     )
     .log(true, false);
     for (k, column) in COLUMNS.iter().enumerate().filter(|(_, c)| **c != "step") {
-        let color = COLORS[k.min(COLORS.len() - 1)];
+        // One colour per column, the same on both charts, so that a phase's time and its efficiency are found by
+        // colour; the sum in black.
+        let color = if *column == "own" { plot::REFERENCE } else { plot::PALETTE[k % plot::PALETTE.len()] };
         for (t, style) in [(1, Style::Line), (0, Style::Dashed)] {
             let pts = points.iter().map(|p| (x(p), p.mean[t][k].max(1e-4))).collect();
             let label = if t == 1 { (*column).to_owned() } else { format!("{column} (1 thread)") };
