@@ -18,16 +18,36 @@ use rayon::prelude::*;
 /// so that the box pass, which sees the positions, finds it. Without gravity the velocity column is not written
 /// (a stream fewer at 10⁶ bodies); the one bit that differs from `v += 0` is the sign of a zero component (`−0 + 0`
 /// is `+0`), which no physics sees and no golden hash in the tests does.
+///
+/// **Vectorised across bodies.** Written over `Vec3`s, the loop compiled to one body at a time — two lanes of a
+/// packed multiply-add and one scalar lane, since a `Vec3` is 12 bytes. The columns are read here as flat `f32`
+/// arrays instead: `p[k] += v[k]·dt` is the same arithmetic on the same floats in the same order (so the same
+/// bits), and the compiler runs it four floats to a register. With gravity, the velocity's increment repeats every
+/// three floats, so the loop goes by groups of four bodies (twelve floats, three registers) against the increment
+/// laid out for four bodies.
 pub fn integrate(parallelism: Parallelism, position: &mut [Vec3], velocity: &mut [Vec3], gravity: Vec3, dt: f32) {
     let (g, size) = (gravity * dt, bodies_per_chunk(parallelism));
     let chunk = |(p, v): (&mut [Vec3], &mut [Vec3])| {
+        let p: &mut [f32] = bytemuck::cast_slice_mut(p);
         if g == Vec3::ZERO {
-            for (p, v) in p.iter_mut().zip(v.iter()) {
+            let v: &[f32] = bytemuck::cast_slice(v);
+            for (p, v) in p.iter_mut().zip(v) {
                 *p += *v * dt;
             }
         } else {
-            for (p, v) in p.iter_mut().zip(v.iter_mut()) {
-                *v += g;
+            let v: &mut [f32] = bytemuck::cast_slice_mut(v);
+            let step = [g.x, g.y, g.z];
+            let step4: [f32; 12] = std::array::from_fn(|k| step[k % 3]);
+            let (mut pc, mut vc) = (p.chunks_exact_mut(12), v.chunks_exact_mut(12));
+            for (p, v) in (&mut pc).zip(&mut vc) {
+                for k in 0..12 {
+                    v[k] += step4[k];
+                    p[k] += v[k] * dt;
+                }
+            }
+            // The last bodies of a chunk that is not a multiple of four.
+            for (k, (p, v)) in pc.into_remainder().iter_mut().zip(vc.into_remainder()).enumerate() {
+                *v += step[k % 3];
                 *p += *v * dt;
             }
         }
@@ -147,5 +167,43 @@ pub fn walls(
     } else {
         let chunks = position.chunks_mut(size).zip(velocity.chunks_mut(size));
         chunks.zip(last_contact.chunks_mut(size)).enumerate().for_each(chunk);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use collide_math::Rng;
+
+    /// The flat, four-bodies-at-a-time loop gives the bits of `v += g·dt; p += v·dt` on `Vec3`s, body by body —
+    /// with and without gravity, on a body count whose last chunk is not a multiple of four, serial and in
+    /// parallel chunks.
+    #[test]
+    fn integration_gives_the_bits_of_the_per_body_formula() {
+        let mut rng = Rng::new(11);
+        let n = 1003;
+        let position: Vec<Vec3> = (0..n).map(|_| rng.point_in(Vec3::splat(-50.0), Vec3::splat(50.0))).collect();
+        let velocity: Vec<Vec3> = (0..n).map(|_| rng.point_in(Vec3::splat(-9.0), Vec3::splat(9.0))).collect();
+        let dt = 1.0 / 60.0;
+        for gravity in [Vec3::ZERO, Vec3::new(0.0, -9.81, 0.0), Vec3::new(0.3, -9.81, 1.7)] {
+            let (mut want_p, mut want_v) = (position.clone(), velocity.clone());
+            for (p, v) in want_p.iter_mut().zip(&mut want_v) {
+                if gravity != Vec3::ZERO {
+                    *v += gravity * dt;
+                }
+                *p += *v * dt;
+            }
+            for parallelism in [Parallelism::SERIAL, Parallelism::with_min_work(0)] {
+                let (mut p, mut v) = (position.clone(), velocity.clone());
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(2)
+                    .build()
+                    .expect("a pool")
+                    .install(|| integrate(parallelism, &mut p, &mut v, gravity, dt));
+                let bits = |x: &[Vec3]| x.iter().flat_map(|v| v.to_array().map(f32::to_bits)).collect::<Vec<_>>();
+                assert_eq!(bits(&p), bits(&want_p), "positions, gravity {gravity}, {parallelism:?}");
+                assert_eq!(bits(&v), bits(&want_v), "velocities, gravity {gravity}, {parallelism:?}");
+            }
+        }
     }
 }
