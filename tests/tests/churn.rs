@@ -31,7 +31,7 @@ fn churn_run(scenario: &str, algorithm: &str) {
         sim.step(1.0 / 60.0);
         reference_pairs(sim.aabbs(), &mut expected);
         assert!(
-            sim.pairs() == &expected,
+            sorted(sim.pairs()) == expected,
             "{algorithm} on {scenario}: frame {frame} has {} pairs, brute force {}",
             sim.pairs().len(),
             expected.len()
@@ -56,4 +56,11 @@ fn a_tenth_of_the_bodies_replaced_every_frame_on_the_mixed_sizes_scene() {
     for d in collide_algorithms::ALGORITHMS {
         churn_run("mixed-sizes", d.name);
     }
+}
+
+/// `pairs` sorted: the step leaves its pairs in the broadphase's order, the reference writes them sorted.
+fn sorted(pairs: &PairList) -> PairList {
+    let mut pairs = pairs.clone();
+    pairs.sort();
+    pairs
 }

@@ -61,3 +61,18 @@ fn every_scenario_hashes_the_same_across_runs_algorithms_and_thread_counts() {
     }
     insta::assert_snapshot!(golden);
 }
+
+/// At the shipped threshold: scenes large enough that the step's own passes (bodies, narrowphase, resolution's
+/// rounds) go parallel unforced end in the same hash on 1, 2 and 4 threads — `cluster` through its pull (tens
+/// of thousands of contacts per step at its densest) and `rain` (bodies piling up on the floor). `grid` finds the
+/// pairs (brute force would take minutes here); the other algorithms' pairs are the same set.
+#[test]
+fn large_scenes_hash_the_same_on_any_thread_count_at_the_shipped_threshold() {
+    for (scenario, bodies, steps) in [("cluster", 30_000, 130), ("rain", 20_000, 90)] {
+        let one = hash(scenario, bodies, steps, "grid", 1, Parallelism::default());
+        for threads in [2, 4] {
+            let got = hash(scenario, bodies, steps, "grid", threads, Parallelism::default());
+            assert_eq!(got, one, "{scenario} ({bodies} bodies, {steps} steps) on {threads} threads");
+        }
+    }
+}

@@ -2,24 +2,28 @@
 //! this file's threads) counts the allocations of simulation steps after warm-up — response on, the contacts
 //! flowing to resolution, the motion hint, a scripted scene — with the brute-force reference, whose own
 //! buffers are allocation-free once grown, so that what is counted is the step's.
+//!
+//! The count is global, not per thread: the step runs on rayon's threads (`on_worker`), and its passes on several
+//! of them. Each config runs in a local pool of two threads, once with every parallel section forced on and once
+//! at the shipped threshold (with enough bodies for the step's own passes to go parallel there too).
 #![allow(unsafe_code, reason = "a GlobalAlloc impl is unsafe by definition; it only forwards to System")]
 
+use collide_broadphase::Parallelism;
+use collide_broadphase::conformance::{in_pool, with_default_parallelism};
 use collide_sim::{Config, Simulation};
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-thread_local! {
-    /// Allocations (and reallocations) made by this thread.
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
+/// Allocations (and reallocations) made by any thread of this test binary.
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
 
 struct Counting;
 
 // SAFETY: every call forwards to `System` with the caller's arguments unchanged; the counter is a
-// const-initialised thread-local `Cell`, which neither allocates nor panics.
+// static atomic, which neither allocates nor panics.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.with(|a| a.set(a.get() + 1));
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
         // SAFETY: forwarded unchanged.
         unsafe { System.alloc(layout) }
     }
@@ -30,7 +34,7 @@ unsafe impl GlobalAlloc for Counting {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.with(|a| a.set(a.get() + 1));
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
         // SAFETY: forwarded unchanged.
         unsafe { System.realloc(ptr, layout, new_size) }
     }
@@ -40,21 +44,25 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 fn allocations() -> u64 {
-    ALLOCATIONS.with(Cell::get)
+    ALLOCATIONS.load(Ordering::Relaxed)
 }
 
-/// Allocations of `measured` steps after `warmup` steps of the config given by `overrides`.
-fn step_allocations(overrides: &[&str], warmup: u64, measured: u64) -> u64 {
+/// Allocations of `measured` steps after `warmup` steps of the config given by `overrides`, on a pool of two
+/// threads with every default threshold at `parallelism`.
+fn step_allocations(overrides: &[&str], warmup: u64, measured: u64, parallelism: Parallelism) -> u64 {
     let overrides: Vec<String> = overrides.iter().map(|s| (*s).to_owned()).collect();
-    let mut sim = Simulation::new(&Config::parse("algorithm = \"brute\"\n", "test", &overrides).unwrap()).unwrap();
-    // `run` reserves its records up front; clearing keeps that capacity for the measured run.
-    sim.run(warmup + measured, |_, _| {});
-    sim.respawn();
-    sim.run(warmup, |_, _| {});
-    sim.clear_records();
-    let before = allocations();
-    sim.run(measured, |_, _| {});
-    allocations() - before
+    let config = Config::parse("algorithm = \"brute\"\n", "test", &overrides).unwrap();
+    in_pool(2, || {
+        let mut sim = with_default_parallelism(parallelism, || Simulation::new(&config).unwrap());
+        // `run` reserves its records up front; clearing keeps that capacity for the measured run.
+        sim.run(warmup + measured, |_, _| {});
+        sim.respawn();
+        sim.run(warmup, |_, _| {});
+        sim.clear_records();
+        let before = allocations();
+        sim.run(measured, |_, _| {});
+        allocations() - before
+    })
 }
 
 #[test]
@@ -66,6 +74,12 @@ fn a_warm_step_allocates_nothing() {
     ] {
         // The cluster's pull (steps 60–120) makes the pair buffers grow; measure after it, once they have.
         let warmup = if overrides[0] == "scenario=cluster" { 150 } else { 30 };
-        assert_eq!(step_allocations(overrides, warmup, 60), 0, "{overrides:?}");
+        for parallelism in [Parallelism::with_min_work(0), Parallelism::default()] {
+            assert_eq!(step_allocations(overrides, warmup, 60, parallelism), 0, "{overrides:?}, {parallelism:?}");
+        }
     }
+    // Past the shipped threshold (8192 items) the step's own passes run in parallel without being forced; brute
+    // force would take seconds here, so `grid` (allocation-free once warm) finds the pairs.
+    let big = ["scenario=uniform", "bodies=20000", "algorithm=grid"];
+    assert_eq!(step_allocations(&big, 20, 20, Parallelism::default()), 0, "{big:?} at the shipped threshold");
 }

@@ -71,9 +71,15 @@
 //! `tests/toi_sampled.rs` checks the times of impact against a fine sampled search of the same motion.
 //! [`samples`] draws the random pairs, for the tests and the bench alike.
 //!
+//! # A step's pairs
+//!
+//! A step's sphere pairs go through [`SphereContacts`]: chunks of pairs on rayon's threads, each writing its own
+//! buffer, appended in chunk order, so that the contacts come out in the pairs' order whatever the thread count.
+//!
 //! # Complexity
 //!
-//! Every test is O(1) with small, fixed bounds; none allocates.
+//! Every test is O(1) with small, fixed bounds; none allocates. A step is O(p) for p candidate pairs, in p / 4096
+//! parallel tasks.
 //! - `sphere_sphere`: one dot product, a square root on contact.
 //! - `sphere_box`: a quaternion-to-matrix conversion, three dot products and a clamp; a square root on contact.
 //! - `box_box`: two conversions, the 3×3 cosine table, at most 15 axis tests (six of them a few multiplies, the
@@ -91,6 +97,11 @@
 //!
 //! # Performance tips
 //!
+//! - A step's sphere–sphere tests are a few nanoseconds each; what a step's narrowphase costs is fetching two
+//!   bodies' centres and radii per pair. Pairs in the broadphase's (spatial) order reach bodies whose indices are
+//!   scattered when the bodies were spawned in random order, so at 10⁶ bodies most fetches miss the cache, and
+//!   the second thread helps by keeping more misses in flight. Sorting the pairs first does not pay: it costs more
+//!   than the misses it saves.
 //! - Filter by the broadphase first: on apart pairs `box_box` usually stops after a face axis, but a pair the
 //!   broadphase rejected costs nothing.
 //! - Spheres are 5–6× cheaper than boxes: approximate by spheres where the shape does not matter.
@@ -99,6 +110,7 @@
 //! - A manifold of four points is what keeps boxes resting flat; [`Manifold::to_contact`] (the deepest point)
 //!   suffices for a one-point response.
 
+mod batch;
 mod box_box;
 mod clip;
 mod frame;
@@ -107,6 +119,7 @@ pub mod samples;
 mod sphere_box;
 mod toi;
 
+pub use batch::{PAIRS_PER_CHUNK, SphereContacts};
 pub use box_box::box_box;
 pub use manifold::{ContactPoint, Manifold};
 pub use sphere_box::sphere_box;

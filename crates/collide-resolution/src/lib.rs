@@ -2,7 +2,8 @@
 //!
 //! It consumes the narrowphase's [`Contact`]s ([`resolve_contact`]): the resolution knows normals and depths, not
 //! shapes, so spheres, boxes and whatever comes next resolve the same way. Two corrections, applied contact by
-//! contact in a fixed order (the simulation sorts the pairs, so every broadphase gives the same result):
+//! contact in ascending pair order (so every broadphase gives the same result, whatever order it found the pairs
+//! in):
 //!
 //! 1. **Push-out** along the minimum translation vector — the contact normal times the penetration depth — split
 //!    between the bodies by inverse mass, so a heavy body barely moves and an immovable one (inverse mass 0) not
@@ -18,6 +19,30 @@
 //! body back inside.
 //!
 //! Masses travel as **inverse** masses throughout: 0 means immovable, and no formula divides by a mass.
+//!
+//! A step's contacts go through [`Solver`], which gets the one-by-one answer on several threads: contacts that
+//! share no body commute, so it resolves in rounds the contacts whose pair is the smallest left at both their
+//! bodies — independent, hence parallel — until none is left (the design is in the `solver` module). The answer
+//! is bit for bit the one-by-one answer in ascending pair order, on any thread count, without sorting the pairs.
+//!
+//! # Complexity
+//!
+//! A contact is O(1). A step of c contacts among n bodies: O(n / 64) for the body marks, O(c) per round over the
+//! contacts left, and as many rounds as the longest chain of contacts whose pairs ascend along it — a few in a
+//! scene of scattered contacts, where most contacts are ready in the first round. A round that resolves less
+//! than an eighth of what is left ends the rounds: the rest is sorted (O(r log r)) and resolved one by one, so a
+//! chain of bodies numbered along it costs a sort, not one round per contact. Memory: 32 bytes per body in a
+//! contact, about 56 per contact, 1 bit per body.
+//!
+//! # Performance tips
+//!
+//! The contacts' bodies are copied into a dense array in body order before the rounds and back after, so that
+//! the rounds work on a few hundred kilobytes even at 10⁶ bodies. What costs is reaching bodies scattered through
+//! the body arrays (bodies spawned in random order); the second thread keeps more cache misses in flight.
+
+mod solver;
+
+pub use solver::{Solver, bodies_per_chunk};
 
 use collide_math::{Aabb, Vec3};
 use collide_narrowphase::Contact;

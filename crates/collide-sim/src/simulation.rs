@@ -1,12 +1,13 @@
+use crate::passes::{self, BoxPass, WallColumns};
 use crate::record::{FrameRecord, RunSummary};
 use crate::scenario::{Setup, pull_toward};
 use crate::{Bodies, Config, ConfigError};
 use collide_algorithms::{AlgorithmDescriptor, Params};
 use collide_broadphase::parallel::on_worker;
-use collide_broadphase::{Broadphase, Frame, Pair, PairList, Resize};
+use collide_broadphase::{Broadphase, Frame, Pair, PairList, Parallelism, Resize};
 use collide_math::{Aabb, Rng, Vec3};
-use collide_narrowphase::Contact;
-use collide_resolution::BodyState;
+use collide_narrowphase::{Contact, SphereContacts};
+use collide_resolution::Solver;
 use collide_timing::{Clock, Phase, PhaseTimer};
 use std::time::Instant;
 
@@ -23,8 +24,14 @@ pub struct Simulation {
     contacts: Vec<(Pair, Contact)>,
     /// Per body: its box changed since the previous step (the broadphase's motion hint).
     moved: Vec<bool>,
-    /// Per body: an earlier contact of this step moved it (resolution's scratch).
-    resolved: Vec<bool>,
+    /// When the step's own passes (bodies, narrowphase, resolution) go to rayon's threads.
+    parallelism: Parallelism,
+    /// The narrowphase's per-chunk buffers.
+    narrowphase: SphereContacts,
+    /// The contacts' bodies, marked and numbered by the narrowphase, resolved by resolution.
+    solver: Solver,
+    /// Per chunk of bodies: those whose box was outside the container when it was built (the walls' list).
+    outside: Vec<Vec<u32>>,
 
     clock: Clock,
     rng: Rng,
@@ -72,8 +79,7 @@ impl Simulation {
     fn try_reserve(&mut self, bodies: usize) -> Result<(), std::collections::TryReserveError> {
         self.bodies.try_reserve(bodies)?;
         self.aabbs.try_reserve_exact(bodies)?;
-        self.moved.try_reserve_exact(bodies)?;
-        self.resolved.try_reserve_exact(bodies)
+        self.moved.try_reserve_exact(bodies)
     }
 
     /// The parts put together, with no bodies yet.
@@ -87,7 +93,10 @@ impl Simulation {
             pairs: PairList::new(),
             contacts: Vec::new(),
             moved: Vec::new(),
-            resolved: Vec::new(),
+            parallelism: Parallelism::default(),
+            narrowphase: SphereContacts::default(),
+            solver: Solver::default(),
+            outside: Vec::new(),
             last_frame_seconds: clock.nominal_dt(),
             clock,
             rng: Rng::new(setup.seed),
@@ -224,34 +233,40 @@ impl Simulation {
         }
     }
 
+    /// `v += g·dt; p += v·dt`, one pass over the two columns.
     fn integrate(&mut self, dt: f32) {
         puffin::profile_scope!("integrate");
-        let g = self.setup.gravity * dt;
-        for (p, v) in self.bodies.position.iter_mut().zip(&mut self.bodies.velocity) {
-            *v += g;
-            *p += *v * dt;
-        }
+        let b = &mut self.bodies;
+        passes::integrate(self.parallelism, &mut b.position, &mut b.velocity, self.setup.gravity, dt)
     }
 
-    /// Remove non-finite bodies, then rebuild every box and the motion hint in one pass: a body whose new box is
-    /// bit for bit its old one is marked resting. Returns how many bodies were removed.
+    /// Rebuild every box and the motion hint in one pass (a body whose new box is bit for bit its old one is
+    /// marked resting), listing the bodies outside the container for the walls. A body whose state is not finite
+    /// has a non-finite box (integration made its position so): when the pass finds one, such bodies are removed
+    /// and the pass runs again — a rare event. Returns how many bodies were removed.
     fn build_boxes(&mut self) -> u32 {
         puffin::profile_scope!("aabbs");
-        let removed = self.remove_non_finite();
-        let n = self.bodies.len();
-        // The previous boxes describe the same bodies under the same indices, except after a removal or a churn
-        // (indices moved) and for bodies a script appended (no previous box): those are marked moved.
-        let known = if removed > 0 || std::mem::take(&mut self.renumbered) { 0 } else { self.aabbs.len().min(n) };
-        self.aabbs.resize(n, Aabb::default());
-        self.moved.clear();
-        self.moved.resize(n, true);
-        let (pos, rad) = (&self.bodies.position, &self.bodies.radius);
-        for (i, (slot, moved)) in self.aabbs.iter_mut().zip(&mut self.moved).enumerate() {
-            let new = Aabb::from_center_radius(pos[i], rad[i]);
-            *moved = i >= known || *slot != new;
-            *slot = new;
+        let mut removed = 0;
+        loop {
+            let n = self.bodies.len();
+            // The previous boxes describe the same bodies under the same indices, except after a removal or a
+            // churn (indices moved) and for bodies a script appended (no previous box): those are marked moved.
+            let known = if removed > 0 || std::mem::take(&mut self.renumbered) { 0 } else { self.aabbs.len().min(n) };
+            self.aabbs.resize(n, Aabb::default());
+            self.moved.resize(n, true);
+            let pass = BoxPass { container: self.setup.container, known, outside: &mut self.outside };
+            let b = &self.bodies;
+            if !passes::boxes(self.parallelism, &b.position, &b.radius, &mut self.aabbs, &mut self.moved, pass) {
+                return removed;
+            }
+            let more = self.remove_non_finite();
+            if more == 0 {
+                // Finite bodies whose box overflows (a radius near f32::MAX, which the config refuses): the box
+                // goes to the broadphase as it is, under the invalid-box contract.
+                return removed;
+            }
+            removed += more;
         }
-        removed
     }
 
     fn find_pairs(&mut self, dt: f32) {
@@ -260,55 +275,33 @@ impl Simulation {
         self.broadphase.find_pairs(&frame, &mut self.pairs);
     }
 
-    /// The exact test on every candidate pair, in sorted order, keeping the contacts for resolution.
+    /// The exact test on every candidate pair, in the broadphase's order, keeping the contacts for resolution;
+    /// their bodies are marked and numbered for resolution and the walls.
     fn narrowphase(&mut self) {
         puffin::profile_scope!("narrowphase");
-        // Sorting makes the response order — and so the whole run — the same for every broadphase.
-        self.pairs.sort();
-        self.contacts.clear();
         let (pos, rad) = (&self.bodies.position, &self.bodies.radius);
-        for &pair in &self.pairs {
-            let (a, b) = (pair.a as usize, pair.b as usize);
-            if let Some(contact) = collide_narrowphase::sphere_sphere(pos[a], rad[a], pos[b], rad[b]) {
-                self.contacts.push((pair, contact));
-                self.bodies.last_contact[a] = self.step;
-                self.bodies.last_contact[b] = self.step;
-            }
-        }
+        self.narrowphase.find(self.parallelism, self.pairs.as_slice(), pos, rad, &mut self.contacts);
+        self.solver.prepare(self.parallelism, self.bodies.len(), &self.contacts);
     }
 
-    /// Push-out and impulse for every contact, in order (see [`collide_resolution::resolve_contact`]).
+    /// Push-out and impulse for every contact, with the answer of resolving them one by one in ascending pair
+    /// order — whatever order the broadphase found them in (see [`collide_resolution::Solver`]).
     fn resolve(&mut self) {
         puffin::profile_scope!("resolution");
-        let e = self.setup.restitution;
         let b = &mut self.bodies;
-        self.resolved.clear();
-        self.resolved.resize(b.len(), false);
-        for &(Pair { a, b: c }, contact) in &self.contacts {
-            let (i, j) = (a as usize, c as usize);
-            let mut s1 = BodyState { position: b.position[i], velocity: b.velocity[i], inv_mass: b.inv_mass[i] };
-            let mut s2 = BodyState { position: b.position[j], velocity: b.velocity[j], inv_mass: b.inv_mass[j] };
-            // An earlier contact of this step moved one of the bodies: the narrowphase's contact is stale, and is
-            // measured again where the bodies now are (the sequential order of the seed studies).
-            let contact = if self.resolved[i] || self.resolved[j] {
-                collide_narrowphase::sphere_sphere(s1.position, b.radius[i], s2.position, b.radius[j])
-            } else {
-                Some(contact)
-            };
-            collide_resolution::resolve_contact(&mut s1, &mut s2, contact.as_ref(), e);
-            (b.position[i], b.velocity[i]) = (s1.position, s1.velocity);
-            (b.position[j], b.velocity[j]) = (s2.position, s2.velocity);
-            (self.resolved[i], self.resolved[j]) = (true, true);
-        }
+        self.solver.solve(self.parallelism, self.setup.restitution, &b.position, &b.velocity, &b.inv_mass, &b.radius);
+        self.solver.write_back(self.parallelism, &mut b.position, &mut b.velocity);
     }
 
+    /// The container's walls, for the bodies that can be outside it (see [`passes::walls`]); the contacts' bodies
+    /// get their `last_contact` stamp.
     fn walls(&mut self) {
         puffin::profile_scope!("walls");
-        let (container, e) = (self.setup.container, self.setup.restitution);
         let b = &mut self.bodies;
-        for ((p, v), &r) in b.position.iter_mut().zip(&mut b.velocity).zip(&b.radius) {
-            collide_resolution::wall(p, v, Vec3::splat(r), &container, e);
-        }
+        let columns =
+            WallColumns { position: &mut b.position, velocity: &mut b.velocity, last_contact: &mut b.last_contact };
+        let setup = (self.setup.container, self.setup.restitution, self.step);
+        passes::walls(self.parallelism, columns, &b.radius, &self.outside, &self.solver, setup);
     }
 
     fn record(&mut self, dt: f32, start: Instant, timer: &PhaseTimer, removed: u32) {
@@ -395,13 +388,14 @@ impl Simulation {
         &self.aabbs
     }
 
-    /// The last step's broadphase pairs, sorted.
+    /// The last step's broadphase pairs, in the order the broadphase wrote them (the step does not sort them:
+    /// sort a copy to compare with another algorithm's).
     #[must_use]
     pub fn pairs(&self) -> &PairList {
         &self.pairs
     }
 
-    /// The last step's touching pairs and how they touch.
+    /// The last step's touching pairs and how they touch, in the pairs' order.
     #[must_use]
     pub fn contacts(&self) -> &[(Pair, Contact)] {
         &self.contacts

@@ -7,6 +7,8 @@
 //!
 //! - [`scaling`]: collision detection off vs body count; every registered algorithm's relative dt vs body count
 //!   (with the seed program's figures as a reference series); all of them on one chart.
+//! - [`step`]: the whole step and each of its phases from 10⁴ to 10⁶ bodies on one and two threads, stepped side
+//!   by side, with the parallel efficiency per phase (`scaling-step`).
 //! - [`octree`]: octree variants as bodies cluster and disperse (the spikes); `max_leaf` and `max_depth` sweeps.
 //! - [`sap`]: sweep-and-prune at speeds ×1, ×½, ×¼, ×1/64, and its real-dt feedback loop.
 //! - [`peers`]: parry's BVH and rstar's R-tree fed the same boxes as ours on every kind of scene (thesis, uniform,
@@ -47,6 +49,7 @@ mod rows;
 mod sap;
 mod scaling;
 mod selector;
+mod step;
 mod trace;
 
 use measure::Limits;
@@ -64,8 +67,8 @@ pub struct Args {
     #[arg(long)]
     quick: bool,
     /// Run only these studies (repeat the flag or separate with commas); default: all.
-    /// Studies: off, scaling, peers, cluster, octree-params, sap-speed, sap-feedback, calibrate, selector,
-    /// selector-trace, replay, narrowphase.
+    /// Studies: off, scaling, scaling-step, peers, cluster, octree-params, sap-speed, sap-feedback, calibrate,
+    /// selector, selector-trace, replay, narrowphase.
     #[arg(long = "study", alias = "suite", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
     studies: Vec<String>,
     /// Output folder; default `bench-results/<machine>/`.
@@ -89,6 +92,7 @@ pub struct Args {
 pub const STUDIES: &[&str] = &[
     "off",
     "scaling",
+    "scaling-step",
     "peers",
     "cluster",
     "octree-params",
@@ -239,6 +243,7 @@ fn run_studies(ctx: &mut Ctx, studies: &[&'static str]) -> Result<(), String> {
         match *study {
             "off" => scaling::off(ctx)?,
             "scaling" => scaling::scaling(ctx)?,
+            "scaling-step" => step::scaling_step(ctx)?,
             "peers" => peers::peers(ctx)?,
             "cluster" => octree::cluster(ctx)?,
             "octree-params" => octree::params(ctx)?,

@@ -16,7 +16,7 @@ const WIDTH: u32 = 1400;
 const HEIGHT: u32 = 820;
 
 /// Colours for series without their own, distinguishable on white.
-const PALETTE: [RGBColor; 14] = [
+pub const PALETTE: [RGBColor; 14] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
