@@ -40,10 +40,11 @@ struct WalkChunk {
     tally: Tally,
 }
 
-/// One chunk of the queries: the new pairs it found and its query stack.
+/// One chunk of the queries: the new pairs it found, those of them whose boxes overlap, and its query stack.
 #[derive(Clone, Debug, Default)]
 struct QueryChunk {
     found: Vec<Pair>,
+    out: Vec<Pair>,
     stack: Vec<u32>,
     tally: Tally,
 }
@@ -64,7 +65,7 @@ pub(crate) struct PairCache {
     queries: Chunks<QueryChunk>,
 }
 
-/// What the cache's passes read of the dynamic tree.
+/// What the queries read of the dynamic tree.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct View<'a> {
     pub aabbs: &'a [Aabb],
@@ -72,6 +73,15 @@ pub(crate) struct View<'a> {
     pub marks: &'a Marks,
     pub moves: &'a [Move],
     pub trees: &'a [Tree; 2],
+}
+
+/// What the walk reads: this call's boxes, the fat boxes after this call's moves, and which bodies moved. Not the
+/// trees, so that the walk can run while they change.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WalkView<'a> {
+    pub aabbs: &'a [Aabb],
+    pub proxies: &'a [Proxy],
+    pub marks: &'a Marks,
 }
 
 impl View<'_> {
@@ -138,12 +148,20 @@ impl PairCache {
     }
 
     /// Add the pairs that appear this call: each moved body's new fat box queried in both trees, a pair kept when
-    /// the two old fat boxes did not overlap (see the module docs). Returns the queries' tally; `new` is how many
-    /// pairs were added.
-    pub(crate) fn add_new(&mut self, view: &View<'_>, parallelism: Parallelism, new: &mut u64) -> Tally {
+    /// the two old fat boxes did not overlap (see the module docs); those whose boxes overlap in this call's
+    /// `aabbs` are appended to `out` (the walk, which ran before, did not see them). Returns the queries' tally;
+    /// `new` is how many pairs were added.
+    pub(crate) fn add_new(
+        &mut self,
+        view: &View<'_>,
+        parallelism: Parallelism,
+        out: &mut Vec<Pair>,
+        new: &mut u64,
+    ) -> Tally {
         let moves = view.moves;
         self.queries.run(parallelism, "bvh_queries", moves.len() * 16, moves.len(), |range, q| {
             q.found.clear();
+            q.out.clear();
             q.tally = Tally::default();
             for m in &moves[range] {
                 if matches!(m.target, Target::Nowhere | Target::Unplaced) {
@@ -166,10 +184,17 @@ impl PairCache {
                     });
                 }
             }
+            for p in &q.found {
+                if view.aabbs[p.a as usize].overlaps(&view.aabbs[p.b as usize]) {
+                    q.out.push(*p);
+                }
+            }
+            q.tally.pair_tests += q.found.len() as u64;
         });
         let mut tally = Tally::default();
         for c in self.queries.used() {
             self.fresh.extend_from_slice(&c.state.found);
+            out.extend_from_slice(&c.state.out);
             *new += c.state.found.len() as u64;
             tally += c.state.tally;
         }
@@ -180,7 +205,7 @@ impl PairCache {
     /// bodies whose fat boxes no longer overlap. Returns the tally; `stale` is how many pairs were dropped.
     pub(crate) fn walk(
         &mut self,
-        view: &View<'_>,
+        view: &WalkView<'_>,
         parallelism: Parallelism,
         out: &mut Vec<Pair>,
         stale: &mut u64,
@@ -229,25 +254,13 @@ impl PairCache {
     /// Drop the stale pairs the walk found (compacting both lists in order), and merge the fresh pairs into the
     /// sorted ones once they are an eighth of them.
     fn tidy(&mut self) -> Tally {
-        let mut dropped = self.walk.used().iter().flat_map(|c| c.state.stale.iter().copied()).peekable();
-        let mut k = 0;
-        let mut keep = |_: &Pair| {
-            let here = k;
-            k += 1;
-            if dropped.peek() == Some(&(here as u32)) {
-                dropped.next();
-                false
-            } else {
-                true
-            }
-        };
         let before = self.len();
-        if self.walk.used().iter().any(|c| !c.state.stale.is_empty()) {
-            // One counter over `sorted ++ fresh`, the order the walk numbered them in.
-            self.sorted.retain(&mut keep);
-            self.fresh.retain(&mut keep);
-        }
-        let mut tally = Tally::work((before - self.len()) as u64, 0);
+        let s = self.sorted.len();
+        let dropped = || self.walk.used().iter().flat_map(|c| c.state.stale.iter().map(|&k| k as usize));
+        // One numbering over `sorted ++ fresh`, the order the walk numbered them in, ascending.
+        let moved = remove_sorted(&mut self.sorted, dropped().take_while(|&k| k < s))
+            + remove_sorted(&mut self.fresh, dropped().skip_while(|&k| k < s).map(|k| k - s));
+        let mut tally = Tally::work((before - self.len()) as u64, 8 * moved as u64);
         if self.fresh.len() * 8 > self.sorted.len() {
             self.fresh.sort_unstable_by_key(|p| p.a);
             self.merged.clear();
@@ -284,5 +297,50 @@ impl PairCache {
             true
         });
         let _ = self.sort_all();
+    }
+}
+
+/// Remove the entries at `dropped` (ascending indices into `v`) by moving the runs between them down, keeping
+/// the order; returns how many entries moved. A few hundred stale pairs in a cache of tens of thousands cost a
+/// few hundred `memmove`s, where a `retain` would test every entry on the calling thread.
+fn remove_sorted(v: &mut Vec<Pair>, dropped: impl Iterator<Item = usize>) -> usize {
+    let (mut write, mut read, mut moved) = (None::<usize>, 0, 0);
+    for d in dropped {
+        if let Some(w) = write {
+            v.copy_within(read..d, w);
+            moved += d - read;
+            write = Some(w + d - read);
+        } else {
+            write = Some(d);
+        }
+        read = d + 1;
+    }
+    if let Some(w) = write {
+        let len = v.len();
+        v.copy_within(read..len, w);
+        moved += len - read;
+        v.truncate(w + len - read);
+    }
+    moved
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Removing ascending indices by moving runs keeps the same entries, in the same order, as a `retain` that
+    /// tests every index: none dropped, the first, the last, adjacent ones, all of them.
+    #[test]
+    fn removing_sorted_indices_is_a_retain() {
+        let all: Vec<Pair> = (0..20u32).map(|i| Pair::new(i, i + 100)).collect();
+        for dropped in [vec![], vec![0], vec![19], vec![3, 4, 5, 11], vec![0, 2, 19], (0..20).collect()] {
+            let mut v = all.clone();
+            let moved = remove_sorted(&mut v, dropped.iter().copied());
+            let want: Vec<Pair> =
+                all.iter().enumerate().filter(|(k, _)| !dropped.contains(k)).map(|(_, p)| *p).collect();
+            assert_eq!(v, want, "{dropped:?}");
+            let first = dropped.first().copied().unwrap_or(all.len());
+            assert_eq!(moved, all.len() - first - dropped.len().min(all.len() - first), "{dropped:?}");
+        }
     }
 }
