@@ -210,20 +210,19 @@ impl DynamicBvh {
         tally
     }
 
-    /// Give every body of `self.moves` its new fat box (in its proxy; the old one kept in its move), mark it
-    /// moved, and note where it was inserted from. Its place in the trees is not changed yet (see
-    /// [`DynamicBvh::move_and_walk`]).
+    /// Give every body of `self.moves` its new fat box (in its proxy; the scan sized most of them and kept the old
+    /// one in the move), mark it moved, and note where it was inserted from. Its place in the trees is not changed
+    /// yet (see [`DynamicBvh::move_and_walk`]).
     fn prepare_moves(&mut self, aabbs: &[Aabb]) {
         let (policy, now) = (self.config.policy(), self.now);
         for (slot, m) in self.moves.iter_mut().enumerate() {
             let i = m.body as usize;
             let b = &aabbs[i];
-            m.old_fat = self.proxies[i].fat;
-            self.proxies[i].fat = match m.target {
+            self.proxies[i].fat = m.fat.unwrap_or_else(|| match m.target {
                 Target::Dynamic => policy.dynamic_box(b, self.anchors[i], now, jitter(m.body, now)),
                 Target::Static => policy.static_box(b),
                 Target::Nowhere | Target::Unplaced => Aabb::EMPTY,
-            };
+            });
             self.marks.set(i, slot as u32);
             match m.target {
                 Target::Dynamic => self.last.reinserted += 1,
@@ -311,6 +310,9 @@ impl Broadphase for DynamicBvh {
             now,
             settle: c.settle,
             invalid_boxes: frame.invalid_boxes,
+            anchors: &self.anchors,
+            policy: c.policy(),
+            share: c.rebuild_share,
         };
         scan.run(&mut self.scan, c.parallelism, &mut self.moves);
         let n = aabbs.len();
