@@ -84,17 +84,6 @@ pub(crate) struct WalkView<'a> {
     pub marks: &'a Marks,
 }
 
-impl View<'_> {
-    /// Body `j`'s fat box before this call's moves.
-    #[inline(always)]
-    fn old_fat(&self, j: usize) -> Aabb {
-        match self.marks.slot(j) {
-            Some(slot) => self.moves[slot as usize].old_fat,
-            None => self.proxies[j].fat,
-        }
-    }
-}
-
 impl PairCache {
     /// Forget every pair (keeping the allocations).
     pub(crate) fn clear(&mut self) {
@@ -171,14 +160,17 @@ impl PairCache {
                 let fat = view.proxies[i].fat;
                 for tree in view.trees {
                     let found = &mut q.found;
-                    q.tally += tree.query(&fat, &mut q.stack, |j| {
+                    q.tally += tree.query_leaves(&fat, &mut q.stack, |j, leaf| {
                         let j = j as usize;
-                        let moved = view.marks.moved(j);
+                        let slot = view.marks.slot(j);
                         // Both moved: the smaller index's query adds the pair (the larger's finds it too).
-                        if j == i || (moved && j < i) {
+                        if j == i || (slot.is_some() && j < i) {
                             return;
                         }
-                        if !m.old_fat.overlaps(&view.old_fat(j)) {
+                        // The leaf holds `j`'s fat box after this call's moves: for a body that did not move, also
+                        // the one before.
+                        let old_j = slot.map_or(*leaf, |s| view.moves[s as usize].old_fat);
+                        if !m.old_fat.overlaps(&old_j) {
                             found.push(Pair::new(i as u32, j as u32));
                         }
                     });
