@@ -8,7 +8,8 @@
 //! - **pairs that appear** are found by querying the trees with each moved body's new fat box. A pair found this
 //!   way was cached before exactly when the two *old* fat boxes overlapped (the cache was exact for them), so it
 //!   is added only when they did not — no hash set, no lookup. When both bodies moved, only the query of the
-//!   smaller index adds the pair (the other finds it too);
+//!   smaller index adds the pair (the other finds it too). The queries run after the walk (which runs beside the
+//!   re-insertions, before the trees are ready for them), so they also output the new pairs that overlap;
 //! - **pairs that vanish** have a moved body and new fat boxes that no longer overlap. The walk that filters the
 //!   cache by the exact test checks them on the way (one more box test, for the pairs of moved bodies only) and
 //!   drops them.
@@ -20,7 +21,8 @@
 //! boxes of a pair sit anywhere in the frame's array. The cache is therefore kept sorted by the first body
 //! (`a`): then the walk reads the `a` boxes in order, streaming, and only the `b` box is a random read. New pairs
 //! go to an unsorted tail that is sorted and merged in once it holds an eighth of the cache; dropped pairs are
-//! compacted away in order. Whether a body moved this call is one bit per body, all of them in L1.
+//! compacted away by moving the runs between them (a few hundred `memmove`s a call on `slow` at 10⁵, where a
+//! `retain` tested every entry on one thread). Whether a body moved this call is one bit per body, all in L1.
 
 use crate::bodies::{Marks, Proxy};
 use crate::chunks::Chunks;
@@ -40,10 +42,11 @@ struct WalkChunk {
     tally: Tally,
 }
 
-/// One chunk of the queries: the new pairs it found and its query stack.
+/// One chunk of the queries: the new pairs it found, those of them whose boxes overlap, and its query stack.
 #[derive(Clone, Debug, Default)]
 struct QueryChunk {
     found: Vec<Pair>,
+    out: Vec<Pair>,
     stack: Vec<u32>,
     tally: Tally,
 }
@@ -64,7 +67,7 @@ pub(crate) struct PairCache {
     queries: Chunks<QueryChunk>,
 }
 
-/// What the cache's passes read of the dynamic tree.
+/// What the queries read of the dynamic tree.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct View<'a> {
     pub aabbs: &'a [Aabb],
@@ -74,15 +77,13 @@ pub(crate) struct View<'a> {
     pub trees: &'a [Tree; 2],
 }
 
-impl View<'_> {
-    /// Body `j`'s fat box before this call's moves.
-    #[inline(always)]
-    fn old_fat(&self, j: usize) -> Aabb {
-        match self.marks.slot(j) {
-            Some(slot) => self.moves[slot as usize].old_fat,
-            None => self.proxies[j].fat,
-        }
-    }
+/// What the walk reads: this call's boxes, the fat boxes after this call's moves, and which bodies moved. Not the
+/// trees, so that the walk can run while they change.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WalkView<'a> {
+    pub aabbs: &'a [Aabb],
+    pub proxies: &'a [Proxy],
+    pub marks: &'a Marks,
 }
 
 impl PairCache {
@@ -138,12 +139,20 @@ impl PairCache {
     }
 
     /// Add the pairs that appear this call: each moved body's new fat box queried in both trees, a pair kept when
-    /// the two old fat boxes did not overlap (see the module docs). Returns the queries' tally; `new` is how many
-    /// pairs were added.
-    pub(crate) fn add_new(&mut self, view: &View<'_>, parallelism: Parallelism, new: &mut u64) -> Tally {
+    /// the two old fat boxes did not overlap (see the module docs); those whose boxes overlap in this call's
+    /// `aabbs` are appended to `out` (the walk, which ran before, did not see them). Returns the queries' tally;
+    /// `new` is how many pairs were added.
+    pub(crate) fn add_new(
+        &mut self,
+        view: &View<'_>,
+        parallelism: Parallelism,
+        out: &mut Vec<Pair>,
+        new: &mut u64,
+    ) -> Tally {
         let moves = view.moves;
         self.queries.run(parallelism, "bvh_queries", moves.len() * 16, moves.len(), |range, q| {
             q.found.clear();
+            q.out.clear();
             q.tally = Tally::default();
             for m in &moves[range] {
                 if matches!(m.target, Target::Nowhere | Target::Unplaced) {
@@ -153,23 +162,33 @@ impl PairCache {
                 let fat = view.proxies[i].fat;
                 for tree in view.trees {
                     let found = &mut q.found;
-                    q.tally += tree.query(&fat, &mut q.stack, |j| {
+                    q.tally += tree.query_leaves(&fat, &mut q.stack, |j, leaf| {
                         let j = j as usize;
-                        let moved = view.marks.moved(j);
+                        let slot = view.marks.slot(j);
                         // Both moved: the smaller index's query adds the pair (the larger's finds it too).
-                        if j == i || (moved && j < i) {
+                        if j == i || (slot.is_some() && j < i) {
                             return;
                         }
-                        if !m.old_fat.overlaps(&view.old_fat(j)) {
+                        // The leaf holds `j`'s fat box after this call's moves: for a body that did not move, also
+                        // the one before.
+                        let old_j = slot.map_or(*leaf, |s| view.moves[s as usize].old_fat);
+                        if !m.old_fat.overlaps(&old_j) {
                             found.push(Pair::new(i as u32, j as u32));
                         }
                     });
                 }
             }
+            for p in &q.found {
+                if view.aabbs[p.a as usize].overlaps(&view.aabbs[p.b as usize]) {
+                    q.out.push(*p);
+                }
+            }
+            q.tally.pair_tests += q.found.len() as u64;
         });
         let mut tally = Tally::default();
         for c in self.queries.used() {
             self.fresh.extend_from_slice(&c.state.found);
+            out.extend_from_slice(&c.state.out);
             *new += c.state.found.len() as u64;
             tally += c.state.tally;
         }
@@ -180,7 +199,7 @@ impl PairCache {
     /// bodies whose fat boxes no longer overlap. Returns the tally; `stale` is how many pairs were dropped.
     pub(crate) fn walk(
         &mut self,
-        view: &View<'_>,
+        view: &WalkView<'_>,
         parallelism: Parallelism,
         out: &mut Vec<Pair>,
         stale: &mut u64,
@@ -229,25 +248,13 @@ impl PairCache {
     /// Drop the stale pairs the walk found (compacting both lists in order), and merge the fresh pairs into the
     /// sorted ones once they are an eighth of them.
     fn tidy(&mut self) -> Tally {
-        let mut dropped = self.walk.used().iter().flat_map(|c| c.state.stale.iter().copied()).peekable();
-        let mut k = 0;
-        let mut keep = |_: &Pair| {
-            let here = k;
-            k += 1;
-            if dropped.peek() == Some(&(here as u32)) {
-                dropped.next();
-                false
-            } else {
-                true
-            }
-        };
         let before = self.len();
-        if self.walk.used().iter().any(|c| !c.state.stale.is_empty()) {
-            // One counter over `sorted ++ fresh`, the order the walk numbered them in.
-            self.sorted.retain(&mut keep);
-            self.fresh.retain(&mut keep);
-        }
-        let mut tally = Tally::work((before - self.len()) as u64, 0);
+        let s = self.sorted.len();
+        let dropped = || self.walk.used().iter().flat_map(|c| c.state.stale.iter().map(|&k| k as usize));
+        // One numbering over `sorted ++ fresh`, the order the walk numbered them in, ascending.
+        let moved = remove_sorted(&mut self.sorted, dropped().take_while(|&k| k < s))
+            + remove_sorted(&mut self.fresh, dropped().skip_while(|&k| k < s).map(|k| k - s));
+        let mut tally = Tally::work((before - self.len()) as u64, 8 * moved as u64);
         if self.fresh.len() * 8 > self.sorted.len() {
             self.fresh.sort_unstable_by_key(|p| p.a);
             self.merged.clear();
@@ -284,5 +291,50 @@ impl PairCache {
             true
         });
         let _ = self.sort_all();
+    }
+}
+
+/// Remove the entries at `dropped` (ascending indices into `v`) by moving the runs between them down, keeping
+/// the order; returns how many entries moved. A few hundred stale pairs in a cache of tens of thousands cost a
+/// few hundred `memmove`s, where a `retain` would test every entry on the calling thread.
+fn remove_sorted(v: &mut Vec<Pair>, dropped: impl Iterator<Item = usize>) -> usize {
+    let (mut write, mut read, mut moved) = (None::<usize>, 0, 0);
+    for d in dropped {
+        if let Some(w) = write {
+            v.copy_within(read..d, w);
+            moved += d - read;
+            write = Some(w + d - read);
+        } else {
+            write = Some(d);
+        }
+        read = d + 1;
+    }
+    if let Some(w) = write {
+        let len = v.len();
+        v.copy_within(read..len, w);
+        moved += len - read;
+        v.truncate(w + len - read);
+    }
+    moved
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Removing ascending indices by moving runs keeps the same entries, in the same order, as a `retain` that
+    /// tests every index: none dropped, the first, the last, adjacent ones, all of them.
+    #[test]
+    fn removing_sorted_indices_is_a_retain() {
+        let all: Vec<Pair> = (0..20u32).map(|i| Pair::new(i, i + 100)).collect();
+        for dropped in [vec![], vec![0], vec![19], vec![3, 4, 5, 11], vec![0, 2, 19], (0..20).collect()] {
+            let mut v = all.clone();
+            let moved = remove_sorted(&mut v, dropped.iter().copied());
+            let want: Vec<Pair> =
+                all.iter().enumerate().filter(|(k, _)| !dropped.contains(k)).map(|(_, p)| *p).collect();
+            assert_eq!(v, want, "{dropped:?}");
+            let first = dropped.first().copied().unwrap_or(all.len());
+            assert_eq!(moved, all.len() - first - dropped.len().min(all.len() - first), "{dropped:?}");
+        }
     }
 }

@@ -13,7 +13,7 @@
 //! cannot be told from one that moved without keeping last call's boxes, and Bullet's stages too are driven by
 //! the world telling it which bodies moved (it stops updating sleeping ones).
 
-use crate::bodies::Proxy;
+use crate::bodies::{Anchor, FatPolicy, Proxy, Stage, jitter};
 use crate::bounds::{fits, is_usable};
 use crate::chunks::Chunks;
 use collide_broadphase::{InvalidBoxes, Parallelism};
@@ -33,13 +33,16 @@ pub(crate) enum Target {
     Unplaced,
 }
 
-/// A body that changes its place this call, and its fat box before (filled in when the move is applied:
-/// whether a pair was cached before this call is decided from the old fat boxes).
+/// A body that changes its place this call: its fat box before (whether a pair was cached before this call is
+/// decided from the old fat boxes), its new fat box if the scan sized it, and its place in the trees after
+/// (filled in when the trees are changed, copied to its proxy once the walk that runs meanwhile is done).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Move {
     pub body: u32,
     pub target: Target,
     pub old_fat: Aabb,
+    pub fat: Option<Aabb>,
+    pub place: Option<(Stage, u32)>,
 }
 
 /// What the scan reads.
@@ -55,40 +58,57 @@ pub(crate) struct Scan<'a> {
     pub settle: u32,
     /// What an unusable box makes the scan do (the frame's policy).
     pub invalid_boxes: InvalidBoxes,
+    /// Per body, where its last insertion was: the new fat boxes are sized here, in parallel, while the body's
+    /// box is in the cache (on the calling thread afterwards, each was a few cache misses).
+    pub anchors: &'a [Anchor],
+    pub policy: FatPolicy,
+    /// The share of a chunk's bodies whose new fat boxes the scan sizes: past it the call most likely rebuilds
+    /// everything (`rebuild_share`), which sizes every box itself, and the scan would only add work.
+    pub share: f32,
 }
 
 impl Scan<'_> {
-    /// The moves of bodies `range`, appended to `moves`.
+    /// The moves of bodies `range`, appended to `moves`, each with its old fat box and (up to [`Scan::share`] of
+    /// the chunk) its new one. One loop per case of the hint, so that the loop without it does not decide the case
+    /// per body.
     fn chunk(&self, range: std::ops::Range<usize>, moves: &mut Vec<Move>) {
         let start = range.start;
-        let (aabbs, proxies, still) =
-            (&self.aabbs[range.clone()], &self.proxies[range.clone()], &self.still[range.clone()]);
-        let moved = self.moved.map(|m| &m[range]);
-        for (k, ((b, p), still)) in aabbs.iter().zip(proxies).zip(still).enumerate() {
-            let i = start + k;
-            let target = match moved {
-                Some(moved) if !moved[k] => {
-                    // Last call's box, by the hint's promise: inside the fat box if the body is placed.
-                    if p.is_dynamic() && self.now - still.load(Ordering::Relaxed) >= self.settle {
-                        Target::Static
-                    } else {
-                        continue;
-                    }
+        let (aabbs, proxies) = (&self.aabbs[range.clone()], &self.proxies[range.clone()]);
+        let mut budget = (self.share * range.len() as f32).ceil() as usize;
+        let mut push = |k: usize, target: Target| {
+            let (i, b, old_fat) = (start + k, &aabbs[k], proxies[k].fat);
+            let fat = match target {
+                Target::Unplaced => return,
+                Target::Nowhere => Some(Aabb::EMPTY),
+                _ if budget == 0 => None,
+                Target::Dynamic => {
+                    Some(self.policy.dynamic_box(b, self.anchors[i], self.now, jitter(i as u32, self.now)))
                 }
-                moved => {
-                    if moved.is_some() {
-                        still.store(self.now, Ordering::Relaxed);
-                    }
-                    // Inside the fat box and not inverted (then also finite, the fat box being finite): stays. A
-                    // body in no tree has the empty fat box, which contains nothing.
-                    if fits(b, &p.fat) {
-                        continue;
-                    }
-                    self.leaving(i, b, p)
-                }
+                Target::Static => Some(self.policy.static_box(b)),
             };
-            if target != Target::Unplaced {
-                moves.push(Move { body: i as u32, target, old_fat: Aabb::EMPTY });
+            budget = budget.saturating_sub(1);
+            moves.push(Move { body: i as u32, target, old_fat, fat, place: None });
+        };
+        let Some(moved) = self.moved else {
+            for (k, (b, p)) in aabbs.iter().zip(proxies).enumerate() {
+                // Inside the fat box and not inverted (then also finite, the fat box being finite): stays. A body in
+                // no tree has the empty fat box, which contains nothing.
+                if !fits(b, &p.fat) {
+                    push(k, self.leaving(start + k, b, p));
+                }
+            }
+            return;
+        };
+        let (moved, still) = (&moved[range.clone()], &self.still[range]);
+        for (k, (((b, p), still), &moved)) in aabbs.iter().zip(proxies).zip(still).zip(moved).enumerate() {
+            if moved {
+                still.store(self.now, Ordering::Relaxed);
+                if !fits(b, &p.fat) {
+                    push(k, self.leaving(start + k, b, p));
+                }
+            } else if p.is_dynamic() && self.now - still.load(Ordering::Relaxed) >= self.settle {
+                // Last call's box, by the hint's promise: inside the fat box if the body is placed.
+                push(k, Target::Static);
             }
         }
     }
@@ -114,6 +134,57 @@ impl Scan<'_> {
         moves.clear();
         for c in chunks.used() {
             moves.extend_from_slice(&c.state);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use collide_math::Vec3;
+
+    /// The scan sizes the new fat boxes of the first `share` of a chunk's leaving bodies — exactly as the policy
+    /// sizes them — and leaves the rest to the caller; every move keeps its old fat box.
+    #[test]
+    fn the_scan_sizes_a_share_of_the_new_fat_boxes() {
+        let n = 100;
+        let aabbs: Vec<Aabb> =
+            (0..n).map(|i| Aabb::from_center_radius(Vec3::new(i as f32 * 3.0, 0.0, 0.0), 0.5)).collect();
+        // Every tenth body is placed with a fat box it has left; the others fit theirs.
+        let proxies: Vec<Proxy> = (0..n)
+            .map(|i| {
+                let mut p = Proxy::PLACELESS;
+                p.set_place(Some((Stage::Dynamic, i as u32)));
+                let shift = if i % 10 == 0 { Vec3::splat(5.0) } else { Vec3::ZERO };
+                p.fat = Aabb::new(aabbs[i].min - 0.1 + shift, aabbs[i].max + 0.1 + shift);
+                p
+            })
+            .collect();
+        let still: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
+        let anchors = vec![Anchor::UNKNOWN; n];
+        let policy = FatPolicy { margin: 0.05, horizon: 120.0, max_reach: 2.0 };
+        for (share, sized) in [(1.0, 10), (0.03, 3), (0.0, 0)] {
+            let scan = Scan {
+                aabbs: &aabbs,
+                moved: None,
+                proxies: &proxies,
+                still: &still,
+                now: 7,
+                settle: 16,
+                invalid_boxes: InvalidBoxes::OverlapNothing,
+                anchors: &anchors,
+                policy,
+                share,
+            };
+            let mut moves = Vec::new();
+            scan.run(&mut Chunks::default(), Parallelism::SERIAL, &mut moves);
+            assert_eq!(moves.iter().map(|m| m.body).collect::<Vec<_>>(), (0..10).map(|k| 10 * k).collect::<Vec<_>>());
+            for (k, m) in moves.iter().enumerate() {
+                let i = m.body as usize;
+                assert_eq!(m.old_fat, proxies[i].fat);
+                let want = (k < sized).then(|| policy.dynamic_box(&aabbs[i], anchors[i], 7, jitter(m.body, 7)));
+                assert_eq!(m.fat, want, "share {share}, move {k}");
+            }
         }
     }
 }

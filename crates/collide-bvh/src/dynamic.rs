@@ -3,14 +3,15 @@
 //! bodies move.
 
 use crate::bodies::{Anchor, FatPolicy, Marks, Proxy, Stage, jitter};
-use crate::cache::{PairCache, View};
+use crate::cache::{PairCache, View, WalkView};
 use crate::chunks::Chunks;
 use crate::classify::{Move, Scan, Target};
 use crate::insert::Changes;
 use crate::rebuild::{self, Rebuild};
 use crate::tree::{NONE, Tree};
 use collide_broadphase::{
-    Aabb, Broadphase, DebugBox, DebugGeometry, Frame, InvalidBoxes, PairList, Parallelism, Params, Resize, Stats, Tally,
+    Aabb, Broadphase, DebugBox, DebugGeometry, Frame, InvalidBoxes, Pair, PairList, Parallelism, Params, Resize, Stats,
+    Tally,
 };
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -209,53 +210,73 @@ impl DynamicBvh {
         tally
     }
 
-    /// Move the bodies of `self.moves` to their new places, in order; record each body's old fat box in its move.
-    fn apply_moves(&mut self, aabbs: &[Aabb]) {
+    /// Give every body of `self.moves` its new fat box (in its proxy; the scan sized most of them and kept the old
+    /// one in the move), mark it moved, and note where it was inserted from. Its place in the trees is not changed
+    /// yet (see [`DynamicBvh::move_and_walk`]).
+    fn prepare_moves(&mut self, aabbs: &[Aabb]) {
         let (policy, now) = (self.config.policy(), self.now);
-        let mut changes = Changes::default();
         for (slot, m) in self.moves.iter_mut().enumerate() {
             let i = m.body as usize;
             let b = &aabbs[i];
-            let p = self.proxies[i];
-            m.old_fat = p.fat;
-            let fat = match m.target {
+            self.proxies[i].fat = m.fat.unwrap_or_else(|| match m.target {
                 Target::Dynamic => policy.dynamic_box(b, self.anchors[i], now, jitter(m.body, now)),
                 Target::Static => policy.static_box(b),
                 Target::Nowhere | Target::Unplaced => Aabb::EMPTY,
-            };
-            let place = match (p.place(), m.target) {
-                (Some((Stage::Dynamic, leaf)), Target::Dynamic) => {
-                    self.trees[0].reinsert(leaf, fat, &mut changes);
-                    Some((Stage::Dynamic, leaf))
-                }
-                (old, target) => {
-                    if let Some((s, leaf)) = old {
-                        self.trees[s as usize].remove(leaf, &mut changes);
-                    }
-                    let stage = match target {
-                        Target::Dynamic => Stage::Dynamic,
-                        Target::Static => Stage::Static,
-                        Target::Nowhere | Target::Unplaced => {
-                            self.proxies[i] = Proxy::PLACELESS;
-                            self.marks.set(i, slot as u32);
-                            continue;
-                        }
-                    };
-                    Some((stage, self.trees[stage as usize].insert(m.body, fat, &mut changes)))
-                }
-            };
-            self.proxies[i].fat = fat;
-            self.proxies[i].set_place(place);
-            self.anchors[i] = Anchor { center: crate::morton::center(b), at: now };
+            });
             self.marks.set(i, slot as u32);
             match m.target {
                 Target::Dynamic => self.last.reinserted += 1,
                 Target::Static => self.last.settled += 1,
-                Target::Nowhere | Target::Unplaced => {}
+                Target::Nowhere | Target::Unplaced => continue,
             }
+            self.anchors[i] = Anchor { center: crate::morton::center(b), at: now };
+        }
+    }
+
+    /// The prepared moves made in the trees while the cache is walked: the two do not depend on each other (the
+    /// walk reads this call's boxes, the new fat boxes and the marks, never the trees), and the re-insertions are
+    /// serial, so on two threads the walk's chunks run beside them and the second thread joins the walk when the
+    /// trees are done. The walk's output is every cached pair that overlaps; the queries that follow add the new
+    /// ones. Each body's new place goes to its proxy afterwards (the walk reads the proxies meanwhile).
+    fn move_and_walk(&mut self, aabbs: &[Aabb], out: &mut Vec<Pair>) -> Tally {
+        let parallelism = self.config.parallelism;
+        let work = self.cache.len() + 16 * self.moves.len();
+        let walk = WalkView { aabbs, proxies: &self.proxies, marks: &self.marks };
+        let mut halves = [
+            Half::Trees {
+                trees: &mut self.trees,
+                proxies: &self.proxies,
+                moves: &mut self.moves,
+                changes: Changes::default(),
+            },
+            Half::Walk { cache: &mut self.cache, view: walk, out, stale: 0, tally: Tally::default() },
+        ];
+        parallelism.for_each("bvh_move_and_walk", work, &mut halves, |_, half| half.run(parallelism));
+        let [Half::Trees { changes, .. }, Half::Walk { stale, tally, .. }] = halves else {
+            unreachable!("the halves keep their order")
+        };
+        for m in &self.moves {
+            self.proxies[m.body as usize].set_place(m.place);
         }
         self.last.changes = changes;
-        self.last.tally += Tally::work(changes.visited + self.moves.len() as u64, changes.visited * 40);
+        self.last.stale_pairs += stale;
+        tally + Tally::work(changes.visited + self.moves.len() as u64, changes.visited * 40)
+    }
+}
+
+/// The two independent halves of an incremental call (see [`DynamicBvh::move_and_walk`]), each with what it
+/// borrows and what it returns.
+enum Half<'a, 'o> {
+    Trees { trees: &'a mut [Tree; 2], proxies: &'a [Proxy], moves: &'a mut [Move], changes: Changes },
+    Walk { cache: &'a mut PairCache, view: WalkView<'a>, out: &'o mut Vec<Pair>, stale: u64, tally: Tally },
+}
+
+impl Half<'_, '_> {
+    fn run(&mut self, parallelism: Parallelism) {
+        match self {
+            Self::Trees { trees, proxies, moves, changes } => move_in_trees(trees, proxies, moves, changes),
+            Self::Walk { cache, view, out, stale, tally } => *tally = cache.walk(view, parallelism, out, stale),
+        }
     }
 }
 
@@ -289,6 +310,9 @@ impl Broadphase for DynamicBvh {
             now,
             settle: c.settle,
             invalid_boxes: frame.invalid_boxes,
+            anchors: &self.anchors,
+            policy: c.policy(),
+            share: c.rebuild_share,
         };
         scan.run(&mut self.scan, c.parallelism, &mut self.moves);
         let n = aabbs.len();
@@ -296,13 +320,14 @@ impl Broadphase for DynamicBvh {
         if !self.built || self.speeds_unknown || self.moves.len() as f32 > c.rebuild_share * n as f32 {
             tally += self.rebuild(aabbs, moved.is_some(), frame.invalid_boxes);
             self.moves.clear();
+            let view = WalkView { aabbs, proxies: &self.proxies, marks: &self.marks };
+            tally += self.cache.walk(&view, c.parallelism, out, &mut self.last.stale_pairs);
         } else {
-            self.apply_moves(aabbs);
+            self.prepare_moves(aabbs);
+            tally += self.move_and_walk(aabbs, out);
             let view = view!(self, aabbs);
-            tally += self.cache.add_new(&view, c.parallelism, &mut self.last.new_pairs);
+            tally += self.cache.add_new(&view, c.parallelism, out, &mut self.last.new_pairs);
         }
-        let view = view!(self, aabbs);
-        tally += self.cache.walk(&view, c.parallelism, out, &mut self.last.stale_pairs);
         self.last.tally += tally;
         #[cfg(debug_assertions)]
         {
@@ -384,7 +409,7 @@ impl Broadphase for DynamicBvh {
 
     /// Build from `frame` now: the cache is of fat boxes, so the pairs given do not fill it, but the next call then
     /// starts from a built structure (it rebuilds once more with the speeds it sees).
-    fn warm_start(&mut self, frame: &Frame<'_>, pairs: &[collide_broadphase::Pair]) {
+    fn warm_start(&mut self, frame: &Frame<'_>, pairs: &[Pair]) {
         let _ = pairs;
         self.reset();
         let mut out = PairList::new();
@@ -417,5 +442,30 @@ impl Broadphase for DynamicBvh {
                 out.boxes.push(DebugBox { aabb: n.aabb, depth });
             }
         }
+    }
+}
+
+/// Make each move in the trees, in order, with the fat box its proxy now holds; record its new place in the move.
+/// The proxies still name the old places.
+fn move_in_trees(trees: &mut [Tree; 2], proxies: &[Proxy], moves: &mut [Move], changes: &mut Changes) {
+    for m in moves {
+        let p = &proxies[m.body as usize];
+        m.place = match (p.place(), m.target) {
+            (Some((Stage::Dynamic, leaf)), Target::Dynamic) => {
+                trees[0].reinsert(leaf, p.fat, changes);
+                Some((Stage::Dynamic, leaf))
+            }
+            (old, target) => {
+                if let Some((s, leaf)) = old {
+                    trees[s as usize].remove(leaf, changes);
+                }
+                let stage = match target {
+                    Target::Dynamic => Stage::Dynamic,
+                    Target::Static => Stage::Static,
+                    Target::Nowhere | Target::Unplaced => continue,
+                };
+                Some((stage, trees[stage as usize].insert(m.body, p.fat, changes)))
+            }
+        };
     }
 }

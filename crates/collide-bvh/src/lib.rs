@@ -30,7 +30,9 @@
 //!   re-inserted. Re-insertion chooses the sibling by the surface-area heuristic, starting from the lowest former
 //!   ancestor whose box contains the new fat box (Bullet's look-ahead: the body moved a little, so its place is
 //!   near), refits upwards only as far as boxes change, and rotates nodes on the way (Box2D v3's rotations, which
-//!   keep a tree that is changed one leaf at a time close to a rebuilt one) (`insert.rs`);
+//!   keep a tree that is changed one leaf at a time close to a rebuilt one) (`insert.rs`). The scan also sizes the
+//!   new fat boxes, in parallel; the re-insertions are serial (each changes the tree the next one descends), so
+//!   they run beside the cache's walk, which never reads the trees (`dynamic.rs`, `move_and_walk`);
 //! - **a static and a dynamic tree** (Bullet's stages). A body whose box has not changed for `settle` calls moves
 //!   to the static tree with a tight fat box; a static body that leaves its box goes back to the dynamic tree.
 //!   Resting bodies then neither enlarge the cache with predicted boxes nor slow the insertions of the moving
@@ -40,9 +42,9 @@
 //!   to call. Every box is in its fat box, so filtering the cache by the exact test on this call's boxes gives
 //!   exactly the answer. The cache changes only at the moved bodies: the pairs that appear are found by querying
 //!   the trees with their new fat boxes, and a pair found is new exactly when the two *old* fat boxes did not
-//!   overlap (no hash set: the cache was exact for them); the pairs that vanish are dropped by the walk, which
-//!   tests the fat boxes of the pairs of moved bodies on its way. The cache is kept sorted by its first body,
-//!   so the walk streams through one box of each pair;
+//!   overlap (no hash set: the cache was exact for them), and the queries output those that overlap; the pairs
+//!   that vanish are dropped by the walk, which tests the new fat boxes of the pairs of moved bodies on its way.
+//!   The cache is kept sorted by its first body, so the walk streams through one box of each pair;
 //! - **a bulk rebuild** when more than `rebuild_share` of the bodies must move in one call — the first calls, a
 //!   scene of fast bodies, a crowd coming to rest at once: both trees are rebuilt by `lbvh`'s parallel builder,
 //!   the cache filled by its self-join (`rebuild.rs`). A re-insertion costs a few microseconds at 10⁵ bodies;
@@ -165,8 +167,9 @@
 //! - `rebuild_share` (4% by default) is where a bulk rebuild becomes cheaper than re-inserting one by one; raise
 //!   it on machines with one core (the rebuild is parallel, the re-insertions are not).
 //! - Both run on rayon's threads from [`Parallelism::DEFAULT_MIN_WORK`] items (the scan, the queries, the walk,
-//!   the build and the join); the re-insertions are serial. Neither allocates per frame once its buffers have
-//!   grown to the scene (`tests/warm_allocations.rs`).
+//!   the build and the join); the re-insertions are serial, beside the walk, so on two threads a frame costs
+//!   about the larger of the two plus the scan and the queries. Neither allocates per frame once its buffers
+//!   have grown to the scene (`tests/warm_allocations.rs`).
 //!
 //!
 //! # Measured
@@ -174,7 +177,8 @@
 //! Development VM (2-core AMD EPYC, shared with other builds: load average 5–7 during every figure here, which
 //! inflates absolute times about twofold and hurts the parallel passes most). Each contender runs over the same
 //! recorded frames of a `collide-sim` simulation, frame by frame in turn, so that load spikes hit all of them;
-//! the ratio is of mean frame times (and of the faster half of the frames), with 2 rayon threads:
+//! the ratio is of mean frame times (and of the faster half of the frames), with 2 rayon threads (the
+//! `bvh-dynamic` rows are from before its re-insertions ran beside the walk; see below for the current figures):
 //!
 //! | scene | bodies | ours | against | ratio (mean / faster half) |
 //! |---|---|---|---|---|
@@ -185,8 +189,29 @@
 //! | `uniform` | 10⁶ | `lbvh` | `parry-bvh-rebuild` | 0.23 / 0.22 |
 //! | `uniform` | 10⁶ | `mbp` | `parry-bvh-rebuild` | 0.19 / 0.18 |
 //!
-//! A serial `bvh-dynamic` frame on `slow` at 10⁵ (median, phases timed inside): scan 0.25 ms, re-insertions
-//! 0.75, queries 0.75, the cache's walk 0.95 — 946 bodies re-inserted, 53 k cached pairs for 9.5 k overlapping.
+//! Issue 14's target for `bvh-dynamic` (≤ ⅕ of `parry-bvh-refit` on `slow` at 10⁵, no motion hint, as the peers
+//! study runs it), with xtask's `tree_peers` example (a recording of 200 frames, 120 of them warm-up, both
+//! contenders interleaved frame by frame inside `on_worker`, 2 threads), the version with the re-insertions
+//! beside the walk against the one before it, in turn, three rounds each, load average 1.5–1.9:
+//!
+//! | bodies | before: ours / parry-refit, ms | ratio | re-insertions beside the walk | ratio |
+//! |---|---|---|---|---|
+//! | 10⁴ | 0.14 / 0.56 | 0.25 | 0.14 / 0.57 | 0.24–0.27 (unchanged: below the parallel threshold) |
+//! | 10⁵ | 2.23–2.35 / 7.8–8.0 | 0.28–0.29 | 1.69–1.85 / 7.7–8.2 | 0.22 |
+//!
+//! Where that 10⁵ frame went (mean of 160 frames, phases timed inside, load about 1.2): on 2 threads the scan
+//! 0.15 ms, the moves' fat boxes and marks 0.09 (serial), the re-insertions beside the walk 0.94–1.04, the
+//! queries 0.47–0.50; on one thread 0.22, 0.09, 1.65 (re-insertions about 0.85, walk 0.8) and 0.90. About 950
+//! bodies re-inserted a frame, 54.5 k cached pairs for 9.8 k overlapping. Two changes followed — the scan sizes
+//! the new fat boxes (in parallel), and a query reads an unmoved partner's old fat box from its leaf — measured
+//! only under a load of 3–5, where every version's ratio is 0.35–0.41 and they cannot be told apart (on one
+//! thread, load 5, 2.2 ms a frame against 2.5–2.9 before them: a hint, not a figure). The target is missed by about 10%: the re-insertions (about 0.9 µs each, mostly
+//! the descents' cache misses) and the queries are most of what is left, and the two threads now share the work
+//! about evenly, so what remains is making each cheaper. Tried and dropped: a query right after each
+//! re-insertion, while its path is in the cache (one thread, load 3.3: no faster); horizons of 180 and 240 calls
+//! (650 and 500 re-insertions, 78 k and 111 k cached pairs in the steady state after 400 calls; at load 4.4 the
+//! ratios, 0.34, 0.34 and 0.37 for 120, 180 and 240, told nothing, and the peers study warms up 120 calls only).
+//!
 //! Where every body moves fast (`uniform`, `cluster`) every frame is a bulk rebuild, about twice `lbvh`'s time:
 //! the rebuild also converts the trees to pools and sorts the cache for frames that do not come.
 //!

@@ -115,6 +115,13 @@ impl Tree {
     /// the tally: leaf box tests as `pair_tests`, inner nodes opened as `work`.
     #[inline]
     pub(crate) fn query(&self, q: &Aabb, stack: &mut Vec<u32>, mut hit: impl FnMut(u32)) -> Tally {
+        self.query_leaves(q, stack, |body, _| hit(body))
+    }
+
+    /// [`Tree::query`], with each leaf's box passed beside its body: the caller that needs the body's fat box
+    /// finds it here, in the node just read, instead of in a per-body array (one cache miss less per hit).
+    #[inline]
+    pub(crate) fn query_leaves(&self, q: &Aabb, stack: &mut Vec<u32>, mut hit: impl FnMut(u32, &Aabb)) -> Tally {
         let mut tally = Tally::default();
         if self.root == NONE {
             return tally;
@@ -128,7 +135,7 @@ impl Tree {
             let n = &self.nodes[i as usize];
             if n.is_leaf() {
                 tally.pair_tests += 1;
-                hit(n.body());
+                hit(n.body(), &n.aabb);
                 continue;
             }
             tally.work += 1;
