@@ -36,6 +36,7 @@ mod calibrate;
 mod contenders;
 mod machine;
 mod measure;
+mod narrowphase;
 mod octree;
 mod peers;
 mod plot;
@@ -67,7 +68,7 @@ pub struct Args {
     quick: bool,
     /// Run only these studies (repeat the flag or separate with commas); default: all.
     /// Studies: off, scaling, scaling-step, peers, cluster, octree-params, sap-speed, sap-feedback, calibrate,
-    /// selector, selector-trace, replay.
+    /// selector, selector-trace, replay, narrowphase.
     #[arg(long = "study", alias = "suite", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
     studies: Vec<String>,
     /// Output folder; default `bench-results/<machine>/`.
@@ -101,6 +102,7 @@ pub const STUDIES: &[&str] = &[
     "selector",
     "selector-trace",
     "replay",
+    "narrowphase",
 ];
 
 /// What every study gets: sizes and limits for this mode, the output folder, progress, collected results.
@@ -251,6 +253,7 @@ fn run_studies(ctx: &mut Ctx, studies: &[&'static str]) -> Result<(), String> {
             "selector" => selector::selector_study(ctx)?,
             "selector-trace" => trace::selector_trace(ctx)?,
             "replay" => replay::replay(ctx)?,
+            "narrowphase" => narrowphase::narrowphase(ctx)?,
             other => unreachable!("`{other}` was checked against STUDIES"),
         }
         ctx.progress.clear();

@@ -1,0 +1,194 @@
+//! Analytic box–box cases: every kind of contact, with the answer worked out by hand.
+
+use super::*;
+use collide_math::Quat;
+use std::f32::consts::FRAC_PI_4;
+
+fn cube(center: Vec3, half: f32) -> Obb {
+    Obb::new(center, Vec3::splat(half), Quat::IDENTITY)
+}
+
+fn close(a: Vec3, b: Vec3, eps: f32) -> bool {
+    (a - b).length() < eps
+}
+
+/// `m`'s points are `expect` in some order, within `eps`.
+fn same_points(m: &Manifold, expect: &[Vec3], eps: f32) -> bool {
+    m.points().len() == expect.len()
+        && expect.iter().all(|e| m.points().iter().any(|p| close(p.point, *e, eps)))
+        && m.points().iter().all(|p| expect.iter().any(|e| close(p.point, *e, eps)))
+}
+
+#[test]
+fn face_contact_of_stacked_cubes_has_four_corner_points() {
+    // b under a, overlapping by 0.2: the normal points up (from b toward a).
+    let a = cube(Vec3::new(0.0, 1.8, 0.0), 1.0);
+    let b = cube(Vec3::ZERO, 1.0);
+    let m = box_box(&a, &b).unwrap();
+    assert!(close(m.normal, Vec3::Y, 1e-6), "{m:?}");
+    assert_eq!(m.len, 4);
+    for p in m.points() {
+        assert!((p.depth - 0.2).abs() < 1e-5, "{p:?}");
+        assert!((p.point.y - 0.9).abs() < 1e-5, "midway through the overlap: {p:?}");
+        assert!((p.point.x.abs() - 1.0).abs() < 1e-5 && (p.point.z.abs() - 1.0).abs() < 1e-5);
+    }
+    assert!((m.depth() - 0.2).abs() < 1e-5);
+    // Swapping the bodies flips the normal only.
+    let m2 = box_box(&b, &a).unwrap();
+    assert!(close(m2.normal, -Vec3::Y, 1e-6));
+    let points: Vec<Vec3> = m.points().iter().map(|p| p.point).collect();
+    assert!(same_points(&m2, &points, 1e-6));
+}
+
+#[test]
+fn small_box_on_a_big_one_gets_its_own_four_corners() {
+    // The small face lies inside the big face: clipping keeps the incident quad whole.
+    let a = Obb::new(Vec3::new(0.3, 1.4, -0.2), Vec3::new(0.5, 0.5, 0.25), Quat::IDENTITY);
+    let b = Obb::new(Vec3::ZERO, Vec3::new(3.0, 1.0, 3.0), Quat::IDENTITY);
+    let m = box_box(&a, &b).unwrap();
+    assert!(close(m.normal, Vec3::Y, 1e-6));
+    let expect: Vec<Vec3> =
+        [(-0.2, -0.45), (-0.2, 0.05), (0.8, -0.45), (0.8, 0.05)].map(|(x, z)| Vec3::new(x, 0.95, z)).to_vec();
+    assert!(same_points(&m, &expect, 1e-5), "{m:?}");
+}
+
+#[test]
+fn offset_faces_clip_to_the_overlap_rectangle() {
+    // Equal cubes shifted by 1 in x and z: the faces overlap on the square [0,1]×[0,1].
+    let a = cube(Vec3::new(1.0, 1.9, 1.0), 1.0);
+    let b = cube(Vec3::ZERO, 1.0);
+    let m = box_box(&a, &b).unwrap();
+    assert!(close(m.normal, Vec3::Y, 1e-6));
+    let expect = [(0.0, 0.0), (0.0, 1.0), (1.0, 0.0), (1.0, 1.0)].map(|(x, z)| Vec3::new(x, 0.95, z));
+    assert!(same_points(&m, &expect, 1e-5), "{m:?}");
+}
+
+#[test]
+fn edge_contact_of_crossed_diamonds() {
+    // Both cubes rotated 45° (a about x, b about z): a's lowest edge runs along x, b's highest along z; they
+    // cross at one point. Each edge sits √2 from its centre; centres 2√2 − 0.1 apart in y overlap by 0.1.
+    let s2 = 2f32.sqrt();
+    let a = Obb::new(Vec3::new(0.0, 2.0 * s2 - 0.1, 0.0), Vec3::ONE, Quat::from_rotation_x(FRAC_PI_4));
+    let b = Obb::new(Vec3::ZERO, Vec3::ONE, Quat::from_rotation_z(FRAC_PI_4));
+    let m = box_box(&a, &b).unwrap();
+    assert_eq!(m.len, 1, "{m:?}");
+    assert!(close(m.normal, Vec3::Y, 1e-5), "{m:?}");
+    assert!((m.depth() - 0.1).abs() < 1e-4, "{m:?}");
+    assert!(close(m.points[0].point, Vec3::new(0.0, s2 - 0.05, 0.0), 1e-4), "{m:?}");
+}
+
+#[test]
+fn vertex_into_face() {
+    // b is a cube standing on a corner (rotated about two axes so its lowest corner is straight below the
+    // centre, √3 away); a is a flat slab whose bottom face is 0.1 below that corner... here a is on the bottom:
+    // the slab is b, the cube a, and the contact is one vertex point.
+    let q = Quat::from_rotation_arc(Vec3::ONE.normalize(), Vec3::Y);
+    let s3 = 3f32.sqrt();
+    let a = Obb::new(Vec3::new(0.0, s3 - 0.1, 0.0), Vec3::ONE, q);
+    let b = Obb::new(Vec3::new(0.0, -1.0, 0.0), Vec3::new(5.0, 1.0, 5.0), Quat::IDENTITY);
+    let m = box_box(&a, &b).unwrap();
+    assert!(close(m.normal, Vec3::Y, 1e-5), "{m:?}");
+    assert_eq!(m.len, 1, "only the corner is below the slab's face: {m:?}");
+    assert!((m.depth() - 0.1).abs() < 1e-4);
+    assert!(close(m.points[0].point, Vec3::new(0.0, -0.05, 0.0), 1e-4), "{m:?}");
+}
+
+#[test]
+fn box_inside_box_pushes_out_through_the_nearest_face() {
+    let a = cube(Vec3::new(0.0, 0.0, 2.0), 0.5); // inside b, nearest b's +z face (3 away at z = 3)
+    let b = cube(Vec3::ZERO, 3.0);
+    let m = box_box(&a, &b).unwrap();
+    assert!(close(m.normal, Vec3::Z, 1e-6), "{m:?}");
+    // Moving a by 1.5 along +z puts its far face on b's face: that is the penetration on this axis.
+    assert!((m.depth() - 1.5).abs() < 1e-5, "{m:?}");
+    assert_eq!(m.len, 4);
+}
+
+#[test]
+fn touching_faces_and_coincident_boxes() {
+    // Exactly touching faces: depth 0, still a contact, four points, no NaN.
+    let m = box_box(&cube(Vec3::new(2.0, 0.0, 0.0), 1.0), &cube(Vec3::ZERO, 1.0)).unwrap();
+    assert_eq!(m.normal, Vec3::X);
+    assert_eq!(m.len, 4);
+    assert!(m.points().iter().all(|p| p.depth == 0.0 && p.point.is_finite()));
+    // Coincident boxes: every axis ties at the full size; the first face of a wins, all finite.
+    let m = box_box(&cube(Vec3::ZERO, 1.0), &cube(Vec3::ZERO, 1.0)).unwrap();
+    assert!(m.normal.is_finite() && (m.normal.length() - 1.0).abs() < 1e-6);
+    assert!((m.depth() - 2.0).abs() < 1e-6 && m.len == 4);
+    // Parallel but rotated together (all nine edge pairs parallel or perpendicular): still a face contact.
+    let q = Quat::from_rotation_y(0.3) * Quat::from_rotation_x(0.2);
+    let a = Obb::new(q * Vec3::new(0.0, 1.9, 0.0), Vec3::ONE, q);
+    let b = Obb::new(Vec3::ZERO, Vec3::ONE, q);
+    let m = box_box(&a, &b).unwrap();
+    assert!(close(m.normal, q * Vec3::Y, 1e-5) && (m.depth() - 0.1).abs() < 1e-4 && m.len == 4, "{m:?}");
+}
+
+#[test]
+fn apart_on_a_face_axis_and_on_an_edge_axis_only() {
+    assert!(box_box(&cube(Vec3::new(2.01, 0.0, 0.0), 1.0), &cube(Vec3::ZERO, 1.0)).is_none());
+    // The crossed diamonds of the edge test, 0.05 further apart than touching. y is no face axis of either box
+    // (a's axes are x and the diagonals of y, z; b's are z and the diagonals of x, y), only the edge axis
+    // x × z: every face axis still overlaps, so only the edge axes can find the gap.
+    let s2 = 2f32.sqrt();
+    let a = Obb::new(Vec3::new(0.0, 2.0 * s2 + 0.05, 0.0), Vec3::ONE, Quat::from_rotation_x(FRAC_PI_4));
+    let b = Obb::new(Vec3::ZERO, Vec3::ONE, Quat::from_rotation_z(FRAC_PI_4));
+    let (fa, fb) = (BoxFrame::new(&a).unwrap(), BoxFrame::new(&b).unwrap());
+    for (f, g) in [(&fa, &fb), (&fb, &fa)] {
+        for axis in f.axes {
+            let radius = |h: &BoxFrame| (0..3).map(|k| h.half[k] * h.axes[k].dot(axis).abs()).sum::<f32>();
+            let gap = (fb.center - fa.center).dot(axis).abs() - radius(f) - radius(g);
+            assert!(gap < 0.0, "face axis {axis} separates: {gap}");
+        }
+    }
+    assert!(box_box(&a, &b).is_none());
+    assert!(box_box(&b, &a).is_none());
+}
+
+#[test]
+fn rotated_45_about_one_axis_and_about_two() {
+    // a: a cube rotated 45° about y resting on b's top face, overlapping by 0.1. The contact is a's bottom face.
+    let a = Obb::new(Vec3::new(0.0, 1.9, 0.0), Vec3::ONE, Quat::from_rotation_y(FRAC_PI_4));
+    let b = cube(Vec3::ZERO, 1.0);
+    let m = box_box(&a, &b).unwrap();
+    assert!(close(m.normal, Vec3::Y, 1e-5) && (m.depth() - 0.1).abs() < 1e-5, "{m:?}");
+    // The rotated square clipped by the unit square is an octagon: reduced to four points, all at depth 0.1.
+    assert_eq!(m.len, 4);
+    assert!(m.points().iter().all(|p| (p.depth - 0.1).abs() < 1e-5));
+    // About two axes: a's corner region against b's face; the answer is b's face normal whatever a's tilt, and
+    // the depth is the lowest corner's.
+    let q = Quat::from_rotation_x(FRAC_PI_4) * Quat::from_rotation_z(FRAC_PI_4);
+    let low = (0..8)
+        .map(|c| {
+            let s = Vec3::new(
+                if c & 1 == 0 { -1.0 } else { 1.0 },
+                if c & 2 == 0 { -1.0 } else { 1.0 },
+                if c & 4 == 0 { -1.0 } else { 1.0 },
+            );
+            (q * s).y
+        })
+        .fold(f32::INFINITY, f32::min);
+    let a = Obb::new(Vec3::new(0.0, 1.0 - low - 0.1, 0.0), Vec3::ONE, q);
+    let b = Obb::new(Vec3::ZERO, Vec3::new(4.0, 1.0, 4.0), Quat::IDENTITY);
+    let m = box_box(&a, &b).unwrap();
+    assert!(close(m.normal, Vec3::Y, 1e-5) && (m.depth() - 0.1).abs() < 1e-4, "{m:?}");
+}
+
+#[test]
+fn invalid_boxes_give_none() {
+    let ok = cube(Vec3::ZERO, 1.0);
+    let nan = Obb::new(Vec3::new(f32::NAN, 0.0, 0.0), Vec3::ONE, Quat::IDENTITY);
+    let neg = Obb::new(Vec3::ZERO, Vec3::new(1.0, -1.0, 1.0), Quat::IDENTITY);
+    let inf = Obb::new(Vec3::ZERO, Vec3::splat(f32::INFINITY), Quat::IDENTITY);
+    for bad in [nan, neg, inf] {
+        assert!(box_box(&ok, &bad).is_none() && box_box(&bad, &ok).is_none(), "{bad:?}");
+    }
+}
+
+#[test]
+fn closest_points_of_crossing_and_clamped_segments() {
+    let (p, q) = closest_on_segments(Vec3::ZERO, Vec3::X, 1.0, Vec3::new(0.5, 1.0, 0.0), Vec3::Z, 1.0);
+    assert!(close(p, Vec3::new(0.5, 0.0, 0.0), 1e-6) && close(q, Vec3::new(0.5, 1.0, 0.0), 1e-6));
+    // The crossing lies beyond a's end: clamped to it.
+    let (p, q) = closest_on_segments(Vec3::ZERO, Vec3::X, 1.0, Vec3::new(3.0, 1.0, 0.0), Vec3::Z, 1.0);
+    assert!(close(p, Vec3::X, 1e-6) && close(q, Vec3::new(3.0, 1.0, 0.0), 1e-6));
+}

@@ -1,0 +1,116 @@
+//! Analytic time-of-impact cases: each answer worked out by hand.
+
+use super::*;
+use collide_math::Quat;
+
+#[test]
+fn head_on_spheres_meet_halfway() {
+    // Centres 10 apart, radii 1 each, closing at 8 + 8 per step: touch when the gap of 8 is closed, t = 0.5.
+    let t = toi_sphere_sphere(
+        Vec3::ZERO,
+        1.0,
+        Vec3::new(8.0, 0.0, 0.0),
+        Vec3::new(10.0, 0.0, 0.0),
+        1.0,
+        Vec3::new(-8.0, 0.0, 0.0),
+    );
+    assert_eq!(t, Some(0.5));
+}
+
+#[test]
+fn glancing_missing_and_parallel_motion() {
+    // Moving along x with a y offset of 1.5 < ra + rb = 2: the touch is where the x gap is √(4 − 2.25).
+    let t = toi_sphere_sphere(Vec3::ZERO, 1.0, Vec3::new(10.0, 0.0, 0.0), Vec3::new(5.0, 1.5, 0.0), 1.0, Vec3::ZERO)
+        .unwrap();
+    let expect = (5.0 - (4.0f32 - 2.25).sqrt()) / 10.0;
+    assert!((t - expect).abs() < 1e-6, "{t} vs {expect}");
+    // Offset 2.01: the path passes by.
+    assert!(
+        toi_sphere_sphere(Vec3::ZERO, 1.0, Vec3::new(10.0, 0.0, 0.0), Vec3::new(5.0, 2.01, 0.0), 1.0, Vec3::ZERO)
+            .is_none()
+    );
+    // Parallel motion (the same displacement): the gap never changes.
+    let d = Vec3::new(3.0, -2.0, 1.0);
+    assert!(toi_sphere_sphere(Vec3::ZERO, 1.0, d, Vec3::new(3.0, 0.0, 0.0), 1.0, d).is_none());
+    // Moving apart.
+    assert!(toi_sphere_sphere(Vec3::ZERO, 1.0, -Vec3::X, Vec3::new(3.0, 0.0, 0.0), 1.0, Vec3::X).is_none());
+    // Approaching, but the touch would come after the step.
+    assert!(toi_sphere_sphere(Vec3::ZERO, 1.0, Vec3::X, Vec3::new(4.0, 0.0, 0.0), 1.0, Vec3::ZERO).is_none());
+}
+
+#[test]
+fn overlapping_at_the_start_and_touching_exactly_at_the_end() {
+    assert_eq!(toi_sphere_sphere(Vec3::ZERO, 1.0, Vec3::X, Vec3::new(1.5, 0.0, 0.0), 1.0, Vec3::ZERO), Some(0.0));
+    // Moving apart but overlapping now still answers 0: the bodies touch at the start of the step.
+    assert_eq!(toi_sphere_sphere(Vec3::ZERO, 1.0, -Vec3::X, Vec3::new(2.0, 0.0, 0.0), 1.0, Vec3::ZERO), Some(0.0));
+    // Gap 2 closed by a displacement of 2: t is exactly 1 (c = 12, b = −8, disc = 16: 12 / (8 + 4)).
+    let t = toi_sphere_sphere(Vec3::ZERO, 1.0, Vec3::new(2.0, 0.0, 0.0), Vec3::new(4.0, 0.0, 0.0), 1.0, Vec3::ZERO);
+    assert_eq!(t, Some(1.0));
+}
+
+#[test]
+fn sphere_plane_cases() {
+    // Floor y = 0, sphere of radius 1 at height 5 falling 8: touches when the centre is at 1, t = 0.5.
+    assert_eq!(toi_sphere_plane(Vec3::new(0.0, 5.0, 0.0), 1.0, Vec3::new(3.0, -8.0, 0.0), Vec3::Y, 0.0), Some(0.5));
+    // A non-unit normal describes the same plane.
+    assert_eq!(
+        toi_sphere_plane(Vec3::new(0.0, 5.0, 0.0), 1.0, Vec3::new(0.0, -8.0, 0.0), Vec3::Y * 4.0, 0.0),
+        Some(0.5)
+    );
+    // Exactly at the end, falling short, moving away, moving along.
+    assert_eq!(toi_sphere_plane(Vec3::new(0.0, 5.0, 0.0), 1.0, Vec3::new(0.0, -4.0, 0.0), Vec3::Y, 0.0), Some(1.0));
+    assert!(toi_sphere_plane(Vec3::new(0.0, 5.0, 0.0), 1.0, Vec3::new(0.0, -3.9, 0.0), Vec3::Y, 0.0).is_none());
+    assert!(toi_sphere_plane(Vec3::new(0.0, 5.0, 0.0), 1.0, Vec3::Y, Vec3::Y, 0.0).is_none());
+    assert!(toi_sphere_plane(Vec3::new(0.0, 5.0, 0.0), 1.0, Vec3::X, Vec3::Y, 0.0).is_none());
+    // Touching, and behind the plane (inside the solid half-space): 0.
+    assert_eq!(toi_sphere_plane(Vec3::new(0.0, 1.0, 0.0), 1.0, Vec3::Y, Vec3::Y, 0.0), Some(0.0));
+    assert_eq!(toi_sphere_plane(Vec3::new(0.0, -7.0, 0.0), 1.0, Vec3::Y, Vec3::Y, 0.0), Some(0.0));
+    // An offset plane x = 3 facing −x, approached from x = 0.
+    assert_eq!(toi_sphere_plane(Vec3::ZERO, 0.5, Vec3::new(5.0, 0.0, 0.0), -Vec3::X, -3.0), Some(0.5));
+}
+
+#[test]
+fn sphere_through_a_thin_wall_is_caught() {
+    // A wall 0.02 thick at x = 5; a sphere of radius 0.1 moving 10 per step would jump over it entirely.
+    let wall = Obb::new(Vec3::new(5.0, 0.0, 0.0), Vec3::new(0.01, 2.0, 2.0), Quat::IDENTITY);
+    let t = toi_sphere_box(Vec3::ZERO, 0.1, Vec3::new(10.0, 0.0, 0.0), &wall).unwrap();
+    assert!((t - 0.489).abs() < 1e-6, "{t}");
+    // Past the wall's edge (y = 2 + 0.1 + margin): missed.
+    assert!(toi_sphere_box(Vec3::new(0.0, 2.2, 0.0), 0.1, Vec3::new(10.0, 0.0, 0.0), &wall).is_none());
+    // Grazing the wall's edge: the sphere meets the edge's cylinder, not the face. Centre at y = 2.05, so it
+    // touches the edge (y = 2, x = 4.99) when its centre is √(0.01 − 0.0025) before it in x.
+    let t = toi_sphere_box(Vec3::new(0.0, 2.05, 0.0), 0.1, Vec3::new(10.0, 0.0, 0.0), &wall).unwrap();
+    let expect = (4.99 - (0.01f32 - 0.0025).sqrt()) / 10.0;
+    assert!((t - expect).abs() < 1e-5, "{t} vs {expect}");
+    // Towards a corner, along the diagonal: the corner sphere.
+    let c = Vec3::new(0.0, 3.0, 3.0);
+    let corner = Vec3::new(4.99, 2.0, 2.0);
+    let dir = (corner - c).normalize();
+    let t = toi_sphere_box(c, 0.1, dir * 10.0, &wall).unwrap();
+    let expect = ((corner - c).length() - 0.1) / 10.0;
+    assert!((t - expect).abs() < 1e-5, "{t} vs {expect}");
+    // Already touching, and a rotated wall approached along its normal.
+    let slab = Obb::new(Vec3::new(5.0, 0.0, 0.0), Vec3::new(0.25, 2.0, 2.0), Quat::IDENTITY);
+    assert_eq!(toi_sphere_box(Vec3::new(4.5, 0.0, 0.0), 0.25, Vec3::X, &slab), Some(0.0));
+    let q = Quat::from_rotation_z(0.5) * Quat::from_rotation_y(0.3);
+    let wall = Obb::new(Vec3::ONE, Vec3::new(0.01, 2.0, 2.0), q);
+    let n = q * Vec3::X;
+    let t = toi_sphere_box(Vec3::ONE - n * 3.0, 0.1, n * 4.0, &wall).unwrap();
+    assert!((t - (3.0 - 0.11) / 4.0).abs() < 1e-5, "{t}");
+    // No motion and apart: never.
+    assert!(toi_sphere_box(Vec3::new(-3.0, 0.0, 0.0), 0.1, Vec3::ZERO, &wall).is_none());
+}
+
+#[test]
+fn invalid_input_gives_none() {
+    let n = f32::NAN;
+    assert!(toi_sphere_sphere(Vec3::new(n, 0.0, 0.0), 1.0, Vec3::X, Vec3::ZERO, 1.0, Vec3::ZERO).is_none());
+    assert!(toi_sphere_sphere(Vec3::ZERO, 1.0, Vec3::X, Vec3::X, n, Vec3::ZERO).is_none());
+    assert!(toi_sphere_sphere(Vec3::ZERO, -1.0, Vec3::X, Vec3::X, 1.0, Vec3::ZERO).is_none());
+    assert!(toi_sphere_plane(Vec3::ZERO, 1.0, Vec3::new(n, 0.0, 0.0), Vec3::Y, 0.0).is_none());
+    assert!(toi_sphere_plane(Vec3::new(0.0, 5.0, 0.0), 1.0, -Vec3::Y, Vec3::ZERO, 0.0).is_none());
+    let wall = Obb::new(Vec3::ZERO, Vec3::ONE, Quat::IDENTITY);
+    assert!(toi_sphere_box(Vec3::new(5.0, 0.0, 0.0), 1.0, Vec3::new(n, 0.0, 0.0), &wall).is_none());
+    let bad = Obb::new(Vec3::ZERO, Vec3::new(1.0, n, 1.0), Quat::IDENTITY);
+    assert!(toi_sphere_box(Vec3::new(5.0, 0.0, 0.0), 1.0, -Vec3::X * 10.0, &bad).is_none());
+}
