@@ -13,7 +13,8 @@
 //! - [`Continuous::events`], after the broadphase: for every pair with a fast body, `toi_sphere_sphere` on the
 //!   step's motions; for every fast body and obstacle, `toi_sphere_box`. Without `ccd` a pair that met (`t > 0`)
 //!   but does not touch at the end is counted as tunnelled. With `ccd` the events are processed in ascending
-//!   `(t, a, b)` order from a min-heap: the bodies go to their place at `t`, get the impulse of the scene's
+//!   `(t, a, b)` order from a min-heap (bodies touching at the start and moving apart, just bounced, are no
+//!   event): the bodies go to their place at `t`, get the impulse of the scene's
 //!   restitution there, and **the rest of their step's motion is dropped** (they stay at the impact point with
 //!   the new velocity). A body stopped earlier in the step is **measured again**: it stands still at its stop for
 //!   the rest of the step, and its partner's motion from the event's `t` on is tested against it, the answer
@@ -44,6 +45,11 @@ const OBSTACLE: u32 = u32::MAX;
 /// order as the float does. The mask records which of `a` (bit 0) and `b` (bit 1) were stopped when `t` was
 /// measured; an event popped with another mask is measured again.
 type Event = Reverse<(u32, u32, u32, u8)>;
+
+/// The heap key of a time of impact: its bits, with `−0` made `+0` (whose bits sort first, not last).
+fn key(t: f32) -> u32 {
+    if t > 0.0 { t.to_bits() } else { 0 }
+}
 
 /// The step's continuous detection: the start positions, the fast bodies and the event queue, kept between steps
 /// so that nothing allocates once warm.
@@ -132,8 +138,12 @@ impl Continuous {
             }
             let ((ca, da), (cb, db)) = (motion(a), motion(b));
             let Some(t) = toi_sphere_sphere(ca, radius[a], da, cb, radius[b], db) else { continue };
+            if t == 0.0 && !approaching(ca - cb, da - db) {
+                // Touching at the start and moving apart (just bounced): no impact, nothing to stop.
+                continue;
+            }
             if ccd {
-                self.heap.push(Reverse((t.to_bits(), pair.a, pair.b, 0)));
+                self.heap.push(Reverse((key(t), pair.a, pair.b, 0)));
             } else if t > 0.0 && sphere_sphere(position[a], radius[a], position[b], radius[b]).is_none() {
                 tunnelled += 1;
             }
@@ -148,7 +158,10 @@ impl Continuous {
             let (c, d) = motion(i);
             for (k, obstacle) in obstacles.iter().enumerate() {
                 if let Some(t) = toi_sphere_box(c, radius[i], d, obstacle) {
-                    self.heap.push(Reverse((t.to_bits(), i as u32, OBSTACLE - k as u32, 0)));
+                    if t == 0.0 && d.dot(obstacle_normal(c, radius[i], obstacle, d)) >= 0.0 {
+                        continue; // touching at the start and moving away
+                    }
+                    self.heap.push(Reverse((key(t), i as u32, OBSTACLE - k as u32, 0)));
                 }
             }
         }
@@ -200,9 +213,10 @@ impl Continuous {
                     }
                 };
                 let ((ca, da), (cb, db)) = (at(ai, now & 1 != 0), at(bi, now & 2 != 0));
-                if let Some(s) = toi_sphere_sphere(ca, radius[ai], da, cb, radius[bi], db) {
+                let again = toi_sphere_sphere(ca, radius[ai], da, cb, radius[bi], db);
+                if let Some(s) = again.filter(|&s| s > 0.0 || approaching(ca - cb, da - db)) {
                     let again = (t + s * (1.0 - t)).min(1.0).max(t);
-                    self.heap.push(Reverse((again.to_bits(), a, b, now)));
+                    self.heap.push(Reverse((key(again), a, b, now)));
                 }
                 continue;
             }
@@ -236,6 +250,11 @@ impl Continuous {
         }
         crossed_obstacles(&self.start, position, radius, obstacles)
     }
+}
+
+/// `true` when two bodies `p = ca − cb` apart with relative motion `v = da − db` are closing in.
+fn approaching(p: Vec3, v: Vec3) -> bool {
+    p.dot(v) < 0.0
 }
 
 /// The outward normal of `obstacle` for a sphere at `p` touching it: the contact's when `sphere_box` finds one
@@ -290,4 +309,62 @@ pub fn crossed_obstacles(start: &[Vec3], end: &[Vec3], radius: &[f32], obstacles
         }
     }
     crossed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fast body `a` heading for `b` and, behind it, `c`: the first impact (with `b`) stops `a` and hands its
+    /// velocity to `b` (equal masses, e = 1); the later event `a`–`c`, measured again with `a` standing at its
+    /// stop, does not happen — `a` does not jump on to `c`, and `c` keeps its state.
+    #[test]
+    fn a_body_stopped_by_an_earlier_impact_is_measured_again() {
+        let start = [Vec3::ZERO, Vec3::new(3.0, 0.0, 0.0), Vec3::new(6.0, 0.0, 0.0)];
+        let v = Vec3::new(600.0, 0.0, 0.0);
+        let (radius, inv_mass) = ([0.5; 3], [1.0; 3]);
+        let mut position = [start[0] + v / 60.0, start[1], start[2]];
+        let mut velocity = [v, Vec3::ZERO, Vec3::ZERO];
+        let mut aabbs: Vec<Aabb> = position.iter().map(|&p| Aabb::from_center_radius(p, 0.5)).collect();
+        let mut moved = [false; 3];
+        let mut ccd = Continuous::default();
+        ccd.begin(&start);
+        ccd.sweep(&position, &radius, &mut aabbs, &mut moved);
+        assert_eq!(moved, [true, false, false], "only `a` is fast");
+        assert!(aabbs[0].overlaps(&aabbs[1]) && aabbs[0].overlaps(&aabbs[2]), "its swept box reaches both");
+        let pairs = [Pair::new(0, 2), Pair::new(0, 1)];
+        let columns =
+            Columns { position: &mut position, velocity: &mut velocity, radius: &radius, inv_mass: &inv_mass };
+        assert_eq!(ccd.events(true, 1.0, &pairs, &[], columns), 0);
+        assert!((position[0].x - 2.0).abs() < 1e-5, "a stopped touching b: {}", position[0]);
+        assert_eq!((position[1], position[2]), (start[1], start[2]));
+        assert!(velocity[0].length() < 1e-3 && (velocity[1] - v).length() < 1e-3, "{velocity:?}");
+        assert_eq!(velocity[2], Vec3::ZERO, "c was not hit");
+    }
+
+    /// Without `ccd` the same motion changes nothing and counts both pairs `a` passed through.
+    #[test]
+    fn without_ccd_the_pairs_passed_through_are_counted() {
+        let start = [Vec3::ZERO, Vec3::new(3.0, 0.0, 0.0), Vec3::new(6.0, 0.0, 0.0)];
+        let end = [Vec3::new(10.0, 0.0, 0.0), start[1], start[2]];
+        let (mut position, mut velocity, radius, inv_mass) = (end, [Vec3::X; 3], [0.5; 3], [1.0; 3]);
+        let mut aabbs: Vec<Aabb> = end.iter().map(|&p| Aabb::from_center_radius(p, 0.5)).collect();
+        let mut ccd = Continuous::default();
+        ccd.begin(&start);
+        ccd.sweep(&end, &radius, &mut aabbs, &mut [false; 3]);
+        let pairs = [Pair::new(0, 1), Pair::new(0, 2)];
+        let columns =
+            Columns { position: &mut position, velocity: &mut velocity, radius: &radius, inv_mass: &inv_mass };
+        assert_eq!(ccd.events(false, 1.0, &pairs, &[], columns), 2);
+        assert_eq!(position, end);
+    }
+
+    /// A body through a wall is counted; one that went around its rim, or stayed on its side, is not.
+    #[test]
+    fn crossings_count_paths_through_the_obstacle_only() {
+        let wall = Obb::new(Vec3::ZERO, Vec3::new(0.01, 1.0, 1.0), collide_math::Quat::IDENTITY);
+        let start = [Vec3::new(-1.0, 0.0, 0.0), Vec3::new(-1.0, 5.0, 0.0), Vec3::new(-1.0, 0.0, 0.0)];
+        let end = [Vec3::new(1.0, 0.0, 0.0), Vec3::new(1.0, 5.0, 0.0), Vec3::new(-0.2, 0.0, 0.0)];
+        assert_eq!(crossed_obstacles(&start, &end, &[0.1; 3], &[wall]), 1);
+    }
 }

@@ -291,9 +291,11 @@ const TUNNEL_SPEED: f32 = 4.0 * 2.0 * TUNNEL_RADIUS * 60.0;
 /// The `tunnel`'s wall is this fraction of a sphere's diameter thick.
 const TUNNEL_WALL_THICKNESS: f32 = 1.0 / 20.0;
 
-/// The `tunnel`'s wall: a box 1/20 of a diameter thick in the plane x = 0, across the whole container.
+/// The `tunnel`'s wall: a box 1/20 of a diameter thick in the plane x = 0, across the whole container and as far
+/// again beyond it: a step's motion may leave the container (its walls put the body back at the end of the
+/// step), and a path out there must not go around the wall's rim.
 fn tunnel_wall(setup: &Setup) -> Vec<Obb> {
-    let half = setup.container.extents() * 0.5;
+    let half = setup.container.extents();
     let thickness = TUNNEL_WALL_THICKNESS * 2.0 * setup.radius;
     let center = setup.container.center();
     vec![Obb::new(Vec3::new(0.0, center.y, center.z), Vec3::new(thickness / 2.0, half.y, half.z), Quat::IDENTITY)]

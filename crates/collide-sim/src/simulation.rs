@@ -33,8 +33,9 @@ pub struct Simulation {
     solver: Solver,
     /// Per chunk of bodies: those whose box was outside the container when it was built (the walls' list).
     outside: Vec<Vec<u32>>,
-    /// Continuous detection and the tunnelling count (scenes with obstacles or `ccd` only).
-    continuous: Continuous,
+    /// Continuous detection and the tunnelling count (scenes that can tunnel only); boxed, as most scenes never
+    /// use it and the simulation is held by value (the app's `World` enum).
+    continuous: Box<Continuous>,
     /// This step's tunnelled bodies and pairs.
     tunnelled: u32,
 
@@ -102,7 +103,7 @@ impl Simulation {
             narrowphase: SphereContacts::default(),
             solver: Solver::default(),
             outside: Vec::new(),
-            continuous: Continuous::default(),
+            continuous: Box::default(),
             tunnelled: 0,
             last_frame_seconds: clock.nominal_dt(),
             clock,

@@ -30,9 +30,17 @@ fn without_ccd_bodies_tunnel_through_the_wall_and_the_counter_sees_them() {
 fn with_ccd_no_body_crosses_the_wall_and_nothing_is_counted() {
     let mut s = sim(&["scenario=tunnel", "algorithm=sap", "ccd=true"]);
     let mut hits = 0;
+    // Per body: steps in a row it has not moved. A body stopped at an impact stays for the rest of that step
+    // only; one that never moves on again was stopped by an impact that did not happen.
+    let mut still = vec![0; s.bodies().len()];
     for step in 0..STEPS {
+        let before = s.bodies().position.clone();
         let record = *s.step(1.0 / 60.0);
         assert_eq!(record.tunnelled, 0, "step {step}");
+        for (i, (p, q)) in before.iter().zip(&s.bodies().position).enumerate() {
+            still[i] = if p == q { still[i] + 1 } else { 0 };
+            assert!(still[i] < 3, "step {step}: body {i} stuck at {p} with velocity {}", s.bodies().velocity[i]);
+        }
         let crossed: Vec<_> = s.bodies().position.iter().enumerate().filter(|(_, p)| p.x >= 0.0).collect();
         assert!(crossed.is_empty(), "step {step}: bodies past the wall's mid-plane: {crossed:?}");
         // Bodies that bounced off the wall move along −x (the scene shoots them along +x).
