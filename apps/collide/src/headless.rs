@@ -53,7 +53,13 @@ pub fn run(path: &Path, cli: &Cli) -> Result<(), String> {
         |sim| recording.capture(sim.aabbs()),
         |f, sim| progress(every, f, frames, sim.records().last()),
     );
-    print_records(&sim.summary(), sim.records(), sim.broadphase(), false);
+    let summary = sim.summary();
+    print_records(&summary, sim.records(), sim.broadphase(), false);
+    // Counted only in scenes that can tunnel (collide-sim's `ccd` module says which); printed when counted.
+    if summary.tunnelled > 0 || setup.ccd || !setup.obstacles.is_empty() {
+        let ccd = if setup.ccd { "on" } else { "off" };
+        println!("tunnelled  {} (bodies through obstacles and pairs through each other; ccd {ccd})", summary.tunnelled);
+    }
     println!("bodies     {} at the end · simulated {:.3} s", sim.bodies().len(), sim.time());
     println!("hash       {:016x}", sim.state_hash());
     outputs(cli, sim.records(), sim.broadphase(), recording)

@@ -86,6 +86,7 @@ fn a_good_run_prints_the_summary_and_writes_the_csv() {
         "resolution_ms",
         "pairs",
         "contacts",
+        "tunnelled",
     ] {
         assert!(header.contains(&column), "CSV lacks column {column}");
     }
@@ -476,4 +477,19 @@ fn a_recording_holds_every_step_when_a_frame_runs_several() {
     assert!(steps > 20, "the frames ran several steps each: {steps} steps in 20 frames");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains(&format!("recorded {steps} frames of 200 boxes")), "{steps} steps; {stdout}");
+}
+
+/// The `tunnel` config prints the tunnelled count: above 0 with discrete detection, 0 with `--set ccd=true`.
+#[test]
+fn the_tunnel_config_counts_tunnelling_without_ccd_and_none_with_it() {
+    let count = |extra: &[&str]| {
+        let args = [&["--headless", "configs/tunnel.toml", "--frames", "120"][..], extra].concat();
+        let out = collide(&args);
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let line = stdout.lines().find(|l| l.starts_with("tunnelled ")).unwrap_or_else(|| panic!("{stdout}"));
+        line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap()
+    };
+    assert!(count(&[]) > 0, "discrete detection misses hits");
+    assert_eq!(count(&["--set", "ccd=true"]), 0);
 }

@@ -41,6 +41,8 @@ pub struct Config {
     pub resolution: bool,
     /// Restitution, 0..1 (scenario default when absent).
     pub restitution: Option<f32>,
+    /// Continuous collision detection for fast bodies (swept boxes, time of impact); off by default.
+    pub ccd: bool,
     /// The seed of every random choice.
     pub seed: u64,
     /// Frames a headless run simulates (absent: [`DEFAULT_FRAMES`], or a replay's whole file).
@@ -68,6 +70,7 @@ impl Default for Config {
             resting_fraction: 0.0,
             resolution: true,
             restitution: None,
+            ccd: false,
             seed: 1,
             frames: None,
             replay: None,
@@ -462,7 +465,7 @@ impl Config {
         let resting_fraction = in_unit(&["resting_fraction"], self.resting_fraction)?;
         self.check_frames_and_time(source)?;
 
-        let setup = Setup {
+        let mut setup = Setup {
             scenario,
             bodies,
             radius,
@@ -474,7 +477,10 @@ impl Config {
             resolution: self.resolution,
             restitution,
             seed: self.seed,
+            ccd: self.ccd,
+            obstacles: Vec::new(),
         };
+        setup.obstacles = (scenario.obstacles)(&setup);
         let largest = 2.0 * setup.max_radius();
         let room = container.extents().min_element();
         if largest > room {

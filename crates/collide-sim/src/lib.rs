@@ -3,7 +3,7 @@
 //! - [`Bodies`]: the bodies in struct-of-arrays form (positions, velocities, radii, inverse masses), indexed by
 //!   a dense `u32`. Spheres today; boxes will add an orientation and a half-extents column beside these.
 //! - [`SCENARIOS`]: the registry of named, seeded scenes shared by the app, the bench and the tests
-//!   (`thesis`, `uniform`, `cluster`, `tour`, …), each a row with its defaults, its spawn function and, for
+//!   (`thesis`, `uniform`, `cluster`, `tour`, `tunnel`, …), each a row with its defaults, its spawn function and, for
 //!   scripted scenes, a `script` run before every step (which may pull, resize and append bodies) with the named
 //!   [`ScenePhase`]s it divides a run into. The `tour` is seven phases of [`TOUR_PHASE_STEPS`] steps built so
 //!   that different broadphases win different phases.
@@ -34,10 +34,40 @@
 //! and the pairs are never sorted. The walls visit only the bodies that can be outside: those the box pass saw
 //! outside (with the wall's own comparison) and those of the step's contacts.
 //!
+//! **Continuous collision detection and tunnelling** (`ccd.rs`, spheres). A body whose displacement in a step
+//! exceeds its radius is *fast*: between two discrete steps it can pass through a thin obstacle or another sphere
+//! without ever overlapping it. In a scene that can tunnel — one with static obstacles (the `tunnel`'s wall, a
+//! list of `Obb`s in the [`Setup`], tested against every body each step rather than put in the broadphase), with
+//! `ccd = true`, or whose speed moves a body more than its diameter per step — the step keeps the start positions
+//! and gives every fast body a **swept box** (its boxes before and after the step, united), so that the
+//! broadphase finds the pairs that met during the step. Then, before the discrete narrowphase:
+//! - with `ccd = true` (and resolution on), the **times of impact** — `toi_sphere_sphere` for every pair with a
+//!   fast body, `toi_sphere_box` for every fast body and obstacle, on the step's linear motions — are processed
+//!   **in ascending `(t, a, b)` order** (a min-heap; obstacle `k` sorts as body `u32::MAX − k`). Each event moves
+//!   its bodies to their places at `t`, applies the impulse of the scene's restitution there (for an obstacle,
+//!   the velocity's normal part reflected), and **drops the rest of their step's motion**: they stay at the
+//!   impact point with the new velocity and move on next step. A body stopped by an earlier event is **measured
+//!   again**: it stands still at its stop, its partner moves on from its place at `t`, and the new time of
+//!   impact goes back into the heap; an event whose bodies are both stopped is dropped (the discrete
+//!   narrowphase that follows resolves any overlap), as is an obstacle event of a stopped body. The events
+//!   depend on the set of pairs, not the order the broadphase gave them, and run serially, so the state hash is
+//!   the same for every broadphase and thread count (`tests/tests/determinism.rs`).
+//! - without `ccd`, nothing moves: a pair that met during the step (`t > 0`) but does not touch at its end is
+//!   counted as **tunnelled**.
+//!
+//! After the walls, every body is pushed out of every obstacle it overlaps (the discrete test, `sphere_box`),
+//! and a body whose centre ended on the other side of an obstacle's mid-plane (across its thinnest axis) along a
+//! path that met it is counted as tunnelled — one that was pushed out on the far side included. The counts are
+//! [`FrameRecord::tunnelled`], the CSV's `tunnelled` column and the run summary's total. With `ccd` the pair
+//! count is 0 by construction (every meeting is resolved or, measured again, did not happen); the wall count is
+//! measured, and the tests check it and each body's side of the wall independently.
+//!
 //! # Complexity
 //!
 //! A step is O(n) for the body passes, O(p) for the narrowphase over p pairs, O(n/64 + c·rounds) for resolution
-//! over c contacts, O(outside + contact bodies) for the walls — plus the broadphase's own cost.
+//! over c contacts, O(outside + contact bodies) for the walls — plus the broadphase's own cost. In a scene that can
+//! tunnel, add O(n) for the start positions and swept boxes, O(p) times of impact over the pairs with a fast body,
+//! O(e log e) for e events with `ccd`, and O(n·k) for k obstacles (push-out and crossing count); these are serial.
 //!
 //! # Performance tips
 //!
@@ -46,8 +76,14 @@
 //! bodies scattered through the columns (bodies are spawned in random order) and wait on cache misses that two
 //! threads overlap.
 //! `cargo xtask bench --study scaling-step` measures every phase on one and two threads side by side.
+//!
+//! Continuous detection costs nothing in scenes that cannot tunnel. Where it runs, its passes are serial and
+//! the obstacles are tested against every body: keep obstacles few (a broadphase entry per obstacle would be
+//! the next step for many), and prefer a smaller `dt` to `ccd` when most bodies are fast — a swept box of a body
+//! moving many diameters per step overlaps many others, and every such pair costs a time of impact.
 
 mod bodies;
+mod ccd;
 mod config;
 pub mod memory;
 mod passes;

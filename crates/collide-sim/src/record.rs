@@ -28,13 +28,16 @@ pub struct FrameRecord {
     pub contacts: u64,
     /// Bodies removed this step because their state became non-finite.
     pub removed: u32,
+    /// Bodies that passed through an obstacle and pairs of spheres that passed through each other during this
+    /// step (counted only in scenes with obstacles or with `ccd`; see the crate docs).
+    pub tunnelled: u32,
     /// The broadphase's counters for this step.
     pub stats: Stats,
 }
 
 /// The CSV header, matching [`write_csv`]'s columns.
 pub const CSV_HEADER: &str = "frame,n,algorithm,phase,dt_ms,step_ms,integrate_ms,aabbs_ms,broadphase_ms,narrowphase_ms,\
-resolution_ms,walls_ms,pairs,contacts,removed,relative_dt,stats";
+resolution_ms,walls_ms,pairs,contacts,removed,tunnelled,relative_dt,stats";
 
 /// Write `records` as CSV to `path`: a header row, then one row per step. Written to a temporary file beside
 /// `path` and renamed, so that an interrupted write never leaves a half file under the real name.
@@ -48,7 +51,7 @@ pub fn write_csv(path: &Path, records: &[FrameRecord]) -> std::io::Result<()> {
             let _ = write!(text, ",{:.4}", r.phases.get(phase));
         }
         let relative = collide_timing::relative_dt_ms(r.dt_ms);
-        let _ = writeln!(text, ",{},{},{},{relative:.4},{}", r.pairs, r.contacts, r.removed, r.stats);
+        let _ = writeln!(text, ",{},{},{},{},{relative:.4},{}", r.pairs, r.contacts, r.removed, r.tunnelled, r.stats);
     }
     let tmp = path.with_extension("csv.partial");
     let mut file = std::fs::File::create(&tmp)?;
@@ -76,6 +79,8 @@ pub struct RunSummary {
     pub mean_contacts: f64,
     /// Bodies removed for non-finite state over the run.
     pub removed: u64,
+    /// Tunnelled bodies and pairs over the run ([`FrameRecord::tunnelled`]), warm-up included.
+    pub tunnelled: u64,
 }
 
 impl RunSummary {
@@ -98,6 +103,7 @@ impl RunSummary {
             mean_pairs: of(&|r| r.pairs as f64).mean,
             mean_contacts: of(&|r| r.contacts as f64).mean,
             removed: records.iter().map(|r| u64::from(r.removed)).sum(),
+            tunnelled: records.iter().map(|r| u64::from(r.tunnelled)).sum(),
         }
     }
 }

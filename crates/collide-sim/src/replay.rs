@@ -114,6 +114,7 @@ impl Replay {
             pairs: self.pairs.len() as u64,
             contacts: 0,
             removed: 0,
+            tunnelled: 0,
             stats: self.broadphase.stats(),
         });
         self.played += 1;

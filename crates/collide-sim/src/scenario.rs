@@ -2,7 +2,7 @@
 //! a TOML config names one and overrides its parameters.
 
 use crate::Bodies;
-use collide_math::{Aabb, Rng, Vec3};
+use collide_math::{Aabb, Obb, Quat, Rng, Vec3};
 use std::f32::consts::PI;
 
 /// A scene, resolved: every parameter the spawn needs, with the scenario's defaults filled in and checked.
@@ -30,6 +30,12 @@ pub struct Setup {
     pub restitution: f32,
     /// The seed of every random choice.
     pub seed: u64,
+    /// Continuous collision detection (`ccd = true`): fast bodies get swept boxes and are stopped at their time
+    /// of impact (see the crate docs).
+    pub ccd: bool,
+    /// The scene's static obstacles (the `tunnel`'s thin wall): not bodies of the broadphase, but tested against
+    /// every body each step (O(n·k) for k obstacles).
+    pub obstacles: Vec<Obb>,
 }
 
 impl Setup {
@@ -96,6 +102,8 @@ pub struct ScenarioDescriptor {
     /// The scene's named phases, by first step, ascending (empty for scenes without phases): the records'
     /// `phase` column and the bench's per-phase sums read them.
     pub phases: &'static [ScenePhase],
+    /// The scene's static obstacles for a resolved setup (its radius and container); most scenes have none.
+    pub obstacles: fn(&Setup) -> Vec<Obb>,
     /// The most bodies the script makes, as a multiple of the configured count (the tour doubles; 1 for scenes
     /// that never append), so that a run is refused up front when the machine cannot hold its largest moment.
     pub growth: usize,
@@ -273,6 +281,62 @@ fn spawn_rain(setup: &Setup, rng: &mut Rng, bodies: &mut Bodies) {
     }
 }
 
+/// The `tunnel`'s radius: spheres 0.04 across.
+const TUNNEL_RADIUS: f32 = 0.02;
+/// Half the `tunnel`'s smallest container: a cube 4 units wide, the wall at x = 0 across it.
+const TUNNEL_HALF_WIDTH: f32 = 2.0;
+/// The `tunnel`'s speed: 4 diameters of its default radius per 1/60 s step, so that a discrete step sees a
+/// head-on pair or a wall hit about one time in four.
+const TUNNEL_SPEED: f32 = 4.0 * 2.0 * TUNNEL_RADIUS * 60.0;
+/// The `tunnel`'s wall is this fraction of a sphere's diameter thick.
+const TUNNEL_WALL_THICKNESS: f32 = 1.0 / 20.0;
+
+/// The `tunnel`'s container: a cube 4 units wide, or wider when the bodies would fill more than 2% of it (the
+/// bench's larger counts).
+fn tunnel_box(bodies: usize, mean_volume: f32) -> Aabb {
+    let fraction = cube_for_fraction(bodies, mean_volume);
+    if fraction.extents().x > 2.0 * TUNNEL_HALF_WIDTH {
+        fraction
+    } else {
+        Aabb::from_center_radius(Vec3::ZERO, TUNNEL_HALF_WIDTH)
+    }
+}
+
+/// The `tunnel`'s wall: a box 1/20 of a diameter thick in the plane x = 0, across the whole container and as far
+/// again beyond it: a step's motion may leave the container (its walls put the body back at the end of the
+/// step), and a path out there must not go around the wall's rim.
+fn tunnel_wall(setup: &Setup) -> Vec<Obb> {
+    let half = setup.container.extents();
+    let thickness = TUNNEL_WALL_THICKNESS * 2.0 * setup.radius;
+    let center = setup.container.center();
+    vec![Obb::new(Vec3::new(0.0, center.y, center.z), Vec3::new(thickness / 2.0, half.y, half.z), Quat::IDENTITY)]
+}
+
+/// The `tunnel`: every body starts on the wall's −x side. Bodies go by twos: the even twos are head-on pairs
+/// on one line along z (meeting at z = 0, moving parallel to the wall), the odd twos are shot along +x at the
+/// wall. Positions are random within the left half, at least a few diameters from the wall and the container.
+fn spawn_tunnel(setup: &Setup, rng: &mut Rng, bodies: &mut Bodies) {
+    let r = setup.radius;
+    let (lo, hi) = (setup.container.min + Vec3::splat(4.0 * r), setup.container.max - Vec3::splat(4.0 * r));
+    let left = (lo.x, (-4.0 * r).max(lo.x));
+    let mut pair = true;
+    while bodies.len() < setup.bodies {
+        if pair && bodies.len() + 2 <= setup.bodies {
+            let (x, y) = (rng.range_f32(left.0, left.1), rng.range_f32(lo.y, hi.y));
+            // A head-on pair: the same line, at ±a along z.
+            let a = rng.range_f32(4.0 * r, hi.z.min(-lo.z).max(4.0 * r));
+            bodies.push_sphere(Vec3::new(x, y, -a), Vec3::new(0.0, 0.0, setup.speed), r);
+            bodies.push_sphere(Vec3::new(x, y, a), Vec3::new(0.0, 0.0, -setup.speed), r);
+        } else {
+            for _ in 0..2.min(setup.bodies - bodies.len()) {
+                let (x, y, z) = (rng.range_f32(left.0, left.1), rng.range_f32(lo.y, hi.y), rng.range_f32(lo.z, hi.z));
+                bodies.push_sphere(Vec3::new(x, y, z), Vec3::new(setup.speed, 0.0, 0.0), r);
+            }
+        }
+        pair = !pair;
+    }
+}
+
 fn spawn_two_balls(setup: &Setup, _: &mut Rng, bodies: &mut Bodies) {
     let r = setup.radius;
     let d = 4.0 * r;
@@ -395,6 +459,7 @@ const UNIFORM: ScenarioDescriptor = ScenarioDescriptor {
     spawn: spawn_uniform,
     script: None,
     phases: &[],
+    obstacles: |_| Vec::new(),
     growth: 1,
 };
 
@@ -485,6 +550,18 @@ pub static SCENARIOS: &[ScenarioDescriptor] = &[
         script: Some(tour_script),
         phases: TOUR_PHASES,
         growth: 2,
+        ..UNIFORM
+    },
+    ScenarioDescriptor {
+        name: "tunnel",
+        summary: "small spheres at 4 diameters per step, in head-on pairs and at a thin wall: tunnelling without ccd",
+        default_bodies: 64,
+        default_radius: TUNNEL_RADIUS,
+        default_restitution: 1.0,
+        container: tunnel_box,
+        speed: |_| TUNNEL_SPEED,
+        spawn: spawn_tunnel,
+        obstacles: tunnel_wall,
         ..UNIFORM
     },
 ];

@@ -1,3 +1,4 @@
+use crate::ccd::{self, Columns, Continuous};
 use crate::passes::{self, BoxPass, WallColumns};
 use crate::record::{FrameRecord, RunSummary};
 use crate::scenario::{Setup, pull_toward};
@@ -32,6 +33,11 @@ pub struct Simulation {
     solver: Solver,
     /// Per chunk of bodies: those whose box was outside the container when it was built (the walls' list).
     outside: Vec<Vec<u32>>,
+    /// Continuous detection and the tunnelling count (scenes that can tunnel only); boxed, as most scenes never
+    /// use it and the simulation is held by value (the app's `World` enum).
+    continuous: Box<Continuous>,
+    /// This step's tunnelled bodies and pairs.
+    tunnelled: u32,
 
     clock: Clock,
     rng: Rng,
@@ -97,6 +103,8 @@ impl Simulation {
             narrowphase: SphereContacts::default(),
             solver: Solver::default(),
             outside: Vec::new(),
+            continuous: Box::default(),
+            tunnelled: 0,
             last_frame_seconds: clock.nominal_dt(),
             clock,
             rng: Rng::new(setup.seed),
@@ -201,12 +209,24 @@ impl Simulation {
         let start = Instant::now();
         let mut timer = PhaseTimer::start();
         self.run_script();
+        // Continuous detection and its counter, only in scenes that have something to count (see `ccd`).
+        let continuous = Continuous::active(&self.setup, dt);
+        if continuous {
+            self.continuous.begin(&self.bodies.position);
+        }
         self.integrate(dt);
         timer.end(Phase::Integrate);
         let removed = self.build_boxes();
+        if continuous {
+            self.sweep_boxes(removed);
+        }
         timer.end(Phase::Aabbs);
         self.find_pairs(dt);
         timer.end(Phase::Broadphase);
+        self.tunnelled = 0;
+        if continuous {
+            self.times_of_impact();
+        }
         self.narrowphase();
         timer.end(Phase::Narrowphase);
         if self.setup.resolution {
@@ -214,6 +234,9 @@ impl Simulation {
         }
         timer.end(Phase::Resolution);
         self.walls();
+        if continuous {
+            self.obstacles();
+        }
         timer.end(Phase::Walls);
         self.record(dt, start, &timer, removed);
     }
@@ -269,6 +292,36 @@ impl Simulation {
         }
     }
 
+    /// The fast bodies' boxes become their swept boxes (see [`Continuous::sweep`]). A step that removed bodies
+    /// renumbered them, so the start positions no longer match: that (rare) step has no fast body.
+    fn sweep_boxes(&mut self, removed: u32) {
+        puffin::profile_scope!("sweep");
+        if removed > 0 {
+            self.continuous.forget(&self.bodies.position);
+        }
+        self.continuous.sweep(&self.bodies.position, &self.bodies.radius, &mut self.aabbs, &mut self.moved);
+    }
+
+    /// The times of impact of the fast bodies, before the discrete narrowphase: with `ccd` (and resolution on),
+    /// the bodies are stopped and bounced at their impacts; without, the pairs that passed through each other are
+    /// counted.
+    fn times_of_impact(&mut self) {
+        puffin::profile_scope!("times of impact");
+        let b = &mut self.bodies;
+        let columns =
+            Columns { position: &mut b.position, velocity: &mut b.velocity, radius: &b.radius, inv_mass: &b.inv_mass };
+        let (ccd, e) = (self.setup.ccd && self.setup.resolution, self.setup.restitution);
+        self.tunnelled += self.continuous.events(ccd, e, self.pairs.as_slice(), &self.setup.obstacles, columns);
+    }
+
+    /// The obstacles: every body pushed out of them (O(n·k)), then the bodies that went through one counted.
+    fn obstacles(&mut self) {
+        puffin::profile_scope!("obstacles");
+        let (b, obstacles) = (&mut self.bodies, &self.setup.obstacles);
+        ccd::push_out_of_obstacles(&mut b.position, &mut b.velocity, &b.radius, obstacles, self.setup.restitution);
+        self.tunnelled += self.continuous.crossings(&b.position, &b.radius, obstacles);
+    }
+
     fn find_pairs(&mut self, dt: f32) {
         puffin::profile_scope!("broadphase");
         let frame = Frame::new(&self.aabbs).with_step(self.step).with_dt(dt).with_moved(&self.moved);
@@ -316,6 +369,7 @@ impl Simulation {
             pairs: self.pairs.len() as u64,
             contacts: self.contacts.len() as u64,
             removed,
+            tunnelled: self.tunnelled,
             stats: self.broadphase.stats(),
         };
         self.step += 1;
