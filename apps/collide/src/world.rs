@@ -11,19 +11,20 @@ use collide_timing::Clock;
 
 /// A simulated scene or a replay.
 pub enum World {
-    /// A generated scenario, simulated.
-    Sim(Simulation),
+    /// A generated scenario, simulated. Both variants are boxed: each holds hundreds of bytes of buffers' headers
+    /// inline, of sizes that differ by more than clippy's bound, and one world lives per window.
+    Sim(Box<Simulation>),
     /// `scenario = "replay"`: a `.aabbs` file's boxes, frame by frame.
-    Replay(Player),
+    Replay(Box<Player>),
 }
 
 impl World {
     /// The world `config` describes. Errors are one line (a replay's name the file, frame and box).
     pub fn new(config: &Config) -> Result<Self, String> {
         if config.is_replay() {
-            Player::new(config).map(Self::Replay)
+            Player::new(config).map(|player| Self::Replay(Box::new(player)))
         } else {
-            Simulation::new(config).map(Self::Sim).map_err(|e| e.to_string())
+            Simulation::new(config).map(|sim| Self::Sim(Box::new(sim))).map_err(|e| e.to_string())
         }
     }
 
