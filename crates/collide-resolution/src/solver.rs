@@ -19,9 +19,7 @@
 //!
 //! **Rounds that stall.** A chain of contacts whose pairs ascend along the chain (bodies numbered along a row) takes
 //! one round per contact. When a round resolves less than an eighth of what is left, the rest is sorted by pair and
-//! resolved one by one — the same order, so the same answer. So is what is left when it is too little to share
-//! between threads (below the [`Parallelism`] threshold, from the start at 10⁵ bodies of `uniform`: about 3 500
-//! contacts): serial rounds would only add passes over the links to the sort.
+//! resolved one by one — the same order, so the same answer.
 
 use crate::{BodyState, resolve_contact};
 use collide_broadphase::{Pair, Parallelism};
@@ -216,13 +214,6 @@ impl Solver {
         self.left.extend(0..self.links.len() as u32);
         self.rounds = 0;
         while !self.left.is_empty() {
-            // A round is worth its two passes over the links left only when they run on several threads; one
-            // thread resolves the same order faster by sorting what is left (the same answer, see the docs).
-            if !parallelism.is_parallel(self.left.len()) {
-                self.finish(e);
-                self.rounds += 1;
-                break;
-            }
             let before = self.left.len();
             self.round(parallelism, e);
             self.rounds += 1;

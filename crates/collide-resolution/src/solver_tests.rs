@@ -103,11 +103,6 @@ fn the_rounds_give_the_one_by_one_answer_bit_for_bit_on_any_thread_count() {
                 );
                 assert!(p == want.0 && v == want.1, "{what}: differs from the one-by-one answer");
                 assert!(rounds >= 1, "{what}");
-                if parallelism.min_work() == usize::MAX || threads == 1 {
-                    assert_eq!(rounds, 1, "{what}: one thread sorts and resolves in order, without rounds");
-                } else if parallelism.min_work() == 0 && chain == 0 {
-                    assert!(rounds > 1, "{what}: forced parallel, the rounds ran");
-                }
                 saw_stall |= chain > 0 && rounds < 40;
             }
         }
