@@ -75,8 +75,8 @@ impl Replay {
         })
     }
 
-    /// Feed the next frame to the broadphase: read it, mark the boxes that changed, find the pairs (sorted, as the
-    /// simulation's), record. `Ok(None)` once the frames to play are done or the file has ended.
+    /// Feed the next frame to the broadphase: read it, mark the boxes that changed, find the pairs (sorted after
+    /// the timed phase, so that the pairs hash and the drawn pairs do not depend on the algorithm), record. `Ok(None)` once the frames to play are done or the file has ended.
     pub fn step(&mut self) -> Result<Option<&FrameRecord>, AabbsError> {
         let fed = on_worker(|| self.step_on_this_thread())?;
         Ok(if fed { self.records.last() } else { None })
