@@ -98,6 +98,13 @@ impl SeriesGuard {
         Self { started: Instant::now(), budget, frame_ms, stopped: None, last: None, memory: None, charged: None }
     }
 
+    /// A series whose budget counts only the time charged to it ([`SeriesGuard::charge`]) from the start: for
+    /// contenders that take turns, whose clocks must not run while they wait.
+    #[must_use]
+    pub fn charged(budget: Duration, frame_ms: f64) -> Self {
+        Self { charged: Some(Duration::ZERO), ..Self::with(budget, frame_ms) }
+    }
+
     /// Why the point at `n` bodies must be skipped, if it must: the series stopped, its budget is spent, or
     /// even linear growth from the last point would put a step over the frame limit.
     #[must_use]
@@ -480,6 +487,19 @@ mod tests {
         assert_eq!(g.skip(10), None, "60 ms passed, 10 charged");
         g.charge(Duration::from_millis(45));
         assert!(g.skip(10).expect("55 ms charged").contains("budget"));
+    }
+
+    /// A guard charged from the start is not spent by waiting while others run (the peers study's contenders
+    /// after a slow one were all skipped, their clocks running from the scene's start).
+    #[test]
+    fn a_guard_charged_from_the_start_is_not_spent_by_waiting() {
+        let budget = Duration::from_millis(20);
+        let (mut charged, waiting) = (SeriesGuard::charged(budget, 1e9), SeriesGuard::with(budget, 1e9));
+        std::thread::sleep(Duration::from_millis(30));
+        assert_eq!(charged.skip(1000), None);
+        assert!(waiting.skip(1000).is_some(), "an uncharged guard's clock runs");
+        charged.charge(Duration::from_millis(25));
+        assert!(charged.skip(1000).is_some(), "its own time spends it");
     }
 
     #[test]
