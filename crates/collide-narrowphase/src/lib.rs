@@ -75,6 +75,11 @@
 //!
 //! A step's sphere pairs go through [`SphereContacts`]: chunks of pairs on rayon's threads, each writing its own
 //! buffer, appended in chunk order, so that the contacts come out in the pairs' order whatever the thread count.
+//! When some bodies are boxes, [`ShapeContacts`] does the same with a test chosen per pair by the bodies'
+//! [`Shape`]s: sphere–sphere pairs give the same `(Pair, Contact)` list, every pair with a box a [`Manifold`]
+//! (one point for sphere–box, up to four for box–box, the normal always from `b` toward `a` —
+//! [`solid_contact`] flips `sphere_box`'s when the box is `a`). A scene of spheres only never reads the shape
+//! columns: the simulation calls the sphere batch there.
 //!
 //! # Complexity
 //!
@@ -116,12 +121,14 @@ mod clip;
 mod frame;
 mod manifold;
 pub mod samples;
+mod shapes;
 mod sphere_box;
 mod toi;
 
 pub use batch::{PAIRS_PER_CHUNK, SphereContacts};
 pub use box_box::box_box;
 pub use manifold::{ContactPoint, Manifold};
+pub use shapes::{Shape, ShapeColumns, ShapeContacts, Solid, solid_contact};
 pub use sphere_box::sphere_box;
 pub use toi::{toi_sphere_box, toi_sphere_plane, toi_sphere_sphere};
 

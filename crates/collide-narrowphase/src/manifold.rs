@@ -60,6 +60,13 @@ impl Manifold {
     }
 }
 
+impl From<Contact> for Manifold {
+    /// A one-point contact (sphere–sphere, sphere–box) as a manifold of one point.
+    fn from(c: Contact) -> Self {
+        Self::single(c.normal, c.point, c.depth)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

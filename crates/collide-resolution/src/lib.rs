@@ -43,9 +43,14 @@
 //! arrays (bodies spawned in random order); the second thread keeps more cache misses in flight. The sort and
 //! the levels are serial passes over that dense array (about a fifth of a millisecond per 10⁵ contacts).
 
+mod rigid;
 mod solver;
 
-pub use solver::{Solver, bodies_per_chunk};
+pub use rigid::{
+    ITERATIONS, MAX_POINTS, Material, RigidState, WallShape, advance_rotation, box_inverse_inertia, resolve_manifold,
+    rigid_wall, rotational_energy, sphere_inverse_inertia,
+};
+pub use solver::{RigidColumns, Solver, bodies_per_chunk};
 
 use collide_math::{Aabb, Vec3};
 use collide_narrowphase::Contact;

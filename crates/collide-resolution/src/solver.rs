@@ -26,7 +26,7 @@
 use crate::{BodyState, resolve_contact};
 use collide_broadphase::{Pair, Parallelism};
 use collide_math::Vec3;
-use collide_narrowphase::{Contact, sphere_sphere};
+use collide_narrowphase::{Contact, Manifold, sphere_sphere};
 use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
@@ -66,10 +66,16 @@ struct Link {
     depth: f32,
     /// The narrowphase's contact still describes the bodies: no earlier contact of the step moved either.
     fresh: bool,
+    /// The pair's manifold, by index into the step's manifolds ([`NO_MANIFOLD`] for a sphere–sphere contact); in
+    /// the link's padding, so a link stays 32 bytes.
+    manifold: u32,
 }
 
+/// [`Link::manifold`] of a sphere–sphere contact.
+const NO_MANIFOLD: u32 = u32::MAX;
+
 /// A placeholder link for slots about to be overwritten.
-const NO_LINK: Link = Link { a: 0, b: 0, normal: Vec3::Y, depth: 0.0, fresh: true };
+const NO_LINK: Link = Link { a: 0, b: 0, normal: Vec3::Y, depth: 0.0, fresh: true, manifold: NO_MANIFOLD };
 
 /// A marked body's state during resolution: position, velocity, inverse mass and radius as `f32` bits, in one
 /// half cache line.
@@ -128,17 +134,32 @@ pub struct Solver {
     state: Vec<Local>,
     /// Levels of the last [`Solver::solve`].
     levels: u32,
+    /// Per marked body, by rank: its rotation while resolving (filled by [`Solver::solve_rigid`] only).
+    spin: Vec<spin::LocalSpin>,
 }
 
 impl Solver {
     /// Mark the bodies of `contacts` among `bodies` bodies and number them; keep the contacts for
     /// [`Solver::solve`]. Pairs must be distinct and their indices below `bodies`.
     pub fn prepare(&mut self, parallelism: Parallelism, bodies: usize, contacts: &[(Pair, Contact)]) {
+        self.prepare_shapes(parallelism, bodies, contacts, &[]);
+    }
+
+    /// [`Solver::prepare`] for a step whose pairs with a box came as manifolds (the narrowphase's `ShapeContacts`):
+    /// `contacts` (sphere–sphere) and `manifolds` together, their pairs distinct. [`Solver::solve_rigid`] resolves
+    /// them, given the same `manifolds`.
+    pub fn prepare_shapes(
+        &mut self,
+        parallelism: Parallelism,
+        bodies: usize,
+        contacts: &[(Pair, Contact)],
+        manifolds: &[(Pair, Manifold)],
+    ) {
         let words = bodies.div_ceil(64);
         self.marks.clear();
         self.marks.resize(words, 0);
         // Serial: plain stores into a bitset that stays in the cache cost less than atomic ones from two threads.
-        for (pair, _) in contacts {
+        for pair in contacts.iter().map(|(p, _)| p).chain(manifolds.iter().map(|(p, _)| p)) {
             self.marks[pair.a as usize / 64] |= 1 << (pair.a % 64);
             self.marks[pair.b as usize / 64] |= 1 << (pair.b % 64);
         }
@@ -153,8 +174,14 @@ impl Solver {
         let (marks, ranks) = (&self.marks, &self.ranks);
         let rank = |i: u32| rank(marks, ranks, i);
         let fill = |(link, &(pair, contact)): (&mut Link, &(Pair, Contact))| {
-            *link =
-                Link { a: rank(pair.a), b: rank(pair.b), normal: contact.normal, depth: contact.depth, fresh: true };
+            *link = Link {
+                a: rank(pair.a),
+                b: rank(pair.b),
+                normal: contact.normal,
+                depth: contact.depth,
+                fresh: true,
+                manifold: NO_MANIFOLD,
+            };
         };
         let size = contacts_per_chunk(parallelism);
         if contacts.len() > size && parallelism.is_parallel(contacts.len()) {
@@ -162,6 +189,15 @@ impl Solver {
         } else {
             self.links.iter_mut().zip(contacts).for_each(fill);
         }
+        // The manifolds' links after the contacts' (the levels sort them all by pair); few in a step, serial.
+        self.links.extend(manifolds.iter().enumerate().map(|(k, (pair, m))| Link {
+            a: rank(pair.a),
+            b: rank(pair.b),
+            normal: m.normal,
+            depth: m.depth(),
+            fresh: true,
+            manifold: k as u32,
+        }));
     }
 
     /// The number of bodies in this step's contacts.
@@ -216,6 +252,22 @@ impl Solver {
         inv_mass: &[f32],
         radius: &[f32],
     ) {
+        self.load(parallelism, position, velocity, inv_mass, radius);
+        self.sort_by_pair();
+        self.level_links();
+        let state = &self.state;
+        self.run_levels(parallelism, |link| resolve(state, link, e));
+    }
+
+    /// Copy the marked bodies' states into the dense local array.
+    fn load(
+        &mut self,
+        parallelism: Parallelism,
+        position: &[Vec3],
+        velocity: &[Vec3],
+        inv_mass: &[f32],
+        radius: &[f32],
+    ) {
         let marked = self.marked();
         self.state.resize_with(marked, Local::default);
         let this = &*self;
@@ -225,15 +277,16 @@ impl Solver {
                 this.state[r as usize].store(&state, radius[i]);
             }
         });
-        self.sort_by_pair();
-        self.level_links();
+    }
+
+    /// `resolve` on every link, level after level; a level's links in parallel chunks.
+    fn run_levels(&self, parallelism: Parallelism, resolve: impl Fn(&Link) + Sync + Send) {
         let size = contacts_per_chunk(parallelism);
         for level in 0..self.levels as usize {
             let batch = &self.batches[self.level_starts[level] as usize..self.level_starts[level + 1] as usize];
-            let state = &self.state;
             let run = |chunk: &[Link]| {
                 for link in chunk {
-                    resolve(state, link, e);
+                    resolve(link);
                 }
             };
             if batch.len() > size && parallelism.is_parallel(batch.len()) {
@@ -374,6 +427,11 @@ fn for_chunks(parallelism: Parallelism, bodies: usize, f: impl Fn(Range<usize>) 
         f(0..bodies);
     }
 }
+
+#[path = "solver_spin.rs"]
+mod spin;
+
+pub use spin::RigidColumns;
 
 #[cfg(test)]
 #[path = "solver_tests.rs"]

@@ -1,10 +1,15 @@
 use collide_broadphase::Resize;
-use collide_math::{Aabb, Vec3};
+use collide_math::{Aabb, Obb, Quat, Vec3};
+use collide_narrowphase::{Shape, ShapeColumns};
+use collide_resolution::{RigidColumns, box_inverse_inertia, rotational_energy, sphere_inverse_inertia};
 
 /// The bodies, as struct-of-arrays: body `i` is `position[i]`, `velocity[i]`, … .
 ///
 /// Columns rather than a `Vec<Body>` because each phase reads only some of them (the AABB pass reads centres
 /// and radii, integration reads positions and velocities), and a column streams through the cache.
+///
+/// Bodies that turn — boxes, and spheres in a scene with friction — have five more columns in [`Spin`]. A
+/// scene of spheres without friction leaves them empty: its step never reads them.
 #[derive(Clone, Debug, Default)]
 pub struct Bodies {
     /// Centres.
@@ -17,6 +22,65 @@ pub struct Bodies {
     pub inv_mass: Vec<f32>,
     /// The step of the body's last contact (`u64::MAX`: never), for the renderer's collision flash.
     pub last_contact: Vec<u64>,
+    /// The rotational columns: one entry per body when [`Spin::enabled`], none otherwise.
+    pub spin: Spin,
+}
+
+/// The columns of bodies that turn: shape, half extents, rotation, angular velocity and inverse inertia, one
+/// entry per body (spheres included) once enabled, none before — so a scene of spheres without friction holds
+/// and reads none of them.
+///
+/// A box's `radius` (in [`Bodies`]) is its bounding radius `|half_extents|`: what the checks against the
+/// container, the tunnelling counter and the fast-body test read. Its box for the broadphase comes from its
+/// orientation ([`Obb::aabb`]).
+#[derive(Clone, Debug, Default)]
+pub struct Spin {
+    /// `true` when the columns hold an entry per body.
+    enabled: bool,
+    /// Each body's shape.
+    pub shape: Vec<Shape>,
+    /// Box half extents, along the box's own axes (a sphere's radius on every axis, unused).
+    pub half_extents: Vec<Vec3>,
+    /// Orientations (unit quaternions; spheres keep the identity: a sphere's orientation shows nowhere).
+    pub rotation: Vec<Quat>,
+    /// Angular velocities in world space, radians per second.
+    pub angular_velocity: Vec<Vec3>,
+    /// The inverse principal moments of inertia (solid box or sphere, density 1), in the body's frame.
+    pub inv_inertia: Vec<Vec3>,
+    /// How many bodies are boxes.
+    boxes: usize,
+}
+
+impl Spin {
+    /// `true` when the columns hold an entry per body (boxes, or friction, in the scene).
+    #[must_use]
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// How many bodies are boxes.
+    #[must_use]
+    pub fn boxes(&self) -> usize {
+        self.boxes
+    }
+
+    fn push(&mut self, shape: Shape, half_extents: Vec3, rotation: Quat, inv_inertia: Vec3) {
+        self.shape.push(shape);
+        self.half_extents.push(half_extents);
+        self.rotation.push(rotation);
+        self.angular_velocity.push(Vec3::ZERO);
+        self.inv_inertia.push(inv_inertia);
+        self.boxes += usize::from(shape == Shape::Box);
+    }
+
+    fn clear(&mut self) {
+        self.shape.clear();
+        self.half_extents.clear();
+        self.rotation.clear();
+        self.angular_velocity.clear();
+        self.inv_inertia.clear();
+        self.boxes = 0;
+    }
 }
 
 impl Bodies {
@@ -40,6 +104,82 @@ impl Bodies {
         self.radius.push(radius);
         self.inv_mass.push(1.0 / mass);
         self.last_contact.push(u64::MAX);
+        if self.spin.enabled {
+            let inertia = sphere_inverse_inertia(radius, 1.0 / mass);
+            self.spin.push(Shape::Sphere, Vec3::splat(radius), Quat::IDENTITY, inertia);
+        }
+    }
+
+    /// Give every body (and every body pushed from now on) an entry in the rotational columns; the bodies so far
+    /// are spheres at rest in rotation. Idempotent.
+    pub fn enable_spin(&mut self) {
+        if self.spin.enabled {
+            return;
+        }
+        self.spin.enabled = true;
+        self.spin.clear();
+        for i in 0..self.len() {
+            let r = self.radius[i];
+            self.spin.push(Shape::Sphere, Vec3::splat(r), Quat::IDENTITY, sphere_inverse_inertia(r, self.inv_mass[i]));
+        }
+    }
+
+    /// Make body `i` a box of `half_extents` turned by `rotation`, not turning, its velocity kept: its mass is its
+    /// volume (density 1), its inertia a solid box's, its radius its bounding radius. Enables the rotational
+    /// columns.
+    pub fn make_box(&mut self, i: usize, half_extents: Vec3, rotation: Quat) {
+        self.enable_spin();
+        let inv_mass = 1.0 / (8.0 * half_extents.x * half_extents.y * half_extents.z);
+        self.radius[i] = half_extents.length();
+        self.inv_mass[i] = inv_mass;
+        let s = &mut self.spin;
+        s.boxes += usize::from(s.shape[i] != Shape::Box);
+        s.shape[i] = Shape::Box;
+        s.half_extents[i] = half_extents;
+        s.rotation[i] = rotation;
+        s.angular_velocity[i] = Vec3::ZERO;
+        s.inv_inertia[i] = box_inverse_inertia(half_extents, inv_mass);
+    }
+
+    /// Body `i`'s shape.
+    #[must_use]
+    pub fn shape(&self, i: usize) -> Shape {
+        if self.spin.enabled { self.spin.shape[i] } else { Shape::Sphere }
+    }
+
+    /// Body `i` as an oriented box, when it is one.
+    #[must_use]
+    pub fn obb(&self, i: usize) -> Option<Obb> {
+        (self.shape(i) == Shape::Box)
+            .then(|| Obb::new(self.position[i], self.spin.half_extents[i], self.spin.rotation[i]))
+    }
+
+    /// The columns the narrowphase reads to dispatch on shapes (the rotational columns must be enabled).
+    #[must_use]
+    pub fn shape_columns(&self) -> ShapeColumns<'_> {
+        ShapeColumns {
+            position: &self.position,
+            radius: &self.radius,
+            shape: &self.spin.shape,
+            half_extents: &self.spin.half_extents,
+            rotation: &self.spin.rotation,
+        }
+    }
+
+    /// The columns resolution reads for rotating bodies (the rotational columns must be enabled).
+    #[must_use]
+    pub fn rigid_columns(&self) -> RigidColumns<'_> {
+        RigidColumns {
+            position: &self.position,
+            velocity: &self.velocity,
+            inv_mass: &self.inv_mass,
+            radius: &self.radius,
+            shape: &self.spin.shape,
+            rotation: &self.spin.rotation,
+            angular_velocity: &self.spin.angular_velocity,
+            inv_inertia: &self.spin.inv_inertia,
+            half_extents: &self.spin.half_extents,
+        }
     }
 
     /// Make room for `additional` more bodies in every column, or say that the allocator refused (instead of
@@ -49,36 +189,64 @@ impl Bodies {
         self.velocity.try_reserve_exact(additional)?;
         self.radius.try_reserve_exact(additional)?;
         self.inv_mass.try_reserve_exact(additional)?;
-        self.last_contact.try_reserve_exact(additional)
+        self.last_contact.try_reserve_exact(additional)?;
+        if self.spin.enabled {
+            let s = &mut self.spin;
+            s.shape.try_reserve_exact(additional)?;
+            s.half_extents.try_reserve_exact(additional)?;
+            s.rotation.try_reserve_exact(additional)?;
+            s.angular_velocity.try_reserve_exact(additional)?;
+            s.inv_inertia.try_reserve_exact(additional)?;
+        }
+        Ok(())
     }
 
-    /// Give body `i` radius `radius`; its mass follows its volume.
+    /// Give body `i` radius `radius`; its mass follows its volume. A box is scaled instead, so that its bounding
+    /// radius becomes `radius`.
     pub fn set_radius(&mut self, i: usize, radius: f32) {
+        if let Some(b) = self.obb(i) {
+            let scale = radius / self.radius[i];
+            self.make_box(i, b.half_extents * scale, b.rotation);
+            return;
+        }
         self.radius[i] = radius;
         self.inv_mass[i] = 1.0 / (4.0 / 3.0 * std::f32::consts::PI * radius * radius * radius);
+        if self.spin.enabled {
+            self.spin.half_extents[i] = Vec3::splat(radius);
+            self.spin.inv_inertia[i] = sphere_inverse_inertia(radius, self.inv_mass[i]);
+        }
     }
 
-    /// Remove everything, keeping the allocations.
+    /// Remove everything, keeping the allocations; the rotational columns are disabled.
     pub fn clear(&mut self) {
         self.position.clear();
         self.velocity.clear();
         self.radius.clear();
         self.inv_mass.clear();
         self.last_contact.clear();
+        self.spin.clear();
+        self.spin.enabled = false;
     }
 
-    /// The bounding box of body `i`.
+    /// The bounding box of body `i`: a sphere's, or a box's from its orientation.
     #[inline]
     #[must_use]
     pub fn aabb(&self, i: usize) -> Aabb {
-        Aabb::from_center_radius(self.position[i], self.radius[i])
+        match self.obb(i) {
+            Some(b) => b.aabb(),
+            None => Aabb::from_center_radius(self.position[i], self.radius[i]),
+        }
     }
 
     /// `true` when every quantity of body `i` is finite.
     #[inline]
     #[must_use]
     pub fn is_finite(&self, i: usize) -> bool {
-        self.position[i].is_finite() && self.velocity[i].is_finite() && self.radius[i].is_finite()
+        let spin = !self.spin.enabled || {
+            let s = &self.spin;
+            s.rotation[i].is_finite() && s.angular_velocity[i].is_finite() && s.half_extents[i].is_finite()
+        };
+        self.position[i].is_finite() && self.velocity[i].is_finite() && self.radius[i].is_finite() && spin
     }
 
     /// Remove the bodies marked in `doomed` (ascending indices), keeping the others in order. Fills
@@ -102,6 +270,14 @@ impl Bodies {
             self.radius[kept] = self.radius[i];
             self.inv_mass[kept] = self.inv_mass[i];
             self.last_contact[kept] = self.last_contact[i];
+            if self.spin.enabled {
+                let s = &mut self.spin;
+                s.shape[kept] = s.shape[i];
+                s.half_extents[kept] = s.half_extents[i];
+                s.rotation[kept] = s.rotation[i];
+                s.angular_velocity[kept] = s.angular_velocity[i];
+                s.inv_inertia[kept] = s.inv_inertia[i];
+            }
             kept += 1;
         }
         self.position.truncate(kept);
@@ -109,20 +285,35 @@ impl Bodies {
         self.radius.truncate(kept);
         self.inv_mass.truncate(kept);
         self.last_contact.truncate(kept);
+        if self.spin.enabled {
+            let s = &mut self.spin;
+            s.shape.truncate(kept);
+            s.half_extents.truncate(kept);
+            s.rotation.truncate(kept);
+            s.angular_velocity.truncate(kept);
+            s.inv_inertia.truncate(kept);
+            s.boxes = s.shape.iter().filter(|&&k| k == Shape::Box).count();
+        }
     }
 
-    /// Total kinetic energy (for tests and the app's readout).
+    /// Total kinetic energy, linear plus rotational (for tests and the app's readout).
     #[must_use]
     pub fn kinetic_energy(&self) -> f64 {
-        self.velocity
+        let linear: f64 = self
+            .velocity
             .iter()
             .zip(&self.inv_mass)
             .filter(|(_, w)| **w > 0.0)
             .map(|(v, w)| 0.5 * f64::from(v.length_squared()) / f64::from(*w))
-            .sum()
+            .sum();
+        let s = &self.spin;
+        let rotational: f64 =
+            (0..s.shape.len()).map(|i| rotational_energy(s.rotation[i], s.angular_velocity[i], s.inv_inertia[i])).sum();
+        linear + rotational
     }
 
-    /// A hash of every position and velocity, bit for bit (FNV-1a): two runs agree iff this agrees.
+    /// A hash of every position and velocity, bit for bit (FNV-1a): two runs agree iff this agrees. Rotating
+    /// bodies add their rotations and angular velocities (a scene without them hashes as before they existed).
     #[must_use]
     pub fn state_hash(&self) -> u64 {
         let mut h: u64 = 0xCBF2_9CE4_8422_2325;
@@ -135,6 +326,11 @@ impl Bodies {
         eat(self.len() as u32);
         for (p, v) in self.position.iter().zip(&self.velocity) {
             for x in [p.x, p.y, p.z, v.x, v.y, v.z] {
+                eat(x.to_bits());
+            }
+        }
+        for (q, w) in self.spin.rotation.iter().zip(&self.spin.angular_velocity) {
+            for x in [q.x, q.y, q.z, q.w, w.x, w.y, w.z] {
                 eat(x.to_bits());
             }
         }

@@ -29,11 +29,12 @@
 //! The events are a function of the set of pairs (not their order) and are processed serially in a total order,
 //! so the state is the same for every broadphase and thread count.
 
+use crate::Bodies;
 use crate::scenario::Setup;
 use collide_broadphase::Pair;
 use collide_math::{Aabb, Obb, Vec3};
-use collide_narrowphase::{sphere_box, sphere_sphere, toi_sphere_box, toi_sphere_sphere};
-use collide_resolution::BodyState;
+use collide_narrowphase::{Shape, Solid, solid_contact, sphere_box, sphere_sphere, toi_sphere_box, toi_sphere_sphere};
+use collide_resolution::{BodyState, Material, RigidState, resolve_manifold};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -75,6 +76,13 @@ pub struct Columns<'a> {
     pub velocity: &'a mut [Vec3],
     pub radius: &'a [f32],
     pub inv_mass: &'a [f32],
+    /// Each body's shape; empty when every body is a sphere. Pairs with a box have no event.
+    pub shape: &'a [Shape],
+}
+
+/// `true` when body `i` is a box (`shape` empty: every body is a sphere).
+fn is_box(shape: &[Shape], i: usize) -> bool {
+    shape.get(i) == Some(&Shape::Box)
 }
 
 impl Continuous {
@@ -100,13 +108,24 @@ impl Continuous {
     }
 
     /// Mark the fast bodies and sweep their boxes (the union of the boxes before and after the step); their
-    /// motion flag is set. O(n).
-    pub fn sweep(&mut self, position: &[Vec3], radius: &[f32], aabbs: &mut [Aabb], moved: &mut [bool]) {
+    /// motion flag is set. Boxes (`shape`, empty when every body is a sphere) are never fast: continuous detection
+    /// covers spheres. O(n).
+    pub fn sweep(
+        &mut self,
+        position: &[Vec3],
+        radius: &[f32],
+        shape: &[Shape],
+        aabbs: &mut [Aabb],
+        moved: &mut [bool],
+    ) {
         let n = position.len();
         self.fast.clear();
         self.fast.resize(n, false);
         self.none_fast = true;
         for i in 0..n {
+            if is_box(shape, i) {
+                continue;
+            }
             let (p0, p1, r) = (self.start[i], position[i], radius[i]);
             if (p1 - p0).length_squared() > r * r {
                 self.fast[i] = true;
@@ -133,7 +152,7 @@ impl Continuous {
         self.heap.clear();
         for pair in pairs {
             let (a, b) = (pair.a as usize, pair.b as usize);
-            if !(fast[a] || fast[b]) {
+            if !(fast[a] || fast[b]) || is_box(bodies.shape, a) || is_box(bodies.shape, b) {
                 continue;
             }
             let ((ca, da), (cb, db)) = (motion(a), motion(b));
@@ -171,7 +190,7 @@ impl Continuous {
 
     /// Pop the events in `(t, a, b)` order and resolve each at its time of impact (module docs).
     fn process(&mut self, e: f32, obstacles: &[Obb], bodies: Columns<'_>) {
-        let Columns { position, velocity, radius, inv_mass } = bodies;
+        let Columns { position, velocity, radius, inv_mass, .. } = bodies;
         for &i in &self.stopped_list {
             self.stopped[i as usize] = false;
         }
@@ -270,8 +289,19 @@ fn obstacle_normal(p: Vec3, r: f32, obstacle: &Obb, d: Vec3) -> Vec3 {
 /// The discrete test of every body against every obstacle: a body that overlaps one is pushed out along the
 /// contact normal by the depth, and the velocity's part into the obstacle is reflected with restitution `e`.
 /// O(n·k), serial.
-pub fn push_out_of_obstacles(position: &mut [Vec3], velocity: &mut [Vec3], radius: &[f32], obstacles: &[Obb], e: f32) {
-    for ((p, v), &r) in position.iter_mut().zip(velocity.iter_mut()).zip(radius) {
+/// Boxes (`shape`, empty when every body is a sphere) are left to [`push_boxes_out_of_obstacles`].
+pub fn push_out_of_obstacles(
+    position: &mut [Vec3],
+    velocity: &mut [Vec3],
+    radius: &[f32],
+    shape: &[Shape],
+    obstacles: &[Obb],
+    e: f32,
+) {
+    for (i, ((p, v), &r)) in position.iter_mut().zip(velocity.iter_mut()).zip(radius).enumerate() {
+        if is_box(shape, i) {
+            continue;
+        }
         for obstacle in obstacles {
             if let Some(c) = sphere_box(*p, r, obstacle) {
                 *p += c.normal * c.depth;
@@ -280,6 +310,37 @@ pub fn push_out_of_obstacles(position: &mut [Vec3], velocity: &mut [Vec3], radiu
                     *v -= c.normal * ((1.0 + e) * vn);
                 }
             }
+        }
+    }
+}
+
+/// The discrete test of every box body against every obstacle (`box_box`): a box that overlaps one is pushed out
+/// by the deepest point's depth and gets the impulses of `resolve_manifold` at the manifold's points against the
+/// immovable obstacle — restitution, friction and torque, as against a wall. O(b·k) for b boxes, serial.
+pub fn push_boxes_out_of_obstacles(bodies: &mut Bodies, obstacles: &[Obb], material: &Material) {
+    for i in 0..bodies.len() {
+        let Some(obb) = bodies.obb(i) else { continue };
+        let s = &mut bodies.spin;
+        let mut state = RigidState {
+            position: obb.center,
+            velocity: bodies.velocity[i],
+            inv_mass: bodies.inv_mass[i],
+            rotation: obb.rotation,
+            angular_velocity: s.angular_velocity[i],
+            inv_inertia: s.inv_inertia[i],
+        };
+        let mut hit = false;
+        for obstacle in obstacles {
+            let body = Solid::Box(Obb { center: state.position, ..obb });
+            if let Some(m) = solid_contact(&body, &Solid::Box(*obstacle)) {
+                let mut fixed = RigidState::fixed(obstacle.center);
+                resolve_manifold(&mut state, &mut fixed, m.normal, m.points(), true, material);
+                hit = true;
+            }
+        }
+        if hit {
+            (bodies.position[i], bodies.velocity[i], s.angular_velocity[i]) =
+                (state.position, state.velocity, state.angular_velocity);
         }
     }
 }
@@ -329,12 +390,17 @@ mod tests {
         let mut moved = [false; 3];
         let mut ccd = Continuous::default();
         ccd.begin(&start);
-        ccd.sweep(&position, &radius, &mut aabbs, &mut moved);
+        ccd.sweep(&position, &radius, &[], &mut aabbs, &mut moved);
         assert_eq!(moved, [true, false, false], "only `a` is fast");
         assert!(aabbs[0].overlaps(&aabbs[1]) && aabbs[0].overlaps(&aabbs[2]), "its swept box reaches both");
         let pairs = [Pair::new(0, 2), Pair::new(0, 1)];
-        let columns =
-            Columns { position: &mut position, velocity: &mut velocity, radius: &radius, inv_mass: &inv_mass };
+        let columns = Columns {
+            position: &mut position,
+            velocity: &mut velocity,
+            radius: &radius,
+            inv_mass: &inv_mass,
+            shape: &[],
+        };
         assert_eq!(ccd.events(true, 1.0, &pairs, &[], columns), 0);
         assert!((position[0].x - 2.0).abs() < 1e-5, "a stopped touching b: {}", position[0]);
         assert_eq!((position[1], position[2]), (start[1], start[2]));
@@ -351,10 +417,15 @@ mod tests {
         let mut aabbs: Vec<Aabb> = end.iter().map(|&p| Aabb::from_center_radius(p, 0.5)).collect();
         let mut ccd = Continuous::default();
         ccd.begin(&start);
-        ccd.sweep(&end, &radius, &mut aabbs, &mut [false; 3]);
+        ccd.sweep(&end, &radius, &[], &mut aabbs, &mut [false; 3]);
         let pairs = [Pair::new(0, 1), Pair::new(0, 2)];
-        let columns =
-            Columns { position: &mut position, velocity: &mut velocity, radius: &radius, inv_mass: &inv_mass };
+        let columns = Columns {
+            position: &mut position,
+            velocity: &mut velocity,
+            radius: &radius,
+            inv_mass: &inv_mass,
+            shape: &[],
+        };
         assert_eq!(ccd.events(false, 1.0, &pairs, &[], columns), 2);
         assert_eq!(position, end);
     }

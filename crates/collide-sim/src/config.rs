@@ -6,7 +6,7 @@
 //! choices. [`Config::resolve`] turns a config into a checked [`Setup`] for the simulation.
 
 use crate::memory::{self, TooBig};
-use crate::scenario::{Setup, find_scenario, mean_sphere_volume};
+use crate::scenario::{Setup, ShapeMix, find_scenario, mean_body_volume};
 use collide_aabbs::Header;
 use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, Params};
 use collide_broadphase::{ParamInput, ParamValue};
@@ -43,6 +43,14 @@ pub struct Config {
     pub restitution: Option<f32>,
     /// Continuous collision detection for fast bodies (swept boxes, time of impact); off by default.
     pub ccd: bool,
+    /// The bodies' shapes: `sphere`, `box` or `mixed` (every other body a box).
+    pub shape: String,
+    /// A box's half extents at the base radius (absent: the radius on every axis, a cube).
+    pub half_extents: Option<[f32; 3]>,
+    /// Each half extent of a box varies uniformly within `h · [1 − spread, 1 + spread]`; 0..1.
+    pub half_extents_spread: f32,
+    /// Coulomb's friction coefficient of every contact (bodies and walls); 0 is frictionless.
+    pub friction: f32,
     /// The seed of every random choice.
     pub seed: u64,
     /// Frames a headless run simulates (absent: [`DEFAULT_FRAMES`], or a replay's whole file).
@@ -71,6 +79,10 @@ impl Default for Config {
             resolution: true,
             restitution: None,
             ccd: false,
+            shape: "sphere".into(),
+            half_extents: None,
+            half_extents_spread: 0.0,
+            friction: 0.0,
             seed: 1,
             frames: None,
             replay: None,
@@ -439,9 +451,28 @@ impl Config {
         if radius_spread >= 1.0 {
             return Err(err(&["radius_spread"], "radius_spread = 1: radii would reach zero; use less than 1".into()));
         }
+        let shape = ShapeMix::find(&self.shape).map_err(|m| err(&["shape"], m))?;
+        let half_extents = match self.half_extents {
+            Some(h) => {
+                for x in h {
+                    if !(x.is_finite() && x > 0.0) {
+                        let message = format!("half_extents = {h:?}: every half extent must be a positive number");
+                        return Err(err(&["half_extents"], message));
+                    }
+                }
+                Vec3::from_array(h)
+            }
+            None => Vec3::splat(radius),
+        };
+        let half_extents_spread = in_unit(&["half_extents_spread"], self.half_extents_spread)?;
+        if half_extents_spread >= 1.0 {
+            let message = "half_extents_spread = 1: half extents would reach zero; use less than 1".into();
+            return Err(err(&["half_extents_spread"], message));
+        }
+        let friction = source.non_negative(&["friction"], self.friction)?;
         let container = match self.container_width {
             Some(w) => collide_math::Aabb::from_center_radius(Vec3::ZERO, positive(&["container_width"], w)? / 2.0),
-            None => (scenario.container)(bodies, mean_sphere_volume(radius, radius_spread)),
+            None => (scenario.container)(bodies, mean_body_volume(radius, radius_spread, shape, half_extents)),
         };
         // A container sized from the bodies' volume: a radius so small that the volume rounds to zero (1e-30
         // cubed) or so large that it overflows would size it to nothing or to infinity. Say so, at the radius.
@@ -479,6 +510,10 @@ impl Config {
             seed: self.seed,
             ccd: self.ccd,
             obstacles: Vec::new(),
+            shape,
+            half_extents,
+            half_extents_spread,
+            friction,
         };
         setup.obstacles = (scenario.obstacles)(&setup);
         let largest = 2.0 * setup.max_radius();

@@ -92,14 +92,15 @@ mod record;
 mod replay;
 mod scenario;
 mod simulation;
+mod spin_passes;
 
-pub use bodies::Bodies;
+pub use bodies::{Bodies, Spin};
 pub use config::{
     Config, ConfigError, DEFAULT_FRAMES, ParamEntry, PolicyName, REPLAY_SCENARIO, ReplaySetup, TimeConfig,
 };
 pub use record::{CSV_HEADER, FrameRecord, RunSummary, write_csv};
 pub use replay::Replay;
-pub use scenario::{SCENARIOS, ScenarioDescriptor, ScenePhase, Setup, TOUR_PHASE_STEPS, find_scenario};
+pub use scenario::{SCENARIOS, ScenarioDescriptor, ScenePhase, Setup, ShapeMix, TOUR_PHASE_STEPS, find_scenario};
 pub use simulation::Simulation;
 
 /// Re-exported so that users of the sim need not depend on the timing crate for phase names.

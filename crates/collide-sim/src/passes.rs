@@ -83,6 +83,9 @@ pub struct BoxPass<'a> {
 /// three-lane comparisons with the old box, and the wall test compares the box with the container shrunk
 /// by the margin, negated so that a NaN lists the body. Only the listed bodies are then checked for finiteness: a
 /// body with a non-finite position or radius has a box that fails the wall test.
+///
+/// `aabb_of(i, centre, radius)` is body `i`'s box: [`sphere_aabb`] in a scene of spheres (the compiler inlines it
+/// into the loop), the box's orientation for a box body in a scene with boxes.
 pub fn boxes(
     parallelism: Parallelism,
     position: &[Vec3],
@@ -90,6 +93,7 @@ pub fn boxes(
     aabbs: &mut [Aabb],
     moved: &mut [bool],
     pass: BoxPass<'_>,
+    aabb_of: impl Fn(usize, Vec3, f32) -> Aabb + Sync,
 ) -> bool {
     let (n, size) = (position.len(), bodies_per_chunk(parallelism));
     pass.outside.resize_with(n.div_ceil(size), Vec::new);
@@ -105,7 +109,7 @@ pub fn boxes(
         outside.clear();
         let bodies = position[start..start + slots.len()].iter().zip(&radius[start..start + slots.len()]);
         for (k, ((slot, moved), (&p, &r))) in slots.iter_mut().zip(moved.iter_mut()).zip(bodies).enumerate() {
-            let new = Aabb::from_center_radius(p, r);
+            let new = aabb_of(start + k, p, r);
             *moved = (start + k >= known) | (slot.min.cmpne(new.min) | slot.max.cmpne(new.max)).any();
             *slot = new;
             let inside = new.min.cmpge(lo).all() & new.max.cmple(hi).all();
@@ -127,6 +131,12 @@ pub fn boxes(
         let chunks = aabbs.chunks_mut(size).zip(moved.chunks_mut(size));
         chunks.zip(pass.outside.iter_mut()).enumerate().map(chunk).fold(false, |x, y| x | y)
     }
+}
+
+/// A sphere's box: the `aabb_of` of [`boxes`] for spheres.
+#[inline]
+pub fn sphere_aabb(_: usize, center: Vec3, radius: f32) -> Aabb {
+    Aabb::from_center_radius(center, radius)
 }
 
 /// The columns the wall pass writes.

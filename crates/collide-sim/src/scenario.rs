@@ -36,13 +36,120 @@ pub struct Setup {
     /// The scene's static obstacles (the `tunnel`'s thin wall): not bodies of the broadphase, but tested against
     /// every body each step (O(n·k) for k obstacles).
     pub obstacles: Vec<Obb>,
+    /// Which bodies are boxes (`shape` in the config).
+    pub shape: ShapeMix,
+    /// A box's half extents for the base radius (`half_extents`; the radius on every axis when absent): a box
+    /// whose size is drawn as `r` gets `half_extents · r / radius`, each axis varied by `half_extents_spread`.
+    pub half_extents: Vec3,
+    /// Each half extent of a box is drawn uniformly from `h · [1 − s, 1 + s]`; 0..1.
+    pub half_extents_spread: f32,
+    /// Coulomb's friction coefficient between bodies and against the walls (0: none, the spheres' old answer).
+    pub friction: f32,
 }
 
+/// The shapes of a scene's bodies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ShapeMix {
+    /// Every body a sphere.
+    #[default]
+    Sphere,
+    /// Every body an oriented box.
+    Box,
+    /// Every other body (the odd indices) a box: half spheres, half boxes.
+    Mixed,
+}
+
+impl ShapeMix {
+    /// The config's names, in order.
+    pub const NAMES: [&'static str; 3] = ["sphere", "box", "mixed"];
+
+    /// The shape mix called `name`, or the message listing the valid names.
+    pub fn find(name: &str) -> Result<Self, String> {
+        match name {
+            "sphere" => Ok(Self::Sphere),
+            "box" => Ok(Self::Box),
+            "mixed" => Ok(Self::Mixed),
+            _ => Err(format!("unknown shape `{name}`; valid shapes: {}", Self::NAMES.join(", "))),
+        }
+    }
+
+    /// The config's name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
+
+    /// `true` when body `i` is a box.
+    #[must_use]
+    pub fn is_box(self, i: usize) -> bool {
+        match self {
+            Self::Sphere => false,
+            Self::Box => true,
+            Self::Mixed => i % 2 == 1,
+        }
+    }
+
+    /// The share of boxes among the bodies.
+    #[must_use]
+    pub fn box_share(self) -> f32 {
+        match self {
+            Self::Sphere => 0.0,
+            Self::Box => 1.0,
+            Self::Mixed => 0.5,
+        }
+    }
+}
+
+/// Mixed into the seed of each box's own generator (its orientation and half extents), so that the boxes' draws
+/// leave the scene's generator — positions, velocities, sizes — as it is for spheres: a mixed scene is the sphere
+/// scene with every other body made a box.
+const SHAPE_SALT: u64 = 0xB0C5_5EED_0F0B_0C5E;
+
 impl Setup {
-    /// The largest radius any body can have.
+    /// The largest radius any body can have (a box's bounding radius).
     #[must_use]
     pub fn max_radius(&self) -> f32 {
-        self.radius * (1.0 + self.radius_spread) * self.scenario.largest_radius_factor
+        let sphere = self.radius * (1.0 + self.radius_spread) * self.scenario.largest_radius_factor;
+        if self.shape == ShapeMix::Sphere {
+            return sphere;
+        }
+        let factor =
+            (1.0 + self.half_extents_spread) * (1.0 + self.radius_spread) * self.scenario.largest_radius_factor;
+        let cube = self.half_extents.length() * factor;
+        if self.shape == ShapeMix::Box { cube } else { cube.max(sphere) }
+    }
+
+    /// `true` when the scene's bodies need the rotational columns: boxes, or friction.
+    #[must_use]
+    pub fn spins(&self) -> bool {
+        self.shape != ShapeMix::Sphere || self.friction > 0.0
+    }
+
+    /// Give the bodies from `from` on their shapes: in a scene that [`spins`](Setup::spins) the rotational columns
+    /// are enabled, and every body the mix makes a box becomes one — half extents around its drawn radius
+    /// (`half_extents · r / radius`, each axis times a draw from `[1 − s, 1 + s]`) and a uniformly random
+    /// orientation, from a generator of its own seeded by the scene's seed and its index. Spawns and scripts push
+    /// spheres; this runs after them.
+    pub fn assign_shapes(&self, bodies: &mut Bodies, from: usize) {
+        if !self.spins() {
+            return;
+        }
+        bodies.enable_spin();
+        let s = self.half_extents_spread;
+        for i in from..bodies.len() {
+            if !self.shape.is_box(i) {
+                continue;
+            }
+            let mut rng =
+                Rng::new((self.seed ^ SHAPE_SALT).wrapping_add((i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)));
+            let aspect = Vec3::new(
+                rng.range_f32(1.0 - s, 1.0 + s),
+                rng.range_f32(1.0 - s, 1.0 + s),
+                rng.range_f32(1.0 - s, 1.0 + s),
+            );
+            let half = self.half_extents * (bodies.radius[i] / self.radius) * aspect;
+            bodies.make_box(i, half, collide_narrowphase::samples::rotation(&mut rng));
+        }
     }
 
     /// A radius drawn for one body.
@@ -572,6 +679,20 @@ pub fn find_scenario(name: &str) -> Result<&'static ScenarioDescriptor, String> 
         let valid: Vec<_> = SCENARIOS.iter().map(|s| s.name).collect();
         format!("unknown scenario `{name}`; valid scenarios: {}", valid.join(", "))
     })
+}
+
+/// The mean volume of a body of shape mix `shape` whose size is uniform in `r · [1 − s, 1 + s]`: a sphere's
+/// (E[r³]·4π/3), a box's (`8·h_x·h_y·h_z · E[r³]/r³` — the half extents' spread is independent per axis and of
+/// mean 1, so it does not change the mean), weighted by the mix's share of boxes. Spheres alone: exactly
+/// [`mean_sphere_volume`].
+pub(crate) fn mean_body_volume(r: f32, s: f32, shape: ShapeMix, half_extents: Vec3) -> f32 {
+    let sphere = mean_sphere_volume(r, s);
+    if shape == ShapeMix::Sphere {
+        return sphere;
+    }
+    let boxes = sphere / (4.0 / 3.0 * PI * r * r * r) * 8.0 * half_extents.x * half_extents.y * half_extents.z;
+    let share = shape.box_share();
+    sphere * (1.0 - share) + boxes * share
 }
 
 /// The mean volume of a sphere whose radius is uniform in `r · [1 − s, 1 + s]`: E[r³]·4π/3.

@@ -2,13 +2,14 @@ use crate::ccd::{self, Columns, Continuous};
 use crate::passes::{self, BoxPass, WallColumns};
 use crate::record::{FrameRecord, RunSummary};
 use crate::scenario::{Setup, pull_toward};
+use crate::spin_passes::{self, RigidWallColumns, RigidWallSetup};
 use crate::{Bodies, Config, ConfigError};
 use collide_algorithms::{AlgorithmDescriptor, Params};
 use collide_broadphase::parallel::on_worker;
 use collide_broadphase::{Broadphase, Frame, Pair, PairList, Parallelism, Resize};
 use collide_math::{Aabb, Rng, Vec3};
-use collide_narrowphase::{Contact, SphereContacts};
-use collide_resolution::Solver;
+use collide_narrowphase::{Contact, Manifold, Shape, ShapeContacts, SphereContacts};
+use collide_resolution::{Material, Solver};
 use collide_timing::{Clock, Phase, PhaseTimer};
 use std::time::Instant;
 
@@ -29,6 +30,10 @@ pub struct Simulation {
     parallelism: Parallelism,
     /// The narrowphase's per-chunk buffers.
     narrowphase: SphereContacts,
+    /// The touching pairs with a box and their manifolds (scenes with boxes; empty otherwise).
+    manifolds: Vec<(Pair, Manifold)>,
+    /// The shape-dispatching narrowphase's per-chunk buffers (scenes with boxes).
+    shape_contacts: ShapeContacts,
     /// The contacts' bodies, marked and numbered by the narrowphase, resolved by resolution.
     solver: Solver,
     /// Per chunk of bodies: those whose box was outside the container when it was built (the walls' list).
@@ -101,6 +106,8 @@ impl Simulation {
             moved: Vec::new(),
             parallelism: Parallelism::default(),
             narrowphase: SphereContacts::default(),
+            manifolds: Vec::new(),
+            shape_contacts: ShapeContacts::default(),
             solver: Solver::default(),
             outside: Vec::new(),
             continuous: Box::default(),
@@ -123,6 +130,7 @@ impl Simulation {
         self.bodies.clear();
         self.rng = Rng::new(self.setup.seed);
         (self.setup.scenario.spawn)(&self.setup, &mut self.rng, &mut self.bodies);
+        self.setup.assign_shapes(&mut self.bodies, 0);
         self.broadphase.reset();
         self.aabbs.clear();
         self.step = 0;
@@ -230,12 +238,12 @@ impl Simulation {
         self.narrowphase();
         timer.end(Phase::Narrowphase);
         if self.setup.resolution {
-            self.resolve();
+            self.resolve(dt);
         }
         timer.end(Phase::Resolution);
-        self.walls();
+        self.walls(dt);
         if continuous {
-            self.obstacles();
+            self.obstacles(dt);
         }
         timer.end(Phase::Walls);
         self.record(dt, start, &timer, removed);
@@ -245,7 +253,11 @@ impl Simulation {
     /// needs: every old body keeps its index, the new ones follow.
     fn run_script(&mut self) {
         let Some(script) = self.setup.scenario.script else { return };
+        let before = self.bodies.len();
         script(self.step, &self.setup, &mut self.rng, &mut self.bodies);
+        if self.bodies.len() > before {
+            self.setup.assign_shapes(&mut self.bodies, before);
+        }
         // The previous step's boxes are the bodies the broadphase knows.
         let (old, new) = (self.aabbs.len(), self.bodies.len());
         if self.step > 0 && new != old {
@@ -256,11 +268,14 @@ impl Simulation {
         }
     }
 
-    /// `v += g·dt; p += v·dt`, one pass over the two columns.
+    /// `v += g·dt; p += v·dt`, one pass over the two columns; and the boxes turned, in a scene with boxes.
     fn integrate(&mut self, dt: f32) {
         puffin::profile_scope!("integrate");
         let b = &mut self.bodies;
-        passes::integrate(self.parallelism, &mut b.position, &mut b.velocity, self.setup.gravity, dt)
+        passes::integrate(self.parallelism, &mut b.position, &mut b.velocity, self.setup.gravity, dt);
+        if b.spin.boxes() > 0 {
+            spin_passes::rotate(self.parallelism, &mut b.spin, dt);
+        }
     }
 
     /// Rebuild every box and the motion hint in one pass (a body whose new box is bit for bit its old one is
@@ -279,7 +294,21 @@ impl Simulation {
             self.moved.resize(n, true);
             let pass = BoxPass { container: self.setup.container, known, outside: &mut self.outside };
             let b = &self.bodies;
-            if !passes::boxes(self.parallelism, &b.position, &b.radius, &mut self.aabbs, &mut self.moved, pass) {
+            let (aabbs, moved) = (&mut self.aabbs, &mut self.moved);
+            let invalid = if b.spin.boxes() > 0 {
+                // A box's box from its orientation (`Obb::aabb`), a sphere's from its radius.
+                let (shape, half, rotation) = (&b.spin.shape, &b.spin.half_extents, &b.spin.rotation);
+                passes::boxes(self.parallelism, &b.position, &b.radius, aabbs, moved, pass, |i, p, r| {
+                    if shape[i] == Shape::Box {
+                        collide_math::Obb::new(p, half[i], rotation[i]).aabb()
+                    } else {
+                        Aabb::from_center_radius(p, r)
+                    }
+                })
+            } else {
+                passes::boxes(self.parallelism, &b.position, &b.radius, aabbs, moved, pass, passes::sphere_aabb)
+            };
+            if !invalid {
                 return removed;
             }
             let more = self.remove_non_finite();
@@ -299,7 +328,8 @@ impl Simulation {
         if removed > 0 {
             self.continuous.forget(&self.bodies.position);
         }
-        self.continuous.sweep(&self.bodies.position, &self.bodies.radius, &mut self.aabbs, &mut self.moved);
+        let b = &self.bodies;
+        self.continuous.sweep(&b.position, &b.radius, &b.spin.shape, &mut self.aabbs, &mut self.moved);
     }
 
     /// The times of impact of the fast bodies, before the discrete narrowphase: with `ccd` (and resolution on),
@@ -308,17 +338,27 @@ impl Simulation {
     fn times_of_impact(&mut self) {
         puffin::profile_scope!("times of impact");
         let b = &mut self.bodies;
-        let columns =
-            Columns { position: &mut b.position, velocity: &mut b.velocity, radius: &b.radius, inv_mass: &b.inv_mass };
+        let columns = Columns {
+            position: &mut b.position,
+            velocity: &mut b.velocity,
+            radius: &b.radius,
+            inv_mass: &b.inv_mass,
+            shape: &b.spin.shape,
+        };
         let (ccd, e) = (self.setup.ccd && self.setup.resolution, self.setup.restitution);
         self.tunnelled += self.continuous.events(ccd, e, self.pairs.as_slice(), &self.setup.obstacles, columns);
     }
 
     /// The obstacles: every body pushed out of them (O(n·k)), then the bodies that went through one counted.
-    fn obstacles(&mut self) {
+    fn obstacles(&mut self, dt: f32) {
         puffin::profile_scope!("obstacles");
+        let material = self.material(dt);
         let (b, obstacles) = (&mut self.bodies, &self.setup.obstacles);
-        ccd::push_out_of_obstacles(&mut b.position, &mut b.velocity, &b.radius, obstacles, self.setup.restitution);
+        let e = self.setup.restitution;
+        ccd::push_out_of_obstacles(&mut b.position, &mut b.velocity, &b.radius, &b.spin.shape, obstacles, e);
+        if b.spin.boxes() > 0 {
+            ccd::push_boxes_out_of_obstacles(b, obstacles, &material);
+        }
         self.tunnelled += self.continuous.crossings(&b.position, &b.radius, obstacles);
     }
 
@@ -330,19 +370,48 @@ impl Simulation {
 
     /// The exact test on every candidate pair, in the broadphase's order, keeping the contacts for resolution;
     /// their bodies are marked and numbered for resolution and the walls.
+    ///
+    /// In a scene with boxes the test is chosen per pair by the bodies' shapes (`ShapeContacts`): sphere–sphere
+    /// pairs give the same contacts, the pairs with a box their manifolds.
     fn narrowphase(&mut self) {
         puffin::profile_scope!("narrowphase");
-        let (pos, rad) = (&self.bodies.position, &self.bodies.radius);
-        self.narrowphase.find(self.parallelism, self.pairs.as_slice(), pos, rad, &mut self.contacts);
-        self.solver.prepare(self.parallelism, self.bodies.len(), &self.contacts);
+        let b = &self.bodies;
+        if b.spin.boxes() > 0 {
+            let columns = b.shape_columns();
+            let pairs = self.pairs.as_slice();
+            self.shape_contacts.find(self.parallelism, pairs, &columns, &mut self.contacts, &mut self.manifolds);
+            self.solver.prepare_shapes(self.parallelism, b.len(), &self.contacts, &self.manifolds);
+            return;
+        }
+        self.manifolds.clear();
+        self.narrowphase.find(self.parallelism, self.pairs.as_slice(), &b.position, &b.radius, &mut self.contacts);
+        self.solver.prepare(self.parallelism, b.len(), &self.contacts);
+    }
+
+    /// The contacts' material: the scene's restitution and friction, and the resting speed (what gravity adds in
+    /// two steps: a point approaching slower rests instead of bouncing; 0 without gravity).
+    fn material(&self, dt: f32) -> Material {
+        let rest_speed = 2.0 * self.setup.gravity.length() * dt;
+        Material { restitution: self.setup.restitution, friction: self.setup.friction, rest_speed }
     }
 
     /// Push-out and impulse for every contact, with the answer of resolving them one by one in ascending pair
     /// order — whatever order the broadphase found them in (see [`collide_resolution::Solver`]). As each body of
     /// a contact is written back, the container's walls put it back inside (resolution may have pushed it out),
     /// while it is in the cache.
-    fn resolve(&mut self) {
+    ///
+    /// With rotating bodies (boxes, friction) the solver's rigid path resolves every contact at its points; the
+    /// walls then meet the contacts' bodies in the wall pass, which has their angular velocities.
+    fn resolve(&mut self, dt: f32) {
         puffin::profile_scope!("resolution");
+        if self.bodies.spin.enabled() {
+            let material = self.material(dt);
+            let b = &mut self.bodies;
+            self.solver.solve_rigid(self.parallelism, &material, &b.rigid_columns(), &self.manifolds);
+            self.solver.write_back(self.parallelism, &mut b.position, &mut b.velocity, |_, _, _| {});
+            self.solver.write_back_spin(self.parallelism, &mut b.spin.angular_velocity);
+            return;
+        }
         let b = &mut self.bodies;
         self.solver.solve(self.parallelism, self.setup.restitution, &b.position, &b.velocity, &b.inv_mass, &b.radius);
         let (radius, container, e) = (&b.radius, self.setup.container, self.setup.restitution);
@@ -354,8 +423,32 @@ impl Simulation {
     /// The container's walls, for the bodies that can be outside it (see [`passes::walls`]; the contacts' bodies
     /// met them as resolution wrote them back, or meet them here when resolution is off); the contacts' bodies get
     /// their `last_contact` stamp.
-    fn walls(&mut self) {
+    fn walls(&mut self, dt: f32) {
         puffin::profile_scope!("walls");
+        if self.bodies.spin.enabled() {
+            let material = self.material(dt);
+            let b = &mut self.bodies;
+            let crate::Spin { shape, rotation, half_extents, inv_inertia, angular_velocity, .. } = &mut b.spin;
+            let setup = RigidWallSetup {
+                radius: &b.radius,
+                inv_mass: &b.inv_mass,
+                shape,
+                rotation,
+                half_extents,
+                inv_inertia,
+                container: self.setup.container,
+                material,
+                step: self.step,
+            };
+            let columns = RigidWallColumns {
+                position: &mut b.position,
+                velocity: &mut b.velocity,
+                last_contact: &mut b.last_contact,
+                angular_velocity,
+            };
+            spin_passes::rigid_walls(self.parallelism, columns, &setup, &self.outside, &self.solver);
+            return;
+        }
         let b = &mut self.bodies;
         let columns =
             WallColumns { position: &mut b.position, velocity: &mut b.velocity, last_contact: &mut b.last_contact };
@@ -374,7 +467,7 @@ impl Simulation {
             step_ms: start.elapsed().as_secs_f64() * 1e3,
             phases: timer.times(),
             pairs: self.pairs.len() as u64,
-            contacts: self.contacts.len() as u64,
+            contacts: (self.contacts.len() + self.manifolds.len()) as u64,
             removed,
             tunnelled: self.tunnelled,
             stats: self.broadphase.stats(),
@@ -416,12 +509,18 @@ impl Simulation {
     /// bodies); the churn tests drive every algorithm's resize path through the real step with it.
     pub fn churn(&mut self, doomed: &[u32]) {
         let old = self.bodies.len();
-        let radii: Vec<f32> = doomed.iter().map(|&i| self.bodies.radius[i as usize]).collect();
+        // A box's radius is its bounding radius; the size its half extents were drawn around is that over the
+        // base half extents' length, in radii.
+        let to_size = self.setup.radius / self.setup.half_extents.length();
+        let size = |b: &Bodies, i: usize| if b.shape(i) == Shape::Box { b.radius[i] * to_size } else { b.radius[i] };
+        let radii: Vec<f32> = doomed.iter().map(|&i| size(&self.bodies, i as usize)).collect();
         self.bodies.remove(doomed, &mut self.old_to_new);
+        let kept = self.bodies.len();
         for r in radii {
             let (p, v) = (self.setup.inside(&mut self.rng, r), self.setup.draw_velocity(&mut self.rng));
             self.bodies.push_sphere(p, v, r);
         }
+        self.setup.assign_shapes(&mut self.bodies, kept);
         debug_assert_eq!(self.old_to_new.len(), old);
         self.broadphase.on_resize(&Resize { old_to_new: &self.old_to_new, new_len: self.bodies.len() });
         self.renumbered = true;
@@ -456,10 +555,18 @@ impl Simulation {
         &self.pairs
     }
 
-    /// The last step's touching pairs and how they touch, in the pairs' order.
+    /// The last step's touching pairs and how they touch, in the pairs' order: every touching pair of a scene
+    /// of spheres, the sphere–sphere pairs of a scene with boxes (see [`Simulation::manifolds`]).
     #[must_use]
     pub fn contacts(&self) -> &[(Pair, Contact)] {
         &self.contacts
+    }
+
+    /// The last step's touching pairs with a box and their manifolds, in the pairs' order (empty in a scene of
+    /// spheres).
+    #[must_use]
+    pub fn manifolds(&self) -> &[(Pair, Manifold)] {
+        &self.manifolds
     }
 
     /// The last step's motion hint: per body, whether its box changed since the step before.

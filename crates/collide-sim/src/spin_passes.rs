@@ -1,0 +1,136 @@
+//! The passes over rotating bodies (scenes with boxes or friction): the rotation's integration and the walls with
+//! rotation. A scene of spheres without friction runs neither (its columns are empty; see [`crate::Bodies`]).
+//!
+//! As the spheres' passes (`passes.rs`), each goes over fixed chunks of [`bodies_per_chunk`] bodies, on rayon's
+//! threads past the [`Parallelism`] threshold, and each body's result depends on that body alone: the same bits
+//! on any thread count.
+
+use crate::bodies::Spin;
+use collide_broadphase::Parallelism;
+use collide_math::{Aabb, Quat, Vec3};
+use collide_narrowphase::Shape;
+use collide_resolution::{Material, RigidState, Solver, WallShape, advance_rotation, bodies_per_chunk, rigid_wall};
+use rayon::prelude::*;
+
+/// Turn every box for `dt` ([`advance_rotation`]: its rotation and, for a box whose inertia differs between axes,
+/// its precessing angular velocity). Spheres keep their rotation: nothing shows it, and their angular velocity
+/// (with friction) is constant in free flight.
+pub fn rotate(parallelism: Parallelism, spin: &mut Spin, dt: f32) {
+    let size = bodies_per_chunk(parallelism);
+    let (shape, inv_inertia) = (&spin.shape, &spin.inv_inertia);
+    let chunk = |(c, (q, w)): (usize, (&mut [Quat], &mut [Vec3]))| {
+        let start = c * size;
+        for (k, (q, w)) in q.iter_mut().zip(w.iter_mut()).enumerate() {
+            let i = start + k;
+            if shape[i] == Shape::Box && *w != Vec3::ZERO {
+                (*q, *w) = advance_rotation(*q, *w, inv_inertia[i], dt);
+            }
+        }
+    };
+    let (rotation, angular_velocity) = (&mut spin.rotation, &mut spin.angular_velocity);
+    if parallelism.is_parallel(rotation.len()) {
+        rotation.par_chunks_mut(size).zip(angular_velocity.par_chunks_mut(size)).enumerate().for_each(chunk);
+    } else {
+        rotation.chunks_mut(size).zip(angular_velocity.chunks_mut(size)).enumerate().for_each(chunk);
+    }
+}
+
+/// The columns the rigid wall pass writes.
+pub struct RigidWallColumns<'a> {
+    /// Centres.
+    pub position: &'a mut [Vec3],
+    /// Velocities.
+    pub velocity: &'a mut [Vec3],
+    /// The step of each body's last contact.
+    pub last_contact: &'a mut [u64],
+    /// Angular velocities.
+    pub angular_velocity: &'a mut [Vec3],
+}
+
+/// What the rigid wall pass reads: the bodies' fixed columns and the contact's material.
+pub struct RigidWallSetup<'a> {
+    /// Sphere radii.
+    pub radius: &'a [f32],
+    /// Inverse masses.
+    pub inv_mass: &'a [f32],
+    /// Shapes, rotations, half extents and inverse inertias.
+    pub shape: &'a [Shape],
+    pub rotation: &'a [Quat],
+    pub half_extents: &'a [Vec3],
+    pub inv_inertia: &'a [Vec3],
+    /// The container.
+    pub container: Aabb,
+    /// Restitution, friction and resting speed.
+    pub material: Material,
+    /// This step (for `last_contact`).
+    pub step: u64,
+}
+
+/// One chunk of the rigid wall pass: its index, positions, velocities, contact stamps and angular velocities.
+type RigidChunk<'a> = (usize, (((&'a mut [Vec3], &'a mut [Vec3]), &'a mut [u64]), &'a mut [Vec3]));
+
+/// The walls for a scene of rotating bodies: the bodies the box pass listed outside and every body of this step's
+/// contacts (resolution does not wall them here: it would need their angular velocity), which also get their
+/// `last_contact` stamp. A box meets each wall it is past with its corners ([`rigid_wall`]: push-out, impulses
+/// with restitution, friction and torque); a sphere with friction likewise at its lowest point; a sphere without
+/// friction as in a scene of spheres ([`collide_resolution::wall`]).
+pub fn rigid_walls(
+    parallelism: Parallelism,
+    columns: RigidWallColumns<'_>,
+    setup: &RigidWallSetup<'_>,
+    outside: &[Vec<u32>],
+    solver: &Solver,
+) {
+    let size = bodies_per_chunk(parallelism);
+    let s = setup;
+    let chunk = |(c, (((p, v), last), w)): RigidChunk<'_>| {
+        let (start, len) = (c * size, p.len());
+        let mut wall = |i: usize| {
+            let k = i - start;
+            if s.shape[i] == Shape::Sphere && s.material.friction == 0.0 {
+                collide_resolution::wall(
+                    &mut p[k],
+                    &mut v[k],
+                    Vec3::splat(s.radius[i]),
+                    &s.container,
+                    s.material.restitution,
+                );
+                return;
+            }
+            let mut state = RigidState {
+                position: p[k],
+                velocity: v[k],
+                inv_mass: s.inv_mass[i],
+                rotation: s.rotation[i],
+                angular_velocity: w[k],
+                inv_inertia: s.inv_inertia[i],
+            };
+            let shape = match s.shape[i] {
+                Shape::Box => WallShape::Box(s.half_extents[i]),
+                Shape::Sphere => WallShape::Sphere(s.radius[i]),
+            };
+            if rigid_wall(&mut state, shape, &s.container, &s.material) {
+                (p[k], v[k], w[k]) = (state.position, state.velocity, state.angular_velocity);
+            }
+        };
+        for i in solver.marked_in(start..start + len) {
+            wall(i);
+            last[i - start] = s.step;
+        }
+        // A body on both lists meets the walls twice: a body against a wall is not past it, so the second time
+        // changes nothing.
+        for &i in outside.get(c).map_or(&[][..], Vec::as_slice) {
+            wall(i as usize);
+        }
+    };
+    let RigidWallColumns { position, velocity, last_contact, angular_velocity } = columns;
+    if parallelism.is_parallel(position.len()) {
+        let chunks = position.par_chunks_mut(size).zip(velocity.par_chunks_mut(size));
+        let chunks = chunks.zip(last_contact.par_chunks_mut(size)).zip(angular_velocity.par_chunks_mut(size));
+        chunks.enumerate().for_each(chunk);
+    } else {
+        let chunks = position.chunks_mut(size).zip(velocity.chunks_mut(size));
+        let chunks = chunks.zip(last_contact.chunks_mut(size)).zip(angular_velocity.chunks_mut(size));
+        chunks.enumerate().for_each(chunk);
+    }
+}
