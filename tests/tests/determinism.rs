@@ -6,6 +6,9 @@
 //! on (the kit's `with_default_parallelism(0)`), so that the chunks, joins and parallel sorts run and are cut
 //! differently per thread count. The sim sorts the pairs before the response, so identical pair sets must give
 //! bit-identical runs; a hash that differs names the algorithm, the thread count and the scenario.
+//!
+//! Scenes with boxes ([`SHAPED`]: half spheres, half boxes, with and without friction and gravity) run the same
+//! way, after the scenarios, and their golden hashes follow in the same snapshot.
 
 use collide_broadphase::Parallelism;
 use collide_broadphase::conformance::{in_pool, with_default_parallelism};
@@ -25,10 +28,30 @@ fn size_of_run(scenario: &collide_sim::ScenarioDescriptor) -> (usize, u64) {
     (bodies, steps.max(150))
 }
 
+/// Scenes with boxes: a name for the snapshot and the config's overrides (700 bodies, 150 steps each).
+const SHAPED: &[(&str, &[&str])] = &[
+    ("uniform/mixed", &["scenario=uniform", "shape=mixed", "half_extents_spread=0.4"]),
+    ("uniform/box μ0.4", &["scenario=uniform", "shape=box", "friction=0.4", "restitution=0.8"]),
+    ("rain/mixed μ0.5", &["scenario=rain", "shape=mixed", "friction=0.5", "half_extents=[0.6,0.4,0.3]"]),
+];
+
 /// The final state hash of `scenario` with `algorithm`, built and run on a pool of `threads` threads with every
 /// `Parallelism::default()` forced to `parallelism`.
 fn hash(scenario: &str, bodies: usize, steps: u64, algorithm: &str, threads: usize, parallelism: Parallelism) -> u64 {
-    let overrides = [format!("scenario={scenario}"), format!("bodies={bodies}"), format!("algorithm={algorithm}")];
+    hash_of(&[&format!("scenario={scenario}")], bodies, steps, algorithm, threads, parallelism)
+}
+
+/// [`hash`] of the config given by `overrides`.
+fn hash_of(
+    overrides: &[&str],
+    bodies: usize,
+    steps: u64,
+    algorithm: &str,
+    threads: usize,
+    parallelism: Parallelism,
+) -> u64 {
+    let mut overrides: Vec<String> = overrides.iter().map(|s| (*s).to_owned()).collect();
+    overrides.extend([format!("bodies={bodies}"), format!("algorithm={algorithm}")]);
     let config = Config::parse("", "determinism", &overrides).unwrap();
     in_pool(threads, || {
         with_default_parallelism(parallelism, || {
@@ -59,6 +82,21 @@ fn every_scenario_hashes_the_same_across_runs_algorithms_and_thread_counts() {
         }
         golden.push_str(&format!("{:<18} {bodies:>4} bodies {steps:>5} steps  {reference:016x}\n", scenario.name));
     }
+    let (bodies, steps) = (700, 150);
+    for (name, overrides) in SHAPED {
+        let reference = hash_of(overrides, bodies, steps, "brute", 1, Parallelism::SERIAL);
+        for d in collide_algorithms::ALGORITHMS {
+            for threads in [1, 2, 4] {
+                let got = hash_of(overrides, bodies, steps, d.name, threads, Parallelism::with_min_work(0));
+                assert_eq!(
+                    got, reference,
+                    "{} on {threads} thread(s), {name}: the run diverged from brute force's",
+                    d.name
+                );
+            }
+        }
+        golden.push_str(&format!("{name:<18} {bodies:>4} bodies {steps:>5} steps  {reference:016x}\n"));
+    }
     insta::assert_snapshot!(golden);
 }
 
@@ -74,6 +112,13 @@ fn large_scenes_hash_the_same_on_any_thread_count_at_the_shipped_threshold() {
             let got = hash(scenario, bodies, steps, "grid", threads, Parallelism::default());
             assert_eq!(got, one, "{scenario} ({bodies} bodies, {steps} steps) on {threads} threads");
         }
+    }
+    // Half of them boxes, with friction: the shape-dispatching narrowphase, the solver's rotating path and the
+    // rotation and wall passes past the threshold.
+    let mixed = ["scenario=rain", "shape=mixed", "friction=0.5"];
+    let one = hash_of(&mixed, 20_000, 90, "grid", 1, Parallelism::default());
+    for threads in [2, 4] {
+        assert_eq!(hash_of(&mixed, 20_000, 90, "grid", threads, Parallelism::default()), one, "{mixed:?} on {threads}");
     }
 }
 

@@ -78,6 +78,12 @@ fn a_warm_step_allocates_nothing() {
         // Continuous detection: start positions, swept boxes, the event heap, the obstacle pass.
         &["scenario=tunnel", "ccd=true"][..],
         &["scenario=tunnel", "ccd=false"][..],
+        // Boxes: the shape-dispatching narrowphase and its manifolds, the solver's rotating path, the rotation and
+        // the walls with rotation; spheres with friction; boxes against the tunnel's obstacle.
+        &["scenario=uniform", "bodies=2000", "shape=mixed", "half_extents_spread=0.4"][..],
+        &["scenario=rain", "bodies=1000", "shape=mixed", "friction=0.5"][..],
+        &["scenario=uniform", "bodies=1000", "friction=0.5"][..],
+        &["scenario=tunnel", "shape=mixed", "ccd=true"][..],
     ] {
         // The cluster's pull (steps 60–120) makes the pair buffers grow; measure after it, once they have.
         let warmup = if overrides[0] == "scenario=cluster" { 150 } else { 30 };
@@ -89,4 +95,6 @@ fn a_warm_step_allocates_nothing() {
     // force would take seconds here, so `grid` (allocation-free once warm) finds the pairs.
     let big = ["scenario=uniform", "bodies=20000", "algorithm=grid"];
     assert_eq!(step_allocations(&big, 20, 20, Parallelism::default()), 0, "{big:?} at the shipped threshold");
+    let mixed = ["scenario=uniform", "bodies=20000", "algorithm=grid", "shape=mixed"];
+    assert_eq!(step_allocations(&mixed, 20, 20, Parallelism::default()), 0, "{mixed:?} at the shipped threshold");
 }

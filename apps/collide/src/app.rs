@@ -350,18 +350,25 @@ impl App {
                 // `steps()` is the number of the next step; the last one run is one less.
                 let now = sim.steps().saturating_sub(1);
                 let fade = self.settings.flash_steps.max(1) as f32;
-                self.scene.spheres.extend(
-                    bodies.position.iter().zip(&bodies.radius).zip(&bodies.last_contact).enumerate().map(
-                        |(i, ((p, &r), &contact))| {
-                            let flash = if contact == u64::MAX {
-                                0.0
-                            } else {
-                                (1.0 - now.saturating_sub(contact) as f32 / fade).max(0.0)
-                            };
-                            SphereInstance { center: (*p).into(), radius: r, color: PALETTE[i % PALETTE.len()], flash }
-                        },
-                    ),
-                );
+                let flash = |contact: u64| {
+                    if contact == u64::MAX { 0.0 } else { (1.0 - now.saturating_sub(contact) as f32 / fade).max(0.0) }
+                };
+                // Boxes are drawn as themselves, turned by their orientation; spheres as spheres.
+                for i in 0..bodies.len() {
+                    let (p, color, flash) =
+                        (bodies.position[i], PALETTE[i % PALETTE.len()], flash(bodies.last_contact[i]));
+                    match bodies.obb(i) {
+                        Some(b) => {
+                            let mut instance = BoxInstance::new(p, b.half_extents, b.rotation, color);
+                            instance.flash = flash;
+                            self.scene.boxes.push(instance);
+                        }
+                        None => {
+                            let radius = bodies.radius[i];
+                            self.scene.spheres.push(SphereInstance { center: p.into(), radius, color, flash });
+                        }
+                    }
+                }
             }
             World::Replay(player) => {
                 // A replay knows boxes only: each is drawn as itself, flashing while it is in a pair of the frame

@@ -35,8 +35,18 @@ pub fn run(path: &Path, cli: &Cli) -> Result<(), String> {
         None => Recording::none(),
     };
     let (algorithm, params) = sim.algorithm();
+    // Spheres without friction print as they always have; boxes and friction add their keys.
+    let mut shapes = String::new();
+    if setup.shape != collide_sim::ShapeMix::Sphere {
+        let h = setup.half_extents;
+        let spread = setup.half_extents_spread;
+        shapes = format!(" · shape {} · half extents {} {} {} ± {spread}", setup.shape.name(), h.x, h.y, h.z);
+    }
+    if setup.friction > 0.0 {
+        shapes.push_str(&format!(" · friction {}", setup.friction));
+    }
     println!(
-        "collide headless: scenario {} · {} bodies · radius {} · speed {} · algorithm {}{}{} · {} frames",
+        "collide headless: scenario {} · {} bodies · radius {}{shapes} · speed {} · algorithm {}{}{} · {} frames",
         setup.scenario.name,
         setup.bodies,
         setup.radius,

@@ -215,6 +215,10 @@ fn scene_controls(ui: &mut Ui, app: &mut App) -> bool {
                     params: e.params.clone(),
                     time: e.time.clone(),
                     seed: e.seed,
+                    shape: e.shape.clone(),
+                    half_extents: e.half_extents,
+                    half_extents_spread: e.half_extents_spread,
+                    friction: e.friction,
                     ..Config::default()
                 };
                 changed = true;
@@ -244,6 +248,7 @@ fn scene_controls(ui: &mut Ui, app: &mut App) -> bool {
     }
     let r = ui.add(egui::Slider::new(&mut e.radius_spread, 0.0..=0.95).text("size spread"));
     changed |= committed(&r);
+    changed |= shape_controls(ui, e, &setup);
     let mut speed = e.speed.unwrap_or(setup.speed);
     let r = ui.add(egui::Slider::new(&mut speed, 0.0..=1000.0).logarithmic(true).text("speed"));
     if committed(&r) {
@@ -278,8 +283,50 @@ fn scene_controls(ui: &mut Ui, app: &mut App) -> bool {
             (None, None, None, None, None, None);
         e.radius_spread = 0.0;
         e.resting_fraction = 0.0;
+        (e.half_extents, e.half_extents_spread) = (None, 0.0);
         changed = true;
     }
+    changed
+}
+
+/// The bodies' shapes (sphere, box, mixed), a box's half extents and their spread, and friction; `true` when an
+/// edit is final.
+fn shape_controls(ui: &mut Ui, e: &mut Config, setup: &collide_sim::Setup) -> bool {
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        ui.label("shape");
+        for (name, hover) in [
+            ("sphere", "every body a sphere"),
+            ("box", "every body an oriented box"),
+            ("mixed", "half spheres, half boxes (every other body)"),
+        ] {
+            if ui.selectable_label(e.shape == name, name).on_hover_text(hover).clicked() && e.shape != name {
+                e.shape = name.to_owned();
+                changed = true;
+            }
+        }
+    });
+    ui.add_enabled_ui(e.shape != "sphere", |ui| {
+        let mut h = e.half_extents.unwrap_or(setup.half_extents.to_array());
+        ui.horizontal(|ui| {
+            ui.label("half extents");
+            let mut edited = false;
+            for x in &mut h {
+                let r = ui.add(egui::DragValue::new(x).speed(0.01).range(0.001..=100.0).max_decimals(3));
+                edited |= committed(&r);
+            }
+            if edited {
+                e.half_extents = Some(h);
+                changed = true;
+            }
+        })
+        .response
+        .on_hover_text("a box's half extents at the base radius (a box of size r gets them times r / radius)");
+        let r = ui.add(egui::Slider::new(&mut e.half_extents_spread, 0.0..=0.95).text("half extents spread"));
+        changed |= committed(&r);
+    });
+    let r = ui.add(egui::Slider::new(&mut e.friction, 0.0..=1.5).text("friction"));
+    changed |= committed(&r.on_hover_text("Coulomb's coefficient between bodies and against the walls"));
     changed
 }
 

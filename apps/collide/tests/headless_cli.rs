@@ -170,6 +170,14 @@ fn unknown_algorithm_lists_the_valid_ones() {
 }
 
 #[test]
+fn bad_shapes_half_extents_and_friction_are_one_line() {
+    rejects("shape-file", "bodies = 10\nshape = \"cube\"\n", &[], &["{file}:2:", "valid shapes: sphere, box, mixed"]);
+    rejects("shape-set", "", &["--set", "shape=ball"], &["--set shape=ball: unknown shape `ball`; valid shapes"]);
+    rejects("half-extents", "half_extents = [1, -1, 1]\n", &[], &["{file}:1:", "every half extent must be a positive"]);
+    rejects("friction", "friction = -1\n", &[], &["{file}:1:", "friction = -1: must be zero or a positive number"]);
+}
+
+#[test]
 fn zero_and_negative_counts_and_sizes() {
     rejects("zero-bodies", "bodies = 0\n", &[], &["{file}:1:", "bodies = 0"]);
     rejects("negative-bodies", "\nbodies = -3\n", &[], &["{file}:2:", "-3"]);

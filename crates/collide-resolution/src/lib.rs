@@ -20,11 +20,20 @@
 //!
 //! Masses travel as **inverse** masses throughout: 0 means immovable, and no formula divides by a mass.
 //!
+//! **Bodies that turn** (boxes, and any body in a scene with friction) respond through [`resolve_manifold`]: the
+//! same push-out, then impulses at each contact point with their angular terms (`r × n` through the inverse inertia
+//! tensor in world space), Newton's restitution per point, Coulomb friction, and an energy guard — the design is in
+//! the `rigid` module's docs. [`rigid_wall`] is the walls' counterpart (a box meets a wall at its corners), and
+//! [`advance_rotation`] turns a free body for a step, keeping its energy and angular momentum.
+//!
 //! A step's contacts go through [`Solver`], which gets the one-by-one answer on several threads: contacts that
 //! share no body commute, so it sorts the contacts by pair once and gives each a *level* — one more than the
 //! highest level among the earlier contacts of its bodies —; a level's contacts share no body and run in
 //! parallel, the levels in order (the design is in the `solver` module). The answer is bit for bit the one-by-one
 //! answer in ascending pair order, on any thread count, whatever order the broadphase found the pairs in.
+//! [`Solver::solve_rigid`] is the same solver for a step with rotating bodies: the links carry the index of their
+//! manifold, the marked bodies a second local array with their rotation, and sphere–sphere links without friction
+//! still take the spheres' path.
 //!
 //! # Complexity
 //!
@@ -34,7 +43,9 @@
 //! and out, and O(c) to resolve, in parallel within a level. The levels are as many as the longest chain of
 //! contacts whose pairs ascend along it — a few in a scene of scattered contacts, where most contacts are in the
 //! first; a chain of bodies numbered along it has one contact per level, resolved on the calling thread. Memory:
-//! 32 bytes per body in a contact, about 56 per contact, 1 bit per body.
+//! 32 bytes per body in a contact, about 56 per contact, 1 bit per body; with rotation, 64 more bytes per body in a
+//! contact. A contact with rotation costs up to [`ITERATIONS`] sweeps over its points (at most [`MAX_POINTS`]), each
+//! a few dot and cross products per point; most converge in two or three.
 //!
 //! # Performance tips
 //!

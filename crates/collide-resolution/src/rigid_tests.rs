@@ -1,6 +1,7 @@
 use super::*;
 use collide_math::{Obb, Rng};
 use collide_narrowphase::{Solid, samples, solid_contact};
+use glam::DVec3;
 
 /// A body of `solid`'s shape with density 1, moving at `velocity` and turning at `angular_velocity`.
 fn body(solid: &Solid, velocity: Vec3, angular_velocity: Vec3) -> RigidState {
@@ -139,26 +140,32 @@ fn a_flat_box_lands_flat_on_a_wall() {
 
 /// A free box turning about a non-principal axis precesses: over 20 000 steps its kinetic energy and its world
 /// angular momentum stay what they were (the implicit midpoint and Cayley step keep both), while its angular
-/// velocity changes direction; a cube keeps its angular velocity exactly.
+/// velocity changes direction; at a radian per step — a spin the step does not resolve — the energy is still
+/// kept, the momentum within the sweeps' reach. A cube keeps its angular velocity exactly and turns by the Cayley
+/// angle.
 #[test]
 fn a_free_box_keeps_its_energy_and_angular_momentum_while_it_precesses() {
     let h = Vec3::new(1.0, 0.5, 0.2);
     let w = 1.0 / (8.0 * h.x * h.y * h.z);
     let inv_inertia = box_inverse_inertia(h, w);
-    let (mut q, mut omega) = (Quat::from_rotation_y(0.4), Vec3::new(3.0, 7.0, -2.0));
-    let momentum = |q: Quat, omega: Vec3| (q * ((q.inverse() * omega) / inv_inertia)).as_dvec3();
-    let (e0, l0) = (rotational_energy(q, omega, inv_inertia), momentum(q, omega));
-    let start = omega;
-    let mut turned = 0.0_f32;
-    for _ in 0..20_000 {
-        (q, omega) = advance_rotation(q, omega, inv_inertia, 1.0 / 60.0);
-        turned = turned.max(omega.angle_between(start));
+    for (spin, momentum_error) in [(Vec3::new(3.0, 7.0, -2.0), 1e-3), (Vec3::new(30.0, -20.0, 45.0), 0.05)] {
+        // The angular velocity in the body's frame, as the simulation keeps it.
+        let (mut q, mut omega) = (Quat::from_rotation_y(0.4), spin);
+        let momentum = |q: Quat, omega: Vec3| (q * (omega / inv_inertia)).as_dvec3();
+        let (e0, l0) = (rotational_energy(omega, inv_inertia), momentum(q, omega));
+        let world = q * omega;
+        let mut turned = 0.0_f32;
+        for _ in 0..20_000 {
+            (q, omega) = advance_rotation(q, omega, inv_inertia, 1.0 / 60.0);
+            turned = turned.max((q * omega).angle_between(world));
+        }
+        let (e1, l1) = (rotational_energy(omega, inv_inertia), momentum(q, omega));
+        assert!(((e1 - e0) / e0).abs() < 1e-4, "{spin}: energy {e0} → {e1}");
+        let drift = (l1 - l0).length() / l0.length();
+        assert!(drift < momentum_error, "{spin}: angular momentum {l0} → {l1}");
+        assert!(turned > 0.3, "{spin}: the angular velocity precesses ({turned} rad)");
+        assert!(q.is_normalized());
     }
-    let (e1, l1) = (rotational_energy(q, omega, inv_inertia), momentum(q, omega));
-    assert!(((e1 - e0) / e0).abs() < 1e-3, "energy {e0} → {e1}");
-    assert!((l1 - l0).length() / l0.length() < 1e-3, "angular momentum {l0} → {l1}");
-    assert!(turned > 0.3, "the angular velocity precesses ({turned} rad)");
-    assert!(q.is_normalized());
     let cube = box_inverse_inertia(Vec3::ONE, 0.125);
     let (q2, w2) = advance_rotation(Quat::IDENTITY, Vec3::new(0.0, 0.0, 6.0), cube, 0.1);
     assert_eq!(w2, Vec3::new(0.0, 0.0, 6.0));

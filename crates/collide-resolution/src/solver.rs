@@ -22,6 +22,10 @@
 //! task. The local state is atomics with relaxed ordering (plain loads and stores on x86): each body is written by
 //! at most one task between two joins, so nothing races; the atomics only let tasks write entries that Rust cannot
 //! prove apart.
+//!
+//! **Rotating bodies** (`solver_spin.rs`): a step with boxes or friction prepares its manifolds beside the sphere
+//! contacts ([`Solver::prepare_shapes`]; a link keeps its manifold's index in its padding) and resolves through
+//! [`Solver::solve_rigid`] on the same levels, with a second local array for the marked bodies' rotations.
 
 use crate::{BodyState, resolve_contact};
 use collide_broadphase::{Pair, Parallelism};

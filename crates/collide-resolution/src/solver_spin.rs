@@ -77,7 +77,7 @@ pub struct RigidColumns<'a> {
     pub shape: &'a [Shape],
     /// Rotations.
     pub rotation: &'a [Quat],
-    /// Angular velocities (world space).
+    /// Angular velocities, in each body's own frame.
     pub angular_velocity: &'a [Vec3],
     /// Inverse principal inertias (body frame).
     pub inv_inertia: &'a [Vec3],
@@ -103,9 +103,10 @@ impl Solver {
         let this = &*self;
         for_chunks(parallelism, bodies.position.len(), |range| {
             for (i, r) in this.ranked_in(range) {
+                // The columns hold the angular velocity in the body's frame; resolution works in the world's.
                 this.spin[r as usize].store(&Spin {
                     rotation: bodies.rotation[i],
-                    angular_velocity: bodies.angular_velocity[i],
+                    angular_velocity: bodies.rotation[i] * bodies.angular_velocity[i],
                     inv_inertia: bodies.inv_inertia[i],
                     half_extents: bodies.half_extents[i],
                     shape: bodies.shape[i],
@@ -124,14 +125,15 @@ impl Solver {
         });
     }
 
-    /// Copy the resolved angular velocities back into `angular_velocity` (after [`Solver::solve_rigid`]), each
-    /// range of [`bodies_per_chunk`] bodies by its own task.
+    /// Copy the resolved angular velocities back into `angular_velocity` (after [`Solver::solve_rigid`]), in the
+    /// body's frame, each range of [`bodies_per_chunk`] bodies by its own task.
     pub fn write_back_spin(&self, parallelism: Parallelism, angular_velocity: &mut [Vec3]) {
         let size = bodies_per_chunk(parallelism);
         let copy = |(c, w): (usize, &mut [Vec3])| {
             let start = c * size;
             for (i, r) in self.ranked_in(start..start + w.len()) {
-                w[i - start] = self.spin[r as usize].load().angular_velocity;
+                let spin = self.spin[r as usize].load();
+                w[i - start] = spin.rotation.inverse() * spin.angular_velocity;
             }
         };
         if parallelism.is_parallel(angular_velocity.len()) {
@@ -182,3 +184,7 @@ fn resolve_rigid(state: &[Local], spin: &[LocalSpin], link: &Link, manifolds: &[
     spin[a].store_angular_velocity(ra.angular_velocity);
     spin[b].store_angular_velocity(rb.angular_velocity);
 }
+
+#[cfg(test)]
+#[path = "solver_spin_tests.rs"]
+mod tests;

@@ -43,7 +43,9 @@ pub struct Spin {
     pub half_extents: Vec<Vec3>,
     /// Orientations (unit quaternions; spheres keep the identity: a sphere's orientation shows nowhere).
     pub rotation: Vec<Quat>,
-    /// Angular velocities in world space, radians per second.
+    /// Angular velocities in radians per second, **in each body's own frame** (its principal axes; the world's
+    /// is `rotation[i] * angular_velocity[i]`): the rotation pass then never turns a vector into the world and
+    /// back, whose rounding would bias the energy (see `collide_resolution::advance_rotation`).
     pub angular_velocity: Vec<Vec3>,
     /// The inverse principal moments of inertia (solid box or sphere, density 1), in the body's frame.
     pub inv_inertia: Vec<Vec3>,
@@ -308,7 +310,7 @@ impl Bodies {
             .sum();
         let s = &self.spin;
         let rotational: f64 =
-            (0..s.shape.len()).map(|i| rotational_energy(s.rotation[i], s.angular_velocity[i], s.inv_inertia[i])).sum();
+            (0..s.shape.len()).map(|i| rotational_energy(s.angular_velocity[i], s.inv_inertia[i])).sum();
         linear + rotational
     }
 

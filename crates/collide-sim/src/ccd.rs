@@ -321,14 +321,8 @@ pub fn push_boxes_out_of_obstacles(bodies: &mut Bodies, obstacles: &[Obb], mater
     for i in 0..bodies.len() {
         let Some(obb) = bodies.obb(i) else { continue };
         let s = &mut bodies.spin;
-        let mut state = RigidState {
-            position: obb.center,
-            velocity: bodies.velocity[i],
-            inv_mass: bodies.inv_mass[i],
-            rotation: obb.rotation,
-            angular_velocity: s.angular_velocity[i],
-            inv_inertia: s.inv_inertia[i],
-        };
+        let (v, w, inertia) = (bodies.velocity[i], s.angular_velocity[i], s.inv_inertia[i]);
+        let mut state = RigidState::from_body_frame(obb.center, v, bodies.inv_mass[i], obb.rotation, w, inertia);
         let mut hit = false;
         for obstacle in obstacles {
             let body = Solid::Box(Obb { center: state.position, ..obb });
@@ -340,7 +334,7 @@ pub fn push_boxes_out_of_obstacles(bodies: &mut Bodies, obstacles: &[Obb], mater
         }
         if hit {
             (bodies.position[i], bodies.velocity[i], s.angular_velocity[i]) =
-                (state.position, state.velocity, state.angular_velocity);
+                (state.position, state.velocity, state.body_angular_velocity());
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The collide world and its step.
 //!
 //! - [`Bodies`]: the bodies in struct-of-arrays form (positions, velocities, radii, inverse masses), indexed by
-//!   a dense `u32`. Spheres today; boxes will add an orientation and a half-extents column beside these.
+//!   a dense `u32`, and — in scenes with boxes or friction — the rotational columns of [`Spin`]: shape, half
+//!   extents, rotation, angular velocity, inverse inertia. A scene of spheres without friction holds none of them.
 //! - [`SCENARIOS`]: the registry of named, seeded scenes shared by the app, the bench and the tests
 //!   (`thesis`, `uniform`, `cluster`, `tour`, `tunnel`, …), each a row with its defaults, its spawn function and, for
 //!   scripted scenes, a `script` run before every step (which may pull, resize and append bodies) with the named
@@ -35,6 +36,18 @@
 //! only the bodies that can be outside: those the box pass listed near or past a wall, and those of the step's
 //! contacts, which meet the walls as resolution writes them back.
 //!
+//! **Boxes** (`shape = "box"` or `"mixed"`, [`ShapeMix`]). Spawns and scripts push spheres; [`Setup::assign_shapes`]
+//! then makes the mix's bodies boxes (half extents around the drawn radius, a random orientation, each from a
+//! generator of its own, so that the scene's positions and velocities are the spheres' scene's). A scene with
+//! boxes adds to the step, each in its phase: the boxes turned after the integration (`spin_passes::rotate`,
+//! `collide_resolution::advance_rotation`), the box pass writing a box's AABB from its orientation, the narrowphase
+//! dispatched on the pair's shapes (`collide_narrowphase::ShapeContacts`: the sphere–sphere contacts as before, a
+//! manifold for every pair with a box), resolution through the solver's rotating path (`Solver::solve_rigid`: the
+//! same levels, impulses at the manifold's points with restitution, friction and torque) and the walls meeting
+//! every contact body and listed body with rotation (`spin_passes::rigid_walls`). A scene of spheres with
+//! `friction > 0` takes the rotating path too (its spheres spin); a scene of spheres without friction runs none of
+//! it, and its bits are those it had before boxes (the golden hashes of `tests/tests/determinism.rs`).
+//!
 //! **Continuous collision detection and tunnelling** (`ccd.rs`, spheres). A body whose displacement in a step
 //! exceeds its radius is *fast*: between two discrete steps it can pass through a thin obstacle or another sphere
 //! without ever overlapping it. In a scene that can tunnel — one with static obstacles (the `tunnel`'s wall, a
@@ -56,7 +69,13 @@
 //! - without `ccd`, nothing moves: a pair that met during the step (`t > 0`) but does not touch at its end is
 //!   counted as **tunnelled**.
 //!
-//! After the walls, every body is pushed out of every obstacle it overlaps (the discrete test, `sphere_box`),
+//! Continuous detection covers **spheres**: a box is never fast (its box is not swept) and a pair with a box has no
+//! event, so a box moving further than its smallest half extent in a step can pass through a thin obstacle or
+//! body; it meets them only in the discrete test at the end of the step. The tunnelling counter treats a box as the
+//! sphere of its bounding radius.
+//!
+//! After the walls, every body is pushed out of every obstacle it overlaps (the discrete test, `sphere_box`; a box
+//! by `box_box` and the rotating response against the immovable obstacle),
 //! and a body whose centre ended on the other side of an obstacle's mid-plane (across its thinnest axis) along a
 //! path that met it is counted as tunnelled — one that was pushed out on the far side included. The counts are
 //! [`FrameRecord::tunnelled`], the CSV's `tunnelled` column and the run summary's total. With `ccd` the pair
@@ -65,7 +84,8 @@
 //!
 //! # Complexity
 //!
-//! A step is O(n) for the body passes, O(p) for the narrowphase over p pairs, O(n/64 + c + m) for resolution
+//! A step is O(n) for the body passes, O(p) for the narrowphase over p pairs (a box–box pair costs about 40 times a
+//! sphere–sphere pair), O(n/64 + c + m) for resolution
 //! over c contacts among m bodies, O(outside + contact bodies) for the walls — plus the broadphase's own cost. In a scene that can
 //! tunnel, add O(n) for the start positions and swept boxes, O(p) times of impact over the pairs with a fast body,
 //! O(e log e) for e events with `ccd`, and O(n·k) for k obstacles (push-out and crossing count); these are serial.
@@ -77,6 +97,11 @@
 //! bodies scattered through the columns (bodies are spawned in random order) and wait on cache misses that two
 //! threads overlap.
 //! `cargo xtask bench --study scaling-step` measures every phase on one and two threads side by side.
+//!
+//! Boxes cost in every phase: the rotation pass (an implicit solve of a few sweeps per turning box whose inertia
+//! differs between axes; none for cubes), a 3×3 product per box AABB, box–box tests in the narrowphase, and a few
+//! sweeps of sequential impulses per contact with a box in resolution (up to `collide_resolution::ITERATIONS`,
+//! usually two or three). Cubes (`half_extents_spread = 0` and equal half extents) skip the rotation's solve.
 //!
 //! Continuous detection costs nothing in scenes that cannot tunnel. Where it runs, its passes are serial and
 //! the obstacles are tested against every body: keep obstacles few (a broadphase entry per obstacle would be

@@ -53,10 +53,13 @@ pub struct RigidWallSetup<'a> {
     pub radius: &'a [f32],
     /// Inverse masses.
     pub inv_mass: &'a [f32],
-    /// Shapes, rotations, half extents and inverse inertias.
+    /// Shapes.
     pub shape: &'a [Shape],
+    /// Rotations.
     pub rotation: &'a [Quat],
+    /// Box half extents.
     pub half_extents: &'a [Vec3],
+    /// Inverse principal inertias.
     pub inv_inertia: &'a [Vec3],
     /// The container.
     pub container: Aabb,
@@ -97,20 +100,14 @@ pub fn rigid_walls(
                 );
                 return;
             }
-            let mut state = RigidState {
-                position: p[k],
-                velocity: v[k],
-                inv_mass: s.inv_mass[i],
-                rotation: s.rotation[i],
-                angular_velocity: w[k],
-                inv_inertia: s.inv_inertia[i],
-            };
+            let mut state =
+                RigidState::from_body_frame(p[k], v[k], s.inv_mass[i], s.rotation[i], w[k], s.inv_inertia[i]);
             let shape = match s.shape[i] {
                 Shape::Box => WallShape::Box(s.half_extents[i]),
                 Shape::Sphere => WallShape::Sphere(s.radius[i]),
             };
             if rigid_wall(&mut state, shape, &s.container, &s.material) {
-                (p[k], v[k], w[k]) = (state.position, state.velocity, state.angular_velocity);
+                (p[k], v[k], w[k]) = (state.position, state.velocity, state.body_angular_velocity());
             }
         };
         for i in solver.marked_in(start..start + len) {

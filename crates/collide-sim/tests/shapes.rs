@@ -56,9 +56,7 @@ fn energy_never_grows_in_a_long_mixed_run_without_gravity() {
 /// The rotational part of the bodies' kinetic energy.
 fn rotational(b: &Bodies) -> f64 {
     let s = &b.spin;
-    (0..b.len())
-        .map(|i| collide_resolution::rotational_energy(s.rotation[i], s.angular_velocity[i], s.inv_inertia[i]))
-        .sum()
+    (0..b.len()).map(|i| collide_resolution::rotational_energy(s.angular_velocity[i], s.inv_inertia[i])).sum()
 }
 
 /// Linear momentum and angular momentum about the origin of `positions` moving at `velocities`, spinning at
@@ -68,10 +66,10 @@ fn momenta(b: &Bodies, positions: &[Vec3], velocities: &[Vec3], spins: &[Vec3]) 
     for i in 0..b.len() {
         let m = 1.0 / f64::from(b.inv_mass[i]);
         let (x, v) = (positions[i].as_dvec3(), velocities[i].as_dvec3());
-        let q = b.spin.rotation[i].as_dquat().normalize();
-        let local = q.inverse() * spins[i].as_dvec3();
+        // The angular velocity is kept in the body's frame: its momentum there, turned into the world.
+        let q = b.spin.rotation[i].as_dquat();
         p += v * m;
-        l += x.cross(v) * m + q * (local / b.spin.inv_inertia[i].as_dvec3());
+        l += x.cross(v) * m + q * (spins[i].as_dvec3() / b.spin.inv_inertia[i].as_dvec3());
     }
     (p, l)
 }

@@ -136,3 +136,51 @@ fn a_radius_too_small_or_large_to_size_the_container_says_so() {
     // With a container given, a tiny radius is just a tiny body.
     assert!(parse("radius = 1e-30\ncontainer_width = 10\n", &[]).is_ok());
 }
+
+#[test]
+fn bad_shapes_name_the_key_and_the_valid_choices() {
+    let e = error("bodies = 10\nshape = \"cube\"\n", &[]);
+    assert_eq!(e, "test.toml:2: unknown shape `cube`; valid shapes: sphere, box, mixed");
+    assert_eq!(error("", &["shape=ball"]), "--set shape=ball: unknown shape `ball`; valid shapes: sphere, box, mixed");
+    let e = error("half_extents = [0.5, 0, 0.2]\n", &[]);
+    assert!(e.starts_with("test.toml:1: half_extents = [0.5, 0.0, 0.2]: every half extent must be a positive"), "{e}");
+    assert!(error("", &["half_extents=[1,nan,1]"]).starts_with("--set half_extents=[1,nan,1]: half_extents"));
+    let e = error("half_extents = [1, 2]\n", &[]);
+    assert!(e.starts_with("test.toml:1:") && e.contains("3"), "a length other than three: {e}");
+    assert!(error("half_extents_spread = 1\n", &[]).starts_with("test.toml:1: half_extents_spread = 1: half extents"));
+    assert!(error("half_extents_spread = -0.1\n", &[]).contains("must be between 0 and 1"));
+    assert!(error("friction = -0.2\n", &[]).starts_with("test.toml:1: friction = -0.2: must be zero or a positive"));
+    assert!(error("", &["friction=inf"]).starts_with("--set friction=inf: friction = inf: must be zero"));
+    // A box too large for the container is measured by its bounding radius.
+    let e = error("shape = \"box\"\nhalf_extents = [3, 3, 3]\ncontainer_width = 8\n", &[]);
+    assert!(e.starts_with("test.toml:3: a body 10.39") && e.contains("does not fit"), "{e}");
+    let ok =
+        parse("shape = \"mixed\"\nhalf_extents = [0.6, 0.4, 0.3]\nhalf_extents_spread = 0.5\nfriction = 0.7\n", &[]);
+    let setup = ok.unwrap().resolve().unwrap();
+    assert_eq!((setup.shape, setup.friction), (crate::ShapeMix::Mixed, 0.7));
+}
+
+/// A scene with boxes sizes its container for the mix's mean volume, as the spheres' does for theirs (2% of the
+/// container inside bodies).
+#[test]
+fn boxes_fill_the_container_to_the_same_fraction_as_spheres() {
+    let fraction = |shape: &str| {
+        let config = parse(&format!("bodies = 1000\nshape = \"{shape}\"\nhalf_extents = [0.5, 0.3, 0.2]\n"), &[]);
+        let setup = config.unwrap().resolve().unwrap();
+        let mut bodies = crate::Bodies::default();
+        (setup.scenario.spawn)(&setup, &mut collide_math::Rng::new(setup.seed), &mut bodies);
+        setup.assign_shapes(&mut bodies, 0);
+        let volume: f32 = (0..bodies.len())
+            .map(|i| match bodies.obb(i) {
+                Some(b) => 8.0 * b.half_extents.x * b.half_extents.y * b.half_extents.z,
+                None => 4.0 / 3.0 * std::f32::consts::PI * bodies.radius[i].powi(3),
+            })
+            .sum();
+        (volume / setup.container.volume(), bodies.spin.boxes())
+    };
+    for (shape, boxes) in [("sphere", 0), ("box", 1000), ("mixed", 500)] {
+        let (f, b) = fraction(shape);
+        assert!((f - 0.02).abs() < 1e-4, "{shape}: {f}");
+        assert_eq!(b, boxes, "{shape}");
+    }
+}
