@@ -132,12 +132,20 @@ fn nest<R: Send>(
         if rayon::current_thread_index() == caller {
             return;
         }
+        let mut idle = 0u32;
         while !stop.load(Acquire) {
             match rayon::yield_now() {
-                Some(rayon::Yield::Executed) => {}
-                // Nothing to run: let another thread of the machine have the core if it wants it (pools larger than
-                // the machine, as in tests), else come back at once.
-                _ => std::thread::yield_now(),
+                Some(rayon::Yield::Executed) => idle = 0,
+                // Nothing to run: a pause, and now and then the core to another thread that wants it (pools larger
+                // than the machine, as in tests) — not every time, as a system call per round costs the caller too.
+                _ => {
+                    idle = idle.wrapping_add(1);
+                    if idle.is_multiple_of(64) {
+                        std::thread::yield_now();
+                    } else {
+                        std::hint::spin_loop();
+                    }
+                }
             }
         }
     };
