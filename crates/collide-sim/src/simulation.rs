@@ -5,7 +5,7 @@ use crate::scenario::{Setup, pull_toward};
 use crate::spin_passes::{self, RigidWallColumns, RigidWallSetup};
 use crate::{Bodies, Config, ConfigError};
 use collide_algorithms::{AlgorithmDescriptor, Params};
-use collide_broadphase::parallel::on_worker;
+use collide_broadphase::parallel::{keep_awake, on_worker};
 use collide_broadphase::{Broadphase, Frame, Pair, PairList, Parallelism, Resize};
 use collide_math::{Aabb, Rng, Vec3};
 use collide_narrowphase::{Contact, Manifold, Shape, ShapeContacts, SphereContacts};
@@ -212,7 +212,14 @@ impl Simulation {
         self.records.last().expect("a step records itself")
     }
 
+    /// The step on this pool thread, the pool's other threads kept awake through it ([`keep_awake`]): a dozen short
+    /// parallel sections follow one another, and a worker that fell asleep between two would make the next wait
+    /// for its wake-up.
     fn step_on_this_thread(&mut self, dt: f32) {
+        keep_awake(|| self.step_awake(dt));
+    }
+
+    fn step_awake(&mut self, dt: f32) {
         puffin::profile_scope!("step");
         let start = Instant::now();
         let mut timer = PhaseTimer::start();

@@ -157,7 +157,7 @@ fn bad_shapes_name_the_key_and_the_valid_choices() {
     let ok =
         parse("shape = \"mixed\"\nhalf_extents = [0.6, 0.4, 0.3]\nhalf_extents_spread = 0.5\nfriction = 0.7\n", &[]);
     let setup = ok.unwrap().resolve().unwrap();
-    assert_eq!((setup.shape, setup.friction), (crate::ShapeMix::Mixed, 0.7));
+    assert_eq!((setup.shape, setup.friction), (ShapeMix::Mixed, 0.7));
 }
 
 /// A scene with boxes sizes its container for the mix's mean volume, as the spheres' does for theirs (2% of the
