@@ -168,10 +168,13 @@ fn a_box_dropped_tilted_on_the_floor_comes_to_rest_flat() {
     let height = b.position[0].y - floor;
     assert!((height - h[up]).abs() < 0.01, "centre {height} above the floor, half extent {}", h[up]);
     // At rest — after a fall of over 2 units at up to 7 units/s, the last stretches move by less than a
-    // millimetre per second — and the motion left does not grow from one stretch to the next.
+    // millimetre per second — and the motion left does not grow from one stretch to the next. Resting on the
+    // floor, the speed read after a step is the step's residue of gravity against the contact (about 1.7e-4 here,
+    // the same in every stretch to four digits, drifting in the fifth by rounding); energy pumped in by the
+    // contact would grow it by whole multiples, so a growth past 1% per stretch fails.
     assert!(stretches[0] > 1.0, "it fell: {stretches:?}");
     assert!(stretches[5] < 1e-3, "still moving: {stretches:?}");
     for w in stretches[2..].windows(2) {
-        assert!(w[1] <= w[0].max(1e-6), "the motion grows: {stretches:?}");
+        assert!(w[1] <= w[0].max(1e-6) * 1.01, "the motion grows: {stretches:?}");
     }
 }
