@@ -198,17 +198,13 @@
 //! [`InvalidBoxes::Panic`]: collide_broadphase::InvalidBoxes::Panic
 //! [`Parallelism::DEFAULT_MIN_WORK`]: collide_broadphase::Parallelism::DEFAULT_MIN_WORK
 
-// The layers, bottom up; imports point down only. The data: the frame's plan (cells, levels, slabs), one slab's
-// buckets.
+// The layers, bottom up; imports point down only. The data: the frame's plan (cells, levels, tori, partitions),
+// one partition's buckets.
+mod part;
 mod plan;
-mod slab;
-// Kernels on the plan: sampling the frame into a plan.
+// Kernels on the plan: a sample of the frame into a plan; the body pass; a partition's search.
+mod bodies;
 mod planner;
-// The build (the body pass, the counting sorts into rows and columns) and the search (a row's buckets), then one
-// slab's frame of both.
-mod build;
-mod pass;
-mod scatter;
 mod search;
 // The invariants' check and the debug view, then the public type.
 mod debug;
@@ -218,17 +214,20 @@ mod validate;
 #[cfg(test)]
 mod tests;
 
-pub use grid::{COLUMNS_PER_ENTRY, Grid, GridConfig, MAX_SLABS, SLAB_CELLS, SLABS_PER_THREAD};
+pub use grid::{Grid, GridConfig, PART_ENTRIES, PARTS_PER_THREAD};
 pub use plan::{MAX_LEVELS, MAX_TORUS_BITS};
-pub use planner::{Kind, SAMPLE};
+pub use planner::{COLUMNS_PER_ENTRY, Kind, SAMPLE};
 
 use collide_broadphase::ParamSpec;
+
+/// The default `cell_factor`.
+pub const DEFAULT_CELL_FACTOR: f32 = 1.1;
 
 /// `cell_factor`: cells are this many times the reference box size.
 pub const CELL_FACTOR: ParamSpec = ParamSpec::number(
     "cell_factor",
     "cells are this many times the median box (grid) or the small boxes (hgrid's finest level)",
-    4.0,
+    DEFAULT_CELL_FACTOR as f64,
     0.25,
     64.0,
 );
