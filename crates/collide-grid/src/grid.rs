@@ -14,9 +14,9 @@ use collide_broadphase::{Broadphase, DebugGeometry, Frame, PairList, Parallelism
 pub const PARTS_PER_THREAD: usize = 8;
 
 /// A partition holds about this many entries at most (more partitions than [`PARTS_PER_THREAD`] asks for in a
-/// large scene): its records, offsets and the chunks' vectors it gathers then fit the second-level cache while it
-/// is built.
-pub const PART_ENTRIES: usize = 32 * 1024;
+/// large scene): the chunks' vectors it gathers, its records, extents and offsets then fit the second-level
+/// cache while it is built (at 32 K entries a partition's build missed it on every other store at 10⁶ bodies).
+pub const PART_ENTRIES: usize = 8 * 1024;
 
 /// Body chunks per rayon thread in the body pass: every body costs about the same there.
 const CHUNKS_PER_THREAD: usize = 2;
@@ -200,7 +200,7 @@ impl Broadphase for Grid {
         let body_chunks = &self.chunks[..chunks];
         parallelism.for_each("grid parts", n, &mut self.parts[..parts], |p, part| {
             let buckets = plan.levels[usize::from(plan.part_level[p])].part_buckets();
-            part.build(buckets, &plan.x_bins, body_chunks.iter().map(|c| &c.parts[p][..]));
+            part.build(buckets, &plan.x_bins, aabbs, body_chunks.iter().map(|c| &c.parts[p][..]));
         });
         let built = &self.parts[..parts];
         parallelism.for_each("grid search", n, &mut self.searches[..parts], |p, search| {

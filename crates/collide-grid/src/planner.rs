@@ -43,6 +43,10 @@ pub const COLUMNS_PER_ENTRY: f64 = 0.5;
 /// The fewest columns a level's torus is folded down to.
 const MIN_COLUMNS: f64 = 16.0;
 
+/// A level's torus folds its cells along an axis onto the power of two below them when they are at most this
+/// many times it (the cells beyond wrap onto the first ones), else takes the power of two above.
+const FOLD_SLACK: f64 = 1.25;
+
 /// The fewest columns along each axis: four, so that a cell's nine neighbours are nine distinct buckets and a
 /// query meets each member once (two would fold the cells before and after a cell onto one column).
 const MIN_AXIS_BITS: u32 = 2;
@@ -284,7 +288,16 @@ const CHOICE_LEVELS: usize = 12;
 fn torus_bits(cells: [f64; 2], entries: f64) -> [u32; 2] {
     let most = (entries * COLUMNS_PER_ENTRY).max(MIN_COLUMNS);
     let budget = (most.log2().floor() as u32).min(2 * MAX_TORUS_BITS);
-    let up = |c: f64| if c.is_finite() && c > 1.0 { (c.log2().ceil() as u32).min(MAX_TORUS_BITS) } else { 0 };
+    // A power of two at or above the cells, or the one below when it folds at most a quarter of them: a torus
+    // of 512 for 270 cells would leave nearly half its columns empty, and empty columns cost a bucket each.
+    let up = |c: f64| {
+        if !(c.is_finite() && c > 1.0) {
+            return 0;
+        }
+        let below = c.log2().floor();
+        let bits = if c <= FOLD_SLACK * below.exp2() { below } else { below + 1.0 };
+        (bits as u32).min(MAX_TORUS_BITS)
+    };
     let want = cells.map(|c| up(c).max(MIN_AXIS_BITS));
     if want[0] + want[1] <= budget {
         return want;
@@ -412,13 +425,15 @@ mod tests {
     #[test]
     fn tori_fit_the_bounds_or_fold_onto_the_budget() {
         assert_eq!(torus_bits([51.0, 51.0], 10_000.0), [6, 6]);
+        assert_eq!(torus_bits([270.0, 70.0], 1e6), [8, 6], "270 cells fold onto 256, 70 onto 64");
+        assert_eq!(torus_bits([90.0, 90.0], 1e6), [7, 7], "90 cells are too many to fold onto 64");
         assert_eq!(torus_bits([3.0, 0.5], 10_000.0), [2, 2], "at least four columns along each axis");
         // 50 000 × 50 000 cells, 100 000 entries: folded onto 2^15 columns, square.
         assert_eq!(torus_bits([5e4, 5e4], 1e5), [7, 8]);
         // A flat world: the thin axis keeps its cells.
         assert_eq!(torus_bits([1e6, 2.0], 1e5), [13, 2]);
         assert_eq!(torus_bits([f64::INFINITY, f64::NAN], 10.0), [2, 2]);
-        assert_eq!(torus_bits([3e4, 20.0], 1e5), [10, 5], "15 bits: the thin axis keeps its 20 cells as 32");
+        assert_eq!(torus_bits([3e4, 20.0], 1e5), [11, 4], "15 bits: the thin axis keeps its 20 cells, folded onto 16");
         assert_eq!(torus_bits([1e9, 1e9], 1e12), [MAX_TORUS_BITS, MAX_TORUS_BITS]);
     }
 }
