@@ -30,9 +30,11 @@ use crate::plan::{Cells, Level, MAX_LEVELS, MAX_TORUS_BITS, Plan, XBins, is_vali
 use collide_broadphase::Aabb;
 use collide_broadphase::grid::{bulk_bounds, sampled_bounds};
 
-/// The most boxes the planner reads: enough for stable quantiles (the 10th percentile of 4096 is off by about
-/// half a percentile), few enough to stay far below a frame's cost.
-pub const SAMPLE: usize = 4096;
+/// The most boxes the planner reads: enough for stable quantiles (the 10th percentile of 1024 is off by about a
+/// percentile), few enough to stay far below a frame's cost — the plan runs on one thread, and 4096 boxes (about
+/// 190 instructions each: read at a stride, their cells and level, the quantile) took a twelfth of a 10⁵-body
+/// frame's two-thread time.
+pub const SAMPLE: usize = 1024;
 
 /// A level's torus has at most this many columns per entry the level holds (and at least [`MIN_COLUMNS`]):
 /// every cell of the scene's bounds when they are fewer, so that cells far apart seldom share a bucket, while the
@@ -168,7 +170,8 @@ impl Planner {
         self.corners.clear();
         self.extents.clear();
         self.along_x.clear();
-        let stride = aabbs.len().div_ceil(SAMPLE).max(1);
+        // An odd stride: scenes built in even periods (every tenth body large, say) would alias with an even one.
+        let stride = aabbs.len().div_ceil(SAMPLE).max(1) | 1;
         let mut bounds = Aabb::EMPTY;
         for b in aabbs.iter().step_by(stride).filter(|b| is_valid(b)) {
             self.corners.push([b.min.y, b.min.z, b.max.y, b.max.z]);
