@@ -213,7 +213,7 @@ impl Broadphase for Grid {
     fn stats(&self) -> Stats {
         let l = &self.last;
         let mean = if l.occupied == 0 { 0.0 } else { l.entries as f64 / l.occupied as f64 };
-        let mut stats = Stats::from(l.tally)
+        Stats::from(l.tally)
             .with("cells", l.buckets as f64)
             .with("occupied_cells", l.occupied as f64)
             .with("max_occupancy", l.max_occupancy as f64)
@@ -224,9 +224,7 @@ impl Broadphase for Grid {
             .with("invalid_boxes", l.invalid as f64)
             .with("levels", f64::from(self.plan.present.count_ones()))
             .with("scanned_rows", l.scans as f64)
-            .with("body_passes", l.passes as f64);
-        stats.set("columns", self.plan.present_levels().map(|l| self.plan.levels[l].columns() as f64).sum());
-        stats
+            .with("body_passes", l.passes as f64)
     }
 
     fn reset(&mut self) {

@@ -14,10 +14,9 @@
 //!
 //! The cells of a level are **hashed** onto a torus of `2^a × 2^b` columns ([`Level::locate`]): cell `(j, k)` goes
 //! to column `(j mod 2^a, k mod 2^b)`. The torus is sized from the body count, never from the world, so a world
-//! a thousand times wider than its clusters folds onto the same few thousand columns; the search tells folded
-//! cells apart by their real cells. A level's torus rows are cut into **partitions**, the unit of the parallel
-//! build and search: a partition holds the buckets of a run of rows, members first, then (at a level that finer
-//! bodies query) the query buckets.
+//! a thousand times wider than its clusters folds onto the same few thousand columns; bodies of cells folded
+//! together share a bucket and are compared in vain (`search.rs`). A level's torus rows are cut into
+//! **partitions**, the unit of the parallel build and search: a partition holds the buckets of a run of rows.
 //!
 //! The cell function is **monotone** in the coordinate (a rounded subtraction and product, a floor, a clamp to
 //! ±(2²² − 1)), which is all the search's rule needs, for coordinates up to ±`f32::MAX`: at level 22 every box
@@ -150,12 +149,6 @@ impl Level {
         self.bits.map(|b| 1usize << b)
     }
 
-    /// The torus's column count.
-    #[must_use]
-    pub fn columns(&self) -> usize {
-        1 << (self.bits[0] + self.bits[1])
-    }
-
     /// The partitions of the level.
     #[must_use]
     pub fn parts(&self) -> usize {
@@ -223,8 +216,8 @@ pub struct Plan {
     /// The levels: only those of `present` are used.
     pub levels: [Level; MAX_LEVELS],
     /// The level a body of each natural level lives at: itself or coarser (`map[l] >= l`, and non-decreasing),
-    /// always a present level once planned. The hierarchical grid merges levels where a coarser cell costs less
-    /// than the queries a finer level brings.
+    /// always a present level once planned: the planner merges a level into a coarser one where the model says its
+    /// bodies cost less there than standing alone (`planner.rs`).
     pub map: [u8; MAX_LEVELS],
     /// The levels that have buckets this frame (bit `l`): every level a body lives at.
     pub present: u32,
@@ -246,11 +239,6 @@ impl Plan {
     #[must_use]
     pub fn parts(&self) -> usize {
         self.part_level.len()
-    }
-
-    /// The present levels, finest first.
-    pub fn present_levels(&self) -> impl Iterator<Item = usize> + use<> {
-        levels(self.present)
     }
 }
 
@@ -333,7 +321,7 @@ mod tests {
     fn cells_hash_onto_the_torus_and_its_partitions() {
         // 8 rows in 4 partitions of 2 rows, 4 columns: a partition holds 2 · 4 buckets.
         let level = Level::new([3, 2], 2, 5);
-        assert_eq!((level.torus(), level.columns(), level.parts(), level.part_buckets()), ([8, 4], 32, 4, 8));
+        assert_eq!((level.torus(), level.parts(), level.part_buckets()), ([8, 4], 4, 8));
         assert_eq!(level.locate(0, 0), (5, 0));
         assert_eq!(level.locate(3, 2), (6, 4 + 2));
         // Cell (−1, −1) wraps to row 7, column 3; cell (9, 5) to row 1, column 1.

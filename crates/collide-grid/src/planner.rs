@@ -36,7 +36,7 @@ use collide_broadphase::grid::{bulk_bounds, sampled_bounds};
 /// frame's two-thread time.
 pub const SAMPLE: usize = 1024;
 
-/// A level's torus has at most this many columns per entry the level holds (and at least [`MIN_COLUMNS`]):
+/// A level's torus has at most this many columns per entry the level holds (and at least sixteen):
 /// every cell of the scene's bounds when they are fewer, so that cells far apart seldom share a bucket, while the
 /// counters of a partition (cleared, summed and read every frame) stay in proportion to its entries in a world
 /// far wider than its bodies.
@@ -49,8 +49,8 @@ const MIN_COLUMNS: f64 = 16.0;
 /// many times it (the cells beyond wrap onto the first ones), else takes the power of two above.
 const FOLD_SLACK: f64 = 1.25;
 
-/// The fewest columns along each axis: four, so that a cell's nine neighbours are nine distinct buckets and a
-/// query meets each member once (two would fold the cells before and after a cell onto one column).
+/// The fewest columns along each axis: four, so that a cell's nine neighbourhood offsets are nine distinct buckets,
+/// which the search's exactly-once rule needs (two would fold the cells before and after a cell onto one column).
 const MIN_AXIS_BITS: u32 = 2;
 
 /// Which grid is planned.

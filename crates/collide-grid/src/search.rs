@@ -18,16 +18,16 @@
 //! apart share buckets and are compared in vain, never reported twice. Exactly once, with nothing checked but the
 //! overlap.
 //!
-//! Across levels (hierarchical grid): a body of a finer level is small at every coarser level too (the cells
-//! nest), so it is entered at each coarser present level as a *query*, and a level's query bucket meets the
-//! member buckets of all nine cells around it: a pair of bodies of two levels is found at the coarser level, by the
-//! one query of the finer body there; queries never meet queries, members of one level meet only by the forward
-//! stencil.
+//! Across levels: a body of a coarser level scans, at each finer present level, the columns whose cells could hold
+//! the min corner of a box that overlaps it — one cell before its own min corner's to its max corner's on y and
+//! z (the rule above, at the finer level: the finer box is small there, and the coarser one's cells there span
+//! its box) — each torus column at most once. A finer body lives in one column, so each such pair is met once;
+//! finer bodies never scan, and bodies of one level meet only by the forward stencil.
 //!
 //! A bucket is compared with the buckets it meets all against all, eight of its records at a time held in
 //! four-lane vectors, against each record of the others in turn: a cell holds a few bodies, and that costs less per
 //! pair than a sweep's merge costs per body (a merge step a record in each of nine buckets). The three buckets of
-//! the next row are adjacent columns, one range of records. Crowded buckets (`part.rs`) are sorted and swept.
+//! the next row are adjacent columns, one range of records. Crowded buckets (`part.rs`) are sorted and merged.
 
 use crate::part::{CROWD, Part};
 use crate::plan::{Level, Plan, levels};
