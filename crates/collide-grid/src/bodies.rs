@@ -8,6 +8,7 @@
 
 use crate::part::Entry;
 use crate::plan::{Plan, is_valid, natural_level, small_at};
+use collide_broadphase::sweep::SweepBox;
 use collide_broadphase::{Aabb, InvalidBoxes, Tally};
 use std::ops::Range;
 
@@ -56,7 +57,7 @@ impl BodyChunk {
             if single && small_at(c, 0) {
                 natural |= 1;
                 let (part, bucket) = level0.locate(c.x, c.y);
-                out[part].push(Entry { body: i as u32, bucket: bucket as u32 });
+                out[part].push(Entry { record: SweepBox::on::<0>(b, i as u32), bucket: bucket as u32 });
                 continue;
             }
             let nl = natural_level(c);
@@ -66,13 +67,13 @@ impl BodyChunk {
                 continue;
             }
             let (part, bucket) = plan.levels[level].locate(c.x >> level, c.y >> level);
-            out[part].push(Entry { body: i as u32, bucket: bucket as u32 });
+            out[part].push(Entry { record: SweepBox::on::<0>(b, i as u32), bucket: bucket as u32 });
         }
         (self.invalid, self.natural) = (invalid, natural);
-        // Per body a box read (24 B); per entry 8 B written.
+        // Per body a box read (24 B); per entry 32 B written.
         let n = self.bodies.len() as u64;
         let entries = n - invalid;
-        self.tally = Tally::work(n + entries, n * 24 + entries * 8);
+        self.tally = Tally::work(n + entries, n * 24 + entries * 32);
     }
 }
 
@@ -104,7 +105,8 @@ mod tests {
         ];
         let mut chunk = BodyChunk { bodies: 0..5, ..BodyChunk::default() };
         chunk.scatter(&aabbs, &plan(0b101), InvalidBoxes::OverlapNothing);
-        let got = |chunk: &BodyChunk, p: usize| chunk.parts[p].iter().map(|e| (e.body, e.bucket)).collect::<Vec<_>>();
+        let got =
+            |chunk: &BodyChunk, p: usize| chunk.parts[p].iter().map(|e| (e.record.id(), e.bucket)).collect::<Vec<_>>();
         // Partition 2 (level 2): buckets 0..4; body 3 in cell (0, 1).
         assert_eq!((got(&chunk, 0), got(&chunk, 1), got(&chunk, 2)), (vec![(0, 0)], vec![(1, 1)], vec![(3, 1)]));
         assert_eq!((chunk.invalid, chunk.natural), (2, 0b11));

@@ -200,7 +200,7 @@ impl Broadphase for Grid {
         let body_chunks = &self.chunks[..chunks];
         parallelism.for_each("grid parts", n, &mut self.parts[..parts], |p, part| {
             let buckets = plan.levels[usize::from(plan.part_level[p])].part_buckets();
-            part.build(buckets, &plan.x_bins, aabbs, body_chunks.iter().map(|c| &c.parts[p][..]));
+            part.build(buckets, &plan.x_bins, body_chunks.iter().map(|c| &c.parts[p][..]));
         });
         let built = &self.parts[..parts];
         parallelism.for_each("grid search", n, &mut self.searches[..parts], |p, search| {

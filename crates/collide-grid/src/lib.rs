@@ -47,9 +47,11 @@
 //!   in vain, never reported twice. No ownership test, no deduplication.
 //! - **Built by one counting sort per partition** (`bodies.rs`, `part.rs`). The torus rows are cut into
 //!   partitions, the parallel tasks. The body pass reads each box once, checks it, computes its cells and level and
-//!   writes an 8-byte entry (body, bucket) to its chunk's vector for the partition; a partition counts its entries
-//!   per bucket, then copies each body's sweep record (made from the caller's box, read in body order) into its
-//!   bucket, with its extent along x in two plain arrays (`lo`, `−hi`). Buckets are ranges of one array, never
+//!   writes its sweep record and bucket (32 bytes) to its chunk's vector for the partition; a partition counts its
+//!   entries per bucket, then copies each record into its bucket, with its extent along x in two plain arrays
+//!   (`lo`, `−hi`), reading its entries in order (entries of 8 bytes with the partition reading the caller's boxes
+//!   cost less to write, but a partition's bodies lie all over the array of boxes: at 10⁶ bodies half its build
+//!   waited on them). Buckets are ranges of one array, never
 //!   vectors of their own; a partition of about [`PART_ENTRIES`] entries fits the second-level cache while it is
 //!   built.
 //! - **All against all, four lanes at a time.** A cell holds a few bodies (six at 10⁵ uniform bodies), and a sweep
@@ -97,13 +99,13 @@
 //! n bodies, k overlapping pairs, m the bodies of a column (the `mean_occupancy` stat), c the columns (`cells`),
 //! s = min(n, [`SAMPLE`]) sampled boxes, L the levels present.
 //! - **Plan:** O(s log s) (the quantile) plus O(2^L) level choices (L is 1 or 2 in practice; at most 12 weighed).
-//! - **Body pass:** O(n): each box read and checked once, its cells and level computed, 8 bytes written.
+//! - **Body pass:** O(n): each box read and checked once, its cells and level computed, 32 bytes written.
 //! - **Build:** O(n + c) per frame: per partition a count and a copy of its entries, a counter per bucket; crowds
 //!   sorted (nearly sorted after the bins of x).
 //! - **Search:** O(n · m + k) comparisons along x — each body against the records of the columns around it, in
 //!   blocks of eight — plus O(c) for the columns; crowds merged in O(m) per pair of crowds plus their candidates;
 //!   across levels, O(covered columns · their bodies) per coarse body.
-//! - **Memory:** O(n + c), kept across frames: 8 B per body in the chunks' vectors, 28 B of record, 8 B of
+//! - **Memory:** O(n + c), kept across frames: 32 B per body in the chunks' vectors, 28 B of record, 8 B of
 //!   extents, and for crowds 8 B of keys per body in the partitions, 4 B per column, 8 B per pair found (in its
 //!   partition and in the output). c is at most [`COLUMNS_PER_ENTRY`] per body (and 16 per level), so a huge, empty
 //!   world costs what a dense one of as many bodies does.

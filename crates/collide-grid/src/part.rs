@@ -8,17 +8,18 @@
 //! [`CROWD`] records is sorted by `min.x`, for the merges that replace all-against-all between crowds.
 
 use crate::plan::{X_BINS, XBins};
+use collide_broadphase::Tally;
 use collide_broadphase::radix::float_key;
 use collide_broadphase::sweep::SweepBox;
-use collide_broadphase::{Aabb, Tally};
 
-/// A body as the body pass writes it for its partition: its index and its bucket there. 8 bytes: the partition
-/// makes the sweep record from the caller's box when it copies the body into its bucket, reading the boxes in
-/// body order (a chunk's entries are), so that no 28-byte record is written and read back in between.
+/// A body as the body pass writes it for its partition: its sweep record and its bucket there, 32 bytes, read in
+/// order by the partition. (Entries of 8 bytes, the body and its bucket, with the partition reading the caller's
+/// box to make the record, cost less to write and count, but a partition's bodies are spread over the whole array
+/// of boxes: at 10⁶ bodies half of its build waited on those reads.)
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Entry {
-    /// The body.
-    pub body: u32,
+    /// The body's box as the searches read it.
+    pub record: SweepBox,
     /// Its bucket in the partition ([`Level::locate`](crate::plan::Level::locate)).
     pub bucket: u32,
 }
@@ -93,13 +94,7 @@ impl Part {
     /// more than [`CROWD`] records — sorted by `min.x` (then body), its keys beside it. When most entries are in
     /// crowds, they are first ordered by `bins` of `min.x` (a counting sort), so that every bucket comes out
     /// nearly sorted and a crowd's insertion sort moves few records.
-    pub fn build<'a>(
-        &mut self,
-        buckets: usize,
-        bins: &XBins,
-        aabbs: &[Aabb],
-        sources: impl Iterator<Item = &'a [Entry]> + Clone,
-    ) {
+    pub fn build<'a>(&mut self, buckets: usize, bins: &XBins, sources: impl Iterator<Item = &'a [Entry]> + Clone) {
         let offsets = &mut self.offsets;
         offsets.clear();
         offsets.resize(buckets + 1, 0);
@@ -127,22 +122,21 @@ impl Part {
             let mut place = |e: &Entry| {
                 let at = &mut offsets[e.bucket as usize];
                 let i = *at as usize;
-                let b = &aabbs[e.body as usize];
-                (records[i], lo[i], neg_hi[i]) = (SweepBox::on::<0>(b, e.body), b.min.x, -b.max.x);
+                (records[i], lo[i], neg_hi[i]) = (e.record, e.record.lo(), -e.record.hi());
                 *at += 1;
             };
             if crowded {
                 // By bin of `min.x` first, into `staged`; the copy into buckets keeps that order.
                 let mut starts = [0u32; X_BINS + 1];
                 for e in sources.clone().flatten() {
-                    starts[bins.bin(aabbs[e.body as usize].min.x) + 1] += 1;
+                    starts[bins.bin(e.record.lo()) + 1] += 1;
                 }
                 for k in 1..=X_BINS {
                     starts[k] += starts[k - 1];
                 }
                 self.staged.resize(total, Entry::default());
                 for e in sources.flatten() {
-                    let at = &mut starts[bins.bin(aabbs[e.body as usize].min.x)];
+                    let at = &mut starts[bins.bin(e.record.lo())];
                     self.staged[*at as usize] = *e;
                     *at += 1;
                 }
@@ -170,11 +164,11 @@ impl Part {
                 sorted += range.len();
             }
         }
-        // Per entry: read twice (count, copy: 8 B each), its box read (24 B) and its record written with its
-        // extent (36 B), read and written once more by bins when there are crowds; crowds sorted (read and written,
-        // keys written); per bucket a counter, summed and moved.
+        // Per entry: read twice (count, copy: 32 B each), its record written with its extent (36 B), read and
+        // written once more by bins when there are crowds; crowds sorted (read and written, keys written); per bucket
+        // a counter, summed and moved.
         let (e, c, s, b) = (total as u64, copies as u64, sorted as u64, buckets as u64);
-        self.tally = Tally::work(e + c + s + b, e * 8 + c * 68 + s * 80 + b * 12);
+        self.tally = Tally::work(e + c + s + b, e * 32 + c * 68 + s * 80 + b * 12);
     }
 }
 
@@ -202,21 +196,19 @@ mod tests {
     use super::*;
     use collide_math::Vec3;
 
-    /// Body `id`'s box starts at `x` (the boxes in `aabbs`), in `bucket`.
-    fn entry(aabbs: &mut Vec<Aabb>, id: u32, x: f32, bucket: u32) -> Entry {
-        aabbs.resize(aabbs.len().max(id as usize + 1), Aabb::EMPTY);
-        aabbs[id as usize] = Aabb::new(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 1.0, 1.0));
-        Entry { body: id, bucket }
+    /// Body `id`, whose box starts at `x`, in `bucket`.
+    fn entry(id: u32, x: f32, bucket: u32) -> Entry {
+        let aabb = collide_broadphase::Aabb::new(Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1.0, 1.0, 1.0));
+        Entry { record: SweepBox::on::<0>(&aabb, id), bucket }
     }
 
     #[test]
     fn entries_are_counted_into_buckets_and_sorted_by_start() {
-        let mut aabbs = Vec::new();
-        let a = [entry(&mut aabbs, 0, 5.0, 2), entry(&mut aabbs, 1, 1.0, 0), entry(&mut aabbs, 2, 3.0, 2)];
-        let b = [entry(&mut aabbs, 3, 4.0, 2), entry(&mut aabbs, 4, 3.0, 2), entry(&mut aabbs, 5, 0.0, 3)];
+        let a = [entry(0, 5.0, 2), entry(1, 1.0, 0), entry(2, 3.0, 2)];
+        let b = [entry(3, 4.0, 2), entry(4, 3.0, 2), entry(5, 0.0, 3)];
         let mut part = Part::default();
         let bins = XBins::new(0.0, 10.0);
-        part.build(4, &bins, &aabbs, [&a[..], &b[..]].into_iter());
+        part.build(4, &bins, [&a[..], &b[..]].into_iter());
         assert_eq!(part.offsets, [0, 1, 1, 5, 6]);
         let ids = |part: &Part, b: usize| part.bucket(b).iter().map(SweepBox::id).collect::<Vec<_>>();
         // In body order (chunk by chunk), with their extents beside them.
@@ -228,14 +220,14 @@ mod tests {
         assert_eq!((part.lo.len(), part.neg_hi.len()), (6 + LANES - 1, 6 + LANES - 1));
         assert_eq!(part.neg_hi[..7], [-2.0, -6.0, -4.0, -5.0, -4.0, -1.0, f32::INFINITY]);
         // A crowd is sorted by start, equal starts in body order, its extents with it.
-        let crowd: Vec<Entry> = (0..100).map(|i| entry(&mut aabbs, i, ((i * 37) % 50) as f32, 0)).collect();
-        part.build(1, &bins, &aabbs, [&crowd[..]].into_iter());
+        let crowd: Vec<Entry> = (0..100).map(|i| entry(i, ((i * 37) % 50) as f32, 0)).collect();
+        part.build(1, &bins, [&crowd[..]].into_iter());
         let records = part.bucket(0);
         assert!(records.windows(2).all(|w| (w[0].lo(), w[0].id()) < (w[1].lo(), w[1].id())));
         assert!(records.iter().zip(&part.lo).all(|(r, &lo)| r.lo() == lo));
         assert!(records.iter().zip(&part.keys).all(|(r, k)| [float_key(r.lo()), float_key(r.hi())] == *k));
         assert_eq!(([-1.0, 0.0, 0.04, 5.0, 9.99, 10.0, 1e30].map(|x| bins.bin(x))), [0, 0, 1, 128, 255, 255, 255]);
-        part.build(2, &bins, &aabbs, [&[][..]].into_iter());
+        part.build(2, &bins, [&[][..]].into_iter());
         assert_eq!((part.offsets.as_slice(), part.records.len(), part.lo.len()), (&[0, 0, 0][..], 0, LANES - 1));
     }
 }
