@@ -231,17 +231,22 @@ const FEW: usize = 4;
 /// [`all_pairs`] for a bucket `a` of at most [`FEW`] records (a sparse scene's cells hold one or two): each of
 /// its records splat against the others' records four at a time, so that no lane waits on a record `a` does not
 /// have. Each block of four of the others is loaded once for all of `a`'s records.
-#[inline(never)]
 fn few_pairs(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Vec<Pair>) -> Tally {
-    let n = a.len();
-    debug_assert!(n <= FEW);
-    // Per record of `a`: `−lo` and `hi` splat (empty extents past `n`: they meet nothing).
-    let splat = |k: usize| {
-        let (l, nh) =
-            if k < n { (a.part.lo[a.start + k], a.part.neg_hi[a.start + k]) } else { (f32::INFINITY, f32::INFINITY) };
-        (Vec4::splat(-l), Vec4::splat(-nh))
-    };
-    let [(nl0, h0), (nl1, h1), (nl2, h2), (nl3, h3)] = [0, 1, 2, 3].map(splat);
+    match a.len() {
+        1 => few::<1>(a, inner, others, out),
+        2 => few::<2>(a, inner, others, out),
+        3 => few::<3>(a, inner, others, out),
+        _ => few::<4>(a, inner, others, out),
+    }
+}
+
+/// [`few_pairs`] for a bucket of exactly `N` records: the comparisons for records it does not have are not made.
+#[inline(never)]
+fn few<const N: usize>(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Vec<Pair>) -> Tally {
+    debug_assert_eq!(a.len(), N);
+    // Per record of `a`: `−lo` and `hi` splat.
+    let splats: [(Vec4, Vec4); N] =
+        std::array::from_fn(|k| (Vec4::splat(-a.part.lo[a.start + k]), Vec4::splat(-a.part.neg_hi[a.start + k])));
     let mut tests = 0;
     let mut blocks = 0;
     let mut scan = |b: Span<'_>, below: usize, out: &mut Vec<Pair>| {
@@ -249,16 +254,18 @@ fn few_pairs(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Vec<Pair>)
         let mut q = b.start;
         while q < b.end {
             let (l, nh) = (lanes(lo, q), lanes(neg_hi, q));
-            // Lane `j` of block `k`: record `k` of `a` against record `q + j` of `b`.
-            let meets = |nl: Vec4, h: Vec4| (nh.cmple(nl) & l.cmple(h)).bitmask();
-            let m = meets(nl0, h0) | meets(nl1, h1) << 4 | meets(nl2, h2) << 8 | meets(nl3, h3) << 12;
+            // Lanes `4k..4k + 4`: record `k` of `a` against records `q..q + 4` of `b`.
+            let mut m = 0;
+            for (k, &(nl, h)) in splats.iter().enumerate() {
+                m |= (nh.cmple(nl) & l.cmple(h)).bitmask() << (4 * k);
+            }
             // The lanes past `b`'s end, and within `a` itself the pairs not after their first record.
             let live = 0x1111 * ((1u32 << (b.end - q).min(4)) - 1);
             let m = m & live & below_mask(q, below);
             blocks += 1;
             if m != 0 {
                 tests += u64::from(m.count_ones());
-                for k in 0..n {
+                for k in 0..N {
                     let mut lanes_k = m >> (4 * k) & 0xF;
                     while lanes_k != 0 {
                         let (x, y) =
@@ -273,7 +280,7 @@ fn few_pairs(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Vec<Pair>)
             q += 4;
         }
     };
-    if inner && n > 1 {
+    if inner && N > 1 {
         scan(Span { part: a.part, start: a.start + 1, end: a.end }, a.start, out);
     }
     for &b in others {
