@@ -72,6 +72,7 @@ pub mod ownership;
 mod pair;
 pub mod parallel;
 mod params;
+pub mod prefetch;
 pub mod radix;
 mod stats;
 pub mod sweep;

@@ -1,13 +1,17 @@
 //! The narrowphase of a whole step: every candidate pair tested, in parallel chunks.
 
 use crate::{Contact, sphere_sphere};
-use collide_broadphase::{Pair, Parallelism};
+use collide_broadphase::{Pair, Parallelism, prefetch};
 use collide_math::Vec3;
 
 /// Pairs per parallel task. A chunk is a few tens of microseconds of work (each pair reads two bodies that are
 /// usually far apart in memory, about 50–100 ns when they miss the cache), long enough that rayon's fork costs
 /// little beside it and short enough that 2–4 threads get a dozen chunks each at 10⁵ pairs.
 pub const PAIRS_PER_CHUNK: usize = 4096;
+
+/// How many pairs ahead the bodies are prefetched: enough to cover a miss to memory (about 100 ns) with the tests
+/// of the pairs between (10–20 ns each).
+const PREFETCH_AHEAD: usize = 12;
 
 /// The sphere–sphere test over every pair of a step, keeping the touching ones with their [`Contact`].
 ///
@@ -34,7 +38,20 @@ impl SphereContacts {
     ) {
         out.clear();
         let test = |chunk: &[Pair], out: &mut Vec<(Pair, Contact)>| {
-            for &pair in chunk {
+            for (k, &pair) in chunk.iter().enumerate() {
+                // The bodies of the pair PREFETCH_AHEAD places on: at 10⁶ bodies each read misses the cache, and
+                // this keeps several misses in flight while the pairs between are tested.
+                if let Some(ahead) = chunk.get(k + PREFETCH_AHEAD) {
+                    let (a, b) = (ahead.a as usize, ahead.b as usize);
+                    if let (Some(pa), Some(pb), Some(ra), Some(rb)) =
+                        (position.get(a), position.get(b), radius.get(a), radius.get(b))
+                    {
+                        prefetch::read(pa);
+                        prefetch::read(pb);
+                        prefetch::read(ra);
+                        prefetch::read(rb);
+                    }
+                }
                 let (a, b) = (pair.a as usize, pair.b as usize);
                 if let Some(contact) = sphere_sphere(position[a], radius[a], position[b], radius[b]) {
                     out.push((pair, contact));

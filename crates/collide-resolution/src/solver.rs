@@ -2,37 +2,45 @@
 //! their pairs.
 //!
 //! **The order.** Resolving contact after contact is order-dependent: a body in two contacts is pushed by the first
-//! before the second is measured. The order that defines the answer is the pairs' order, `(a, b)` ascending (what
-//! the simulation got by sorting its pairs every step). Two contacts that share no body commute — each reads and
-//! writes only its own two bodies — so every order that keeps, for each body, its contacts in ascending pair order
-//! gives the same bits. This solver runs such an order in **rounds**: a contact whose pair is the smallest left at
-//! both its bodies is ready; the ready contacts of a round share no body, so they run in parallel; then they leave,
-//! and the next round finds the next ready ones. Which contacts are ready depends only on the set of contacts, not
-//! on the order the broadphase found them in nor on the threads, so the state after resolution is bit for bit the
-//! one-by-one answer, on any thread count, for any broadphase, without sorting the pairs.
+//! before the second is measured. The order that defines the answer is the pairs' order, `(a, b)` ascending. Two
+//! contacts that share no body commute — each reads and writes only its own two bodies — so every order that keeps,
+//! for each body, its contacts in ascending pair order gives the same bits.
+//!
+//! **Levels.** The solver sorts the contacts by pair once (a counting sort on the smaller body, then the few
+//! contacts of one body by the larger) and gives each its *level*: one more than the highest level among the
+//! earlier contacts of its two bodies, so that a contact comes after every earlier contact it shares a body with.
+//! Two contacts of one level share no body (the later one would have a higher level), so a level's contacts run in
+//! parallel, and the levels run in order. The levels depend only on the set of contacts, not on the order the
+//! broadphase found them in nor on the threads: the state after resolution is bit for bit the one-by-one answer,
+//! on any thread count, for any broadphase. A scene of scattered contacts has a few levels, most contacts in the
+//! first; a chain of contacts whose pairs ascend along it has one level per contact, each resolved on this thread
+//! without a parallel section.
 //!
 //! **The bodies.** The contacts of a step touch a minority of the bodies, scattered through the body arrays. They
 //! are marked in a bitset, numbered by rank (a body's place among the marked ones, so that the numbering follows
 //! the body order), copied into a dense local array, solved there, and copied back, each body range by its own
-//! task. The local state and the marks are atomics with relaxed ordering: each body is written by at most one task
-//! between two joins, so nothing races; the atomics only let tasks write entries that Rust cannot prove apart.
-//!
-//! **Rounds that stall.** A chain of contacts whose pairs ascend along the chain (bodies numbered along a row) takes
-//! one round per contact. When a round resolves less than an eighth of what is left, the rest is sorted by pair and
-//! resolved one by one — the same order, so the same answer.
+//! task. The local state is atomics with relaxed ordering (plain loads and stores on x86): each body is written by
+//! at most one task between two joins, so nothing races; the atomics only let tasks write entries that Rust cannot
+//! prove apart.
 
 use crate::{BodyState, resolve_contact};
-use collide_broadphase::{Pair, Parallelism};
+use collide_broadphase::{Pair, Parallelism, prefetch};
 use collide_math::Vec3;
 use collide_narrowphase::{Contact, sphere_sphere};
 use rayon::prelude::*;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
 /// Bodies per task of the passes over body ranges (a multiple of 64, the bits of a mark word): about 10 µs of a
 /// per-body pass at 10⁶ bodies. Rayon's iterators split a range of chunks into a few pieces per thread, so small
 /// chunks cost little; they bound how finely the work can be shared, and fix the ranges the walls' lists follow.
 const BODIES_PER_CHUNK: usize = 64 * 32;
+
+/// How many links ahead the passes over links prefetch what they will read at random (states, levels).
+const PREFETCH_AHEAD: usize = 8;
+
+/// Ranks per partition of the sort by pair: a table of 4 KiB for the low bits.
+const LOW_RANKS: usize = 1024;
 
 /// Contacts per task of the passes over contacts.
 const CONTACTS_PER_CHUNK: usize = 1024;
@@ -50,30 +58,43 @@ fn contacts_per_chunk(parallelism: Parallelism) -> usize {
     CONTACTS_PER_CHUNK.min(parallelism.min_work().max(16))
 }
 
-/// A round that resolves less than `1 / STALL` of the contacts left ends the rounds (see the module docs).
-const STALL: usize = 8;
-
-/// A contact between two marked bodies, by their ranks.
+/// A contact between two marked bodies, by their ranks: 32 bytes, one per half cache line.
 #[derive(Clone, Copy, Debug)]
+#[repr(align(32))]
 struct Link {
     /// The rank of the pair's `a`.
     a: u32,
     /// The rank of the pair's `b`.
     b: u32,
-    /// The pair's key: the order of resolution.
-    key: u64,
-    /// The narrowphase's contact.
-    contact: Contact,
+    /// The narrowphase's normal (from `b` toward `a`).
+    normal: Vec3,
+    /// The narrowphase's depth.
+    depth: f32,
+    /// The narrowphase's contact still describes the bodies: no earlier contact of the step moved either.
+    fresh: bool,
 }
 
-/// A marked body's state during resolution: position, velocity, inverse mass and radius as `f32` bits.
+/// A placeholder link for slots about to be overwritten.
+const NO_LINK: Link = Link { a: 0, b: 0, normal: Vec3::Y, depth: 0.0, fresh: true };
+
+/// A marked body's state during resolution: position, velocity, inverse mass and radius as `f32` bits, in one
+/// half cache line.
 #[derive(Debug, Default)]
+#[repr(align(32))]
 struct Local([AtomicU32; 8]);
 
 impl Local {
     fn store(&self, state: &BodyState, radius: f32) {
         let (p, v) = (state.position, state.velocity);
         for (slot, x) in self.0.iter().zip([p.x, p.y, p.z, v.x, v.y, v.z, state.inv_mass, radius]) {
+            slot.store(x.to_bits(), Relaxed);
+        }
+    }
+
+    /// Store the position and velocity only (the inverse mass and radius do not change while resolving).
+    fn store_motion(&self, state: &BodyState) {
+        let (p, v) = (state.position, state.velocity);
+        for (slot, x) in self.0.iter().zip([p.x, p.y, p.z, v.x, v.y, v.z]) {
             slot.store(x.to_bits(), Relaxed);
         }
     }
@@ -91,23 +112,28 @@ impl Local {
 #[derive(Debug, Default)]
 pub struct Solver {
     /// Bit `i % 64` of word `i / 64`: body `i` is in a contact of this step.
-    marks: Vec<AtomicU64>,
+    marks: Vec<u64>,
     /// Per mark word: the marked bodies in the words before it (`marks.len() + 1` entries).
     ranks: Vec<u32>,
-    /// The contacts, by rank.
+    /// The contacts, by rank, in the narrowphase's order.
     links: Vec<Link>,
+    /// Per partition of [`LOW_RANKS`] ranks, then prefix sums: where its links start (sorting by pair).
+    starts: Vec<u32>,
+    /// The links in ascending pair order.
+    sorted: Vec<Link>,
+    /// Per marked body: the level of its last contact so far (0: none yet), while levelling; per level, the
+    /// running insertion point while grouping.
+    last: Vec<u32>,
+    /// Per link of `sorted`: its level, from 1.
+    level: Vec<u32>,
+    /// Per level, then prefix sums: where its links start in `batches` (`levels + 1` entries).
+    level_starts: Vec<u32>,
+    /// The links grouped by level, each level in ascending pair order.
+    batches: Vec<Link>,
     /// Per marked body, by rank: its state while resolving.
     state: Vec<Local>,
-    /// Per marked body: a contact of this step has already moved it (its other contacts are measured again).
-    resolved: Vec<AtomicBool>,
-    /// Per marked body, two alternating rounds: the smallest pair key left at the body.
-    least: [Vec<AtomicU64>; 2],
-    /// The links not resolved yet.
-    left: Vec<u32>,
-    /// Per chunk of `left`: the links a round kept.
-    kept: Vec<Vec<u32>>,
-    /// Rounds of the last [`Solver::solve`], the serial finish counted as one.
-    rounds: u32,
+    /// Levels of the last [`Solver::solve`].
+    levels: u32,
 }
 
 impl Solver {
@@ -115,43 +141,33 @@ impl Solver {
     /// [`Solver::solve`]. Pairs must be distinct and their indices below `bodies`.
     pub fn prepare(&mut self, parallelism: Parallelism, bodies: usize, contacts: &[(Pair, Contact)]) {
         let words = bodies.div_ceil(64);
-        self.marks.truncate(words);
-        self.marks.iter().for_each(|w| w.store(0, Relaxed));
-        self.marks.resize_with(words, AtomicU64::default);
-        let marks = &self.marks;
-        let mark = |i: u32| {
-            marks[i as usize / 64].fetch_or(1 << (i % 64), Relaxed);
-        };
-        let size = contacts_per_chunk(parallelism);
-        chunked(parallelism, contacts, size, |chunk| {
-            for (pair, _) in chunk {
-                mark(pair.a);
-                mark(pair.b);
-            }
-        });
+        self.marks.clear();
+        self.marks.resize(words, 0);
+        // Serial: plain stores into a bitset that stays in the cache cost less than atomic ones from two threads.
+        for (pair, _) in contacts {
+            self.marks[pair.a as usize / 64] |= 1 << (pair.a % 64);
+            self.marks[pair.b as usize / 64] |= 1 << (pair.b % 64);
+        }
         self.ranks.clear();
         let mut total = 0;
         for w in &self.marks {
             self.ranks.push(total);
-            total += w.load(Relaxed).count_ones();
+            total += w.count_ones();
         }
         self.ranks.push(total);
-        self.links.resize(contacts.len(), Link { a: 0, b: 0, key: 0, contact: NONE });
+        self.links.resize(contacts.len(), NO_LINK);
         let (marks, ranks) = (&self.marks, &self.ranks);
         let rank = |i: u32| rank(marks, ranks, i);
         let fill = |(link, &(pair, contact)): (&mut Link, &(Pair, Contact))| {
-            *link = Link { a: rank(pair.a), b: rank(pair.b), key: pair.key(), contact };
+            *link =
+                Link { a: rank(pair.a), b: rank(pair.b), normal: contact.normal, depth: contact.depth, fresh: true };
         };
-        if parallelism.is_parallel(contacts.len()) {
+        let size = contacts_per_chunk(parallelism);
+        if contacts.len() > size && parallelism.is_parallel(contacts.len()) {
             self.links.par_iter_mut().zip(contacts.par_iter()).with_min_len(size).for_each(fill);
         } else {
             self.links.iter_mut().zip(contacts).for_each(fill);
         }
-    }
-
-    /// Body `i`'s rank among the marked bodies (`i` must be marked).
-    fn rank(&self, i: u32) -> u32 {
-        rank(&self.marks, &self.ranks, i)
     }
 
     /// The number of bodies in this step's contacts.
@@ -160,26 +176,37 @@ impl Solver {
         self.ranks.last().map_or(0, |&r| r as usize)
     }
 
-    /// The rounds the last [`Solver::solve`] took (the serial finish counts as one).
+    /// The levels of the last [`Solver::solve`]: batches of contacts that share no body, run one after another.
     #[must_use]
-    pub fn rounds(&self) -> u32 {
-        self.rounds
+    pub fn levels(&self) -> u32 {
+        self.levels
     }
 
-    /// The marked bodies in `range` (whose ends are multiples of 64, or the end of the bodies), ascending.
+    /// The marked bodies in `range` (whose ends are multiples of 64, or the end of the bodies), ascending, each
+    /// with its rank.
     pub fn marked_in(&self, range: Range<usize>) -> impl Iterator<Item = usize> + '_ {
+        self.ranked_in(range).map(|(i, _)| i)
+    }
+
+    /// [`Solver::marked_in`] with each body's rank: consecutive, from the rank of the range's first word.
+    fn ranked_in(&self, range: Range<usize>) -> impl Iterator<Item = (usize, u32)> + '_ {
         debug_assert!(range.start.is_multiple_of(64));
         let words = range.start / 64..range.end.div_ceil(64).min(self.marks.len());
-        self.marks[words.clone()].iter().zip(words).flat_map(|(w, index)| {
-            let mut bits = w.load(Relaxed);
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let bit = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    index * 64 + bit
+        let first = self.ranks.get(words.start).copied().unwrap_or(0);
+        self.marks[words.clone()]
+            .iter()
+            .zip(words)
+            .flat_map(|(&w, index)| {
+                let mut bits = w;
+                std::iter::from_fn(move || {
+                    (bits != 0).then(|| {
+                        let bit = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        index * 64 + bit
+                    })
                 })
             })
-        })
+            .zip(first..)
     }
 
     /// Resolve the prepared contacts with restitution `e` on the bodies' columns (read here, written back by
@@ -197,111 +224,153 @@ impl Solver {
     ) {
         let marked = self.marked();
         self.state.resize_with(marked, Local::default);
-        self.resolved.resize_with(marked, AtomicBool::default);
-        self.resolved[..marked].iter().for_each(|r| r.store(false, Relaxed));
-        for least in &mut self.least {
-            least.resize_with(marked, AtomicU64::default);
-        }
-        self.least[0][..marked].iter().for_each(|l| l.store(u64::MAX, Relaxed));
         let this = &*self;
         for_chunks(parallelism, position.len(), |range| {
-            for i in this.marked_in(range) {
+            for (i, r) in this.ranked_in(range) {
                 let state = BodyState { position: position[i], velocity: velocity[i], inv_mass: inv_mass[i] };
-                this.state[this.rank(i as u32) as usize].store(&state, radius[i]);
+                this.state[r as usize].store(&state, radius[i]);
             }
         });
-        self.left.clear();
-        self.left.extend(0..self.links.len() as u32);
-        self.rounds = 0;
-        while !self.left.is_empty() {
-            let before = self.left.len();
-            self.round(parallelism, e);
-            self.rounds += 1;
-            if self.left.len() * STALL > before * (STALL - 1) {
-                self.finish(e);
-                self.rounds += 1;
+        self.sort_by_pair();
+        self.level_links();
+        let size = contacts_per_chunk(parallelism);
+        for level in 0..self.levels as usize {
+            let batch = &self.batches[self.level_starts[level] as usize..self.level_starts[level + 1] as usize];
+            let state = &self.state;
+            let run = |chunk: &[Link]| {
+                for (k, link) in chunk.iter().enumerate() {
+                    // The states of a link a few places on: at 10⁶ bodies the states outgrow the cache.
+                    if let Some(ahead) = chunk.get(k + PREFETCH_AHEAD) {
+                        prefetch::read(&state[ahead.a as usize]);
+                        prefetch::read(&state[ahead.b as usize]);
+                    }
+                    resolve(state, link, e);
+                }
+            };
+            if batch.len() > size && parallelism.is_parallel(batch.len()) {
+                batch.par_chunks(size).for_each(run);
+            } else {
+                run(batch);
             }
         }
     }
 
-    /// One round: the links whose key is the least left at both their bodies are resolved, the others kept.
-    fn round(&mut self, parallelism: Parallelism, e: f32) {
-        let size = contacts_per_chunk(parallelism);
-        let count = self.left.len().div_ceil(size);
-        if self.kept.len() < count {
-            self.kept.resize_with(count, Vec::new);
+    /// `sorted` := the links in ascending pair order, by the rank of `a` (ranks follow the body order) in two
+    /// counting passes that stay in the cache — the high bits into partitions of [`LOW_RANKS`] ranks, then each
+    /// partition by the low bits —, then each body's few links as `a` by the rank of `b` (an insertion sort). One
+    /// counting pass over every rank would scatter into a table of 4 bytes a marked body, past the cache at 10⁶
+    /// bodies, where these two cost about a fifth of it.
+    fn sort_by_pair(&mut self) {
+        let marked = self.marked();
+        let partitions = marked.div_ceil(LOW_RANKS).max(1);
+        let low = |link: &Link| link.a as usize % LOW_RANKS;
+        // The high bits: `links` into partitions of `batches` (a scratch here; grouping by level rewrites it).
+        self.starts.clear();
+        self.starts.resize(partitions + 1, 0);
+        for link in &self.links {
+            self.starts[link.a as usize / LOW_RANKS + 1] += 1;
         }
-        let mut kept = std::mem::take(&mut self.kept);
-        let (current, next) = (&self.least[self.rounds as usize % 2], &self.least[(self.rounds as usize + 1) % 2]);
-        let links = &self.links;
-        chunked(parallelism, &self.left, size, |chunk| {
-            for &l in chunk {
-                let link = &links[l as usize];
-                current[link.a as usize].fetch_min(link.key, Relaxed);
-                current[link.b as usize].fetch_min(link.key, Relaxed);
+        for p in 0..partitions {
+            self.starts[p + 1] += self.starts[p];
+        }
+        self.batches.resize(self.links.len(), NO_LINK);
+        self.last.clear();
+        self.last.extend_from_slice(&self.starts[..partitions]);
+        for link in &self.links {
+            let slot = &mut self.last[link.a as usize / LOW_RANKS];
+            self.batches[*slot as usize] = *link;
+            *slot += 1;
+        }
+        // The low bits, partition by partition, into `sorted`; then every body's run by `b`.
+        self.sorted.resize(self.links.len(), NO_LINK);
+        let mut counts = [0u32; LOW_RANKS + 1];
+        for p in 0..partitions {
+            let range = self.starts[p] as usize..self.starts[p + 1] as usize;
+            counts.fill(0);
+            for link in &self.batches[range.clone()] {
+                counts[low(link) + 1] += 1;
             }
-        });
-        let (left, this) = (&self.left, &*self);
-        let pass = |c: usize, kept: &mut Vec<u32>| {
-            kept.clear();
-            for &l in &left[c * size..((c + 1) * size).min(left.len())] {
-                let link = &links[l as usize];
-                let (a, b) = (link.a as usize, link.b as usize);
-                // The other round's minimum, for the round after this one: its links are among these.
-                next[a].store(u64::MAX, Relaxed);
-                next[b].store(u64::MAX, Relaxed);
-                if current[a].load(Relaxed) == link.key && current[b].load(Relaxed) == link.key {
-                    this.resolve(link, e);
-                } else {
-                    kept.push(l);
+            for r in 0..LOW_RANKS {
+                counts[r + 1] += counts[r];
+            }
+            let out = &mut self.sorted[range.clone()];
+            let mut next = counts;
+            for link in &self.batches[range] {
+                let slot = &mut next[low(link)];
+                out[*slot as usize] = *link;
+                *slot += 1;
+            }
+            for r in 0..LOW_RANKS {
+                let run = &mut out[counts[r] as usize..counts[r + 1] as usize];
+                for k in 1..run.len() {
+                    let mut j = k;
+                    while j > 0 && run[j - 1].b > run[j].b {
+                        run.swap(j - 1, j);
+                        j -= 1;
+                    }
                 }
             }
-        };
-        parallelism.for_each("resolution", left.len(), &mut kept[..count], pass);
-        self.left.clear();
-        for k in &kept[..count] {
-            self.left.extend_from_slice(k);
         }
-        self.kept = kept;
     }
 
-    /// The links left, sorted by key and resolved one by one.
-    fn finish(&mut self, e: f32) {
-        let mut left = std::mem::take(&mut self.left);
-        left.sort_unstable_by_key(|&l| self.links[l as usize].key);
-        for &l in &left {
-            self.resolve(&self.links[l as usize], e);
+    /// Give every link its level (one more than the last level of either body so far, in pair order) and its
+    /// freshness (no earlier link touched either body), and group the links by level into `batches`.
+    fn level_links(&mut self) {
+        let marked = self.marked();
+        self.last.clear();
+        self.last.resize(marked, 0);
+        self.level.clear();
+        self.level_starts.clear();
+        self.level_starts.push(0);
+        for k in 0..self.sorted.len() {
+            if let Some(ahead) = self.sorted.get(k + PREFETCH_AHEAD) {
+                prefetch::read(&self.last[ahead.b as usize]);
+            }
+            let link = &mut self.sorted[k];
+            let (a, b) = (link.a as usize, link.b as usize);
+            let (la, lb) = (self.last[a], self.last[b]);
+            link.fresh = la == 0 && lb == 0;
+            let level = la.max(lb) + 1;
+            (self.last[a], self.last[b]) = (level, level);
+            self.level.push(level);
+            if level as usize >= self.level_starts.len() {
+                self.level_starts.push(0);
+            }
+            self.level_starts[level as usize] += 1;
         }
-        left.clear();
-        self.left = left;
-    }
-
-    /// One contact's push and impulse (the order of the seed studies): the narrowphase's contact, or, when an
-    /// earlier contact of the step moved one of the bodies, the contact measured again where they are now.
-    fn resolve(&self, link: &Link, e: f32) {
-        let (a, b) = (link.a as usize, link.b as usize);
-        let ((mut s1, r1), (mut s2, r2)) = (self.state[a].load(), self.state[b].load());
-        let contact = if self.resolved[a].load(Relaxed) || self.resolved[b].load(Relaxed) {
-            sphere_sphere(s1.position, r1, s2.position, r2)
-        } else {
-            Some(link.contact)
-        };
-        resolve_contact(&mut s1, &mut s2, contact.as_ref(), e);
-        self.state[a].store(&s1, r1);
-        self.state[b].store(&s2, r2);
-        self.resolved[a].store(true, Relaxed);
-        self.resolved[b].store(true, Relaxed);
+        self.levels = self.level_starts.len() as u32 - 1;
+        for k in 1..self.level_starts.len() {
+            self.level_starts[k] += self.level_starts[k - 1];
+        }
+        // A stable scatter by level: each level keeps the pair order. `last` is the running insertion point.
+        self.last.clear();
+        self.last.extend_from_slice(&self.level_starts[..self.levels as usize]);
+        self.batches.resize(self.sorted.len(), NO_LINK);
+        for (link, &level) in self.sorted.iter().zip(&self.level) {
+            let slot = &mut self.last[level as usize - 1];
+            self.batches[*slot as usize] = *link;
+            *slot += 1;
+        }
     }
 
     /// Copy the resolved positions and velocities back into the bodies' columns, each range of
-    /// [`bodies_per_chunk`] bodies by its own task.
-    pub fn write_back(&self, parallelism: Parallelism, position: &mut [Vec3], velocity: &mut [Vec3]) {
+    /// [`bodies_per_chunk`] bodies by its own task, calling `then(i, position, velocity)` on each body written
+    /// (the simulation puts it back inside the container there, while the body is in the cache).
+    pub fn write_back(
+        &self,
+        parallelism: Parallelism,
+        position: &mut [Vec3],
+        velocity: &mut [Vec3],
+        then: impl Fn(usize, &mut Vec3, &mut Vec3) + Sync + Send,
+    ) {
         let size = bodies_per_chunk(parallelism);
         let copy = |(c, (p, v)): (usize, (&mut [Vec3], &mut [Vec3]))| {
             let start = c * size;
-            for i in self.marked_in(start..start + p.len()) {
-                let (state, _) = self.state[self.rank(i as u32) as usize].load();
-                (p[i - start], v[i - start]) = (state.position, state.velocity);
+            for (i, r) in self.ranked_in(start..start + p.len()) {
+                let (state, _) = self.state[r as usize].load();
+                let (p, v) = (&mut p[i - start], &mut v[i - start]);
+                (*p, *v) = (state.position, state.velocity);
+                then(i, p, v);
             }
         };
         if parallelism.is_parallel(position.len()) {
@@ -312,22 +381,25 @@ impl Solver {
     }
 }
 
-/// Body `i`'s rank among the bodies marked in `marks`, whose words' ranks are `ranks`.
-fn rank(marks: &[AtomicU64], ranks: &[u32], i: u32) -> u32 {
-    let (w, bit) = (i as usize / 64, i % 64);
-    ranks[w] + (marks[w].load(Relaxed) & ((1u64 << bit) - 1)).count_ones()
+/// One contact's push and impulse (the order of the seed studies): the narrowphase's contact, or, when an
+/// earlier contact of the step moved one of the bodies, the contact measured again where they are now.
+fn resolve(state: &[Local], link: &Link, e: f32) {
+    let (a, b) = (link.a as usize, link.b as usize);
+    let ((mut s1, r1), (mut s2, r2)) = (state[a].load(), state[b].load());
+    let contact = if link.fresh {
+        Some(Contact { normal: link.normal, depth: link.depth, point: Vec3::ZERO })
+    } else {
+        sphere_sphere(s1.position, r1, s2.position, r2)
+    };
+    resolve_contact(&mut s1, &mut s2, contact.as_ref(), e);
+    state[a].store_motion(&s1);
+    state[b].store_motion(&s2);
 }
 
-/// A placeholder contact for links about to be overwritten.
-const NONE: Contact = Contact { normal: Vec3::Y, depth: 0.0, point: Vec3::ZERO };
-
-/// `f` over `items` in chunks of `size`: on rayon's threads when `parallelism` says so for `items.len()`.
-fn chunked<T: Sync>(parallelism: Parallelism, items: &[T], size: usize, f: impl Fn(&[T]) + Sync + Send) {
-    if items.len() > size && parallelism.is_parallel(items.len()) {
-        items.par_chunks(size).for_each(f);
-    } else {
-        f(items);
-    }
+/// Body `i`'s rank among the bodies marked in `marks`, whose words' ranks are `ranks`.
+fn rank(marks: &[u64], ranks: &[u32], i: u32) -> u32 {
+    let (w, bit) = (i as usize / 64, i % 64);
+    ranks[w] + (marks[w] & ((1u64 << bit) - 1)).count_ones()
 }
 
 /// `f` over the body ranges of [`bodies_per_chunk`] bodies of `0..bodies`: on rayon's threads when `parallelism`

@@ -28,11 +28,12 @@
 //! **The step on several threads.** The passes over the bodies (integrate, boxes, walls) go over the columns once
 //! each, in fixed chunks of bodies, on rayon's threads once the body count reaches the shared
 //! `collide_broadphase::Parallelism` threshold; the narrowphase goes over the pairs in chunks; resolution is
-//! `collide_resolution::Solver`, whose rounds give the answer of resolving the contacts one by one in ascending
+//! `collide_resolution::Solver`, whose levels give the answer of resolving the contacts one by one in ascending
 //! pair order. Every body's result depends on that body alone, chunk outputs are appended in chunk order and the
-//! rounds are defined by the pairs, so the state hash is the same on any thread count and for any broadphase,
-//! and the pairs are never sorted. The walls visit only the bodies that can be outside: those the box pass saw
-//! outside (with the wall's own comparison) and those of the step's contacts.
+//! levels are defined by the pairs, so the state hash is the same on any thread count and for any broadphase;
+//! the pairs themselves are never sorted, only the contacts, by a counting sort inside the solver. The walls visit
+//! only the bodies that can be outside: those the box pass listed near or past a wall, and those of the step's
+//! contacts, which meet the walls as resolution writes them back.
 //!
 //! **Continuous collision detection and tunnelling** (`ccd.rs`, spheres). A body whose displacement in a step
 //! exceeds its radius is *fast*: between two discrete steps it can pass through a thin obstacle or another sphere
@@ -64,8 +65,8 @@
 //!
 //! # Complexity
 //!
-//! A step is O(n) for the body passes, O(p) for the narrowphase over p pairs, O(n/64 + c·rounds) for resolution
-//! over c contacts, O(outside + contact bodies) for the walls — plus the broadphase's own cost. In a scene that can
+//! A step is O(n) for the body passes, O(p) for the narrowphase over p pairs, O(n/64 + c + m) for resolution
+//! over c contacts among m bodies, O(outside + contact bodies) for the walls — plus the broadphase's own cost. In a scene that can
 //! tunnel, add O(n) for the start positions and swept boxes, O(p) times of impact over the pairs with a fast body,
 //! O(e log e) for e events with `ccd`, and O(n·k) for k obstacles (push-out and crossing count); these are serial.
 //!

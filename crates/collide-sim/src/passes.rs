@@ -75,9 +75,14 @@ pub struct BoxPass<'a> {
     pub outside: &'a mut Vec<Vec<u32>>,
 }
 
-/// Write every body's box and motion flag (`moved[i]`: box `i` differs from the one it replaces, or is new), and
-/// list per chunk the bodies that the walls will have to put back. Returns `true` when some radius or box is
-/// not finite.
+/// Write every body's box and motion flag (`moved[i]`: box `i` differs from the one it replaces, or is new), and list per chunk the bodies that the walls may have to put back: every body the wall would change, and
+/// a few more within a rounding margin of the walls (the wall leaves a body inside as it is, so listing one more
+/// changes nothing). Returns `true` when some radius or box is not finite.
+///
+/// Straight-line code per body with one rare branch: the box is two three-lane operations, the motion flag two
+/// three-lane comparisons with the old box, and the wall test compares the box with the container shrunk
+/// by the margin, negated so that a NaN lists the body. Only the listed bodies are then checked for finiteness: a
+/// body with a non-finite position or radius has a box that fails the wall test.
 pub fn boxes(
     parallelism: Parallelism,
     position: &[Vec3],
@@ -89,30 +94,31 @@ pub fn boxes(
     let (n, size) = (position.len(), bodies_per_chunk(parallelism));
     pass.outside.resize_with(n.div_ceil(size), Vec::new);
     let (container, known) = (pass.container, pass.known);
-    // Straight-line code per body (comparisons folded with `|`, not `||`): the only branch is the rare push.
+    // The wall's test is `p < min + r` (and `p > max − r`); the box's is `p − r < min`. They can disagree by the
+    // rounding of those sums, a few units in the last place of the container's coordinates: a margin of 10⁻⁵ of
+    // them lists every body the wall changes, and the bodies within a hair of a wall besides.
+    let scale = container.min.abs().max(container.max.abs()).max(container.max - container.min).max_element();
+    let margin = Vec3::splat(scale * 1e-5);
+    let (lo, hi) = (container.min + margin, container.max - margin);
     let chunk = |(c, ((slots, moved), outside)): BoxChunk<'_>| {
         let start = c * size;
         outside.clear();
-        let mut bad = false;
         let bodies = position[start..start + slots.len()].iter().zip(&radius[start..start + slots.len()]);
         for (k, ((slot, moved), (&p, &r))) in slots.iter_mut().zip(moved.iter_mut()).zip(bodies).enumerate() {
             let new = Aabb::from_center_radius(p, r);
-            let (a, b) = (slot.min, slot.max);
-            let changed = (a.x != new.min.x) | (a.y != new.min.y) | (a.z != new.min.z);
-            *moved = (start + k >= known) | changed | (b.x != new.max.x) | (b.y != new.max.y) | (b.z != new.max.z);
+            *moved = (start + k >= known) | (slot.min.cmpne(new.min) | slot.max.cmpne(new.max)).any();
             *slot = new;
-            // Not finite: a non-finite corner makes the extent infinite or NaN, and so its sum.
-            let extent = new.max - new.min;
-            bad |= !(extent.x + extent.y + extent.z).is_finite();
-            // The wall's own test (`collide_resolution::wall`, `min + r` and `max − r` per axis): a body listed
-            // here is exactly one it would move.
-            let (lo, hi) = (container.min + Vec3::splat(r), container.max - Vec3::splat(r));
-            let out = (p.x < lo.x) | (p.y < lo.y) | (p.z < lo.z) | (p.x > hi.x) | (p.y > hi.y) | (p.z > hi.z);
-            if out {
+            let inside = new.min.cmpge(lo).all() & new.max.cmple(hi).all();
+            if !inside {
                 outside.push((start + k) as u32);
             }
         }
-        bad
+        // Not finite: a non-finite position or radius gives a box with an infinite or NaN corner, which is never
+        // inside.
+        outside.iter().any(|&i| {
+            let b = &slots[i as usize - start];
+            !(b.max - b.min).is_finite()
+        })
     };
     if parallelism.is_parallel(n) {
         let chunks = aabbs.par_chunks_mut(size).zip(moved.par_chunks_mut(size));
@@ -133,18 +139,19 @@ pub struct WallColumns<'a> {
     pub last_contact: &'a mut [u64],
 }
 
-/// Put back inside `container` (restitution `e`) every body the box pass listed as outside and every body in a
-/// contact of this step (which resolution may have pushed out), and stamp the latter's `last_contact` with `step`.
-/// The other bodies are where their boxes were, inside: the wall would not change them.
+/// Put back inside `container` (restitution `e`) every body the box pass listed as outside and — unless
+/// `walled`, when resolution did it as it wrote them back — every body in a contact of this step (which
+/// resolution may have pushed out), and stamp the latter's `last_contact` with `step`. The other bodies are where
+/// their boxes were, inside: the wall would not change them.
 pub fn walls(
     parallelism: Parallelism,
     columns: WallColumns<'_>,
     radius: &[f32],
     outside: &[Vec<u32>],
-    solver: &Solver,
+    (solver, walled): (&Solver, bool),
     (container, e, step): (Aabb, f32, u64),
 ) {
-    let (n, size) = (columns.position.len(), bodies_per_chunk(parallelism));
+    let size = bodies_per_chunk(parallelism);
     let chunk = |(c, ((p, v), last)): WallChunk<'_>| {
         let (start, len) = (c * size, p.len());
         let mut wall = |i: usize| {
@@ -152,7 +159,9 @@ pub fn walls(
             collide_resolution::wall(&mut p[i - start], &mut v[i - start], Vec3::splat(r), &container, e);
         };
         for i in solver.marked_in(start..start + len) {
-            wall(i);
+            if !walled {
+                wall(i);
+            }
             last[i - start] = step;
         }
         // A body on both lists is put back twice: the wall is idempotent (a body against it is not past it).
@@ -161,7 +170,7 @@ pub fn walls(
         }
     };
     let (position, velocity, last_contact) = (columns.position, columns.velocity, columns.last_contact);
-    if parallelism.is_parallel(n) {
+    if parallelism.is_parallel(position.len()) {
         let chunks = position.par_chunks_mut(size).zip(velocity.par_chunks_mut(size));
         chunks.zip(last_contact.par_chunks_mut(size)).enumerate().for_each(chunk);
     } else {

@@ -4,7 +4,7 @@ use crate::record::{FrameRecord, RunSummary};
 use crate::scenario::{Setup, pull_toward};
 use crate::{Bodies, Config, ConfigError};
 use collide_algorithms::{AlgorithmDescriptor, Params};
-use collide_broadphase::parallel::on_worker;
+use collide_broadphase::parallel::{keep_awake, on_worker};
 use collide_broadphase::{Broadphase, Frame, Pair, PairList, Parallelism, Resize};
 use collide_math::{Aabb, Rng, Vec3};
 use collide_narrowphase::{Contact, SphereContacts};
@@ -204,7 +204,14 @@ impl Simulation {
         self.records.last().expect("a step records itself")
     }
 
+    /// The step on this pool thread, the pool's other threads kept awake through it ([`keep_awake`]): a dozen short
+    /// parallel sections follow one another, and a worker that fell asleep between two would make the next wait
+    /// for its wake-up.
     fn step_on_this_thread(&mut self, dt: f32) {
+        keep_awake(|| self.step_awake(dt));
+    }
+
+    fn step_awake(&mut self, dt: f32) {
         puffin::profile_scope!("step");
         let start = Instant::now();
         let mut timer = PhaseTimer::start();
@@ -338,23 +345,30 @@ impl Simulation {
     }
 
     /// Push-out and impulse for every contact, with the answer of resolving them one by one in ascending pair
-    /// order — whatever order the broadphase found them in (see [`collide_resolution::Solver`]).
+    /// order — whatever order the broadphase found them in (see [`collide_resolution::Solver`]). As each body of
+    /// a contact is written back, the container's walls put it back inside (resolution may have pushed it out),
+    /// while it is in the cache.
     fn resolve(&mut self) {
         puffin::profile_scope!("resolution");
         let b = &mut self.bodies;
         self.solver.solve(self.parallelism, self.setup.restitution, &b.position, &b.velocity, &b.inv_mass, &b.radius);
-        self.solver.write_back(self.parallelism, &mut b.position, &mut b.velocity);
+        let (radius, container, e) = (&b.radius, self.setup.container, self.setup.restitution);
+        self.solver.write_back(self.parallelism, &mut b.position, &mut b.velocity, |i, p, v| {
+            collide_resolution::wall(p, v, Vec3::splat(radius[i]), &container, e);
+        });
     }
 
-    /// The container's walls, for the bodies that can be outside it (see [`passes::walls`]); the contacts' bodies
-    /// get their `last_contact` stamp.
+    /// The container's walls, for the bodies that can be outside it (see [`passes::walls`]; the contacts' bodies
+    /// met them as resolution wrote them back, or meet them here when resolution is off); the contacts' bodies get
+    /// their `last_contact` stamp.
     fn walls(&mut self) {
         puffin::profile_scope!("walls");
         let b = &mut self.bodies;
         let columns =
             WallColumns { position: &mut b.position, velocity: &mut b.velocity, last_contact: &mut b.last_contact };
         let setup = (self.setup.container, self.setup.restitution, self.step);
-        passes::walls(self.parallelism, columns, &b.radius, &self.outside, &self.solver, setup);
+        let contacts_walled = self.setup.resolution;
+        passes::walls(self.parallelism, columns, &b.radius, &self.outside, (&self.solver, contacts_walled), setup);
     }
 
     fn record(&mut self, dt: f32, start: Instant, timer: &PhaseTimer, removed: u32) {
