@@ -72,13 +72,13 @@ pub static ALGORITHMS: &[AlgorithmDescriptor] = &[
     },
     AlgorithmDescriptor {
         name: "grid",
-        summary: "uniform grid hashed onto a torus, built by sorting, swept per cell; memory for occupied cells only",
+        summary: "uniform grid hashed onto a torus, built by sorting, each cell against its neighbours in SIMD blocks; memory follows the bodies",
         params: collide_grid::PARAMS,
         build: |p| Box::new(collide_grid::Grid::from_params(collide_grid::Kind::Uniform, p)),
     },
     AlgorithmDescriptor {
         name: "hgrid",
-        summary: "hierarchical grid: a level per power of two of body size, smaller bodies met at coarser levels",
+        summary: "hierarchical grid: a level per power of two of body size, larger bodies scanning the smaller ones' cells",
         params: collide_grid::PARAMS,
         build: |p| Box::new(collide_grid::Grid::from_params(collide_grid::Kind::Hierarchical, p)),
     },

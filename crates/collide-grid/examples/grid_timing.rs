@@ -1,11 +1,12 @@
-//! Release-mode timing of the grids beside `octree-dup`, in one process on the same boxes (ratios measured side by
-//! side survive a shared machine; absolute figures do not), and a steady workload for `valgrind --tool=callgrind`.
+//! Release-mode timing of the grids beside `octree-dup` and `mbp`, in one process on the same boxes (ratios measured
+//! side by side survive a shared machine; absolute figures do not), and a steady workload for
+//! `valgrind --tool=callgrind` (`RAYON_NUM_THREADS=1` for one thread).
 //!
 //! ```text
 //! cargo run --release -p collide-grid --example grid_timing -- SCENE N [ALGORITHMS] [--frames F] [--check]
 //!       [--cell-factor C]
 //!   SCENE       uniform | mixed | far-clusters | thesis
-//!   ALGORITHMS  grid,hgrid,octree-dup (default: all three)
+//!   ALGORITHMS  from grid, hgrid, octree-dup, mbp (default: grid,hgrid,octree-dup)
 //! ```
 //!
 //! The scenes follow `collide-sim`'s: `uniform` is radius 0.5 in a cube sized for a 2% volume fraction, moving at
@@ -102,7 +103,11 @@ fn build(name: &str, cell_factor: Option<f32>) -> Box<dyn Broadphase> {
         "grid" => Box::new(Grid::new(Kind::Uniform, config)),
         "hgrid" => Box::new(Grid::new(Kind::Hierarchical, config)),
         "octree-dup" => Box::new(Octree::dup()),
-        other => panic!("unknown algorithm `{other}`: grid | hgrid | octree-dup"),
+        // The registry's defaults, as the app and the bench build it.
+        "mbp" => Box::new(collide_sap::MultiBoxPruning::from_params(&collide_broadphase::Params::defaults(
+            collide_sap::MBP_PARAMS,
+        ))),
+        other => panic!("unknown algorithm `{other}`: grid | hgrid | octree-dup | mbp"),
     }
 }
 

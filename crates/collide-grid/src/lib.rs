@@ -1,214 +1,211 @@
-//! Grid broadphases: a hashed uniform grid (`grid`) and a hierarchical grid (`hgrid`), built every frame by
-//! sorting, searched by sweeps, in parallel.
+//! Grid broadphases: a hashed uniform grid (`grid`) and a hierarchical grid (`hgrid`), built every frame by a
+//! counting sort, searched cell by cell four lanes at a time, in parallel.
 //!
-//! A uniform grid cuts space into cells about the size of the bodies, stores each body in every cell its box
-//! touches, and tests only the bodies that share a cell: bodies in cells apart are never compared. The
-//! hierarchical grid stacks uniform grids of doubling cell sizes and puts each body on the one that fits its size.
-//! Nothing is kept from frame to frame: both grids are planned, built and searched anew for every frame, so a frame
-//! costs the same whether the bodies crept or teleported.
+//! A uniform grid cuts space into cells about the size of the bodies and tests only bodies in neighbouring cells:
+//! bodies far apart are never compared. A hierarchical grid stacks grids of doubling cell sizes and puts each body
+//! on the one that fits it. Nothing is kept from frame to frame but buffers (and, as a planning hint, the levels
+//! the last frame met): both grids are planned, built and searched anew every frame, so a frame costs the same
+//! whether the bodies crept or teleported.
 //!
 //! # What the naive version gets wrong
 //!
-//! The textbook grid keeps a dense array of cells over the world's bounds, or a hash map from a cell's coordinates
-//! to a vector of its bodies, fills it body by body, tests every pair of bodies in each cell, and removes the pairs
-//! found twice through a hash set. Each step goes wrong somewhere:
-//! - a dense array is sized by the world, not by the bodies: clusters far apart pay for the empty space between
-//!   them. A hash map avoids that at the price of a lookup and a vector per cell;
-//! - copying each body straight into its cells writes to memory at random, and the frame waits on those stores;
-//! - a pair of bodies that share several cells is found in each of them, and needs a hash set or a
-//!   sort-and-deduplicate pass over the pairs;
-//! - testing every pair of a cell is quadratic in its occupancy, and a cell holds a crowd whenever bodies pile up;
-//! - one cell size fits one body size: cells sized for the small bodies copy a large one into many cells, cells
-//!   sized for the large ones put crowds of small ones into every cell;
-//! - it is serial: every body writes into cells that other bodies write into too.
+//! The textbook grid keeps a dense array of cells over the world, or a hash map from a cell to a vector of its
+//! bodies, stores each body in every cell its box touches, tests every pair of a cell, and removes the pairs found
+//! twice with a hash set. A dense array is sized by the world, not by the bodies; a hash map costs a lookup and a
+//! vector per cell; copying a body into every cell it touches multiplies the work (two to eight copies of a box
+//! the size of a cell) and needs the deduplication; one cell size fits one body size; and writing bodies into
+//! shared cells is serial. The first version of this crate fixed most of that — a torus of columns, slabs along
+//! x, each box copied into each slab and column it reached, two counting sorts per slab, an ownership rule instead
+//! of deduplication — and spent about 120 ns a body on one thread at 10⁵ bodies, a third of it on its counting
+//! sorts and another on sweeps: every box was entered one to three times, and each entry sorted and swept.
 //!
-//! # What fixes it
+//! # What this one does
 //!
-//! A frame is four steps (`grid.rs`): a plan from a sample of the boxes, one pass over the bodies, every slab
-//! built and searched on its own (in parallel), and the slabs' pairs concatenated.
+//! A frame is a plan from a sample, one pass over the bodies, and per partition a build and a search (`grid.rs`).
 //!
-//! - **Cells in y and z, hashed onto a torus** (`plan.rs`). A level's cells are squares in y and z, and cell `(j, k)`
-//!   goes to column `(j mod 2^a, k mod 2^b)` of a torus of `2^a × 2^b` columns (at most [`MAX_TORUS_BITS`] bits per
-//!   axis): two masks and a shift, no hash map, no vector per cell. The torus is sized by the body count, not by the
-//!   world: a column per cell of the scene's bounds (each axis rounded up to a power of two) when that is at most the
-//!   larger of 256 and [`COLUMNS_PER_ENTRY`] columns per entry a slab is expected to hold, else the bounds' cells
-//!   folded onto about that many columns, in the bounds' proportions. So memory follows the bodies, not the world: a
-//!   slab holds its entries and an offset per bucket (a column of each level it builds). Cells far apart that fold onto
-//!   one column share its bucket; the sweep along x and the four-lane box test on y and z tell them apart.
-//! - **Slabs along x** (`planner.rs`, `scatter.rs`). x is cut into slabs at sampled starts: a slab ends after
-//!   about [`SLAB_CELLS`] cells of the finest level, or, when the frame runs in parallel, once it holds its share
-//!   of the sample ([`SLABS_PER_THREAD`] slabs per rayon thread); at most [`MAX_SLABS`] slabs, and at most one per
-//!   `min_slab_bodies` (256) bodies. The outer slabs reach to −∞ and +∞; since boundaries sit on sampled starts,
-//!   a gap between far clusters is crossed by one slab, and equal starts are never split. Slabs are at once the
-//!   grid's cells along x and its parallel tasks: inside a slab x is not cut again — a *bucket*, one slab's
-//!   stretch of one column, is sorted by `min.x` and swept, which prunes x finer than any cell could. A box that
-//!   reaches past its slab is copied into every later slab it reaches, a *ghost* there. The body pass reads each
-//!   box once (the frame's only pass over the caller's boxes), makes it a 28-byte sweep record and appends it to
-//!   its chunk's vector for each slab it reaches (four chunks per rayon thread in parallel), so chunks never share
-//!   a buffer; a slab then gathers its vectors in chunk order, and its records are in body order.
-//! - **Rows, then columns, by counting sorts** (`build.rs`, `pass.rs`). A slab's buckets are built level by level
-//!   by two stable counting sorts, each copying a record into every cell it covers along one axis: the slab's
-//!   records into **rows**, keyed by (row along y, bin of x: 16 bins between the slab's smallest and largest
-//!   `min.x`), then each row's entries into its **columns** along z. The columns' sort is stable, so every bucket
-//!   comes out ordered by bin of x, then by body: nearly sorted by `min.x`, without a sort of the slab. A row's
-//!   entries fit the first-level cache, and its columns are built and searched right away, before the next row.
-//!   Every bucket is a range of one array. A record's cells are computed once per level (both corners' cells on y
-//!   and z in one four-lane vector), and its copy in a row carries its cells along z. A record at most two cells
-//!   wide along the axis is counted and copied without a branch per cell.
-//! - **A sweep per bucket** (`search.rs`). A bucket of up to three entries tests all its pairs, unsorted; a larger
-//!   one is sorted by `min.x` — an insertion sort up to 64 entries, which on a nearly sorted bucket seldom moves a
-//!   record, pdqsort above — and swept along x by the shared sparse sweep (`collide_broadphase::sweep`).
-//! - **Each pair reported once**, by the workspace's min-corner rule ([`ownership`]): the min corner of two
-//!   overlapping boxes' intersection lies in both, and the pair is reported by the slab holding its x and the
-//!   column holding its y and z, nowhere else. Its x is the later of the two starts, so a slab reports a pair only
-//!   when one of its boxes starts there: two ghosts never meet. Its column is computed by the very function that
-//!   placed the boxes, monotone in each coordinate (a rounded subtraction and product, a floor, a clamp), so the
-//!   corner's cell lies within both boxes' cell ranges whatever the rounding. The check runs on the pairs that
-//!   overlap only: no hash set, no deduplication pass, nothing spent on the tests that fail.
-//! - **A level per power of two of body size** (`hgrid`; `plan.rs`, `slab.rs`). Level `l`'s cells are `2^l` times
-//!   the finest; a body whose largest side is `e` lives at level `ceil(log2(e / level_extent))`, clamped to the
-//!   [`MAX_LEVELS`] levels, with `level_extent = 1.25 · cell / cell_factor` (the slack keeps a crowd of equal
-//!   bodies of the reference size on one level, though their sides differ in the last bits). A level's cells are
-//!   then at least `cell_factor / 1.25` times its bodies, and above the finest level less than twice that (but for
-//!   the top level, which takes every larger body too), so a large body covers a few cells of its own level, not
-//!   many of the finest. Each body is a *member* of its level's buckets and, in every slab it reaches, a *query*
-//!   in the buckets of each coarser level present in that slab: members are tested against members and against
-//!   queries, queries never against queries, so each pair is found at one level only, the coarser of its two
-//!   bodies' levels. A slab builds only the levels its records live at.
-//! - **Planning from a sample** (`planner.rs`). At most [`SAMPLE`] valid boxes, taken at a fixed stride, give the
-//!   cell size — `cell_factor` times the median largest side for `grid`, times the 10th percentile's for `hgrid`'s
-//!   finest level, or a fixed `cell_size`; when that box has no size (points), the edge of a cube holding one body
-//!   if the bodies were spread evenly over their bounds —, the slab boundaries (among the sampled starts, sorted),
-//!   and each level's torus (from the entries the sample predicts there, scaled to the body count). A plan affects
-//!   the time taken, never the pairs: the torus covers every box and the outer slabs reach to infinity, so a box
-//!   the sample missed lands in its cells like any other.
-//! - **Bulk bounds against far outliers** (`planner.rs`, [`bulk_bounds`]). Cells are counted from the bounds' corner
-//!   and clamped to ±(2²² − 1), so a sampled body at ±1e30 would put every ordinary body into one cell. The sample's
-//!   bounds are compared, axis by axis, with those of a trimmed sample of at most 64 boxes ([`sampled_bounds`]: the
-//!   `len / 32` most extreme mins and maxes dropped); on an axis where they are more than [`OUTLIER_RATIO`] times
-//!   wider, the levels' origin and tori are planned on the trimmed bounds — where the bulk of the bodies is — and the
-//!   far bodies wrap onto the torus like any other box.
+//! - **Each body stored once, in the cell of its min corner** (`plan.rs`). Space is cut on y and z only; x is
+//!   left to the search. A box is *small* at a level when its corners' cells there differ by at most one on each
+//!   axis, and it lives at the first level where it is small. Two small boxes that overlap have min corners whose
+//!   cells differ by at most one on each axis (on y, if `a.min.y <= b.min.y` then `b.min.y <= a.max.y`, so
+//!   `cell(a.min.y) <= cell(b.min.y) <= cell(a.max.y) <= cell(a.min.y) + 1`, from monotonicity alone, whatever
+//!   the rounding). So a body need not be copied anywhere: its cell's neighbours hold every body it can overlap.
+//! - **Levels that nest exactly.** Level 0's cells are `cell_factor` times a reference box (the median's larger side
+//!   on y and z for `grid`, the 10th percentile's for `hgrid`), computed once per box as integers (a monotone
+//!   floor, clamped to ±(2²² − 1)); level `l`'s cell is level 0's shifted right by `l`. A box small at a level is
+//!   small at every coarser one, and every box is small at level 22 ([`MAX_LEVELS`]): no box is too large for the
+//!   hierarchy.
+//! - **A torus of columns sized by the bodies** (`planner.rs`). A level's cells `(j, k)` go to column
+//!   `(j mod 2^a, k mod 2^b)`: a column per cell of the bulk of the scene when they are few, rounded to a power of
+//!   two per axis (down when that folds at most a quarter of them), else folded onto about [`COLUMNS_PER_ENTRY`]
+//!   per body, and never fewer than 4 × 4. Memory follows the bodies, not the world: a scene in a world a thousand
+//!   times wider than its clusters folds onto as many columns as a dense one of as many bodies.
+//! - **Exactly once, with no check per pair** (`search.rs`). Each bucket (a column) is searched within itself and
+//!   against its four forward neighbours `(0, +1)`, `(+1, −1)`, `(+1, 0)`, `(+1, +1)`. With at least four columns
+//!   a side, a cell's nine neighbourhood offsets are nine distinct buckets, so two overlapping boxes — whose real
+//!   offset `d` is within one cell — meet only from the body whose forward neighbour the other's bucket is, at
+//!   offset `d`, or within one bucket when `d = 0`. Bodies of cells folded together share buckets and are compared
+//!   in vain, never reported twice. No ownership test, no deduplication.
+//! - **Built by one counting sort per partition** (`bodies.rs`, `part.rs`). The torus rows are cut into
+//!   partitions, the parallel tasks. The body pass reads each box once, checks it, computes its cells and level and
+//!   writes its sweep record and bucket (32 bytes) to its chunk's vector for the partition; a partition counts its
+//!   entries per bucket, then copies each record into its bucket, with its extent along x in two plain arrays
+//!   (`lo`, `−hi`), reading its entries in order (entries of 8 bytes with the partition reading the caller's boxes
+//!   cost less to write, but a partition's bodies lie all over the array of boxes: at 10⁶ bodies half its build
+//!   waited on them). Buckets are ranges of one array, never
+//!   vectors of their own; a partition of about [`PART_ENTRIES`] entries fits the second-level cache while it is
+//!   built.
+//! - **All against all, four lanes at a time.** A cell holds a few bodies (six at 10⁵ uniform bodies), and a sweep
+//!   would cost a merge step per body in each of the nine buckets it meets; comparing all pairs costs about a
+//!   quarter of that: eight records of a bucket held in two four-lane vectors (glam's SSE2 `Vec4`), each record
+//!   of the buckets it meets compared against all eight along x in one pass (two comparisons, an `and`, a mask),
+//!   the few that overlap along x tested whole out of line. Buckets of up to four records are transposed: each of
+//!   their records against the others four at a time, so that no lane waits on a record the bucket does not have.
+//!   A bucket of more than [`CROWD`] records is a crowd: sorted by `min.x` (after a counting
+//!   sort by bins of x when most of a partition is crowds), given integer keys, and merged with other crowds
+//!   branch-free along x.
+//! - **Across levels, the coarse body scans** (`search.rs`). A body of a coarser level scans, at each finer
+//!   present level, the columns that could hold the min corner of a box overlapping it — one cell before its own
+//!   min corner's to its max corner's, each torus column at most once — four records at a time. A finer body
+//!   lives in one column, so each such pair is met once; finer bodies never scan.
+//! - **Levels chosen by a cost model** (`planner.rs`). The sample's natural levels say which levels have bodies;
+//!   the planner weighs each level standing alone (its bodies in cells their size, each scanning the finer levels'
+//!   columns it covers) against merging it into the next coarser one (its bodies in larger cells, whose columns are
+//!   longer), with per-entry costs measured here, and keeps the cheapest; the coarsest level always stands. A body
+//!   of a level the plan did not foresee makes the frame plan again and repeat the body pass (`body_passes`); the
+//!   levels met are kept as a hint for the next frame.
+//! - **Bulk bounds against far outliers.** The cells' origin and the tori are planned on the sample's bounds, or,
+//!   on an axis where those are more than [`OUTLIER_RATIO`] times wider than a trimmed sample's
+//!   ([`sampled_bounds`], [`bulk_bounds`]), on the trimmed bounds: a few bodies at ±1e30 land in far cells (or the
+//!   clamped border ones) like any other, and the ordinary bodies keep cells their size.
 //!
 //! # What breaks next
 //!
-//! - **Crowds.** Bodies piled in one cell share one bucket: a sort and a sweep of all of them, n(n − 1)/2 tests
-//!   when they all overlap — the output's own size. Bodies that all start at one x share one slab, since equal
-//!   starts are never split: one task sweeps them.
-//! - **Sizes, in `grid`.** Cells follow the median box: a body much larger is copied into every column it covers
-//!   (at most every column of the torus, once each) in every slab it reaches, and swept with each column's bodies.
-//!   `hgrid` puts it on a coarse level instead, at a price: a small body is entered again, as a query, at each
-//!   coarser level present in its slab, and a slab reads its records once more for each level it builds.
+//! - **Crowds.** Bodies piled in one cell share one bucket: sorted and swept within it, n(n − 1)/2 tests when they
+//!   all overlap — the output's own size — and one task.
+//! - **Long columns.** The search compares all the records of neighbouring columns, whatever their distance along
+//!   x: at 10⁶ uniform bodies a column holds 15 (the world is 300 cells long), and the comparisons per body grow
+//!   with the world's length. Cutting x into cells too would shorten the columns at the price of a 27-cell
+//!   neighbourhood.
+//! - **Size ratios.** Bodies of very different sizes either share cells sized for the large ones (long columns for
+//!   the small) or stand on levels of their own, each large body scanning the small ones' columns it covers: at 1:8
+//!   with a tenth of the bodies large (`mixed-sizes`) both cost about half again a uniform scene's frame.
 //! - **Folding.** A sparse world with more cells than its torus has columns folds cells far apart onto one column;
-//!   their bodies within reach along x are tested against each other in vain.
-//! - **Slabs of unequal widths.** A start's slab is looked up through bins between the first and last boundary,
-//!   four per slab: O(1) for slabs of similar widths, but clusters far apart along x, or a far outlier among the
-//!   sampled starts, put most boundaries into one bin, and the lookup steps over them one by one.
+//!   their bodies are compared in vain.
 //! - **No memory.** Every frame pays for the whole scene, however little moved: for slow scenes the structures
 //!   that persist (`sap`, `bvh-dynamic`, `kd`) redo less.
 //!
 //! # Complexity
 //!
-//! n bodies, k overlapping pairs, g ghosts, e bucket entries (the `entries` stat), b buckets (the `cells` stat),
-//! t box tests (`pair_tests`), s = min(n, [`SAMPLE`]) sampled boxes, L the levels a slab builds (1 for `grid`).
-//! - **Plan:** O(s log s) (the sampled starts sorted, the quantiles selected) plus the slab index, four bins per
-//!   slab.
-//! - **Body pass:** O(n + g): each box read and checked once, a record written per slab it reaches; a slab's
-//!   lookup is O(1) for slabs of similar widths. In parallel, the slabs gather their chunks' records: O(n + g).
-//! - **Build:** per slab of m records, O(L · m) for the records' levels and cells and the row sorts' counts, plus
-//!   the copies into rows and into buckets, plus a counter per (row, bin) and per bucket: O(L · (n + g) + e + b)
-//!   in all. A box no wider than a cell covers at most two cells per axis, so with `cell_factor` ≥ 1 a box of the
-//!   reference size makes at most four entries at its level in each slab it reaches.
-//! - **Search:** O(e + t): buckets of up to three entries tested pair by pair, larger ones insertion-sorted (about
-//!   a comparison per entry when nearly sorted) or pdqsorted above 64 entries, and swept; the ownership check per
-//!   overlapping pair found; O(k) to concatenate the slabs' pairs.
-//! - **Memory:** O(n + g + e + b), kept across frames: records of 28 B (in the chunks' vectors, and again in the
-//!   slabs' when the body pass ran in several chunks), a level (1 B, `hgrid`) and cells along y and z (8 B) per
-//!   record, 32 B per row entry, 28 B per bucket entry, 4 B per bucket's offset, and 8 B per pair found, in its
-//!   slab and in the output.
-//! - **Best case:** bodies of similar sizes spread out, cells a few body widths: a few entries per bucket,
-//!   insertion sorts that seldom move a record, and few tests beyond the pairs themselves.
-//! - **Worst case:** all bodies at one point (one bucket, n(n − 1)/2 tests: the output's own size, and one task);
-//!   in `grid`, sizes spread so widely that large bodies are copied into most columns of every slab they reach; in
-//!   `hgrid`, sizes spanning many powers of two, each small body a query at every coarser level present.
+//! n bodies, k overlapping pairs, m the bodies of a column (the `mean_occupancy` stat), c the columns (`cells`),
+//! s = min(n, [`SAMPLE`]) sampled boxes, L the levels present.
+//! - **Plan:** O(s log s) (the quantile) plus O(2^L) level choices (L is 1 or 2 in practice; at most 12 weighed).
+//! - **Body pass:** O(n): each box read and checked once, its cells and level computed, 32 bytes written.
+//! - **Build:** O(n + c) per frame: per partition a count and a copy of its entries, a counter per bucket; crowds
+//!   sorted (nearly sorted after the bins of x).
+//! - **Search:** O(n · m + k) comparisons along x — each body against the records of the columns around it, in
+//!   blocks of eight — plus O(c) for the columns; crowds merged in O(m) per pair of crowds plus their candidates;
+//!   across levels, O(covered columns · their bodies) per coarse body.
+//! - **Memory:** O(n + c), kept across frames: 32 B per body in the chunks' vectors, 28 B of record, 8 B of
+//!   extents, and for crowds 8 B of keys per body in the partitions, 4 B per column, 8 B per pair found (in its
+//!   partition and in the output). c is at most [`COLUMNS_PER_ENTRY`] per body (and 16 per level), so a huge, empty
+//!   world costs what a dense one of as many bodies does.
+//! - **Best case:** bodies of about one size spread out, cells about the body size: a few bodies per column, and
+//!   about 4 · m comparisons per body (the bucket and its four forward neighbours, half of it).
+//! - **Worst case:** everything in one cell: one crowd, sorted and swept whole, n(n − 1)/2 tests (the output's own
+//!   size), on one task. Sizes spanning many powers of two cost a level each, the coarse bodies scanning every finer
+//!   level.
 //!
 //! # Invalid boxes
 //!
 //! A box with a corner that is not finite, or with `min > max` on an axis, overlaps nothing. The body pass checks
-//! every box (nine comparisons) and then follows the frame's [`InvalidBoxes`] policy: under
-//! [`InvalidBoxes::Panic`] (the default in debug builds) it panics with the workspace's message naming the body
-//! and its box; otherwise the body is left out of every slab and every cell, counted in the `invalid_boxes` stat,
-//! and looked at again next frame like any other (nothing is kept). The planner samples valid boxes only. Huge
-//! finite coordinates are valid and exact up to ±`f32::MAX`: cells are clamped to ±(2²² − 1) from the bounds'
-//! corner and stay monotone, so the ownership rule holds; the levels are planned on the bulk bounds (above); the
-//! bins of x stay in range when the starts span more than `f32::MAX`; and slab boundaries are finite sampled
-//! starts.
+//! every box ([`is_valid_box`], four-lane) and follows the frame's [`InvalidBoxes`] policy: under
+//! [`InvalidBoxes::Panic`] (the default in debug builds) it panics with the workspace's message naming the body and
+//! its box; otherwise the body is left out of every cell, counted in `invalid_boxes`, and looked at again next frame.
+//! The planner samples valid boxes only. Huge finite coordinates are valid and exact up to ±`f32::MAX`: cells are
+//! clamped to ±(2²² − 1) and stay monotone (an infinite `v − origin` clamps too), so the rule above holds; the bins
+//! of x saturate; no index can leave its array.
 //!
 //! # Stats
 //!
-//! The shared `pair_tests` (box tests of the all-pairs kernels and the sweeps), `work` (boxes read and records
-//! written by the body pass, records gathered by the slabs, the slabs' records, copies into rows and buckets,
-//! bucket entries searched and sorted, and a counter per bucket) and `bytes_touched` (the same in bytes). Then,
-//! name-keyed: `cells` (buckets built this frame over all slabs — a torus's columns per level a slab builds, twice
-//! at levels taking queries — empty ones included), `occupied_cells` (buckets holding at least one entry; a
-//! column's member and query buckets counted apart), `max_occupancy` (the most entries in one bucket),
-//! `mean_occupancy` (entries per occupied bucket), `cell_size` (the finest level's cell edge), `slabs`, `ghosts`
-//! (records beyond one per valid body: copies into the later slabs a box reaches), `entries` (bucket entries,
-//! members and queries) and `invalid_boxes` (bodies left out). `hgrid` adds `levels` (levels that some slab
-//! built) and `queries` (entries in query buckets).
+//! The shared `pair_tests` (boxes tested whole: the comparisons along x play the part of a sweep's order),
+//! `work` (boxes read, entries written and copied, blocks compared along x, crowds' merge steps, buckets) and
+//! `bytes_touched` (the same in bytes). Then, name-keyed: `cells` (the present levels' columns, empty ones
+//! included), `occupied_cells` (columns holding a body), `max_occupancy` (the most bodies in one column),
+//! `mean_occupancy` (bodies per occupied column), `cell_size` (level 0's cell edge), `partitions`, `entries`
+//! (bodies stored: one each), `invalid_boxes`, `levels` (levels present), `scanned_rows` (rows of finer levels the
+//! coarser bodies scanned) and `body_passes` (2 when a level the plan did not foresee made it plan again).
 //!
 //! # Performance tips
 //!
-//! - `grid` for bodies of about one size; `hgrid` when sizes spread (a few bodies much larger than the rest). On bodies
-//!   of about one size `hgrid` has one level, so it builds what `grid` builds, plus each record's level.
-//! - `cell_factor` (default 4; values below 1/4 are raised to it): smaller cells hold fewer bodies but copy each
-//!   into more columns (`entries` per body rises), larger cells copy less but hold more bodies per bucket
-//!   (`mean_occupancy` and `pair_tests` rise). `cell_size` fixes the finest cell edge instead of sizing it from the
-//!   boxes every frame.
-//! - Watch `max_occupancy` against `mean_occupancy` (a crowd in one bucket: sorted by pdqsort and swept whole),
-//!   `ghosts` against the body count (boxes long along x against the slabs) and `entries` against the body count
-//!   (boxes covering many cells: a larger `cell_factor`, or `hgrid`).
+//! - `grid` sizes its cells from the median body, `hgrid` from the small ones; both put bodies too large for
+//!   their cells on coarser levels and let the cost model merge levels. On bodies of one size they build the same
+//!   grid.
+//! - `cell_factor` (default [`DEFAULT_CELL_FACTOR`]; at least 1/4): the cell edge over the reference box. Below 1
+//!   most bodies span two cells and move up a level (the same grid, coarser); above it the columns lengthen and
+//!   the comparisons per body grow with their square. `cell_size` fixes level 0's edge instead.
+//! - Watch `mean_occupancy` (a dozen or more: long columns, the world is long along x or the cells too large),
+//!   `max_occupancy` against it (a crowd), `levels` and `scanned_rows` (sizes spread: each coarse body's scans),
+//!   `body_passes` (a level the sample misses now and then: the frame planned twice).
 //! - The frame runs on rayon's threads from [`Parallelism::DEFAULT_MIN_WORK`] bodies when rayon has more than one
-//!   thread: the body pass in four chunks per thread, the slabs cut for balance into [`SLABS_PER_THREAD`] per
-//!   thread where the body count allows, so that work stealing evens out slabs of unequal cost. Below that, one
-//!   chunk, and slabs cut by width alone.
-//! - The frame's motion hint is not read, and nothing is kept between frames but buffers: a warm grid allocates
-//!   nothing per frame beyond what rayon's job queue may (`tests/warm_allocations.rs`).
-//! - `examples/grid_timing.rs` times `grid`, `hgrid` and `octree-dup` side by side on the same boxes.
+//!   thread: the body pass in two chunks per thread, the build and the search in [`PARTS_PER_THREAD`] partitions
+//!   per thread (more when the bodies need them, about [`PART_ENTRIES`] each), shared among the levels by their
+//!   modelled work, so that work stealing evens them out.
+//! - The frame's motion hint is not read, and a warm grid allocates nothing per frame beyond what rayon's job
+//!   queue may (`tests/warm_allocations.rs`).
+//! - `examples/grid_timing.rs` times `grid`, `hgrid`, `octree-dup` and `mbp` side by side on the same boxes, and
+//!   is a steady workload for `valgrind --tool=callgrind`.
+//!
+//! # Measured
+//!
+//! The bench's peers study (`cargo xtask bench --study peers`, commit `aa7c408`, 2 threads, load 1.4 at the
+//! start with nothing else running; mean ms per frame of the pair query over the same recorded frames; single
+//! figures on this shared 2-core machine move by ±30% between runs):
+//!
+//! | scene | n | `grid` | `hgrid` | `octree-dup` | `mbp` | `kd` |
+//! |---|---|---|---|---|---|---|
+//! | `uniform` | 10⁵ | 5.10 | 5.11 | 11.8 | 9.76 | 8.12 |
+//! | `uniform` | 10⁶ | 79.9 | 82.9 | 164 | 121 | 101 |
+//! | `thesis` | 10⁵ | 3.93 | 3.90 | 10.1 | 7.49 | 6.40 |
+//! | `cluster` | 10⁵ | 15.4 | 15.6 | 19.7 | 18.4 | 14.8 |
+//! | `mixed-sizes` | 10⁵ | 7.99 | 10.8 | 12.1 | 7.89 | 9.30 |
+//!
+//! In the whole step (`collide --headless`, `uniform`, median of three interleaved runs) the broadphase takes
+//! 3.4 ms at 10⁵ bodies (octree-dup 9.8) and 74 ms at 10⁶ (octree-dup 147). At 10⁶ the frame is bound by memory:
+//! the bodies arrive in no spatial order, so the body pass scatters 32 MB of entries to the partitions and each
+//! partition gathers them back (`perf`: body pass, build and search about a third each). `mixed-sizes` is where
+//! `hgrid` falls short of its purpose: the large bodies' scans of the finer levels and the crowded columns cost
+//! more than `mbp`'s sweeps. Peak heap on 8 far-apart clusters in a container 1000 cluster widths wide: 1.41× that
+//! of `uniform` at as many bodies (16.9 against 12.0 MB at 10⁵).
 //!
 //! # Modules
 //!
-//! Layered so that imports point down, bottom up (all but one: `slab.rs` takes its row entry and its count of bins
-//! of x from `build.rs`):
-//! - `plan.rs`: the frame's plan — slabs, levels, tori, the cells of a box or a point; pure data.
-//! - `slab.rs`: one slab's records, bucket layout, rows, buckets and pairs, kept across frames.
-//! - `planner.rs`: a sample of the frame into a plan: the cell size, the levels and their tori, the slabs.
-//! - `build.rs`: the stable counting sort that copies records into rows and into columns; the bins of x.
-//! - `scatter.rs`: the body pass: each box read, checked and copied to every slab it reaches, chunk by chunk.
-//! - `search.rs`: a row's buckets searched, pair by pair or by a sweep, under the ownership rule.
-//! - `pass.rs`: one slab's frame: its records' levels, then level by level its rows, each row's columns searched.
+//! Layered so that imports point down, bottom up:
+//! - `plan.rs`: the frame's plan — level 0's cells, the levels' tori and partitions, the natural level of a box;
+//!   pure data.
+//! - `part.rs`: one partition's buckets (records, extents, keys, offsets) and their build.
+//! - `planner.rs`: a sample of the frame into a plan: the cell size, the levels (cost model), tori, partitions.
+//! - `bodies.rs`: the body pass: each box read, checked and entered for its partition, chunk by chunk.
+//! - `search.rs`: a partition's search: the forward stencil, all against all in blocks, crowds' merges, and the
+//!   coarse bodies' scans of finer levels.
 //! - `validate.rs`: the invariants, checked from the grid's own records.
 //! - `debug.rs`: the debug view: one box per occupied cell, the level as depth.
 //! - `grid.rs`: [`Grid`], the public type behind the `Broadphase` trait: plans, runs the passes, counts.
 //!
-//! [`ownership`]: collide_broadphase::ownership
 //! [`bulk_bounds`]: collide_broadphase::grid::bulk_bounds
 //! [`sampled_bounds`]: collide_broadphase::grid::sampled_bounds
 //! [`OUTLIER_RATIO`]: collide_broadphase::grid::OUTLIER_RATIO
 //! [`InvalidBoxes`]: collide_broadphase::InvalidBoxes
 //! [`InvalidBoxes::Panic`]: collide_broadphase::InvalidBoxes::Panic
+//! [`is_valid_box`]: collide_broadphase::is_valid_box
 //! [`Parallelism::DEFAULT_MIN_WORK`]: collide_broadphase::Parallelism::DEFAULT_MIN_WORK
 
-// The layers, bottom up; imports point down only. The data: the frame's plan (cells, levels, slabs), one slab's
-// buckets.
+// The layers, bottom up; imports point down only. The data: the frame's plan (cells, levels, tori, partitions),
+// one partition's buckets and their build.
+mod part;
 mod plan;
-mod slab;
-// Kernels on the plan: sampling the frame into a plan.
+// Kernels on the plan: a sample of the frame into a plan; the body pass; a partition's search.
+mod bodies;
 mod planner;
-// The build (the body pass, the counting sorts into rows and columns) and the search (a row's buckets), then one
-// slab's frame of both.
-mod build;
-mod pass;
-mod scatter;
 mod search;
 // The invariants' check and the debug view, then the public type.
 mod debug;
@@ -218,17 +215,21 @@ mod validate;
 #[cfg(test)]
 mod tests;
 
-pub use grid::{COLUMNS_PER_ENTRY, Grid, GridConfig, MAX_SLABS, SLAB_CELLS, SLABS_PER_THREAD};
+pub use grid::{Grid, GridConfig, PART_ENTRIES, PARTS_PER_THREAD};
+pub use part::CROWD;
 pub use plan::{MAX_LEVELS, MAX_TORUS_BITS};
-pub use planner::{Kind, SAMPLE};
+pub use planner::{COLUMNS_PER_ENTRY, Kind, SAMPLE};
 
 use collide_broadphase::ParamSpec;
+
+/// The default `cell_factor`.
+pub const DEFAULT_CELL_FACTOR: f32 = 1.1;
 
 /// `cell_factor`: cells are this many times the reference box size.
 pub const CELL_FACTOR: ParamSpec = ParamSpec::number(
     "cell_factor",
     "cells are this many times the median box (grid) or the small boxes (hgrid's finest level)",
-    4.0,
+    DEFAULT_CELL_FACTOR as f64,
     0.25,
     64.0,
 );

@@ -1,100 +1,146 @@
-//! The frame's plan: where the cells are. Pure data and the functions that place a box or a point in it; the
-//! bottom layer of the crate (everything else reads a [`Plan`], only `planner.rs` writes one).
+//! The frame's plan: where the cells are and where each cell's bodies are stored. Pure data and the functions
+//! that place a box in it; the bottom layer of the crate (everything else reads a [`Plan`], only `planner.rs`
+//! writes one).
 //!
-//! Space is cut three ways:
-//! - along **x** into [slabs](Plan::slab_of), unequal intervals whose boundaries are sampled starts of the boxes:
-//!   a slab ends after a number of cell widths or, in parallel, once it holds its share of the sample (see
-//!   `planner.rs`); one parallel task each. Inside a slab, x is not cut again: the bodies of a cell are sorted by
-//!   `min.x` and swept, which prunes x far finer than any cell could;
-//! - along **y and z** into square cells of edge [`Level::cell`], one grid per [`Level`] (the uniform grid has one
-//!   level, the hierarchical grid one per power of two of the body sizes);
-//! - and the cells of a level are **hashed** onto a torus of `2^a × 2^b` columns ([`Level::column`]): cell
-//!   `(j, k)` goes to column `(j mod 2^a, k mod 2^b)`. The torus is sized from the body count, never from the
-//!   world: a world a thousand times wider than its clusters folds onto the same few thousand columns, and cells
-//!   far apart that land on one column only share its sweep (the four-lane box test rejects them).
+//! Space is cut in y and z only, into **cells** ([`Cells`]); x is never cut: a cell's bodies are sorted by
+//! `min.x` and swept. Cells come in **levels**: level 0's cells are [`Cells::edge`] wide, and level `l`'s cell
+//! `(j, k)` is the union of level 0's cells `(j', k')` with `j' >> l == j` and `k' >> l == k` — the same integer
+//! cells shifted, never a second float computation, so levels nest exactly. A box is **small** at a level when
+//! its corners' cells there differ by at most one on each axis; its *natural level* ([`natural_level`]) is the
+//! finest level where it is small, and it stays small at every coarser one (nesting). Every body is stored once,
+//! in the cell of its **min corner** at its level: two small boxes that overlap then have min corners whose cells
+//! differ by at most one on each axis (see `search.rs`), so a cell's bodies meet only the bodies of its 3 × 3
+//! neighbourhood.
 //!
-//! Every cell function is **monotone** in the coordinate (a rounded subtraction and product, a floor, a clamp),
-//! which is all the ownership rule needs to report each pair once: the cell of the min corner of two boxes'
-//! intersection lies within both boxes' cell ranges, whatever the rounding, for coordinates up to ±f32::MAX.
+//! The cells of a level are **hashed** onto a torus of `2^a × 2^b` columns ([`Level::locate`]): cell `(j, k)` goes
+//! to column `(j mod 2^a, k mod 2^b)`. The torus is sized from the body count, never from the world, so a world
+//! a thousand times wider than its clusters folds onto the same few thousand columns; bodies of cells folded
+//! together share a bucket and are compared in vain (`search.rs`). A level's torus rows are cut into
+//! **partitions**, the unit of the parallel build and search: a partition holds the buckets of a run of rows.
+//!
+//! The cell function is **monotone** in the coordinate (a rounded subtraction and product, a floor, a clamp to
+//! ±(2²² − 1)), which is all the search's rule needs, for coordinates up to ±`f32::MAX`: at level 22 every box
+//! is small, so there are [`MAX_LEVELS`] levels at most.
 
-use collide_broadphase::sweep::SweepBox;
 use glam::{IVec4, Vec4};
 
-/// The most levels of the hierarchical grid: body sizes spanning 2³¹ to one. A body larger than the top
-/// level's cells stays there, entered in every column of the torus it covers (at most all of them).
-pub const MAX_LEVELS: usize = 32;
+/// Levels of the hierarchy: level-0 cells are clamped to ±(2²² − 1), so every box is small at level 22.
+pub const MAX_LEVELS: usize = 23;
 
-/// The most columns per axis of a level's torus (2¹⁶): the counters of a slab's columns are `u32` offsets, and
-/// a torus is sized from the body count anyway, so only a hand-set cell size in a flat world could ask for more.
+/// The most columns per axis of a level's torus (2¹⁶): a torus is sized from the body count, and the bucket
+/// offsets of a partition are `u32`.
 pub const MAX_TORUS_BITS: u32 = 16;
 
-/// One grid of square cells in y and z, hashed onto a torus of columns.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Level {
-    /// The cell edge in y and z: positive and finite.
-    pub cell: f64,
-    /// `1 / cell`, in the precision the cells are computed in.
-    inv: f32,
-    /// y and z of cell `(0, 0)`'s low corner, twice: `[y, z, y, z]`, for the four cells of a box at once.
-    origin: Vec4,
-    /// The torus has `2^bits[0]` columns along y and `2^bits[1]` along z; each at most [`MAX_TORUS_BITS`].
-    bits: [u32; 2],
-    /// `2^bits − 1`: a cell index masked is its column coordinate.
-    mask: [i32; 2],
-}
-
-impl Default for Level {
-    /// A unit cell at the origin on a one-column torus.
-    fn default() -> Self {
-        Self::new(1.0, [0.0; 2], [0; 2])
-    }
-}
-
-/// The cells a box covers along one axis, hashed onto the torus: from `first`, `count` of them around it. Two
-/// halves of a word (a torus has at most 2¹⁶ cells along an axis), so that a row entry is 32 bytes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct AxisSpan {
-    /// The first cell, hashed.
-    pub first: u16,
-    /// How many, less one: `0..` the torus's cells along the axis.
-    pub more: u16,
-}
-
-impl AxisSpan {
-    /// How many cells.
-    #[inline(always)]
-    #[must_use]
-    pub fn count(self) -> u32 {
-        u32::from(self.more) + 1
-    }
-}
-
 /// Cells are clamped to `±CELL_LIMIT` before they become integers: monotone still, exact below it, and small
-/// enough for the conversion of [`Level::cells`].
+/// enough for the conversion of [`Cells::of`].
 const CELL_LIMIT: f32 = ((1 << 22) - 1) as f32;
 
 /// 1.5 · 2²³: a float of magnitude below 2²² plus this has its integer part in its low mantissa bits.
 const MAGIC: f32 = 12_582_912.0;
 
-/// The cells a box covers at a level: the first cell on y and z, and how many columns of the torus it covers along
-/// each (at most the torus size: a box wider than the torus covers every column once).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Span {
-    /// The box's first cell on y and z, before hashing.
-    pub first: [i32; 2],
-    /// Columns covered along y and z: `1..=2^bits`.
-    pub count: [u32; 2],
+/// Level 0's cells in y and z: an edge per axis and the corner of cell `(0, 0)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cells {
+    /// The cell edge along y and z: positive and finite.
+    pub edge: [f64; 2],
+    /// `1 / edge`, twice: `[y, z, y, z]`, in the precision the cells are computed in.
+    inv: Vec4,
+    /// y and z of cell `(0, 0)`'s low corner, twice.
+    origin: Vec4,
+}
+
+impl Default for Cells {
+    /// Unit cells at the origin.
+    fn default() -> Self {
+        Self::new([1.0; 2], [0.0; 2])
+    }
+}
+
+impl Cells {
+    /// Cells `edge` wide from `origin` (y, z). `edge` must be positive and finite.
+    #[must_use]
+    pub fn new(edge: [f64; 2], origin: [f64; 2]) -> Self {
+        debug_assert!(edge.iter().all(|e| *e > 0.0 && e.is_finite()), "cell edge {edge:?}");
+        let inv = edge.map(|e| (1.0 / e) as f32);
+        let o = origin.map(|o| o as f32);
+        Self { edge, inv: Vec4::new(inv[0], inv[1], inv[0], inv[1]), origin: Vec4::new(o[0], o[1], o[0], o[1]) }
+    }
+
+    /// The level-0 cells of four coordinates `[y, z, y', z']`: `floor((v − origin) / edge)`, clamped to
+    /// ±(2²² − 1). Monotone in each coordinate (a rounded subtraction and product, a floor, a clamp), and the one
+    /// formula for both placing boxes and accepting pairs.
+    #[inline(always)]
+    #[must_use]
+    pub fn of(&self, v: Vec4) -> IVec4 {
+        let t = ((v - self.origin) * self.inv).clamp(Vec4::splat(-CELL_LIMIT), Vec4::splat(CELL_LIMIT));
+        // `t + MAGIC` rounds to the nearest integer, kept in the low mantissa bits; one less where that rounded up
+        // is the floor, and its bits are the integer (two adds, a subtraction, a comparison for four lanes: a
+        // floor on SSE2 is a dozen instructions, and a saturating `as` cast checked every lane for NaN and
+        // overflow, which the clamp has ruled out — `v` is finite, `v − origin` at worst infinite).
+        let magic = Vec4::splat(MAGIC);
+        let nearest = (t + magic) - magic;
+        let floor = nearest - Vec4::select(nearest.cmpgt(t), Vec4::ONE, Vec4::ZERO);
+        let bits = (floor + magic).to_array().map(f32::to_bits);
+        IVec4::from_array(bits.map(|b| b as i32)) - IVec4::splat(MAGIC.to_bits() as i32)
+    }
+
+    /// The level-0 cells of a box's corners on y and z: `[min y, min z, max y, max z]`.
+    #[inline(always)]
+    #[must_use]
+    pub fn of_box(&self, min: [f32; 2], max: [f32; 2]) -> IVec4 {
+        self.of(Vec4::new(min[0], min[1], max[0], max[1]))
+    }
+
+    /// The y–z square of cell `(j, k)` at `level` (for debug views).
+    #[must_use]
+    pub fn square(&self, level: usize, j: i32, k: i32) -> ([f32; 2], [f32; 2]) {
+        let scale = f64::from(1u32 << level);
+        let (o, e) = ([f64::from(self.origin.x), f64::from(self.origin.y)], self.edge.map(|e| e * scale));
+        let lo = [o[0] + f64::from(j) * e[0], o[1] + f64::from(k) * e[1]];
+        (lo.map(|v| v as f32), [lo[0] + e[0], lo[1] + e[1]].map(|v| v as f32))
+    }
+}
+
+/// `true` when a box whose level-0 corner cells are `c` (`[min y, min z, max y, max z]`) is small at `level`:
+/// its corners' cells there differ by at most one on each axis.
+#[inline(always)]
+#[must_use]
+pub fn small_at(c: IVec4, level: usize) -> bool {
+    ((c.z >> level) - (c.x >> level) <= 1) & ((c.w >> level) - (c.y >> level) <= 1)
+}
+
+/// The finest level where a box whose level-0 corner cells are `c` is small. With `d` its widest span in level-0
+/// cells, it is `floor(log2 d)` or one more: at a finer level the span is at least two cells, and at
+/// `floor(log2 d) + 1` the cells are wider than the box. At most 22 (the cells' clamp).
+#[inline(always)]
+#[must_use]
+pub fn natural_level(c: IVec4) -> usize {
+    let d = (c.z - c.x).max(c.w - c.y);
+    if d <= 1 {
+        return 0;
+    }
+    let l = (31 - (d as u32).leading_zeros()) as usize;
+    if small_at(c, l) { l } else { l + 1 }
+}
+
+/// One level's torus and partitions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Level {
+    /// The torus has `2^bits[0]` columns (rows) along y and `2^bits[1]` along z; each at most [`MAX_TORUS_BITS`].
+    pub bits: [u32; 2],
+    /// Its rows are cut into `2^part_bits` partitions of equal row counts (`part_bits <= bits[0]`).
+    pub part_bits: u32,
+    /// The index of its first partition among the plan's.
+    pub first_part: u32,
 }
 
 impl Level {
-    /// A level of cells `cell` wide whose cell `(0, 0)` starts at `origin` (y, z), on a torus of
-    /// `2^bits[0] × 2^bits[1]` columns. `cell` must be positive and finite.
+    /// A level on a torus of `2^bits[0] × 2^bits[1]` columns, its rows in `2^part_bits` partitions from
+    /// `first_part`.
     #[must_use]
-    pub fn new(cell: f64, origin: [f64; 2], bits: [u32; 2]) -> Self {
-        debug_assert!(cell > 0.0 && cell.is_finite(), "cell size {cell}");
+    pub fn new(bits: [u32; 2], part_bits: u32, first_part: u32) -> Self {
         let bits = bits.map(|b| b.min(MAX_TORUS_BITS));
-        let (y, z) = (origin[0] as f32, origin[1] as f32);
-        Self { cell, inv: (1.0 / cell) as f32, origin: Vec4::new(y, z, y, z), bits, mask: bits.map(|b| (1 << b) - 1) }
+        Self { bits, part_bits: part_bits.min(bits[0]), first_part }
     }
 
     /// The torus's columns along y and z.
@@ -103,368 +149,186 @@ impl Level {
         self.bits.map(|b| 1usize << b)
     }
 
-    /// The torus's column count.
+    /// The partitions of the level.
     #[must_use]
-    pub fn columns(&self) -> usize {
-        1 << (self.bits[0] + self.bits[1])
+    pub fn parts(&self) -> usize {
+        1 << self.part_bits
     }
 
-    /// The cells of four coordinates `[y, z, y', z']`: `floor((v − origin) / cell)`, clamped to `±CELL_LIMIT`.
-    /// Monotone in each coordinate (a rounded subtraction and product, a floor, a clamp), and the one formula for
-    /// both placing boxes and owning pairs.
+    /// Rows per partition, as a power of two.
     #[inline(always)]
     #[must_use]
-    pub fn cells(&self, v: Vec4) -> IVec4 {
-        let t = ((v - self.origin) * self.inv).clamp(Vec4::splat(-CELL_LIMIT), Vec4::splat(CELL_LIMIT)).floor();
-        // An exact integer below 2²² in magnitude, read off the bits of `t + MAGIC` (one add and one subtraction for
-        // four lanes): a saturating `as` cast checked every lane for NaN and overflow, which the clamp has ruled out.
-        let bits = (t + Vec4::splat(MAGIC)).to_array().map(f32::to_bits);
-        IVec4::from_array(bits.map(|b| b as i32)) - IVec4::splat(MAGIC.to_bits() as i32)
+    pub fn row_bits(&self) -> u32 {
+        self.bits[0] - self.part_bits
     }
 
-    /// The column of cell `(j, k)`: both indices reduced modulo the torus (two's complement, so negative cells
-    /// wrap too).
+    /// Buckets per partition: a bucket per column of its rows.
+    #[must_use]
+    pub fn part_buckets(&self) -> usize {
+        1 << (self.row_bits() + self.bits[1])
+    }
+
+    /// The partition and the bucket in it of the cell `(j, k)` of this level (not yet hashed): row `j mod 2^a` and
+    /// column `k mod 2^b` of the torus (two's complement, so negative cells wrap too).
     #[inline(always)]
     #[must_use]
-    pub fn column(&self, j: i32, k: i32) -> usize {
-        (((j & self.mask[0]) << self.bits[1]) | (k & self.mask[1])) as usize
-    }
-
-    /// Column `c`'s row (its cell along y, hashed), its place along z, and the bits of the place along z.
-    #[inline(always)]
-    #[must_use]
-    pub fn row_and_z(&self, c: usize) -> (usize, usize, u32) {
-        (c >> self.bits[1], c & self.mask[1] as usize, self.bits[1])
-    }
-
-    /// The column owning the point `(y, z)`.
-    #[inline(always)]
-    #[must_use]
-    pub fn column_of_point(&self, y: f32, z: f32) -> usize {
-        let c = self.cells(Vec4::new(y, z, y, z));
-        self.column(c.x, c.y)
-    }
-
-    /// The cells the record `r` (made for a sweep on x) covers.
-    #[inline(always)]
-    #[must_use]
-    pub fn span(&self, r: &SweepBox) -> Span {
-        let (lo, hi) = (r.min::<0>(), r.max::<0>());
-        let c = self.cells(Vec4::new(lo.y, lo.z, hi.y, hi.z));
-        // `hi >= lo` (monotone cells of `min <= max`), and both within ±2^29.
-        let count = |d: i32, axis: usize| (d as u32 + 1).min(1 << self.bits[axis]);
-        Span { first: [c.x, c.y], count: [count(c.z - c.x, 0), count(c.w - c.y, 1)] }
-    }
-
-    /// Call `f` with every column of `span`, each once.
-    #[inline(always)]
-    pub fn for_each_column_of(&self, span: Span, mut f: impl FnMut(usize)) {
-        let [my, mz] = self.mask;
-        let (j0, k0) = (span.first[0] & my, span.first[1] & mz);
-        let row = |j: i32| (j << self.bits[1]) as usize;
-        if span.count[0] <= 2 && span.count[1] <= 2 {
-            // A box no wider than a cell covers one or two columns along each axis.
-            let (j1, k1) = ((j0 + 1) & my, (k0 + 1) & mz);
-            f(row(j0) | k0 as usize);
-            if span.count[1] == 2 {
-                f(row(j0) | k1 as usize);
-            }
-            if span.count[0] == 2 {
-                f(row(j1) | k0 as usize);
-                if span.count[1] == 2 {
-                    f(row(j1) | k1 as usize);
-                }
-            }
-            return;
-        }
-        for j in 0..span.count[0] as i32 {
-            let row = row((j0 + j) & my);
-            for k in 0..span.count[1] as i32 {
-                f(row | ((k0 + k) & mz) as usize);
-            }
-        }
-    }
-
-    /// The cells a record covers along y and z, hashed onto the torus.
-    #[inline(always)]
-    #[must_use]
-    pub fn axis_spans(&self, r: &SweepBox) -> [AxisSpan; 2] {
-        let span = self.span(r);
-        [0, 1].map(|a| AxisSpan { first: (span.first[a] & self.mask[a]) as u16, more: (span.count[a] - 1) as u16 })
-    }
-
-    /// Call `f` with every column the record `r` covers, each once.
-    #[inline(always)]
-    pub fn for_each_column(&self, r: &SweepBox, f: impl FnMut(usize)) {
-        self.for_each_column_of(self.span(r), f);
-    }
-
-    /// The number of columns `r` covers.
-    #[cfg(test)]
-    #[must_use]
-    pub fn column_count(&self, r: &SweepBox) -> usize {
-        let span = self.span(r);
-        span.count[0] as usize * span.count[1] as usize
-    }
-
-    /// The cell `(j, k)` that the record `r` covers in column `c` (its span holds each column once): for debug
-    /// views and messages.
-    #[must_use]
-    pub fn cell_in_column(&self, r: &SweepBox, c: usize) -> (i32, i32) {
-        let span = self.span(r);
-        let want = [(c >> self.bits[1]) as i32, c as i32 & self.mask[1]];
-        // The first cell plus its distance to the wanted column along each axis, modulo the torus.
-        let at = |a: usize| span.first[a].wrapping_add(want[a].wrapping_sub(span.first[a]) & self.mask[a]);
-        (at(0), at(1))
-    }
-
-    /// The y–z square of cell `(j, k)` (for debug views).
-    #[must_use]
-    pub fn cell_square(&self, j: i32, k: i32) -> ([f32; 2], [f32; 2]) {
-        let o = [f64::from(self.origin.x), f64::from(self.origin.y)];
-        let lo = [o[0] + f64::from(j) * self.cell, o[1] + f64::from(k) * self.cell];
-        (lo.map(|v| v as f32), lo.map(|v| (v + self.cell) as f32))
+    pub fn locate(&self, j: i32, k: i32) -> (usize, usize) {
+        let row = (j as u32 & ((1 << self.bits[0]) - 1)) as usize;
+        let column = (k as u32 & ((1 << self.bits[1]) - 1)) as usize;
+        let row_bits = self.row_bits();
+        let part = self.first_part as usize + (row >> row_bits);
+        (part, ((row & ((1 << row_bits) - 1)) << self.bits[1]) | column)
     }
 }
 
-/// `true` when `b` is a box the grid places: the contract's [`is_valid_box`](collide_broadphase::is_valid_box).
-/// Any other box overlaps nothing (the trait's contract for invalid boxes): it is left out of every cell.
-pub use collide_broadphase::is_valid_box as is_valid;
+/// Bins of `min.x` for ordering a partition's entries before their buckets: [`X_BINS`] of them over the scene's
+/// bulk bounds along x, so that a crowd of a few dozen records along a column spreads over bins nearly one each.
+pub const X_BINS: usize = 256;
+
+/// The bins of `min.x` ([`X_BINS`] from `origin`), monotone in `x`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct XBins {
+    origin: f32,
+    scale: f32,
+}
+
+impl XBins {
+    /// Bins over `lo..=hi`.
+    #[must_use]
+    pub fn new(lo: f32, hi: f32) -> Self {
+        let scale = X_BINS as f32 / (hi - lo);
+        Self { origin: lo, scale: if scale.is_finite() && scale > 0.0 { scale } else { 0.0 } }
+    }
+
+    /// The bin of `x`: a rounded subtraction and product, a saturating cast, a clamp — monotone.
+    #[inline(always)]
+    #[must_use]
+    pub fn bin(&self, x: f32) -> usize {
+        (((x - self.origin) * self.scale).max(0.0) as usize).min(X_BINS - 1)
+    }
+}
 
 /// How the frame's space is cut (see the module docs). Rebuilt by the planner every frame; the buffers are kept.
 #[derive(Clone, Debug, Default)]
 pub struct Plan {
-    /// The inner slab boundaries, strictly ascending and finite: slab `s` covers `[bounds[s − 1], bounds[s])`,
-    /// the first and last slabs reach to −∞ and +∞.
-    pub slab_bounds: Vec<f32>,
-    /// Where [`Plan::slab_of`] starts looking: bins of x between the first and last boundary, each holding the
-    /// number of boundaries in the bins before it (made by [`Plan::index_slabs`]).
-    pub slab_index: SlabIndex,
-    /// The levels, finest first; `levels[l + 1].cell == 2 · levels[l].cell` for the hierarchical grid. One level
-    /// for the uniform grid. Never empty once planned.
-    pub levels: Vec<Level>,
-    /// A body of largest side `e` lives at level `ceil(log2(e / level_extent))` (clamped to the levels), so
-    /// that every level's cells are between one and two cell factors of its bodies' size. Positive; infinite
-    /// for the uniform grid (every body at level 0).
-    pub level_extent: f32,
+    /// Level 0's cells.
+    pub cells: Cells,
+    /// The levels: only those of `present` are used.
+    pub levels: [Level; MAX_LEVELS],
+    /// The level a body of each natural level lives at: itself or coarser (`map[l] >= l`, and non-decreasing),
+    /// always a present level once planned: the planner merges a level into a coarser one where the model says its
+    /// bodies cost less there than standing alone (`planner.rs`).
+    pub map: [u8; MAX_LEVELS],
+    /// The levels that have buckets this frame (bit `l`): every level a body lives at.
+    pub present: u32,
+    /// The level of each partition: the present levels' partitions, finest level first.
+    pub part_level: Vec<u8>,
+    /// Bins of `min.x` over the bulk of the scene, for ordering crowds ([`XBins`]).
+    pub x_bins: XBins,
 }
 
 impl Plan {
-    /// The number of slabs.
-    #[must_use]
-    pub fn slabs(&self) -> usize {
-        self.slab_bounds.len() + 1
-    }
-
-    /// The slab holding `x`: the number of boundaries at or below it. Monotone in `x`. O(1) for slabs of similar
-    /// widths: the bin of `x` says how many boundaries lie in earlier bins (all below `x`, since the bin function
-    /// is monotone), and the few in its own bin are stepped over.
+    /// The present levels finer than `level`: whose columns a body of `level` scans.
     #[inline(always)]
     #[must_use]
-    pub fn slab_of(&self, x: f32) -> usize {
-        let counts = &self.slab_index.counts;
-        let from = match counts.len() {
-            0 => 0,
-            len => counts[self.slab_index.bin(x).min(len - 1)] as usize,
-        };
-        self.slab_after(from, x)
+    pub fn finer(&self, level: usize) -> u32 {
+        self.present & (low_mask(level) >> 1)
     }
 
-    /// The slab holding `x`, which is not before slab `from`: steps over the boundaries from there.
-    #[inline(always)]
+    /// The number of partitions.
     #[must_use]
-    pub fn slab_after(&self, from: usize, x: f32) -> usize {
-        let mut s = from;
-        while s < self.slab_bounds.len() && self.slab_bounds[s] <= x {
-            s += 1;
-        }
-        s
-    }
-
-    /// Index the slab boundaries for [`Plan::slab_of`] (after setting them): four bins per slab.
-    pub fn index_slabs(&mut self) {
-        let (bounds, index) = (&self.slab_bounds, &mut self.slab_index);
-        index.counts.clear();
-        let (Some(&first), Some(&last)) = (bounds.first(), bounds.last()) else {
-            return;
-        };
-        let bins = 4 * bounds.len();
-        index.origin = first;
-        index.inv = if last > first { bins as f32 / (last - first) } else { 0.0 };
-        // counts[t] = boundaries whose bin is before t, for t up to one past the last boundary's bin (which may
-        // round to `bins`); an x in a later bin has every boundary below it.
-        let top = index.bin(last) + 1;
-        index.counts.resize(top + 1, 0);
-        for &b in bounds {
-            let t = index.bin(b) + 1;
-            index.counts[t] += 1;
-        }
-        for t in 1..=top {
-            index.counts[t] += index.counts[t - 1];
-        }
-    }
-
-    /// Where slab `s` starts (−∞ for the first): an entry of slab `s` starting before this is a ghost there.
-    #[must_use]
-    pub fn slab_start(&self, s: usize) -> f32 {
-        if s == 0 { f32::NEG_INFINITY } else { self.slab_bounds[s - 1] }
-    }
-
-    /// Where slab `s` ends (+∞ for the last).
-    #[must_use]
-    pub fn slab_end(&self, s: usize) -> f32 {
-        self.slab_bounds.get(s).copied().unwrap_or(f32::INFINITY)
-    }
-
-    /// The level of a box whose largest side is `extent`.
-    #[inline(always)]
-    #[must_use]
-    pub fn level_of(&self, extent: f32) -> usize {
-        level_for_ratio(extent / self.level_extent).min(self.levels.len() - 1)
-    }
-
-    /// The level of the record `r`.
-    #[inline(always)]
-    #[must_use]
-    pub fn level_of_record(&self, r: &SweepBox) -> usize {
-        if self.levels.len() == 1 {
-            return 0;
-        }
-        self.level_of((r.max::<0>() - r.min::<0>()).max_element())
+    pub fn parts(&self) -> usize {
+        self.part_level.len()
     }
 }
 
-/// Bins of x for finding a slab: `counts[t]` boundaries lie in bins before bin `t` ([`Plan::slab_of`]).
-#[derive(Clone, Debug, Default)]
-pub struct SlabIndex {
-    origin: f32,
-    inv: f32,
-    counts: Vec<u32>,
-}
-
-impl SlabIndex {
-    /// The bin of `x`: monotone in `x` (a rounded subtraction and product, a saturating cast), past the last bin
-    /// for `x` beyond it.
-    #[inline(always)]
-    fn bin(&self, x: f32) -> usize {
-        ((x - self.origin) * self.inv) as usize
-    }
-}
-
-/// `ceil(log2(ratio))` for `ratio > 1`, else 0, read off the float's bits (no `log2` call): the power of two at
-/// or above the ratio. A NaN or infinite ratio is past every level.
+/// Bits `0..=level` set.
 #[inline(always)]
 #[must_use]
-pub fn level_for_ratio(ratio: f32) -> usize {
-    if ratio <= 1.0 {
-        return 0;
-    }
-    if !ratio.is_finite() {
-        return usize::MAX;
-    }
-    let bits = ratio.to_bits();
-    let exponent = (bits >> 23) as usize - 127;
-    exponent + usize::from(bits & 0x7F_FFFF != 0)
+pub fn low_mask(level: usize) -> u32 {
+    if level >= 31 { u32::MAX } else { (2u32 << level) - 1 }
+}
+
+/// The levels of a bit set, finest first.
+pub fn levels(mut set: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let l = set.trailing_zeros() as usize;
+            set &= set - 1;
+            l
+        })
+    })
+}
+
+/// `true` when `b` is a box the grid places: the contract's [`is_valid_box`](collide_broadphase::is_valid_box).
+/// Any other box overlaps nothing (the trait's contract for invalid boxes): it is left out of every cell.
+#[inline(always)]
+#[must_use]
+pub fn is_valid(b: &collide_broadphase::Aabb) -> bool {
+    collide_broadphase::is_valid_box(b)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use collide_broadphase::Aabb;
-    use collide_math::Vec3;
 
     #[test]
     fn cells_are_floors_clamped_and_monotone() {
-        let level = Level::new(0.5, [1.0, -1.0], [4, 4]);
-        let c = level.cells(Vec4::new(1.0, -1.0, 1.49, -1.01));
-        assert_eq!(c, IVec4::new(0, 0, 0, -1));
-        let c = level.cells(Vec4::new(1e30, -1e30, f32::MAX, -f32::MAX));
+        let cells = Cells::new([0.5, 0.5], [1.0, -1.0]);
+        assert_eq!(cells.of(Vec4::new(1.0, -1.0, 1.49, -1.01)), IVec4::new(0, 0, 0, -1));
         let limit = (1 << 22) - 1;
+        let c = cells.of(Vec4::new(1e30, -1e30, f32::MAX, -f32::MAX));
         assert_eq!(c, IVec4::new(limit, -limit, limit, -limit));
-        let c = level.cells(Vec4::new(1.0 + 0.5 * 4_194_302.5, -1.0 - 0.5 * 3.5, 1.0 - 0.5 * 4_194_302.5, -1.0));
+        let c = cells.of(Vec4::new(1.0 + 0.5 * 4_194_302.5, -1.0 - 0.5 * 3.5, 1.0 - 0.5 * 4_194_302.5, -1.0));
         assert_eq!(c, IVec4::new(4_194_302, -4, -4_194_303, 0));
         // Monotone across the clamp and the float's coarse steps.
         let vs = [-f32::MAX, -1e30, -3e8, -2.0e8, -1.0, 0.0, 0.7, 1.2e8, 2.7e8, 1e30, f32::MAX];
-        let cells: Vec<i32> = vs.iter().map(|&v| level.cells(Vec4::splat(v)).x).collect();
-        assert!(cells.windows(2).all(|w| w[0] <= w[1]), "{cells:?}");
+        let of: Vec<i32> = vs.iter().map(|&v| cells.of(Vec4::splat(v)).x).collect();
+        assert!(of.windows(2).all(|w| w[0] <= w[1]), "{of:?}");
+        // An origin far from the coordinates: the subtraction overflows to infinity, and the clamp still holds.
+        let far = Cells::new([1.0, 1.0], [-3e38, 3e38]);
+        assert_eq!(far.of(Vec4::new(3e38, -3e38, 0.0, 0.0)), IVec4::new(limit, -limit, limit, -limit));
+        assert_eq!(cells.square(1, 1, -1), ([2.0, -2.0], [3.0, -1.0]));
     }
 
     #[test]
-    fn cells_hash_onto_the_torus_and_wide_boxes_cover_it_once() {
-        // Cells 2 wide from (y, z) = (−10, 4), on a torus of 4 × 8 columns.
-        let level = Level::new(2.0, [-10.0, 4.0], [2, 3]);
-        assert_eq!(level.torus(), [4, 8]);
-        assert_eq!(level.columns(), 32);
-        assert_eq!(level.cells(Vec4::new(-10.0, 7.9, -10.1, 3.9)), IVec4::new(0, 1, -1, -1));
-        // Cell (5, −1) wraps to (1, 7).
-        assert_eq!(level.column(5, -1), 8 + 7);
-        assert_eq!(level.column_of_point(1.0, 3.0), level.column(5, -1));
-        // A box over cells y 0..=1 and z 0..=0 covers two columns; one 100 wide covers all 4 along y once.
-        let small = SweepBox::on::<0>(&Aabb::new(Vec3::new(0.0, -10.0, 4.0), Vec3::new(1.0, -7.0, 5.0)), 0);
-        let mut seen = Vec::new();
-        level.for_each_column(&small, |c| seen.push(c));
-        assert_eq!(seen, [level.column(0, 0), level.column(1, 0)]);
-        assert_eq!(level.column_count(&small), 2);
-        let spans = |r: &SweepBox| level.axis_spans(r).map(|s| (s.first, s.count()));
-        assert_eq!(spans(&small), [(0, 2), (0, 1)]);
-        let wide = SweepBox::on::<0>(&Aabb::new(Vec3::new(0.0, -50.0, 4.0), Vec3::new(1.0, 50.0, 4.5)), 1);
-        let mut seen = Vec::new();
-        level.for_each_column(&wide, |c| seen.push(c));
-        seen.sort_unstable();
-        assert_eq!(seen, [0, 8, 16, 24]);
-        // Two cells each way at the torus's edge wrap: cells (3, 7) and (4, 8) are columns (3, 7) and (0, 0).
-        let corner = SweepBox::on::<0>(&Aabb::new(Vec3::new(0.0, -3.0, 18.0), Vec3::new(1.0, -1.0, 20.0)), 4);
-        assert_eq!(spans(&corner), [(3, 2), (7, 2)]);
-        let mut seen = Vec::new();
-        level.for_each_column(&corner, |c| seen.push(c));
-        assert_eq!(seen, [3 * 8 + 7, 3 * 8, 7, 0]);
-        // Boxes at ±1e30 and ±f32::MAX: monotone cells, every column at most once.
-        let huge = SweepBox::on::<0>(&Aabb::new(Vec3::splat(-f32::MAX), Vec3::splat(f32::MAX)), 2);
-        assert_eq!(level.column_count(&huge), 32);
-        let far = level.span(&SweepBox::on::<0>(&Aabb::new(Vec3::splat(1e30), Vec3::splat(1.1e30)), 3));
-        assert_eq!(far.count, [1, 1], "{far:?}");
-        // The cell a box covers in a column, back from the column.
-        for c in 0..32 {
-            let (j, k) = level.cell_in_column(&huge, c);
-            assert_eq!(level.column(j, k), c);
+    fn natural_levels_are_the_finest_where_a_box_spans_two_cells_at_most() {
+        let level = |lo: [i32; 2], hi: [i32; 2]| natural_level(IVec4::new(lo[0], lo[1], hi[0], hi[1]));
+        assert_eq!(level([0, 0], [1, 1]), 0);
+        assert_eq!(level([5, -3], [5, -2]), 0);
+        // Two cells apart: level 1 when the pair straddles no boundary of level 1, else level 2.
+        assert_eq!(level([0, 0], [2, 0]), 1);
+        assert_eq!(level([1, 0], [3, 0]), 1, "cells 0 and 1 of level 1");
+        assert_eq!(level([3, 0], [5, 0]), 1);
+        assert_eq!(level([-1, 0], [1, 0]), 1);
+        assert_eq!(level([0, 7], [0, 15]), 3, "7 >> 3 = 0, 15 >> 3 = 1");
+        assert_eq!(level([0, 7], [0, 16]), 4);
+        let limit = (1 << 22) - 1;
+        assert_eq!(level([-limit, 0], [limit, 0]), 22);
+        // Small at a level, small at every coarser one.
+        let mut rng = collide_math::Rng::new(3);
+        for _ in 0..10_000 {
+            let lo = [rng.below(2000) as i32 - 1000, rng.below(2000) as i32 - 1000];
+            let hi = [lo[0] + rng.below(300) as i32, lo[1] + rng.below(40) as i32];
+            let c = IVec4::new(lo[0], lo[1], hi[0], hi[1]);
+            let l = natural_level(c);
+            assert!(small_at(c, l) && (l == 0 || !small_at(c, l - 1)), "{c}: {l}");
+            assert!((l..MAX_LEVELS).all(|m| small_at(c, m)), "{c}: {l}");
         }
-        assert_eq!(level.cell_in_column(&small, level.column(1, 0)), (1, 0));
-        assert_eq!(level.cell_square(1, 0), ([-8.0, 4.0], [-6.0, 6.0]));
     }
 
     #[test]
-    fn slabs_partition_x_and_levels_double() {
-        let mut plan = Plan {
-            slab_bounds: vec![-1.0, 0.0, 5.0],
-            levels: vec![Level::default(); 4],
-            level_extent: 0.5,
-            ..Plan::default()
-        };
-        plan.index_slabs();
-        assert_eq!(plan.slabs(), 4);
-        assert_eq!([-2.0, -1.0, -0.0, 0.0, 4.9, 5.0, 1e30].map(|x| plan.slab_of(x)), [0, 1, 2, 2, 2, 3, 3]);
-        assert_eq!(plan.slab_of(f32::NEG_INFINITY), 0);
-        assert_eq!(plan.slab_after(1, 7.0), 3);
-        assert_eq!(plan.slab_start(0), f32::NEG_INFINITY);
-        assert_eq!((plan.slab_start(2), plan.slab_end(2)), (0.0, 5.0));
-        assert_eq!(plan.slab_end(3), f32::INFINITY);
-        // Level l holds extents up to 0.5 · 2^l; past the last level, the last.
-        assert_eq!([0.0, 0.5, 0.51, 1.0, 1.5, 2.0, 2.1, 1e9].map(|e| plan.level_of(e)), [0, 0, 1, 1, 2, 2, 3, 3]);
-        assert_eq!([0.5, 1.0, 2.0, 3.0, 4.0, 1e-3].map(level_for_ratio), [0, 0, 1, 2, 2, 0]);
-        assert_eq!(level_for_ratio(f32::INFINITY), usize::MAX);
-        // The index agrees with counting the boundaries, on boundaries, between them, near and far.
-        let mut rng = collide_math::Rng::new(4);
-        let mut bounds: Vec<f32> = (0..40).map(|_| rng.range_f32(-100.0, 100.0)).collect();
-        bounds.extend([1e6, 1e6 + 1.0, 1.0000001e6]);
-        bounds.sort_by(f32::total_cmp);
-        bounds.dedup();
-        plan.slab_bounds = bounds.clone();
-        plan.index_slabs();
-        let mut xs: Vec<f32> = (0..2000).map(|_| rng.range_f32(-150.0, 150.0)).collect();
-        xs.extend(bounds.iter().flat_map(|&b| [b, b.next_down(), b.next_up()]));
-        xs.extend([-1e30, 1e30, 5e5, f32::MAX]);
-        for x in xs {
-            assert_eq!(plan.slab_of(x), bounds.partition_point(|&b| b <= x), "x = {x}");
-        }
+    fn cells_hash_onto_the_torus_and_its_partitions() {
+        // 8 rows in 4 partitions of 2 rows, 4 columns: a partition holds 2 · 4 buckets.
+        let level = Level::new([3, 2], 2, 5);
+        assert_eq!((level.torus(), level.parts(), level.part_buckets()), ([8, 4], 4, 8));
+        assert_eq!(level.locate(0, 0), (5, 0));
+        assert_eq!(level.locate(3, 2), (6, 4 + 2));
+        // Cell (−1, −1) wraps to row 7, column 3; cell (9, 5) to row 1, column 1.
+        assert_eq!(level.locate(-1, -1), (8, 4 + 3));
+        assert_eq!(level.locate(9, 5), (5, 4 + 1));
+        assert_eq!(Level::new([0, 0], 3, 0).part_bits, 0, "no more partitions than rows");
+        assert_eq!(levels(0b1011).collect::<Vec<_>>(), [0, 1, 3]);
+        assert_eq!((low_mask(0), low_mask(2), low_mask(31)), (1, 7, u32::MAX));
     }
 }

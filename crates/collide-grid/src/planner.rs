@@ -1,30 +1,64 @@
-//! Planning a frame from a sample of its boxes: the cell size, the levels and their tori, the slabs.
+//! Planning a frame from a sample of its boxes: the cell size, the levels bodies live at, each level's torus and
+//! its partitions. A plan affects the time taken, never the pairs: every box lands in a cell of the torus whatever
+//! the sample saw, and a body of a level the plan did not foresee makes the caller plan again (`grid.rs`).
 //!
-//! Every choice here affects only the time taken, never the pairs: cells are hashed onto a torus and slabs
-//! reach to infinity, so any plan covers every box. That is why a **sample** is enough — at most
-//! [`SAMPLE`] boxes taken at a fixed stride, so a million-body frame plans in microseconds and the same boxes
-//! give the same plan. A far outlier the sample misses wraps onto the torus like any other box.
+//! - **Cell size.** `cell_factor` times a reference extent (the larger of a box's sides on y and z): the median
+//!   for `grid`, the 10th percentile for `hgrid`'s finest level; or a fixed `cell_size`. When the reference box
+//!   has no size (points), the edge of a cube holding one body if they were spread evenly over their bounds.
+//! - **Levels.** The sampled boxes' natural levels (`plan.rs`) say which levels have bodies. A cost model
+//!   (`Planner::choose_levels`) weighs keeping each level apart — its bodies in cells their size, each scanning the
+//!   finer levels' columns its box covers — against merging it into the next coarser one; the coarsest is always
+//!   kept. The levels
+//!   the last frame met are kept present, so that a level the sample misses does not make every frame plan
+//!   twice.
+//! - **Tori.** A level's torus has a column per cell of the scene's bulk bounds (each axis rounded up to a power
+//!   of two) when that is at most [`COLUMNS_PER_ENTRY`] per entry the level is expected to hold, else the bounds'
+//!   cells folded onto that many columns, in the bounds' proportions. So memory follows the bodies, not the world.
+//! - **Bulk bounds against far outliers** ([`bulk_bounds`]). Cells are counted from the bounds' corner and
+//!   clamped to ±(2²² − 1), so a sampled body at ±1e30 would put every ordinary body into one cell. On an axis
+//!   where the sample's bounds are more than [`OUTLIER_RATIO`] times wider than a trimmed sample's
+//!   ([`sampled_bounds`]), the cells' origin and the tori are planned on the trimmed bounds; the far bodies land
+//!   in far cells like any other box, or in the clamped border cells.
+//! - **Partitions.** The rows of each level's torus are cut into partitions, the tasks of the build and the
+//!   search: as many as asked for (one when the frame runs serially), shared among the levels by their entries.
+//!
+//! [`bulk_bounds`]: collide_broadphase::grid::bulk_bounds
+//! [`sampled_bounds`]: collide_broadphase::grid::sampled_bounds
+//! [`OUTLIER_RATIO`]: collide_broadphase::grid::OUTLIER_RATIO
 
-use crate::plan::{Level, MAX_LEVELS, MAX_TORUS_BITS, Plan, is_valid, level_for_ratio};
+use crate::plan::{Cells, Level, MAX_LEVELS, MAX_TORUS_BITS, Plan, XBins, is_valid, levels, natural_level};
 use collide_broadphase::Aabb;
 use collide_broadphase::grid::{bulk_bounds, sampled_bounds};
 
-/// The most boxes the planner reads: enough for stable quantiles (the 10th percentile of 4096 is off by about
-/// half a percentile), few enough to stay far below a frame's cost.
-pub const SAMPLE: usize = 4096;
+/// The most boxes the planner reads: enough for stable quantiles (the 10th percentile of 1024 is off by about a
+/// percentile), few enough to stay far below a frame's cost — the plan runs on one thread, and 4096 boxes (about
+/// 190 instructions each: read at a stride, their cells and level, the quantile) took a twelfth of a 10⁵-body
+/// frame's two-thread time.
+pub const SAMPLE: usize = 1024;
 
-/// A level holds bodies up to this many times the size its cells were made for (`cell / cell_factor`), so
-/// that a crowd of equal bodies — the reference size itself — is not cut in two by a level boundary: their
-/// largest sides, each a float subtraction, differ in the last bits, and half of them would go one level up.
-/// The cells of a level are then at least `cell_factor / LEVEL_SLACK` times its bodies.
-pub const LEVEL_SLACK: f64 = 1.25;
+/// A level's torus has at most this many columns per entry the level holds (and at least sixteen):
+/// every cell of the scene's bounds when they are fewer, so that cells far apart seldom share a bucket, while the
+/// counters of a partition (cleared, summed and read every frame) stay in proportion to its entries in a world
+/// far wider than its bodies.
+pub const COLUMNS_PER_ENTRY: f64 = 0.5;
+
+/// The fewest columns a level's torus is folded down to.
+const MIN_COLUMNS: f64 = 16.0;
+
+/// A level's torus folds its cells along an axis onto the power of two below them when they are at most this
+/// many times it (the cells beyond wrap onto the first ones), else takes the power of two above.
+const FOLD_SLACK: f64 = 1.25;
+
+/// The fewest columns along each axis: four, so that a cell's nine neighbourhood offsets are nine distinct buckets,
+/// which the search's exactly-once rule needs (two would fold the cells before and after a cell onto one column).
+const MIN_AXIS_BITS: u32 = 2;
 
 /// Which grid is planned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// One level, cells sized from the median box.
+    /// Cells sized from the median box; larger bodies on one coarser level.
     Uniform,
-    /// Levels of doubling cells, each body at the level that fits its size.
+    /// Levels of doubling cells from the small boxes, each body at the level that fits its size.
     Hierarchical,
 }
 
@@ -33,44 +67,43 @@ pub enum Kind {
 pub struct Request {
     /// Uniform or hierarchical.
     pub kind: Kind,
-    /// Cells are this many times the reference extent (median box for the uniform grid, small boxes for the
-    /// hierarchical one's finest level).
+    /// Cells are this many times the reference extent (the median box for the uniform grid, the small boxes for
+    /// the hierarchical one's finest level).
     pub cell_factor: f32,
     /// A fixed cell size (finest level), or 0 to size cells from the boxes.
     pub cell_size: f32,
-    /// The slabs wanted for load balance when the frame runs in parallel (1 when serially): a slab is cut once it
-    /// holds `1 / slabs` of the sample, so there are about this many or more (the width cut adds slabs), but never
-    /// more than `max_slabs`, and fewer where the bodies' starts take fewer distinct values.
-    pub slabs: usize,
-    /// At most this many slabs.
-    pub max_slabs: usize,
-    /// A slab is cut after about this many cell widths along x.
-    pub slab_cells: f32,
-    /// A level's torus has at most this many columns per entry it expects in a slab: all the columns of the
-    /// sampled bounds when they are fewer (no two cells of the scene fold onto one), else folded down to this.
-    pub columns_per_entry: f32,
+    /// The partitions wanted (1 when the frame runs serially): shared among the present levels by their entries,
+    /// at least one each.
+    pub parts: usize,
 }
 
-/// The planner's buffers, kept across frames.
+/// The planner's buffers and what it keeps from the last frame, across frames.
 #[derive(Clone, Debug, Default)]
 pub struct Planner {
+    /// The sampled valid boxes' corners on y and z: `[min y, min z, max y, max z]`.
+    corners: Vec<[f32; 4]>,
+    /// Their reference extents (reordered by the quantile).
     extents: Vec<f32>,
-    starts: Vec<f32>,
-}
-
-/// What the sample says about the scene.
-#[derive(Clone, Copy, Debug)]
-struct SceneSample {
-    /// Sampled boxes (valid ones).
-    len: usize,
-    /// The bounds of the sampled boxes.
-    bounds: Aabb,
+    /// Their extents along x, in sample order.
+    along_x: Vec<f32>,
+    /// The natural levels the last frame met (bit `l`): kept present.
+    last_natural: u32,
+    /// This frame's expected bodies per natural level (the sample's, scaled to the body count).
+    expected: [f64; MAX_LEVELS],
+    /// The sampled bodies' mean extent along x per natural level.
+    reach: [f64; MAX_LEVELS],
+    /// The sampled bodies' mean reference extent (the larger of y and z) per natural level, in level-0 cells.
+    size: [f64; MAX_LEVELS],
+    /// The bulk bounds' extent in level-0 cells, on y and z.
+    span: [f64; 2],
+    /// The bulk bounds' extent along x.
+    span_x: f64,
 }
 
 impl Planner {
     /// Plan the frame of `aabbs` into `plan` (its buffers reused). O(min(n, SAMPLE) log SAMPLE).
     pub fn plan(&mut self, aabbs: &[Aabb], request: &Request, plan: &mut Plan) {
-        let sample = self.sample(aabbs);
+        let bounds = self.sample(aabbs);
         let reference = match request.kind {
             Kind::Uniform => quantile(&mut self.extents, 0.5),
             Kind::Hierarchical => quantile(&mut self.extents, 0.1),
@@ -78,78 +111,206 @@ impl Planner {
         let cell = if request.cell_size > 0.0 {
             f64::from(request.cell_size)
         } else {
-            auto_cell(reference, request.cell_factor, &sample, aabbs.len())
+            auto_cell(reference, request.cell_factor, &bounds, aabbs.len())
         };
-        // The finest level's bodies are up to LEVEL_SLACK · cell / cell_factor wide (for a fixed cell size, the
-        // factor still says how much smaller than a cell a body should be).
-        plan.level_extent = match request.kind {
-            Kind::Uniform => f32::INFINITY,
-            Kind::Hierarchical => (cell / f64::from(request.cell_factor.max(1e-3)) * LEVEL_SLACK) as f32,
+        let origin = if bounds.min.is_finite() { [f64::from(bounds.min.y), f64::from(bounds.min.z)] } else { [0.0; 2] };
+        plan.cells = Cells::new([cell; 2], origin);
+        plan.x_bins = XBins::new(bounds.min.x, bounds.max.x);
+        let extent = |axis: usize| {
+            let e = f64::from(bounds.max[axis]) - f64::from(bounds.min[axis]);
+            if e.is_finite() && e > 0.0 { e / cell } else { 1.0 }
         };
-        let level_count = if request.kind == Kind::Uniform { 1 } else { MAX_LEVELS };
-        let mut per_level = [0usize; MAX_LEVELS];
-        for &e in &self.extents {
-            per_level[level_for_ratio(e / plan.level_extent).min(level_count - 1)] += 1;
+        self.span = [extent(1), extent(2)];
+        self.span_x = extent(0) * cell;
+        // The sampled boxes' natural levels, scaled to the body count, and their reach along x.
+        let scale = aabbs.len() as f64 / self.corners.len().max(1) as f64;
+        (self.expected, self.reach, self.size) = ([0.0; MAX_LEVELS], [0.0; MAX_LEVELS], [0.0; MAX_LEVELS]);
+        let mut sampled = 0u32;
+        for (c, &x) in self.corners.iter().zip(&self.along_x) {
+            let l = natural_level(plan.cells.of_box([c[0], c[1]], [c[2], c[3]]));
+            self.expected[l] += scale;
+            self.reach[l] += f64::from(x) * scale;
+            self.size[l] += f64::from((c[2] - c[0]).max(c[3] - c[1])) / cell * scale;
+            sampled |= 1 << l;
         }
-        self.slab_bounds(request, cell, &mut plan.slab_bounds);
-        plan.index_slabs();
-        let scale = aabbs.len() as f64 / sample.len.max(1) as f64;
-        let slabs = plan.slabs() as f64;
-        plan.levels.clear();
-        let mut finer = 0.0;
-        for (l, &sampled) in per_level.iter().enumerate().take(level_count) {
-            // Entries per slab: this level's bodies, and when it has any, the finer bodies' queries.
-            let members = sampled as f64 * scale;
-            let entries = if members > 0.0 { members + finer } else { 0.0 };
-            finer += members;
-            let level_cell = cell * 2f64.powi(l as i32);
-            let most = (entries / slabs * f64::from(request.columns_per_entry)).max(MIN_COLUMNS);
-            plan.levels.push(level(level_cell, &sample.bounds, most));
+        for l in 0..MAX_LEVELS {
+            self.reach[l] /= self.expected[l].max(1e-9);
+            self.size[l] /= self.expected[l].max(1e-9);
         }
+        let natural = sampled | self.last_natural;
+        plan.map = self.choose_levels(natural);
+        self.lay_out(natural, request, plan);
     }
 
-    /// Sample at most [`SAMPLE`] valid boxes at a fixed stride: their largest sides and their starts on x (kept
-    /// in `extents` and `starts`) and their bounds.
-    fn sample(&mut self, aabbs: &[Aabb]) -> SceneSample {
+    /// After a body pass met the natural levels `natural`: remember them for the next frame, and when one of them
+    /// maps to a level the plan does not have, plan again with them (the same cells) and return `true`: the pass
+    /// must be repeated.
+    pub fn met(&mut self, natural: u32, request: &Request, plan: &mut Plan) -> bool {
+        self.last_natural = natural;
+        let wanted = levels(natural).fold(0u32, |set, l| set | 1 << plan.map[l]);
+        if wanted & !plan.present == 0 {
+            return false;
+        }
+        // The new levels were not sampled: a few bodies each. The levels chosen again over all of them (a new top
+        // level must be present; a few bodies below it merge into the next level up).
+        for l in levels(natural) {
+            if self.expected[l] == 0.0 {
+                (self.expected[l], self.reach[l], self.size[l]) = (1.0, 0.0, f64::from(1u32 << l));
+            }
+        }
+        let known = levels(plan.present).fold(natural, |set, l| set | 1 << l);
+        plan.map = self.choose_levels(known);
+        self.lay_out(known, request, plan);
+        true
+    }
+
+    /// Sample at most [`SAMPLE`] valid boxes at a fixed stride: their corners and reference extents (kept in
+    /// `corners` and `extents`); returns the bulk bounds.
+    fn sample(&mut self, aabbs: &[Aabb]) -> Aabb {
+        self.corners.clear();
         self.extents.clear();
-        self.starts.clear();
-        let stride = aabbs.len().div_ceil(SAMPLE).max(1);
+        self.along_x.clear();
+        // An odd stride: scenes built in even periods (every tenth body large, say) would alias with an even one.
+        let stride = aabbs.len().div_ceil(SAMPLE).max(1) | 1;
         let mut bounds = Aabb::EMPTY;
         for b in aabbs.iter().step_by(stride).filter(|b| is_valid(b)) {
-            self.extents.push(b.extents().max_element());
-            self.starts.push(b.min.x);
+            self.corners.push([b.min.y, b.min.z, b.max.y, b.max.z]);
+            let e = b.extents();
+            self.extents.push(e.y.max(e.z));
+            self.along_x.push(e.x);
             bounds = bounds.union(b);
         }
-        // Where the bulk of the bodies is: cells are counted from the bounds' corner and clamped to ±CELL_LIMIT,
-        // so a few bodies at ±1e30 would otherwise put every ordinary body in one cell. The far ones wrap onto
-        // the torus like any other box.
-        let bounds = bulk_bounds(bounds, sampled_bounds(aabbs));
-        SceneSample { len: self.extents.len(), bounds }
+        // Where the bulk of the bodies is: cells are counted from the bounds' corner and clamped, so a few bodies
+        // at ±1e30 would otherwise put every ordinary body in one cell.
+        bulk_bounds(bounds, sampled_bounds(aabbs))
     }
 
-    /// Slab boundaries along the sampled starts: a slab is cut once it is `slab_cells` cells of the finest level
-    /// wide (so that a bucket — a slab's stretch of one column — holds a few bodies), or once it holds its share of
-    /// the sample for load balance. Boundaries sit on sampled starts, so a gap in the scene (between far clusters)
-    /// is crossed by one slab, never cut into empty ones; equal starts (a crowd at one x) are never split.
-    fn slab_bounds(&mut self, request: &Request, cell: f64, out: &mut Vec<f32>) {
-        out.clear();
-        if request.max_slabs <= 1 || self.starts.is_empty() {
-            return;
-        }
-        self.starts.sort_unstable_by(f32::total_cmp);
-        let width = f64::from(request.slab_cells) * cell;
-        let share = self.starts.len().div_ceil(request.slabs.max(1));
-        let (mut first, mut count) = (f64::from(self.starts[0]), 0);
-        for &x in &self.starts {
-            let wide = f64::from(x) >= first + width;
-            if (wide || count >= share) && out.last().is_none_or(|&last| x > last) && out.len() + 1 < request.max_slabs
-            {
-                out.push(x);
-                (first, count) = (f64::from(x), 0);
-            }
-            count += 1;
+    /// The levels, tori and partitions of a plan whose bodies have the natural levels `natural` (and those of
+    /// `self.expected`), mapped by `plan.map`. Each present level gets a share of the partitions as large as the
+    /// model's share of the work there (its search and its bodies' scans of the finer levels), at least one.
+    fn lay_out(&mut self, natural: u32, request: &Request, plan: &mut Plan) {
+        let chosen = levels(natural).fold(0u32, |set, l| set | 1 << plan.map[l]);
+        let mut work = [0.0f64; MAX_LEVELS];
+        self.cost(natural, chosen, &mut work);
+        let total: f64 = work.iter().sum();
+        plan.present = chosen;
+        plan.part_level.clear();
+        for l in levels(chosen) {
+            let members = levels(natural).filter(|&n| usize::from(plan.map[n]) == l).map(|n| self.expected[n]).sum();
+            let scale = f64::from(1u32 << l);
+            let bits = torus_bits(self.span.map(|s| s / scale), members);
+            let share = request.parts as f64 * work[l] / total.max(1.0);
+            let part_bits = (share.max(1.0).log2().round() as u32).min(bits[0]);
+            let first = plan.part_level.len() as u32;
+            plan.levels[l] = Level::new(bits, part_bits, first);
+            plan.part_level.extend(std::iter::repeat_n(l as u8, 1 << part_bits));
         }
     }
+}
+
+impl Planner {
+    /// The levels bodies live at: for the natural levels `natural`, the set of levels — the coarsest always, and
+    /// any finer ones — that the cost model below rates cheapest, each natural level mapped to the first chosen
+    /// level at or above it. At most [`CHOICE_LEVELS`] natural levels are weighed (the finest ones merge upward
+    /// beyond that).
+    ///
+    /// A level of its own gives a body cells its size, but each of its bodies scans the finer levels' columns
+    /// that its box covers; merged into a coarser level, it is one more body of larger cells, whose columns are
+    /// longer. The model counts rough instructions, measured on the uniform and mixed-sizes scenes: per body the
+    /// body pass and the build (about 105), its search (all against all in blocks of eight, about 100 plus 12 per
+    /// record of its column, or a merge of crowds, about 200, past a dozen), 10 per candidate along x in the
+    /// columns around (a column's records over the bulk of the scene along x, those within reach); per row of a
+    /// finer level a coarser body scans, about 15, and 10 per record there.
+    fn choose_levels(&self, natural: u32) -> [u8; MAX_LEVELS] {
+        let identity: [u8; MAX_LEVELS] = std::array::from_fn(|l| l as u8);
+        let Some(top) = levels(natural).last() else { return identity };
+        // The finer natural levels weighed, the coarsest `CHOICE_LEVELS − 1` below the top (no allocation).
+        let mut weighed = [0usize; MAX_LEVELS];
+        let count = levels(natural).zip(&mut weighed).map(|(l, w)| *w = l).count();
+        let finer = &weighed[count.saturating_sub(CHOICE_LEVELS)..count - 1];
+        let (mut best, mut best_cost) = (0u32, f64::INFINITY);
+        let mut work = [0.0; MAX_LEVELS];
+        for subset in 0..1u32 << finer.len() {
+            let chosen = finer
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| subset >> k & 1 == 1)
+                .fold(1u32 << top, |set, (_, &l)| set | 1 << l);
+            let cost = self.cost(natural, chosen, &mut work);
+            if cost < best_cost {
+                (best, best_cost) = (chosen, cost);
+            }
+        }
+        std::array::from_fn(|l| levels(best).find(|&c| c >= l).unwrap_or(l) as u8)
+    }
+
+    /// The model's cost of a frame whose bodies of the natural levels `natural` live at the levels `chosen` (see
+    /// [`Planner::choose_levels`]), and in `work` each level's share.
+    fn cost(&self, natural: u32, chosen: u32, work: &mut [f64; MAX_LEVELS]) -> f64 {
+        *work = [0.0; MAX_LEVELS];
+        // Per chosen level: its bodies, their mean reach along x, its bodies per column.
+        let mut members = [0.0f64; MAX_LEVELS];
+        let mut reach = [0.0f64; MAX_LEVELS];
+        let mut size = [0.0f64; MAX_LEVELS];
+        let mut per_column = [0.0f64; MAX_LEVELS];
+        for l in levels(natural) {
+            let at = levels(chosen).find(|&c| c >= l).unwrap_or(l);
+            members[at] += self.expected[l];
+            reach[at] += self.expected[l] * self.reach[l];
+            size[at] += self.expected[l] * self.size[l];
+        }
+        let world = |level: usize| self.span.map(|s| (s / f64::from(1u32 << level)).max(1.0));
+        for level in levels(chosen) {
+            let [wy, wz] = world(level);
+            let columns = (wy * wz).min((0.5 * members[level]).max(MIN_COLUMNS));
+            per_column[level] = members[level] / columns;
+            let m = per_column[level];
+            let own = reach[level] / members[level].max(1e-9);
+            let along = 9.0 * m * own / self.span_x.max(1e-30);
+            work[level] += members[level] * (105.0 + (100.0 + 12.0 * m).min(200.0) + 10.0 * along);
+            // Each body scans the finer levels' rows its box covers, and one more.
+            let cells = size[level] / members[level].max(1e-9);
+            for finer in levels(chosen & (crate::plan::low_mask(level) >> 1)) {
+                let [ty, tz] = world(finer);
+                let across = cells / f64::from(1u32 << finer) + 2.0;
+                let (rows, span) = (across.min(ty), across.min(tz));
+                work[level] += members[level] * rows * (15.0 + 10.0 * span * per_column[finer]);
+            }
+        }
+        work.iter().sum()
+    }
+}
+
+/// The most natural levels the cost model weighs against each other (2¹¹ choices at most).
+const CHOICE_LEVELS: usize = 12;
+
+/// The torus of a level whose bulk bounds are `cells` wide (y, z) and that holds `entries`: a column per cell,
+/// each axis rounded up to a power of two, when that is at most [`COLUMNS_PER_ENTRY`] per entry (and at least
+/// [`MIN_COLUMNS`]); else the cells folded onto about that many columns: the axis with fewer cells keeps them
+/// when it can (a flat world stays flat), up to half the bits, and the other takes the rest.
+fn torus_bits(cells: [f64; 2], entries: f64) -> [u32; 2] {
+    let most = (entries * COLUMNS_PER_ENTRY).max(MIN_COLUMNS);
+    let budget = (most.log2().floor() as u32).min(2 * MAX_TORUS_BITS);
+    // A power of two at or above the cells, or the one below when it folds at most a quarter of them: a torus
+    // of 512 for 270 cells would leave nearly half its columns empty, and empty columns cost a bucket each.
+    let up = |c: f64| {
+        if !(c.is_finite() && c > 1.0) {
+            return 0;
+        }
+        let below = c.log2().floor();
+        let bits = if c <= FOLD_SLACK * below.exp2() { below } else { below + 1.0 };
+        (bits as u32).min(MAX_TORUS_BITS)
+    };
+    let want = cells.map(|c| up(c).max(MIN_AXIS_BITS));
+    if want[0] + want[1] <= budget {
+        return want;
+    }
+    let small = usize::from(cells[1] < cells[0]);
+    let mut bits = [0; 2];
+    bits[small] = want[small].min(budget / 2);
+    bits[1 - small] = want[1 - small].min(budget - bits[small]);
+    bits[small] = want[small].min(budget - bits[1 - small]);
+    bits.map(|b| b.max(MIN_AXIS_BITS))
 }
 
 /// The `q` quantile of `values` (reordered), or 0 for none.
@@ -162,43 +323,16 @@ fn quantile(values: &mut [f32], q: f32) -> f32 {
 }
 
 /// The cell size from the reference extent, or when the boxes have no size (points), from the density: the edge
-/// of a cube holding one body if they were spread evenly over the sampled bounds. 1 when even that is 0 (every
-/// box at one point: any size does).
-fn auto_cell(reference: f32, factor: f32, sample: &SceneSample, n: usize) -> f64 {
+/// of a cube holding one body if they were spread evenly over the bounds. 1 when even that is 0 (every box at one
+/// point: any size does).
+fn auto_cell(reference: f32, factor: f32, bounds: &Aabb, n: usize) -> f64 {
     let from_size = f64::from(reference) * f64::from(factor);
     if from_size > 0.0 && from_size.is_finite() {
         return from_size;
     }
-    let e = sample.bounds.extents();
-    let widest = f64::from(e.max_element());
+    let widest = f64::from(bounds.extents().max_element());
     let per_body = widest / (n.max(1) as f64).cbrt();
     if per_body > 0.0 && per_body.is_finite() { per_body } else { 1.0 }
-}
-
-/// The fewest columns a level's torus is folded down to: a few hundred counters cost nothing next to a slab.
-const MIN_COLUMNS: f64 = 256.0;
-
-/// A level of cells `cell` wide over the sampled bounds, on a torus of at most `most` columns: every cell of the
-/// bounds when they fit (no two cells of the sampled scene share a column), else folded onto a torus with the
-/// bounds' proportions. Powers of two per axis, at least one column.
-fn level(cell: f64, bounds: &Aabb, most: f64) -> Level {
-    let origin = if bounds.min.is_finite() { [f64::from(bounds.min.y), f64::from(bounds.min.z)] } else { [0.0; 2] };
-    let cells = |axis: usize| {
-        let e = f64::from(bounds.extents()[axis]);
-        if e.is_finite() && e > 0.0 { (e / cell).floor() + 1.0 } else { 1.0 }
-    };
-    let (ty, tz) = (cells(1), cells(2));
-    let up = |w: f64| (w.max(1.0).log2().ceil() as u32).min(MAX_TORUS_BITS);
-    let down = |w: f64| (w.max(1.0).log2().floor() as u32).min(MAX_TORUS_BITS);
-    let bits = if f64::from(1u32 << (up(ty) + up(tz)).min(31)) <= most {
-        [up(ty), up(tz)]
-    } else {
-        // Shrink both axes by the same factor, but no axis below one column, and round down to stay at most.
-        let f = (most / (ty * tz)).sqrt();
-        let wy = (ty * f).clamp(1.0, ty);
-        [down(wy), down((most / f64::from(1u32 << down(wy))).clamp(1.0, tz))]
-    };
-    Level::new(cell, origin, bits)
 }
 
 #[cfg(test)]
@@ -206,22 +340,14 @@ mod tests {
     use super::*;
     use collide_math::{Rng, Vec3};
 
-    fn request(kind: Kind, slabs: usize) -> Request {
-        Request {
-            kind,
-            cell_factor: 2.0,
-            cell_size: 0.0,
-            slabs,
-            max_slabs: 64,
-            slab_cells: 6.0,
-            columns_per_entry: 4.0,
-        }
+    fn request(kind: Kind, parts: usize) -> Request {
+        Request { kind, cell_factor: 2.0, cell_size: 0.0, parts }
     }
 
     #[test]
-    fn uniform_cells_follow_the_median_box_and_slabs_the_quantiles() {
+    fn uniform_cells_follow_the_median_box_and_tori_the_body_count() {
         let mut rng = Rng::new(1);
-        // 10 000 boxes of side 1 (a few of side 50) spread over x in [0, 1000], y and z in [0, 100].
+        // 10 000 boxes of side 1 (a few of side 50) over x in [0, 1000], y and z in [0, 100].
         let aabbs: Vec<Aabb> = (0..10_000)
             .map(|i| {
                 let c = Vec3::new(rng.range_f32(0.0, 1000.0), rng.range_f32(0.0, 100.0), rng.range_f32(0.0, 100.0));
@@ -229,59 +355,48 @@ mod tests {
             })
             .collect();
         let (mut planner, mut plan) = (Planner::default(), Plan::default());
-        planner.plan(&aabbs, &request(Kind::Uniform, 8), &mut plan);
-        assert_eq!(plan.levels.len(), 1);
-        assert_eq!(plan.levels[0].cell, 2.0);
-        // Slabs about 6 cells (12 units) wide over x in [0, 1000]: about 80, capped at 64.
-        assert_eq!(plan.slabs(), 64);
-        let widths: Vec<f32> = plan.slab_bounds.windows(2).map(|w| w[1] - w[0]).collect();
-        assert!(widths.iter().all(|&w| (12.0..14.0).contains(&w)), "{widths:?}");
-        // Fewer slabs when asked for balance only: the share binds before the width.
-        let wide = Request { slab_cells: 1000.0, ..request(Kind::Uniform, 8) };
-        planner.plan(&aabbs, &wide, &mut plan);
-        assert_eq!(plan.slabs(), 8);
-        for s in 0..8 {
-            let count = aabbs.iter().filter(|b| plan.slab_of(b.min.x) == s).count();
-            assert!((1000..1500).contains(&count), "slab {s}: {count}");
-        }
-        // 10 000 bodies over 8 slabs allow 4 · 1250 columns: the bounds' 51 × 51 cells fit, as 64 × 64.
+        planner.plan(&aabbs, &request(Kind::Uniform, 16), &mut plan);
+        assert_eq!(plan.cells.edge, [2.0, 2.0]);
+        // Side 50 over cells of 2: 25 or 26 cells, natural level 4 or 5. Merging the small bodies into cells of 32
+        // or more would put hundreds in a column: the small bodies keep level 0, and the large ones share one level
+        // (a level each would make each scan level 0 for a handful of bodies).
+        let big = plan.map[5];
+        assert_eq!(plan.present, 1 | 1 << big, "{:#b}", plan.present);
+        assert_eq!((plan.map[0], plan.map[4]), (0, big));
+        assert!(plan.map.windows(2).all(|w| w[0] <= w[1]) && (0..MAX_LEVELS).all(|l| usize::from(plan.map[l]) >= l));
+        // Level 0: the bounds' 75 × 75 cells (side 50 reaches 25 past them) fold onto 64 × 64 (at most 4950
+        // columns); the large bodies' level holds the bounds' few cells on at least 4 × 4 columns.
         assert_eq!(plan.levels[0].torus(), [64, 64]);
-        // Over 64 slabs they allow 4 · 156: folded onto 16 × 32.
-        planner.plan(&aabbs, &Request { slabs: 64, slab_cells: 1000.0, ..request(Kind::Uniform, 8) }, &mut plan);
-        assert!((60..=64).contains(&plan.slabs()), "{}", plan.slabs());
-        assert_eq!(plan.levels[0].torus(), [16, 32]);
-        assert_eq!(plan.level_of(1e9), 0, "one level: every body at level 0");
+        assert_eq!(plan.levels[usize::from(big)].torus(), [4, 4]);
+        // 16 partitions asked for, shared by the levels' work; each level at least one.
+        let parts = [plan.levels[0].parts(), plan.levels[usize::from(big)].parts()];
+        assert!(parts[0] >= 4 && parts[1] >= 1 && parts[0] + parts[1] <= 32, "{parts:?}");
+        assert_eq!(plan.parts(), parts[0] + parts[1]);
+        // Serially: one partition per level.
+        planner.plan(&aabbs, &request(Kind::Uniform, 1), &mut plan);
+        assert_eq!(plan.part_level, [0, big]);
     }
 
     #[test]
-    fn hierarchical_levels_start_at_the_small_bodies() {
+    fn a_level_the_sample_missed_is_added_and_kept() {
         let mut rng = Rng::new(2);
-        let aabbs: Vec<Aabb> = (0..5000)
-            .map(|i| {
-                Aabb::from_center_radius(
-                    rng.point_in(Vec3::ZERO, Vec3::splat(400.0)),
-                    if i % 10 == 0 { 4.0 } else { 0.5 },
-                )
-            })
-            .collect();
-        let (mut planner, mut plan) = (Planner::default(), Plan::default());
-        planner.plan(&aabbs, &request(Kind::Hierarchical, 1), &mut plan);
-        assert_eq!(plan.levels.len(), MAX_LEVELS);
-        assert_eq!(plan.levels[0].cell, 2.0);
-        assert!(plan.levels.windows(2).all(|w| w[1].cell == 2.0 * w[0].cell));
-        // Side 1 at level 0 (up to 1.25), side 8 at level 3 (cells 16: two cell factors of its size).
-        assert_eq!(plan.level_extent, 1.25);
-        assert_eq!([1.0, 1.25, 1.3, 8.0, 10.0, 10.1].map(|e| plan.level_of(e)), [0, 0, 1, 3, 3, 4]);
-        assert_eq!(plan.slabs(), 33, "400 wide, a slab every 6 cells of 2");
-        // Every level's torus holds the bounds' cells (here 201 × 201 at level 0, 26 × 26 at level 3) up to 4
-        // columns per entry of a slab, and at least 256: level 0 its 4500 bodies over 33 slabs, level 3 its 500 and
-        // the 4500 queries.
-        let most = 4 * 5000 / plan.slabs();
-        for l in [0, 3] {
-            let columns = plan.levels[l].columns();
-            assert!((256..=most).contains(&columns), "level {l}: {columns} columns, at most {most}");
+        let mut aabbs: Vec<Aabb> =
+            (0..5000).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(100.0)), 0.5)).collect();
+        aabbs[1] = Aabb::from_center_radius(Vec3::splat(50.0), 10.0);
+        for kind in [Kind::Uniform, Kind::Hierarchical] {
+            let (mut planner, mut plan) = (Planner::default(), Plan::default());
+            let req = request(kind, 1);
+            planner.plan(&aabbs, &req, &mut plan);
+            assert_eq!(plan.present, 1, "{kind:?}: the sample (a stride of 2) misses body 1");
+            assert!(!planner.met(1, &req, &mut plan), "nothing new");
+            // Side 20 over cells of 2: 10 or 11 cells, natural level 3 or 4.
+            let big = natural_level(plan.cells.of_box([40.0; 2], [60.0; 2]));
+            assert!(planner.met(1 | 1 << big, &req, &mut plan), "{kind:?}");
+            assert_eq!(plan.present, 1 | 1 << big);
+            assert_eq!(plan.part_level, [0, big as u8]);
+            planner.plan(&aabbs, &req, &mut plan);
+            assert_eq!(plan.present, 1 | 1 << big, "{kind:?}: kept from the last frame");
         }
-        assert_eq!(plan.levels[1].columns(), 256, "empty: the fewest");
     }
 
     #[test]
@@ -295,21 +410,33 @@ mod tests {
         ] {
             for kind in [Kind::Uniform, Kind::Hierarchical] {
                 planner.plan(&aabbs, &request(kind, 4), &mut plan);
-                let c = plan.levels[0].cell;
+                let c = plan.cells.edge[0];
                 assert!(c > 0.0 && c.is_finite(), "{name}: cell {c}");
-                assert!(plan.slab_bounds.windows(2).all(|w| w[0] < w[1]), "{name}");
+                assert_eq!(plan.parts() == 0, name == "empty", "{name}: a partition per level present");
             }
         }
-        // Points 1 apart on a diagonal of 100: cells from the density, 100 / 100^(1/3).
-        planner.plan(
-            &(0..100).map(|i| Aabb::from_center_radius(Vec3::splat(i as f32), 0.0)).collect::<Vec<_>>(),
-            &request(Kind::Uniform, 1),
-            &mut plan,
-        );
-        assert!((plan.levels[0].cell - 99.0 / 100f64.cbrt()).abs() < 1e-3, "{}", plan.levels[0].cell);
+        // Points 1 apart on a diagonal of 100: cells from the density, 99 / 100^(1/3).
+        let points: Vec<Aabb> = (0..100).map(|i| Aabb::from_center_radius(Vec3::splat(i as f32), 0.0)).collect();
+        planner.plan(&points, &request(Kind::Uniform, 1), &mut plan);
+        assert!((plan.cells.edge[0] - 99.0 / 100f64.cbrt()).abs() < 1e-3, "{:?}", plan.cells.edge);
         // A fixed cell size wins.
         let fixed = Request { cell_size: 3.5, ..request(Kind::Uniform, 1) };
         planner.plan(&[Aabb::from_center_radius(Vec3::ZERO, 1.0)], &fixed, &mut plan);
-        assert_eq!(plan.levels[0].cell, 3.5);
+        assert_eq!(plan.cells.edge, [3.5, 3.5]);
+    }
+
+    #[test]
+    fn tori_fit_the_bounds_or_fold_onto_the_budget() {
+        assert_eq!(torus_bits([51.0, 51.0], 10_000.0), [6, 6]);
+        assert_eq!(torus_bits([270.0, 70.0], 1e6), [8, 6], "270 cells fold onto 256, 70 onto 64");
+        assert_eq!(torus_bits([90.0, 90.0], 1e6), [7, 7], "90 cells are too many to fold onto 64");
+        assert_eq!(torus_bits([3.0, 0.5], 10_000.0), [2, 2], "at least four columns along each axis");
+        // 50 000 × 50 000 cells, 100 000 entries: folded onto 2^15 columns, square.
+        assert_eq!(torus_bits([5e4, 5e4], 1e5), [7, 8]);
+        // A flat world: the thin axis keeps its cells.
+        assert_eq!(torus_bits([1e6, 2.0], 1e5), [13, 2]);
+        assert_eq!(torus_bits([f64::INFINITY, f64::NAN], 10.0), [2, 2]);
+        assert_eq!(torus_bits([3e4, 20.0], 1e5), [11, 4], "15 bits: the thin axis keeps its 20 cells, folded onto 16");
+        assert_eq!(torus_bits([1e9, 1e9], 1e12), [MAX_TORUS_BITS, MAX_TORUS_BITS]);
     }
 }

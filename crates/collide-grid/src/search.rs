@@ -1,174 +1,519 @@
-//! Searching a row's buckets: each pair reported by one bucket only, found by testing every pair of a small
-//! bucket or by a sweep along x of a larger one.
+//! Searching a partition's buckets: every pair reported exactly once, by where the bodies are stored, with no
+//! deduplication and no check per pair.
 //!
-//! A pair may be found in several buckets (its two boxes share several columns, or both reach into several
-//! slabs); it is reported where the **min corner of the two boxes' intersection** lies (the workspace's ownership
-//! rule, `collide_broadphase::ownership`): in the slab holding its x — the later of the two starts, so never
-//! between two ghosts — and in the column holding its y and z. Both boxes contain that corner, so both are in that
-//! bucket; the check costs a few instructions per pair found and none per pair tested in vain.
+//! A body is stored once, in the cell of its min corner at its level. Two small boxes `a`, `b` that overlap have
+//! min corners whose cells differ by at most one on each axis: on y, say `a.min.y <= b.min.y`; then
+//! `b.min.y <= a.max.y` (they overlap), so `cell(a.min.y) <= cell(b.min.y) <= cell(a.max.y) <= cell(a.min.y) + 1`
+//! — the cell function is monotone and `a` is small. Nothing but monotonicity is used, so rounding cannot break
+//! it. So a cell's members meet the members of its own cell and of its eight neighbours, and half of those
+//! suffice: each cell's bucket is searched within itself, and against the buckets of its four **forward
+//! neighbours** `(0, +1)`, `(+1, −1)`, `(+1, 0)`, `(+1, +1)`; the other four are the forward neighbours of the
+//! cells around it.
 //!
-//! Ghosts never meet ghosts (their pair belongs to an earlier slab), and in the hierarchical grid queries never
-//! meet queries (their pair belongs to a finer level), so a bucket's lists are tested against each other with the
-//! two-list kernels rather than merged.
+//! The cells are hashed onto a torus, so a bucket may hold several cells folded together. Every torus has at least
+//! four columns along each axis (`planner.rs`), so a cell's nine neighbourhood offsets land on nine distinct
+//! buckets: two overlapping boxes, whose real offset `d` is within one cell, meet only where one of them is
+//! searched against the bucket at offset `d` from its own — from `a` when `d` is forward, from `b` when `−d` is,
+//! within one bucket when `d = 0` (each pair of a bucket once) — and never elsewhere. Bodies of folded cells far
+//! apart share buckets and are compared in vain, never reported twice. Exactly once, with nothing checked but the
+//! overlap.
+//!
+//! Across levels: a body of a coarser level scans, at each finer present level, the columns whose cells could hold
+//! the min corner of a box that overlaps it — one cell before its own min corner's to its max corner's on y and
+//! z (the rule above, at the finer level: the finer box is small there, and the coarser one's cells there span
+//! its box) — each torus column at most once. A finer body lives in one column, so each such pair is met once;
+//! finer bodies never scan, and bodies of one level meet only by the forward stencil.
+//!
+//! A bucket is compared with the buckets it meets all against all, eight of its records at a time held in
+//! four-lane vectors, against each record of the others in turn: a cell holds a few bodies, and that costs less per
+//! pair than a sweep's merge costs per body (a merge step a record in each of nine buckets). The three buckets of
+//! the next row are adjacent columns, one range of records. Crowded buckets (`part.rs`) are sorted and merged.
 
-use crate::plan::Level;
-use collide_broadphase::Pair;
-use collide_broadphase::sweep::{PairSink, SweepBox, all_pairs, all_pairs_two, sweep_sparse, sweep_two_sparse};
+use crate::part::{CROWD, Part};
+use crate::plan::{Level, Plan, levels};
+use collide_broadphase::sweep::SweepBox;
+use collide_broadphase::{Pair, Tally};
+use glam::Vec4;
 
-/// Buckets of up to this many entries test every pair of them, unsorted; larger ones are sorted by `min.x` and
-/// swept. They come out of the build nearly sorted (see `build.rs`), so the sort seldom moves a record and the sweep
-/// tests only the boxes within reach along x: past a few entries, fewer tests than all pairs. At most the kernel's
-/// `ALL_PAIRS_MAX`.
-pub const UNSORTED_MAX: usize = 3;
-
-/// One row of a slab's level, ready to search: its member buckets, then (for a level taking queries) its query
-/// buckets, one per column along z, consecutive in `offsets`.
-pub struct Row<'a> {
-    /// The level.
-    pub level: &'a Level,
-    /// The row's index along y (hashed).
-    pub index: usize,
-    /// The offsets of the row's buckets into the cells: `2 · columns + 1` with queries, else `columns + 1`.
-    pub offsets: &'a [u32],
-    /// Whether the row has query buckets.
-    pub queried: bool,
-    /// Where the slab starts along x: entries starting before it are ghosts.
-    pub start: f32,
-}
-
-/// What the searches count.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Counts {
-    /// Box tests.
-    pub tests: u64,
-    /// Entries sorted by `min.x` for a sweep.
-    pub sorted: u64,
-    /// Buckets with at least one entry.
+/// One partition's search: its pairs and counters, kept across frames.
+#[derive(Clone, Debug, Default)]
+pub struct Search {
+    /// The pairs it found.
+    pub pairs: Vec<Pair>,
+    /// Tests made and entries compared.
+    pub tally: Tally,
+    /// Buckets holding at least one entry.
     pub occupied: u64,
     /// The most entries in one bucket.
     pub max_occupancy: u64,
-    /// Entries in query buckets.
-    pub queries: u64,
+    /// Rows of finer levels scanned by this partition's bodies.
+    pub scanned: u64,
 }
 
-/// Find the pairs `row`'s buckets own (its buckets are ranges of `cells`), into `sink`; buckets of more than
-/// [`UNSORTED_MAX`] entries are sorted by `min.x` on the way.
-pub fn search_row(row: &Row<'_>, cells: &mut [SweepBox], sink: &mut PairSink<'_>, counts: &mut Counts) {
-    let columns = row.level.torus()[1];
-    let start = row.start;
-    let first_column = row.index * columns;
-    for z in 0..columns {
-        let m_range = row.offsets[z] as usize..row.offsets[z + 1] as usize;
-        let q_range =
-            if row.queried { row.offsets[columns + z] as usize..row.offsets[columns + z + 1] as usize } else { 0..0 };
-        counts.bucket(m_range.len(), q_range.len());
-        if m_range.len() < 2 && (m_range.is_empty() || q_range.is_empty()) {
-            continue;
-        }
-        // Member buckets come before query buckets in `cells`, so both can be borrowed to sort.
-        let (head, tail) = cells.split_at_mut(m_range.end);
-        let m = &mut head[m_range.clone()];
-        let q = &mut tail[q_range.start.saturating_sub(m_range.end)..q_range.end.saturating_sub(m_range.end)];
-        let column = first_column + z;
-        let owned = |a: &SweepBox, b: &SweepBox| owns(row.level, column, a, b);
-        counts.tests += members_pairs(m, start, &owned, sink, &mut counts.sorted);
-        if !q.is_empty() {
-            counts.tests += query_pairs(m, q, start, &owned, sink, &mut counts.sorted);
-        }
+/// A range of one partition's records (one bucket, or adjacent buckets of a row) as the search reads it.
+#[derive(Clone, Copy)]
+struct Span<'a> {
+    part: &'a Part,
+    start: usize,
+    end: usize,
+}
+
+impl<'a> Span<'a> {
+    fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    fn records(&self) -> &'a [SweepBox] {
+        &self.part.records[self.start..self.end]
     }
 }
 
-impl Counts {
-    /// A column with `m` member and `q` query entries.
+/// One row of a level's buckets of one kind: its partition and the offsets of its columns.
+#[derive(Clone, Copy)]
+struct Row<'a> {
+    part: &'a Part,
+    /// `columns + 1` offsets.
+    offsets: &'a [u32],
+}
+
+impl<'a> Row<'a> {
+    /// Row `j` (not yet hashed) of level `lv`, from the built `parts`.
+    fn new(lv: &Level, parts: &'a [Part], j: i32) -> Self {
+        let (p, first) = lv.locate(j, 0);
+        let part = &parts[p];
+        Self { part, offsets: &part.offsets[first..=first + (1 << lv.bits[1])] }
+    }
+
+    /// The records of columns `k0..=k1` of the row (`k0 <= k1`, within the torus).
     #[inline(always)]
-    fn bucket(&mut self, m: usize, q: usize) {
-        self.occupied += u64::from(m > 0) + u64::from(q > 0);
-        self.max_occupancy = self.max_occupancy.max(m.max(q) as u64);
-        self.queries += q as u64;
+    fn span(&self, k0: usize, k1: usize) -> Span<'a> {
+        Span { part: self.part, start: self.offsets[k0] as usize, end: self.offsets[k1 + 1] as usize }
     }
-}
 
-/// The pairs among a bucket's members: every pair of a small bucket, a sweep of a larger one (sorted here) —
-/// never two ghosts (their pair is an earlier slab's).
-#[inline(always)]
-fn members_pairs(
-    m: &mut [SweepBox],
-    start: f32,
-    owned: &impl Fn(&SweepBox, &SweepBox) -> bool,
-    sink: &mut PairSink<'_>,
-    sorted: &mut u64,
-) -> u64 {
-    if m.len() < 2 {
-        return 0;
-    }
-    let keep = |a: &SweepBox, b: &SweepBox| ((a.lo() >= start) | (b.lo() >= start)) && owned(a, b);
-    if m.len() <= UNSORTED_MAX {
-        return all_pairs(m, keep, sink);
-    }
-    sort_by_lo(m, sorted);
-    // One sweep, two ghosts rejected by `keep`: ghosts are a few percent of a slab, and splitting the bucket into
-    // ghosts and members for two sweeps cost more than their rare meetings.
-    sweep_sparse(m, 0..m.len(), keep, sink)
-}
-
-/// The pairs of a bucket's members with the same column's queries (finer bodies), never two ghosts.
-#[inline(always)]
-fn query_pairs(
-    m: &mut [SweepBox],
-    q: &mut [SweepBox],
-    start: f32,
-    owned: &impl Fn(&SweepBox, &SweepBox) -> bool,
-    sink: &mut PairSink<'_>,
-    sorted: &mut u64,
-) -> u64 {
-    if m.len() <= UNSORTED_MAX && q.len() <= UNSORTED_MAX {
-        return all_pairs_two(m, q, |a, b| ((a.lo() >= start) | (b.lo() >= start)) && owned(a, b), sink);
-    }
-    // `m` is sorted already when above the all-pairs size ([`members_pairs`]); a small list is sorted here, as it
-    // meets a long one.
-    if m.len() <= UNSORTED_MAX {
-        sort_by_lo(m, sorted);
-    }
-    sort_by_lo(q, sorted);
-    let (g, gq) = (m.partition_point(|r| r.lo() < start), q.partition_point(|r| r.lo() < start));
-    sweep_two_sparse(m, &q[gq..], owned, sink) + sweep_two_sparse(&m[g..], &q[..gq], owned, sink)
-}
-
-/// Buckets larger than this are sorted by pdqsort, smaller ones by an insertion sort: they come out of the build
-/// nearly sorted (by bins of x), where an insertion sort costs about a comparison per entry — pdqsort cost 25
-/// instructions per entry on the 26-entry buckets of a uniform scene.
-const INSERTION_SORT_MAX: usize = 64;
-
-/// Sort a bucket by `min.x`: an insertion sort for a nearly sorted bucket of modest size, pdqsort for a crowd.
-fn sort_by_lo(v: &mut [SweepBox], sorted: &mut u64) {
-    *sorted += v.len() as u64;
-    if v.len() > INSERTION_SORT_MAX {
-        v.sort_unstable_by(|a, b| a.lo().total_cmp(&b.lo()));
-        return;
-    }
-    for i in 1..v.len() {
-        let r = v[i];
-        let mut j = i;
-        while j > 0 && v[j - 1].lo() > r.lo() {
-            v[j] = v[j - 1];
-            j -= 1;
+    /// The records of the columns `k − 1`, `k`, `k + 1` around column `k`, on the torus: one span, or two where
+    /// they wrap around its edge (the second empty when they do not). `columns >= 4`.
+    #[inline(always)]
+    fn around(&self, k: usize, columns: usize) -> [Span<'a>; 2] {
+        let empty = Span { part: self.part, start: 0, end: 0 };
+        if k == 0 {
+            [self.span(0, 1), self.span(columns - 1, columns - 1)]
+        } else if k + 1 == columns {
+            [self.span(k - 1, k), self.span(0, 0)]
+        } else {
+            [self.span(k - 1, k + 1), empty]
         }
-        v[j] = r;
+    }
+
+    /// The records of `count` consecutive columns from column `k` (any integer, reduced onto the torus), each
+    /// column once: one span, or two where they wrap around the torus's edge (the second empty when they do not).
+    #[inline(always)]
+    fn columns(&self, k: i32, count: usize, columns: usize) -> [Span<'a>; 2] {
+        let empty = Span { part: self.part, start: 0, end: 0 };
+        if count >= columns {
+            return [self.span(0, columns - 1), empty];
+        }
+        let first = k as usize & (columns - 1);
+        match first + count - 1 {
+            last if last < columns => [self.span(first, last), empty],
+            last => [self.span(first, columns - 1), self.span(0, last - columns)],
+        }
     }
 }
 
-/// `true` when column `c` of `level` owns the pair of `a` and `b` (whose boxes overlap): the column of their
-/// intersection's min corner in y and z.
+/// Four lanes of `v` from `q` (the extent arrays have slack entries at their end).
 #[inline(always)]
-fn owns(level: &Level, c: usize, a: &SweepBox, b: &SweepBox) -> bool {
-    let corner = a.min::<0>().max(b.min::<0>());
-    level.column_of_point(corner.y, corner.z) == c
+fn lanes(v: &[f32], q: usize) -> Vec4 {
+    let four: [f32; 4] = v[q..q + 4].try_into().expect("four lanes");
+    Vec4::from(four)
 }
 
-/// The pairs of every slab, appended to `out` in slab order.
-pub fn collect(slabs: &[crate::slab::Slab], out: &mut Vec<Pair>) {
-    out.reserve(slabs.iter().map(|s| s.pairs.len()).sum());
-    for slab in slabs {
-        out.extend_from_slice(&slab.pairs);
+/// Bits `0..n` set, for `n <= 8`: the lanes of a block of eight records that hold one.
+#[inline(always)]
+fn first_lanes(n: usize) -> u32 {
+    (1u32 << n.min(8)) - 1
+}
+
+/// Candidates waiting to be tested whole, at most this many: a record of the other span and the lanes of the
+/// block it met along x.
+const FOUND: usize = 16;
+
+/// The candidates `found` — record `i` of `b` against the lanes `m` of the block of `a`'s records from `q` —
+/// whose extents overlap along x: each tested whole, and kept when the boxes overlap. Returns the boxes tested
+/// whole. Out of line, and after the comparisons' loop: a few blocks in a hundred meet one, and inline its
+/// registers crowded the loop.
+#[cold]
+#[inline(never)]
+fn test(a: &[SweepBox], q: usize, found: &[(u32, u32)], b: &[SweepBox], out: &mut Vec<Pair>) -> u64 {
+    let mut tests = 0;
+    for &(i, mut m) in found {
+        let y = &b[i as usize];
+        tests += m.count_ones();
+        while m != 0 {
+            let x = &a[q + m.trailing_zeros() as usize];
+            if x.overlaps(y) {
+                out.push(Pair::new(x.id(), y.id()));
+            }
+            m &= m - 1;
+        }
+    }
+    u64::from(tests)
+}
+
+/// Every overlapping pair of a record of `a` and one of the spans `others` — and, with `inner`, of two records of
+/// `a`. All against all, eight records of `a` at a time held in four-lane vectors, against each record of the
+/// others in turn, along x; the few that overlap there are tested whole. Returns the boxes tested whole (the
+/// comparisons along x play the part of a sweep's order) and the blocks compared along x.
+#[inline(never)]
+fn all_pairs(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Vec<Pair>) -> Tally {
+    let (lo, neg_hi, records) = (&a.part.lo, &a.part.neg_hi, &a.part.records);
+    let mut found = [(0u32, 0u32); FOUND];
+    let mut tests = 0;
+    let mut q = a.start;
+    while q < a.end {
+        // The block's `−lo` and `hi`: with the other record's `lo` and `−hi` splat, `a.lo <= hi` reads
+        // `−hi <= −a.lo`, and each comparison overwrites the splat, not the block's bounds.
+        let (neg_lo0, hi0, neg_lo1, hi1) = (-lanes(lo, q), -lanes(neg_hi, q), -lanes(lo, q + 4), -lanes(neg_hi, q + 4));
+        let live = first_lanes(a.end - q);
+        let meets = |l: f32, nh: f32| {
+            let (l, nh) = (Vec4::splat(l), Vec4::splat(nh));
+            let low = (nh.cmple(neg_lo0) & l.cmple(hi0)).bitmask();
+            let high = (nh.cmple(neg_lo1) & l.cmple(hi1)).bitmask();
+            low | high << 4
+        };
+        let mut n = 0;
+        if inner {
+            // The block's records against the later records of `a`: each pair once.
+            for i in q + 1..a.end {
+                let m = meets(lo[i], neg_hi[i]) & live & first_lanes(i - q);
+                if m != 0 {
+                    found[n] = (i as u32, m);
+                    n += 1;
+                    if n == FOUND {
+                        tests += test(records, q, &found, records, out);
+                        n = 0;
+                    }
+                }
+            }
+            if n > 0 {
+                tests += test(records, q, &found[..n], records, out);
+                n = 0;
+            }
+        }
+        for b in others {
+            let (blo, bhi) = (&b.part.lo[b.start..b.end], &b.part.neg_hi[b.start..b.end]);
+            for (i, (&l, &nh)) in blo.iter().zip(bhi).enumerate() {
+                let m = meets(l, nh) & live;
+                if m != 0 {
+                    found[n] = (i as u32, m);
+                    n += 1;
+                    if n == FOUND {
+                        tests += test(records, q, &found, b.records(), out);
+                        n = 0;
+                    }
+                }
+            }
+            if n > 0 {
+                tests += test(records, q, &found[..n], b.records(), out);
+                n = 0;
+            }
+        }
+        q += 8;
+    }
+    // Blocks compared: each block of `a` against each later record of `a` and each record of the others.
+    let blocks = a.len().div_ceil(8) as u64;
+    let against = others.iter().map(|b| b.len() as u64).sum::<u64>() + if inner { a.len() as u64 } else { 0 };
+    Tally { pair_tests: tests, work: blocks * against, bytes_touched: blocks * against * 8 }
+}
+
+/// The most records a bucket has for [`few_pairs`]: each held splat in two vectors.
+const FEW: usize = 4;
+
+/// [`all_pairs`] for a bucket `a` of at most [`FEW`] records (a sparse scene's cells hold one or two): each of
+/// its records splat against the others' records four at a time, so that no lane waits on a record `a` does not
+/// have. Each block of four of the others is loaded once for all of `a`'s records.
+fn few_pairs(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Vec<Pair>) -> Tally {
+    match a.len() {
+        1 => few::<1>(a, inner, others, out),
+        2 => few::<2>(a, inner, others, out),
+        3 => few::<3>(a, inner, others, out),
+        _ => few::<4>(a, inner, others, out),
+    }
+}
+
+/// [`few_pairs`] for a bucket of exactly `N` records: the comparisons for records it does not have are not made.
+#[inline(never)]
+fn few<const N: usize>(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Vec<Pair>) -> Tally {
+    debug_assert_eq!(a.len(), N);
+    // Per record of `a`: `−lo` and `hi` splat.
+    let splats: [(Vec4, Vec4); N] =
+        std::array::from_fn(|k| (Vec4::splat(-a.part.lo[a.start + k]), Vec4::splat(-a.part.neg_hi[a.start + k])));
+    let mut tests = 0;
+    let mut blocks = 0;
+    let mut scan = |b: Span<'_>, below: usize, out: &mut Vec<Pair>| {
+        let (lo, neg_hi) = (&b.part.lo, &b.part.neg_hi);
+        let mut q = b.start;
+        while q < b.end {
+            let (l, nh) = (lanes(lo, q), lanes(neg_hi, q));
+            // Lanes `4k..4k + 4`: record `k` of `a` against records `q..q + 4` of `b`.
+            let mut m = 0;
+            for (k, &(nl, h)) in splats.iter().enumerate() {
+                m |= (nh.cmple(nl) & l.cmple(h)).bitmask() << (4 * k);
+            }
+            // The lanes past `b`'s end, and within `a` itself the pairs not after their first record.
+            let live = 0x1111 * ((1u32 << (b.end - q).min(4)) - 1);
+            let m = m & live & below_mask(q, below);
+            blocks += 1;
+            if m != 0 {
+                tests += u64::from(m.count_ones());
+                for k in 0..N {
+                    let mut lanes_k = m >> (4 * k) & 0xF;
+                    while lanes_k != 0 {
+                        let (x, y) =
+                            (&a.part.records[a.start + k], &b.part.records[q + lanes_k.trailing_zeros() as usize]);
+                        if x.overlaps(y) {
+                            out.push(Pair::new(x.id(), y.id()));
+                        }
+                        lanes_k &= lanes_k - 1;
+                    }
+                }
+            }
+            q += 4;
+        }
+    };
+    if inner && N > 1 {
+        scan(Span { part: a.part, start: a.start + 1, end: a.end }, a.start, out);
+    }
+    for &b in others {
+        scan(b, usize::MAX, out);
+    }
+    Tally { pair_tests: tests, work: blocks, bytes_touched: blocks * 16 }
+}
+
+/// Within one bucket (`first` its first record, `usize::MAX` between buckets): the lanes of a block of four from
+/// record `q` whose record comes after record `k` of the bucket, for each `k` (bits `4k..4k + 4`), so that each
+/// pair is met once.
+#[inline(always)]
+fn below_mask(q: usize, first: usize) -> u32 {
+    if first == usize::MAX {
+        return 0xFFFF;
+    }
+    let mut mask = 0;
+    for k in 0..FEW {
+        // Record `first + k` meets the records from `first + k + 1` on: lanes `j` with `q + j > first + k`.
+        let from = (first + k + 1).saturating_sub(q).min(4);
+        mask |= (0xF << from & 0xF) << (4 * k);
+    }
+    mask
+}
+
+/// Every overlapping pair of record `x` (its `−lo` and `hi` splat in `neg_lo`, `hi`) and a record of `b`: `b`'s
+/// records four at a time against it along x, the few that overlap there tested whole. Returns the boxes tested
+/// whole and the blocks compared.
+#[inline(never)]
+fn one_pairs(x: &SweepBox, neg_lo: Vec4, hi: Vec4, b: Span<'_>, out: &mut Vec<Pair>) -> Tally {
+    let (lo, neg_hi) = (&b.part.lo, &b.part.neg_hi);
+    let (mut tests, mut blocks) = (0, 0);
+    let mut q = b.start;
+    while q < b.end {
+        let m =
+            (lanes(neg_hi, q).cmple(neg_lo) & lanes(lo, q).cmple(hi)).bitmask() & ((1u32 << (b.end - q).min(4)) - 1);
+        blocks += 1;
+        if m != 0 {
+            tests += u64::from(m.count_ones());
+            let mut m = m;
+            while m != 0 {
+                let y = &b.part.records[q + m.trailing_zeros() as usize];
+                if x.overlaps(y) {
+                    out.push(Pair::new(x.id(), y.id()));
+                }
+                m &= m - 1;
+            }
+        }
+        q += 4;
+    }
+    Tally { pair_tests: tests, work: blocks, bytes_touched: blocks * 32 }
+}
+
+/// Every overlapping pair of a body of level `level` (the records of `part`) and a body of a finer present level:
+/// each body scans, at each finer level, the columns whose cells could hold the min corner of a box that overlaps
+/// it — one cell before its own min corner's to its max corner's, on y and z — each column of the torus at most
+/// once. A finer body lives in one column, so each such pair is met once, and nowhere else: bodies of one level
+/// meet by the stencil only, and finer bodies never scan. Returns the work and the rows scanned.
+fn scan_finer(plan: &Plan, level: usize, part: &Part, parts: &[Part], out: &mut Vec<Pair>) -> (Tally, u64) {
+    let (mut tally, mut rows) = (Tally::default(), 0);
+    for x in &part.records {
+        let (min, max) = (x.min::<0>(), x.max::<0>());
+        let c = plan.cells.of_box([min.y, min.z], [max.y, max.z]);
+        let (neg_lo, hi) = (Vec4::splat(-x.lo()), Vec4::splat(x.hi()));
+        for l in levels(plan.finer(level)) {
+            let lv = &plan.levels[l];
+            let [t_rows, t_columns] = lv.torus();
+            let (j0, j1, k0, k1) = ((c.x >> l) - 1, c.z >> l, (c.y >> l) - 1, c.w >> l);
+            let count = ((k1 - k0 + 1) as usize).min(t_columns);
+            for j in j0..j0 + ((j1 - j0 + 1) as usize).min(t_rows) as i32 {
+                rows += 1;
+                for span in Row::new(lv, parts, j).columns(k0, count, t_columns) {
+                    if span.len() > 0 {
+                        tally += one_pairs(x, neg_lo, hi, span, out);
+                    }
+                }
+            }
+        }
+    }
+    (tally, rows)
+}
+
+/// Every overlapping pair of `a` (small: not a crowd) within itself (with `inner`) and with the spans `others`:
+/// [`few_pairs`] for a bucket of a few records, else [`all_pairs`].
+fn small_pairs(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Vec<Pair>) -> Tally {
+    if a.len() <= FEW { few_pairs(a, inner, others, out) } else { all_pairs(a, inner, others, out) }
+}
+
+/// Record `head` (whose `hi` key is `hi`) against the records of `records` from `from` on (sorted by start, keys
+/// beside them) until one starts past it; the pairs that overlap are kept. Returns the boxes tested. Out of line:
+/// inline, its registers crowded the merge's loop.
+#[cold]
+#[inline(never)]
+fn scan(head: &SweepBox, hi: u32, keys: &[[u32; 2]], records: &[SweepBox], from: usize, out: &mut Vec<Pair>) -> u64 {
+    let mut tests = 0;
+    for (k, r) in keys[from..].iter().zip(&records[from..]) {
+        if k[0] > hi {
+            break;
+        }
+        tests += 1;
+        if head.overlaps(r) {
+            out.push(Pair::new(head.id(), r.id()));
+        }
+    }
+    tests
+}
+
+/// Every overlapping pair of two records of `a`, a crowd (sorted): along its keys a record and the next overlap
+/// along x only now and then, and only then is it scanned against the records after it. Returns the boxes tested.
+#[inline(never)]
+fn sweep_crowd(a: Span<'_>, pairs: &mut Vec<Pair>) -> u64 {
+    let (keys, records) = (&a.part.keys[a.start..a.end], a.records());
+    let mut tests = 0;
+    for (i, w) in keys.windows(2).enumerate() {
+        if w[1][0] <= w[0][1] {
+            tests += scan(&records[i], w[0][1], keys, records, i + 1, pairs);
+        }
+    }
+    tests
+}
+
+/// Every overlapping pair of a record of crowd `a` and one of crowd `b` (both sorted): a merge of their keys along
+/// x, without a branch on which head comes first (a coin flip: mispredicted every other step); the head that comes
+/// first is scanned against the other crowd only when the two heads overlap along x. Returns the boxes tested.
+#[inline(never)]
+fn merge_crowds(a: Span<'_>, b: Span<'_>, pairs: &mut Vec<Pair>) -> u64 {
+    let (ka, kb, ra, rb) = (&a.part.keys[a.start..a.end], &b.part.keys[b.start..b.end], a.records(), b.records());
+    let (mut i, mut j, mut tests) = (0, 0, 0);
+    while i < ka.len() && j < kb.len() {
+        let (x, y) = (ka[i], kb[j]);
+        if x[0].max(y[0]) <= x[1].min(y[1]) {
+            tests +=
+                if x[0] <= y[0] { scan(&ra[i], x[1], kb, rb, j, pairs) } else { scan(&rb[j], y[1], ka, ra, i, pairs) };
+        }
+        let take = x[0] <= y[0];
+        i += usize::from(take);
+        j += usize::from(!take);
+    }
+    tests
+}
+
+/// The pairs of `a`, a crowd (sorted: see `part.rs`), within itself and with the member spans `others`: merged
+/// with each bucket of the others that is a crowd too, and all against all with each smaller one, the side with
+/// fewer blocks of eight held in vectors.
+fn crowd_pairs(a: Span<'_>, others: &[Span<'_>], pairs: &mut Vec<Pair>) -> Tally {
+    let mut tally =
+        Tally { pair_tests: sweep_crowd(a, pairs), work: a.len() as u64, bytes_touched: a.len() as u64 * 8 };
+    for &span in others {
+        for b in buckets(span).into_iter().flatten() {
+            if b.len() > CROWD {
+                let steps = (a.len() + b.len()) as u64;
+                tally += Tally { pair_tests: merge_crowds(a, b, pairs), work: steps, bytes_touched: steps * 8 };
+            } else {
+                tally += oriented(a, &[b], pairs);
+            }
+        }
+    }
+    tally
+}
+
+/// Every overlapping pair of a record of `a` and one of the spans `others` (never within `a`): all against all,
+/// with `a` in blocks of eight against the others' records, or each of the others in blocks against `a`'s,
+/// whichever compares fewer blocks.
+fn oriented(a: Span<'_>, others: &[Span<'_>], pairs: &mut Vec<Pair>) -> Tally {
+    let blocks = |n: usize| n.div_ceil(8);
+    let total: usize = others.iter().map(Span::len).sum();
+    let swapped: usize = others.iter().map(|b| blocks(b.len()) * a.len()).sum();
+    if blocks(a.len()) * total <= swapped {
+        small_pairs(a, false, others, pairs)
+    } else {
+        others
+            .iter()
+            .filter(|b| b.len() > 0)
+            .map(|&b| small_pairs(b, false, &[a], pairs))
+            .fold(Tally::default(), |t, u| t + u)
+    }
+}
+
+/// The non-empty buckets of a span of at most three adjacent columns of one row, for the crowds' sweeps.
+fn buckets(s: Span<'_>) -> [Option<Span<'_>>; 3] {
+    let offsets = &s.part.offsets;
+    let first = offsets.partition_point(|&o| (o as usize) <= s.start).saturating_sub(1);
+    std::array::from_fn(|i| {
+        let b = first + i;
+        (b + 1 < offsets.len() && (offsets[b] as usize) < s.end && offsets[b] < offsets[b + 1]).then(|| Span {
+            part: s.part,
+            start: offsets[b] as usize,
+            end: offsets[b + 1] as usize,
+        })
+    })
+}
+
+/// Find the pairs partition `p` of `plan` owns (see the module docs) into `search`; `parts` are every partition,
+/// built.
+pub fn search_part(p: usize, plan: &Plan, parts: &[Part], search: &mut Search) {
+    let level = usize::from(plan.part_level[p]);
+    let lv = &plan.levels[level];
+    let Search { pairs, tally, occupied, max_occupancy, scanned } = search;
+    pairs.clear();
+    let (mut done, mut entries) = (Tally::default(), 0u64);
+    let (mut occupied_here, mut most) = (0u64, 0u64);
+    let rows = 1i32 << lv.row_bits();
+    let first_row = ((p - lv.first_part as usize) << lv.row_bits()) as i32;
+    let columns = 1usize << lv.bits[1];
+    for j in first_row..first_row + rows {
+        let (here, next) = (Row::new(lv, parts, j), Row::new(lv, parts, j + 1));
+        for k in 0..columns {
+            let a = here.span(k, k);
+            occupied_here += u64::from(a.len() > 0);
+            most = most.max(a.len() as u64);
+            if a.len() == 0 {
+                continue;
+            }
+            // The forward neighbours: the next column of this row, the three columns around `k` of the next.
+            let right = here.span((k + 1) & (columns - 1), (k + 1) & (columns - 1));
+            let [below, wrapped] = next.around(k, columns);
+            let others = [right, below, wrapped];
+            entries += a.len() as u64 + others.iter().map(|s| s.len() as u64).sum::<u64>();
+            done += if a.len() > CROWD { crowd_pairs(a, &others, pairs) } else { small_pairs(a, true, &others, pairs) };
+        }
+    }
+    // Bodies of this level against the finer levels' (the hierarchy).
+    let (across, rows_scanned) = scan_finer(plan, level, &parts[p], parts, pairs);
+    (*occupied, *max_occupancy, *scanned) = (occupied_here, most, rows_scanned);
+    // Besides the comparisons: per bucket met its offsets read; per pair 8 B written.
+    let buckets = rows as u64 * columns as u64;
+    *tally = done + across + Tally::work(entries + buckets, (entries + buckets) * 8 + pairs.len() as u64 * 8);
+}
+
+/// The pairs of every partition, appended to `out` in partition order.
+pub fn collect(searches: &[Search], out: &mut Vec<Pair>) {
+    out.reserve(searches.iter().map(|s| s.pairs.len()).sum());
+    for search in searches {
+        out.extend_from_slice(&search.pairs);
     }
 }

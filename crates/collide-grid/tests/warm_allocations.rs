@@ -1,5 +1,5 @@
-//! A warmed-up grid allocates nothing per frame: the planner's sample, the body chunks' per-slab vectors, every
-//! slab's records, rows, cells, counters and pair buffer are kept across frames. Its own test binary, because it
+//! A warmed-up grid allocates nothing per frame: the planner's sample, the body chunks' per-partition vectors, every
+//! partition's records, extents, keys, offsets and pair buffer are kept across frames. Its own test binary, because it
 //! counts every allocation of the process with a global allocator.
 //!
 //! The scene cycles through the same few configurations, so that after one cycle every buffer has met its largest
@@ -29,7 +29,7 @@ fn frame(base: &[Vec3], f: usize, period: usize, out: &mut Vec<Aabb>) {
 #[test]
 fn a_warm_grid_allocates_nothing_per_frame() {
     let mut rng = Rng::new(5);
-    // Enough bodies for the parallel body pass and slabs (above the default threshold of 8192).
+    // Enough bodies for the parallel body pass and partitions (above the default threshold of 8192).
     let base: Vec<Vec3> = (0..30_000).map(|_| rng.point_in(Vec3::ZERO, Vec3::splat(80.0))).collect();
     let period = 6;
     for kind in [Kind::Uniform, Kind::Hierarchical] {

@@ -343,6 +343,15 @@ impl Config {
                 if path.iter().any(|p| p.is_empty()) {
                     return Err(bad(format!("`{key}` is not a valid key")));
                 }
+                // `params.cell_factor=2` reads naturally but names no algorithm; serde would only say that it
+                // expected a map.
+                if path[0] == "params" && path.len() != 3 {
+                    return Err(bad(format!(
+                        "an algorithm's parameter is set as params.ALGORITHM.KEY (e.g. params.grid.cell_factor=2); \
+                         `{key}` has {} part(s)",
+                        path.len()
+                    )));
+                }
                 set_path(&mut table, &path, parse_override_value(value)).map_err(bad)?;
                 config = toml::Value::Table(table.clone())
                     .try_into()

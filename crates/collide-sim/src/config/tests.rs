@@ -106,6 +106,12 @@ fn fixed_count_scenarios_refuse_other_counts() {
 #[test]
 fn malformed_overrides_say_what_is_expected() {
     assert!(error("", &["bodies"]).starts_with("--set bodies: expected KEY=VALUE"));
+    let e = error("", &["params.cell_factor=2"]);
+    assert!(
+        e.starts_with("--set params.cell_factor=2: an algorithm's parameter is set as params.ALGORITHM.KEY"),
+        "{e}"
+    );
+    assert!(error("", &["params.grid.x.y=2"]).contains("`params.grid.x.y` has 4 part(s)"));
     assert!(error("", &["bodies..x=1"]).contains("not a valid key"));
     assert!(error("", &["nonsense=1"]).starts_with("--set nonsense=1: unknown field `nonsense`"));
 }

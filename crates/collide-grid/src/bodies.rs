@@ -1,0 +1,129 @@
+//! The body pass: each body's box read once, checked, its cells and level computed, and its sweep record written
+//! once, for the bucket of its min corner's cell at its level. The frame's only pass over the caller's boxes;
+//! everything after it reads the records.
+//!
+//! The bodies are cut into chunks, one task each; a chunk writes its entries into one vector per partition of
+//! its own, so chunks never share a buffer, and a partition later reads its vector of every chunk in chunk order
+//! (`part.rs`).
+
+use crate::part::Entry;
+use crate::plan::{Plan, is_valid, natural_level, small_at};
+use collide_broadphase::sweep::SweepBox;
+use collide_broadphase::{Aabb, InvalidBoxes, Tally};
+use std::ops::Range;
+
+/// A chunk of bodies and the entries it wrote, one vector per partition (kept across frames).
+#[derive(Clone, Debug, Default)]
+pub struct BodyChunk {
+    /// The bodies of this chunk.
+    pub bodies: Range<usize>,
+    /// `parts[p]`: the entries of this chunk's bodies for partition `p`, in body order.
+    pub parts: Vec<Vec<Entry>>,
+    /// Bodies whose box is invalid (non-finite or inverted), left out.
+    pub invalid: u64,
+    /// The natural levels of its bodies (bit `l`).
+    pub natural: u32,
+    /// The boxes read and entries written.
+    pub tally: Tally,
+}
+
+impl BodyChunk {
+    /// Read the chunk's boxes of `aabbs` and write their entries into `parts`, one vector per partition of
+    /// `plan`. `policy`: the frame's, whether an invalid box panics naming the body or is left out. A body whose
+    /// level is not present in the plan is left out too, and shows in `natural`: the caller plans again and
+    /// repeats the pass.
+    pub fn scatter(&mut self, aabbs: &[Aabb], plan: &Plan, policy: InvalidBoxes) {
+        let parts = plan.parts();
+        if self.parts.len() < parts {
+            self.parts.resize_with(parts, Vec::new);
+        }
+        self.parts.iter_mut().for_each(Vec::clear);
+        let (mut invalid, mut natural) = (0, 0u32);
+        let (cells, present) = (&plan.cells, plan.present);
+        // The common frame: one level, level 0, where every body of natural level 0 lives. Its constants in
+        // registers, and such a body placed without the general path's lookups.
+        let single = present == 1 && plan.map[0] == 0;
+        let level0 = plan.levels[0];
+        // Plain slices in the loop: through the vector, every push reloaded its pointer.
+        let out = &mut self.parts[..parts];
+        for i in self.bodies.clone() {
+            let b = &aabbs[i];
+            if !is_valid(b) {
+                policy.reject(i, b);
+                invalid += 1;
+                continue;
+            }
+            let c = cells.of_box([b.min.y, b.min.z], [b.max.y, b.max.z]);
+            if single && small_at(c, 0) {
+                natural |= 1;
+                let (part, bucket) = level0.locate(c.x, c.y);
+                out[part].push(Entry { record: SweepBox::on::<0>(b, i as u32), bucket: bucket as u32 });
+                continue;
+            }
+            let nl = natural_level(c);
+            natural |= 1 << nl;
+            let level = usize::from(plan.map[nl]);
+            if present >> level & 1 == 0 {
+                continue;
+            }
+            let (part, bucket) = plan.levels[level].locate(c.x >> level, c.y >> level);
+            out[part].push(Entry { record: SweepBox::on::<0>(b, i as u32), bucket: bucket as u32 });
+        }
+        (self.invalid, self.natural) = (invalid, natural);
+        // Per body a box read (24 B); per entry 32 B written.
+        let n = self.bodies.len() as u64;
+        let entries = n - invalid;
+        self.tally = Tally::work(n + entries, n * 24 + entries * 32);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{Cells, Level};
+    use collide_math::Vec3;
+
+    /// Unit cells from the origin; level 0 on 4 × 4 columns in two partitions, level 2 on 2 × 2 in one.
+    fn plan(present: u32) -> Plan {
+        let mut plan = Plan { cells: Cells::new([1.0; 2], [0.0; 2]), present, ..Plan::default() };
+        plan.map = std::array::from_fn(|l| l as u8);
+        plan.map[1] = 2;
+        plan.levels[0] = Level::new([2, 2], 1, 0);
+        plan.levels[2] = Level::new([1, 1], 0, 2);
+        plan.part_level = vec![0, 0, 2];
+        plan
+    }
+
+    #[test]
+    fn bodies_go_to_their_min_corners_cell_and_invalid_boxes_nowhere() {
+        let aabbs = [
+            Aabb::new(Vec3::new(0.0, 0.5, 0.5), Vec3::new(1.0, 1.5, 1.5)), // level 0, cell (0, 0)
+            Aabb::new(Vec3::new(0.0, 2.5, 1.0), Vec3::new(1.0, 3.0, 2.0)), // level 0, cell (2, 1): partition 1
+            Aabb::new(Vec3::new(f32::NAN, 0.0, 0.0), Vec3::ONE),           // invalid
+            Aabb::new(Vec3::new(0.0, 0.5, 5.0), Vec3::new(1.0, 2.5, 6.0)), // natural level 1, lives at 2: cell (0, 1)
+            Aabb::new(Vec3::new(3.0, 2.0, 0.0), Vec3::new(4.0, 1.0, 1.0)), // inverted on y
+        ];
+        let mut chunk = BodyChunk { bodies: 0..5, ..BodyChunk::default() };
+        chunk.scatter(&aabbs, &plan(0b101), InvalidBoxes::OverlapNothing);
+        let got =
+            |chunk: &BodyChunk, p: usize| chunk.parts[p].iter().map(|e| (e.record.id(), e.bucket)).collect::<Vec<_>>();
+        // Partition 2 (level 2): buckets 0..4; body 3 in cell (0, 1).
+        assert_eq!((got(&chunk, 0), got(&chunk, 1), got(&chunk, 2)), (vec![(0, 0)], vec![(1, 1)], vec![(3, 1)]));
+        assert_eq!((chunk.invalid, chunk.natural), (2, 0b11));
+        assert_eq!(chunk.tally.work, 5 + 3, "five boxes read, three entries written");
+        // Without level 2 present, body 3 is left out and shows in `natural`.
+        chunk.scatter(&aabbs, &plan(0b1), InvalidBoxes::OverlapNothing);
+        let lens = [0, 1, 2].map(|p| got(&chunk, p).len());
+        assert_eq!((lens, chunk.natural), ([1, 1, 0], 0b11));
+    }
+
+    #[test]
+    #[should_panic(expected = "body 2: ")]
+    fn invalid_boxes_panic_naming_the_body_when_asked() {
+        let aabbs = [Aabb::from_center_radius(Vec3::ZERO, 1.0); 2]
+            .into_iter()
+            .chain([Aabb::new(Vec3::ZERO, Vec3::new(1.0, f32::INFINITY, 1.0))])
+            .collect::<Vec<_>>();
+        BodyChunk { bodies: 0..3, ..BodyChunk::default() }.scatter(&aabbs, &plan(1), InvalidBoxes::Panic);
+    }
+}
