@@ -13,6 +13,20 @@ pub const PAIRS_PER_CHUNK: usize = 4096;
 /// of the pairs between (10–20 ns each).
 const PREFETCH_AHEAD: usize = 12;
 
+/// How a step's `pairs` pairs are cut for the parallel narrowphase: `Some((size, count))`, chunks of `size` pairs
+/// (the last one shorter), or `None` to test them serially — below `parallelism`'s threshold or under two chunks.
+/// A test that lowers the threshold below a chunk gets smaller chunks, so that its scenes still split.
+pub(crate) fn chunk_plan(parallelism: Parallelism, pairs: usize) -> Option<(usize, usize)> {
+    let size = PAIRS_PER_CHUNK.min(parallelism.min_work().max(16));
+    let count = pairs.div_ceil(size);
+    (count >= 2 && parallelism.is_parallel(pairs)).then_some((size, count))
+}
+
+/// Chunk `c` of `pairs` cut in chunks of `size` ([`chunk_plan`]).
+pub(crate) fn chunk(pairs: &[Pair], size: usize, c: usize) -> &[Pair] {
+    &pairs[c * size..((c + 1) * size).min(pairs.len())]
+}
+
 /// The sphere–sphere test over every pair of a step, keeping the touching ones with their [`Contact`].
 ///
 /// The output is in the pairs' order whatever the thread count: each chunk of [`PAIRS_PER_CHUNK`] pairs writes to
@@ -58,19 +72,16 @@ impl SphereContacts {
                 }
             }
         };
-        // A test that lowers the threshold below a chunk gets smaller chunks, so that its scenes still split.
-        let size = PAIRS_PER_CHUNK.min(parallelism.min_work().max(16));
-        let count = pairs.len().div_ceil(size);
-        if count < 2 || !parallelism.is_parallel(pairs.len()) {
+        let Some((size, count)) = chunk_plan(parallelism, pairs.len()) else {
             test(pairs, out);
             return;
-        }
+        };
         if self.chunks.len() < count {
             self.chunks.resize_with(count, Vec::new);
         }
         parallelism.for_each("narrowphase", pairs.len(), &mut self.chunks[..count], |c, buffer| {
             buffer.clear();
-            test(&pairs[c * size..((c + 1) * size).min(pairs.len())], buffer);
+            test(chunk(pairs, size, c), buffer);
         });
         out.reserve(self.chunks[..count].iter().map(Vec::len).sum());
         for buffer in &self.chunks[..count] {

@@ -126,19 +126,17 @@ impl ShapeContacts {
                 }
             }
         };
-        let size = crate::PAIRS_PER_CHUNK.min(parallelism.min_work().max(16));
-        let count = pairs.len().div_ceil(size);
-        if count < 2 || !parallelism.is_parallel(pairs.len()) {
+        let Some((size, count)) = crate::batch::chunk_plan(parallelism, pairs.len()) else {
             test(pairs, spheres, manifolds);
             return;
-        }
+        };
         if self.chunks.len() < count {
             self.chunks.resize_with(count, ChunkOut::default);
         }
         parallelism.for_each("narrowphase", pairs.len(), &mut self.chunks[..count], |c, (s, m)| {
             s.clear();
             m.clear();
-            test(&pairs[c * size..((c + 1) * size).min(pairs.len())], s, m);
+            test(crate::batch::chunk(pairs, size, c), s, m);
         });
         spheres.reserve(self.chunks[..count].iter().map(|(s, _)| s.len()).sum());
         manifolds.reserve(self.chunks[..count].iter().map(|(_, m)| m.len()).sum());
