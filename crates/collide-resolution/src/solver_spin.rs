@@ -12,7 +12,7 @@ use super::{Link, Local, NO_MANIFOLD, Solver, bodies_per_chunk, for_chunks, reso
 use crate::rigid::{Material, RigidState, resolve_manifold};
 use collide_broadphase::{Pair, Parallelism};
 use collide_math::{Quat, Vec3};
-use collide_narrowphase::{Contact, Manifold, Shape, Solid, solid_contact};
+use collide_narrowphase::{Contact, Manifold, Shape, ShapeColumns, Solid, solid_contact};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -61,28 +61,20 @@ impl LocalSpin {
     }
 }
 
-/// The body columns [`Solver::solve_rigid`] reads: the spheres' four and the rotating bodies' five, all indexed
-/// by body.
+/// The body columns [`Solver::solve_rigid`] reads: the narrowphase's shape columns (centres, radii, shapes, half
+/// extents, rotations) and the motion and mass columns beside them, all indexed by body.
 #[derive(Clone, Copy, Debug)]
 pub struct RigidColumns<'a> {
-    /// Centres.
-    pub position: &'a [Vec3],
+    /// Centres, radii, shapes, half extents and rotations.
+    pub shapes: ShapeColumns<'a>,
     /// Velocities.
     pub velocity: &'a [Vec3],
     /// Inverse masses.
     pub inv_mass: &'a [f32],
-    /// Sphere radii (a box's bounding radius).
-    pub radius: &'a [f32],
-    /// Shapes.
-    pub shape: &'a [Shape],
-    /// Rotations.
-    pub rotation: &'a [Quat],
     /// Angular velocities, in each body's own frame.
     pub angular_velocity: &'a [Vec3],
     /// Inverse principal inertias (body frame).
     pub inv_inertia: &'a [Vec3],
-    /// Box half extents (unused for spheres).
-    pub half_extents: &'a [Vec3],
 }
 
 impl Solver {
@@ -98,18 +90,19 @@ impl Solver {
         bodies: &RigidColumns<'_>,
         manifolds: &[(Pair, Manifold)],
     ) {
-        self.load(parallelism, bodies.position, bodies.velocity, bodies.inv_mass, bodies.radius);
+        let shapes = &bodies.shapes;
+        self.load(parallelism, shapes.position, bodies.velocity, bodies.inv_mass, shapes.radius);
         self.spin.resize_with(self.marked(), LocalSpin::default);
         let this = &*self;
-        for_chunks(parallelism, bodies.position.len(), |range| {
+        for_chunks(parallelism, shapes.position.len(), |range| {
             for (i, r) in this.ranked_in(range) {
                 // The columns hold the angular velocity in the body's frame; resolution works in the world's.
                 this.spin[r as usize].store(&Spin {
-                    rotation: bodies.rotation[i],
-                    angular_velocity: bodies.rotation[i] * bodies.angular_velocity[i],
+                    rotation: shapes.rotation[i],
+                    angular_velocity: shapes.rotation[i] * bodies.angular_velocity[i],
                     inv_inertia: bodies.inv_inertia[i],
-                    half_extents: bodies.half_extents[i],
-                    shape: bodies.shape[i],
+                    half_extents: shapes.half_extents[i],
+                    shape: shapes.shape[i],
                 });
             }
         });

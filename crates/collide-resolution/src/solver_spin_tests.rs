@@ -80,21 +80,23 @@ impl Scene {
 
     fn columns(&self) -> RigidColumns<'_> {
         RigidColumns {
-            position: &self.position,
+            shapes: ShapeColumns {
+                position: &self.position,
+                radius: &self.radius,
+                shape: &self.shape,
+                half_extents: &self.half_extents,
+                rotation: &self.rotation,
+            },
             velocity: &self.velocity,
             inv_mass: &self.inv_mass,
-            radius: &self.radius,
-            shape: &self.shape,
-            rotation: &self.rotation,
             angular_velocity: &self.angular_velocity,
             inv_inertia: &self.inv_inertia,
-            half_extents: &self.half_extents,
         }
     }
 }
 
 fn solid(c: &RigidColumns<'_>, i: usize) -> Solid {
-    Solid::new(c.shape[i], c.position[i], c.radius[i], c.half_extents[i], c.rotation[i])
+    c.shapes.solid(i)
 }
 
 type Motion = (Vec<Vec3>, Vec<Vec3>, Vec<Vec3>);

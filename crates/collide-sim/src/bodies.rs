@@ -172,15 +172,11 @@ impl Bodies {
     #[must_use]
     pub fn rigid_columns(&self) -> RigidColumns<'_> {
         RigidColumns {
-            position: &self.position,
+            shapes: self.shape_columns(),
             velocity: &self.velocity,
             inv_mass: &self.inv_mass,
-            radius: &self.radius,
-            shape: &self.spin.shape,
-            rotation: &self.spin.rotation,
             angular_velocity: &self.spin.angular_velocity,
             inv_inertia: &self.spin.inv_inertia,
-            half_extents: &self.spin.half_extents,
         }
     }
 
