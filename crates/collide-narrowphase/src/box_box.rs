@@ -14,10 +14,10 @@ use collide_math::{Obb, Vec3};
 /// An edge axis `aᵢ × bⱼ` shorter than this (the sine of the angle between the edges) is skipped: the edges are
 /// parallel, the cross product gives no direction (a NaN once normalised), and the face axes already cover
 /// every separation such edges can have. The axes are unit vectors, so this is a relative epsilon.
-const PARALLEL_SINE: f32 = 1e-4;
+pub(crate) const PARALLEL_SINE: f32 = 1e-4;
 /// Added to `|R|` in the edge axes' radii, as Gottschalk does: near-parallel edges round their cross product
 /// badly, and the padding makes the test err toward "overlapping" rather than report a false separation.
-const ABS_PAD: f32 = 1e-6;
+pub(crate) const ABS_PAD: f32 = 1e-6;
 /// An edge axis replaces the best face axis only if its penetration is below this fraction of the face's
 /// (less a small length) — 2%, Box2D's relative tolerance: face contacts give four stable points, an edge contact one, and an edge chosen by a
 /// rounding-level margin would flicker between the two (Box2D's and Bullet's bias).

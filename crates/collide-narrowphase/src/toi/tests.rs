@@ -114,3 +114,86 @@ fn invalid_input_gives_none() {
     let bad = Obb::new(Vec3::ZERO, Vec3::new(1.0, n, 1.0), Quat::IDENTITY);
     assert!(toi_sphere_box(Vec3::new(5.0, 0.0, 0.0), 1.0, -Vec3::X * 10.0, &bad).is_none());
 }
+
+/// A unit cube (half extent 1) at `center`, turned by `rotation`.
+fn cube(center: Vec3, rotation: Quat) -> Obb {
+    Obb::new(center, Vec3::ONE, rotation)
+}
+
+#[test]
+fn boxes_head_on_meet_halfway() {
+    // Centres 10 apart, half extents 1: a gap of 8, closed at 8 + 8 per step at t = 0.5.
+    let (a, b) = (cube(Vec3::ZERO, Quat::IDENTITY), cube(Vec3::new(10.0, 0.0, 0.0), Quat::IDENTITY));
+    assert_eq!(toi_box_box(&a, Vec3::new(8.0, 0.0, 0.0), &b, Vec3::new(-8.0, 0.0, 0.0)), Some(0.5));
+    // Only b moving, and the arguments swapped: the same meeting.
+    assert_eq!(toi_box_box(&b, Vec3::new(-16.0, 0.0, 0.0), &a, Vec3::ZERO), Some(0.5));
+}
+
+#[test]
+fn a_turned_box_touches_corner_first() {
+    // Turned 45° about z, `a` reaches √2 along x with its edge: it meets b's face x = 9 when √2 + 10t = 9.
+    let a = cube(Vec3::ZERO, Quat::from_rotation_z(std::f32::consts::FRAC_PI_4));
+    let b = cube(Vec3::new(10.0, 0.0, 0.0), Quat::IDENTITY);
+    let t = toi_box_box(&a, Vec3::new(10.0, 0.0, 0.0), &b, Vec3::ZERO).unwrap();
+    let expect = (9.0 - std::f32::consts::SQRT_2) / 10.0;
+    assert!((t - expect).abs() < 1e-6, "{t} vs {expect}");
+}
+
+#[test]
+fn crossed_edges_touch_when_the_edges_meet() {
+    // `a` turned 45° about z leads with an edge along z at x = √2; `b` turned 45° about y leads with an edge along
+    // y at x = 10 − √2. The edges cross on the x axis, so they touch when the gap 10 − 2√2 is closed — an edge
+    // axis (z × y) is the last to overlap.
+    let a = cube(Vec3::ZERO, Quat::from_rotation_z(std::f32::consts::FRAC_PI_4));
+    let b = cube(Vec3::new(10.0, 0.0, 0.0), Quat::from_rotation_y(std::f32::consts::FRAC_PI_4));
+    let t = toi_box_box(&a, Vec3::new(10.0, 0.0, 0.0), &b, Vec3::ZERO).unwrap();
+    let expect = (10.0 - 2.0 * std::f32::consts::SQRT_2) / 10.0;
+    assert!((t - expect).abs() < 1e-6, "{t} vs {expect}");
+    // The face axes alone would answer earlier: b's faces at 45° reach x = 10 − √2 only on its edge.
+    assert!(t > (8.0 - std::f32::consts::SQRT_2) / 10.0);
+}
+
+#[test]
+fn boxes_that_miss_part_or_start_overlapping() {
+    let a = cube(Vec3::ZERO, Quat::IDENTITY);
+    let d = Vec3::new(20.0, 0.0, 0.0);
+    // An offset of 2.01 across the motion: the faces pass by.
+    assert!(toi_box_box(&a, d, &cube(Vec3::new(10.0, 2.01, 0.0), Quat::IDENTITY), Vec3::ZERO).is_none());
+    // An offset of exactly 2: the faces slide along each other, touching (touching counts).
+    assert_eq!(toi_box_box(&a, d, &cube(Vec3::new(10.0, 2.0, 0.0), Quat::IDENTITY), Vec3::ZERO), Some(0.4));
+    // The same displacement: the gap never changes.
+    assert!(toi_box_box(&a, d, &cube(Vec3::new(3.0, 0.0, 0.0), Quat::IDENTITY), d).is_none());
+    // Moving apart, and approaching too slowly to meet within the step.
+    let b = cube(Vec3::new(3.0, 0.0, 0.0), Quat::IDENTITY);
+    assert!(toi_box_box(&a, -Vec3::X, &b, Vec3::X).is_none());
+    assert!(toi_box_box(&a, Vec3::new(0.5, 0.0, 0.0), &b, Vec3::ZERO).is_none());
+    // Overlapping at the start, whatever the motion.
+    let inside = cube(Vec3::new(1.5, 0.5, 0.0), Quat::from_rotation_x(0.3));
+    assert_eq!(toi_box_box(&a, -d, &inside, Vec3::ZERO), Some(0.0));
+}
+
+#[test]
+fn invalid_boxes_or_motions_have_no_time_of_impact() {
+    let a = cube(Vec3::ZERO, Quat::IDENTITY);
+    let b = cube(Vec3::new(3.0, 0.0, 0.0), Quat::IDENTITY);
+    assert!(toi_box_box(&a, Vec3::new(f32::NAN, 0.0, 0.0), &b, Vec3::ZERO).is_none());
+    assert!(toi_box_box(&a, Vec3::X * 5.0, &b, Vec3::splat(f32::INFINITY)).is_none());
+    let bad = Obb::new(Vec3::ZERO, Vec3::new(-1.0, 1.0, 1.0), Quat::IDENTITY);
+    assert!(toi_box_box(&bad, Vec3::X * 5.0, &b, Vec3::ZERO).is_none());
+}
+
+#[test]
+fn solids_dispatch_on_their_shapes() {
+    let (c, r) = (Vec3::ZERO, 0.5);
+    let obb = cube(Vec3::new(10.0, 0.0, 0.0), Quat::IDENTITY);
+    let (ds, db) = (Vec3::new(6.0, 0.0, 0.0), Vec3::new(-6.0, 0.0, 0.0));
+    // The sphere's surface at 0.5 meets the face at 9: a gap of 8.5 closed at 12 per step.
+    let expect = 8.5 / 12.0;
+    let t = toi_solids(&Solid::Sphere(c, r), ds, &Solid::Box(obb), db).unwrap();
+    assert!((t - expect).abs() < 1e-6, "{t}");
+    let t = toi_solids(&Solid::Box(obb), db, &Solid::Sphere(c, r), ds).unwrap();
+    assert!((t - expect).abs() < 1e-6, "the box first: {t}");
+    let (sa, sb) = (Solid::Sphere(c, r), Solid::Sphere(Vec3::new(10.0, 0.0, 0.0), r));
+    assert_eq!(toi_solids(&sa, ds, &sb, db), Some(0.75));
+    assert_eq!(toi_solids(&Solid::Box(cube(c, Quat::IDENTITY)), ds, &Solid::Box(obb), db), Some(8.0 / 12.0));
+}
