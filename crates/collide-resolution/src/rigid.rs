@@ -153,7 +153,8 @@ const ROTATION_SWEEPS: usize = 8;
 /// rotation advanced by the **Cayley** rotation of `dt · ω_m` (the unit quaternion along `(1, dt·ω_m/2)`): the rule
 /// keeps `½ L·I⁻¹L` and `|L|`, and the Cayley step makes the world momentum `R₁ L₁` equal `R₀ L₀` — exactly, once
 /// the sweeps have settled. What the sweeps leave (a spin so fast that they do not settle, `dt·|ω|` near 1) is
-/// taken out of the energy: `L₁` is scaled to the energy it had, so a free body never gains any.
+/// taken out of the energy: `L₁` is scaled to the energy it had, so a free body never gains any; a spin of several
+/// radians per step, where the sweeps diverge, keeps its angular velocity for the step (the explicit step).
 ///
 /// Kept in the body frame, the step never turns a vector into the world and back: in `f32` that round trip
 /// scales the momentum by a rounding bias of about 10⁻⁷ a step, always the same way — energy creeping up in a
@@ -186,7 +187,11 @@ pub fn advance_rotation(rotation: Quat, angular_velocity: Vec3, inv_inertia: Vec
         let energy = |w: Vec3| (w.as_dvec3() * w.as_dvec3()).dot(inertia.as_dvec3());
         let w = inv * l1;
         let scale = (energy(w0) / energy(w)).sqrt();
-        if scale.is_finite() && scale > 0.0 {
+        // The rule keeps |L|: a momentum that grew past twice its size is a sweep that diverged (a spin of several
+        // radians per step, `dt·|ω| > 1`, each sweep multiplying the error), whose midpoint would turn the body by
+        // an overflowing angle — a NaN rotation.
+        let diverged = l1.length_squared() > 4.0 * l0.length_squared();
+        if scale.is_finite() && scale > 0.0 && !diverged {
             w1 = (w.as_dvec3() * scale).as_vec3();
         } else {
             l1 = l0;
