@@ -124,27 +124,35 @@ fn large_scenes_hash_the_same_on_any_thread_count_at_the_shipped_threshold() {
 
 /// `tunnel` with continuous detection: the time-of-impact events are processed serially in `(t, pair)` order,
 /// so every broadphase on 1, 2 and 4 threads ends in brute force's hash — with every parallel section forced and
-/// at the shipped threshold.
+/// at the shipped threshold. Spheres, and half of them boxes (box–box and sphere–box times of impact, the
+/// rotating response at the impacts).
 #[test]
 fn tunnel_with_ccd_hashes_the_same_across_algorithms_and_thread_counts() {
-    let hash_ccd = |algorithm: &str, threads: usize, parallelism: Parallelism| {
-        let overrides = ["scenario=tunnel".to_owned(), "ccd=true".to_owned(), format!("algorithm={algorithm}")];
-        let config = Config::parse("", "determinism", &overrides).unwrap();
-        in_pool(threads, || {
-            with_default_parallelism(parallelism, || {
-                let mut sim = Simulation::new(&config).unwrap();
-                sim.run(200, |_, _| {});
-                assert_eq!(sim.summary().tunnelled, 0, "{algorithm} on {threads} thread(s)");
-                sim.state_hash()
+    for shape in ["shape=sphere", "shape=mixed"] {
+        let hash_ccd = |algorithm: &str, threads: usize, parallelism: Parallelism| {
+            let overrides = [
+                "scenario=tunnel".to_owned(),
+                "ccd=true".to_owned(),
+                shape.to_owned(),
+                format!("algorithm={algorithm}"),
+            ];
+            let config = Config::parse("", "determinism", &overrides).unwrap();
+            in_pool(threads, || {
+                with_default_parallelism(parallelism, || {
+                    let mut sim = Simulation::new(&config).unwrap();
+                    sim.run(200, |_, _| {});
+                    assert_eq!(sim.summary().tunnelled, 0, "{shape}: {algorithm} on {threads} thread(s)");
+                    sim.state_hash()
+                })
             })
-        })
-    };
-    let reference = hash_ccd("brute", 1, Parallelism::SERIAL);
-    for d in collide_algorithms::ALGORITHMS {
-        for threads in [1, 2, 4] {
-            for parallelism in [Parallelism::with_min_work(0), Parallelism::default()] {
-                let got = hash_ccd(d.name, threads, parallelism);
-                assert_eq!(got, reference, "{} on {threads} thread(s), {parallelism:?}", d.name);
+        };
+        let reference = hash_ccd("brute", 1, Parallelism::SERIAL);
+        for d in collide_algorithms::ALGORITHMS {
+            for threads in [1, 2, 4] {
+                for parallelism in [Parallelism::with_min_work(0), Parallelism::default()] {
+                    let got = hash_ccd(d.name, threads, parallelism);
+                    assert_eq!(got, reference, "{shape}: {} on {threads} thread(s), {parallelism:?}", d.name);
+                }
             }
         }
     }

@@ -48,39 +48,45 @@
 //! `friction > 0` takes the rotating path too (its spheres spin); a scene of spheres without friction runs none of
 //! it, and its bits are those it had before boxes (the golden hashes of `tests/tests/determinism.rs`).
 //!
-//! **Continuous collision detection and tunnelling** (`ccd.rs`, spheres). A body whose displacement in a step
-//! exceeds its radius is *fast*: between two discrete steps it can pass through a thin obstacle or another sphere
-//! without ever overlapping it. In a scene that can tunnel — one with static obstacles (the `tunnel`'s wall, a
-//! list of `Obb`s in the [`Setup`], tested against every body each step rather than put in the broadphase), with
-//! `ccd = true`, or whose speed moves a body more than its diameter per step — the step keeps the start positions
-//! and gives every fast body a **swept box** (its boxes before and after the step, united), so that the
-//! broadphase finds the pairs that met during the step. Then, before the discrete narrowphase:
-//! - with `ccd = true` (and resolution on), the **times of impact** — `toi_sphere_sphere` for every pair with a
-//!   fast body, `toi_sphere_box` for every fast body and obstacle, on the step's linear motions — are processed
-//!   **in ascending `(t, a, b)` order** (a min-heap; obstacle `k` sorts as body `u32::MAX − k`). Each event moves
-//!   its bodies to their places at `t`, applies the impulse of the scene's restitution there (for an obstacle,
-//!   the velocity's normal part reflected), and **drops the rest of their step's motion**: they stay at the
-//!   impact point with the new velocity and move on next step. A body stopped by an earlier event is **measured
-//!   again**: it stands still at its stop, its partner moves on from its place at `t`, and the new time of
-//!   impact goes back into the heap; an event whose bodies are both stopped is dropped (the discrete
-//!   narrowphase that follows resolves any overlap), as is an obstacle event of a stopped body. The events
-//!   depend on the set of pairs, not the order the broadphase gave them, and run serially, so the state hash is
-//!   the same for every broadphase and thread count (`tests/tests/determinism.rs`).
+//! **Continuous collision detection and tunnelling** (`ccd.rs`, spheres and boxes). A body whose displacement in a
+//! step exceeds its radius (a box: its smallest half extent) is *fast*: between two discrete steps it can pass
+//! through a thin obstacle or another body without ever overlapping it. In a scene that can tunnel — one with
+//! static obstacles (the `tunnel`'s wall, a list of `Obb`s in the [`Setup`], tested against every body each step
+//! rather than put in the broadphase), with `ccd = true`, or whose speed moves a body more than its thickness per
+//! step — the step keeps the start positions and gives every fast body a **swept box** (its boxes before and after
+//! the step, united), so that the broadphase finds the pairs that met during the step. Then, before the discrete
+//! narrowphase:
+//! - with `ccd = true` (and resolution on), the **times of impact** — `collide_narrowphase::toi_solids` for every
+//!   pair with a fast body (sphere–sphere by the lecture's quadratic, sphere–box exact against the rounded box,
+//!   box–box by separating axes on the move) and for every fast body and obstacle, on the step's linear motions —
+//!   are processed **in ascending `(t, a, b)` order** (a min-heap; obstacle `k` sorts as body `u32::MAX − k`).
+//!   Each event moves its bodies to their places at `t`, applies the response there (two spheres: the impulse of
+//!   the scene's restitution; a pair with a box, or a box against an obstacle: the rotating response at the
+//!   contact's points, with restitution, friction and torque; a sphere against an obstacle: the velocity's normal
+//!   part reflected), and **drops the rest of their step's motion**: they stay at the impact point with the new
+//!   velocity and move on next step. A body stopped by an earlier event is **measured again**: it stands still at
+//!   its stop, its partner moves on from its place at `t`, and the new time of impact goes back into the heap; an
+//!   event whose bodies are both stopped is dropped (the discrete narrowphase that follows resolves any overlap),
+//!   as is an obstacle event of a stopped body. The events depend on the set of pairs, not the order the
+//!   broadphase gave them, and run serially, so the state hash is the same for every broadphase and thread count
+//!   (`tests/tests/determinism.rs`).
 //! - without `ccd`, nothing moves: a pair that met during the step (`t > 0`) but does not touch at its end is
 //!   counted as **tunnelled**.
 //!
-//! Continuous detection covers **spheres**: a box is never fast (its box is not swept) and a pair with a box has no
-//! event, so a box moving further than its smallest half extent in a step can pass through a thin obstacle or
-//! body; it meets them only in the discrete test at the end of the step. The tunnelling counter treats a box as the
-//! sphere of its bounding radius.
+//! A box keeps its end-of-step orientation along its path within the step: continuous detection covers
+//! translation, and a box spinning so fast that a corner sweeps through a thin thing within one step is seen only
+//! by the discrete test at the step's end.
 //!
 //! After the walls, every body is pushed out of every obstacle it overlaps (the discrete test, `sphere_box`; a box
-//! by `box_box` and the rotating response against the immovable obstacle),
-//! and a body whose centre ended on the other side of an obstacle's mid-plane (across its thinnest axis) along a
-//! path that met it is counted as tunnelled — one that was pushed out on the far side included. The counts are
+//! by `box_box` and the rotating response against the immovable obstacle), and a body whose centre ended on the
+//! other side of an obstacle's mid-plane (across its thinnest axis) along a path that met it (the body's own shape
+//! on its path) is counted as tunnelled — one that was pushed out on the far side included. The counts are
 //! [`FrameRecord::tunnelled`], the CSV's `tunnelled` column and the run summary's total. With `ccd` the pair
-//! count is 0 by construction (every meeting is resolved or, measured again, did not happen); the wall count is
-//! measured, and the tests check it and each body's side of the wall independently.
+//! count is 0 by construction (every meeting is resolved or, measured again, did not happen), and so is the wall
+//! count: a body's own motion stops at the wall's face, and a body the contact solver pushed through (a crowd's
+//! push-out, which no time of impact sees) is put back on its side before the count — how often is
+//! [`Simulation::held_at_obstacles`]. The tests check each body's side of the wall independently of both, and that
+//! in the sparse `tunnel` the times of impact alone did it (nothing held).
 //!
 //! # Complexity
 //!

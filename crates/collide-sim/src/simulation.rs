@@ -1,4 +1,4 @@
-use crate::ccd::{self, Columns, Continuous};
+use crate::ccd::{self, Continuous};
 use crate::passes::{self, BoxPass, WallColumns};
 use crate::record::{FrameRecord, RunSummary};
 use crate::scenario::{Setup, pull_toward};
@@ -240,7 +240,7 @@ impl Simulation {
         timer.end(Phase::Broadphase);
         self.tunnelled = 0;
         if continuous {
-            self.times_of_impact();
+            self.times_of_impact(dt);
         }
         self.narrowphase();
         timer.end(Phase::Narrowphase);
@@ -335,38 +335,35 @@ impl Simulation {
         if removed > 0 {
             self.continuous.forget(&self.bodies.position);
         }
-        let b = &self.bodies;
-        self.continuous.sweep(&b.position, &b.radius, &b.spin.shape, &mut self.aabbs, &mut self.moved);
+        self.continuous.sweep(&self.bodies, &mut self.aabbs, &mut self.moved);
     }
 
     /// The times of impact of the fast bodies, before the discrete narrowphase: with `ccd` (and resolution on),
     /// the bodies are stopped and bounced at their impacts; without, the pairs that passed through each other are
     /// counted.
-    fn times_of_impact(&mut self) {
+    fn times_of_impact(&mut self, dt: f32) {
         puffin::profile_scope!("times of impact");
-        let b = &mut self.bodies;
-        let columns = Columns {
-            position: &mut b.position,
-            velocity: &mut b.velocity,
-            radius: &b.radius,
-            inv_mass: &b.inv_mass,
-            shape: &b.spin.shape,
-        };
-        let (ccd, e) = (self.setup.ccd && self.setup.resolution, self.setup.restitution);
-        self.tunnelled += self.continuous.events(ccd, e, self.pairs.as_slice(), &self.setup.obstacles, columns);
+        let material = self.material(dt);
+        let ccd = self.setup.ccd && self.setup.resolution;
+        let (pairs, obstacles) = (self.pairs.as_slice(), &self.setup.obstacles);
+        self.tunnelled += self.continuous.events(ccd, &material, pairs, obstacles, &mut self.bodies);
     }
 
-    /// The obstacles: every body pushed out of them (O(n·k)), then the bodies that went through one counted.
+    /// The obstacles: with `ccd`, the bodies pushed through one by the contact solver put back on their side; every
+    /// body pushed out of them (O(n·k)); then the bodies that went through one counted.
     fn obstacles(&mut self, dt: f32) {
         puffin::profile_scope!("obstacles");
         let material = self.material(dt);
         let (b, obstacles) = (&mut self.bodies, &self.setup.obstacles);
         let e = self.setup.restitution;
+        if self.setup.ccd && self.setup.resolution {
+            self.continuous.keep_sides(b, obstacles, e);
+        }
         ccd::push_out_of_obstacles(&mut b.position, &mut b.velocity, &b.radius, &b.spin.shape, obstacles, e);
         if b.spin.boxes() > 0 {
             ccd::push_boxes_out_of_obstacles(b, obstacles, &material);
         }
-        self.tunnelled += self.continuous.crossings(&b.position, &b.radius, obstacles);
+        self.tunnelled += self.continuous.crossings(b, obstacles);
     }
 
     fn find_pairs(&mut self, dt: f32) {
@@ -638,6 +635,13 @@ impl Simulation {
     #[must_use]
     pub fn summary(&self) -> RunSummary {
         RunSummary::of(&self.records)
+    }
+
+    /// Over the run, with `ccd`: how many times a body the contact solver pushed through an obstacle was put back on
+    /// its side (a crowd's push, not the body's own motion, which its time of impact stops). 0 in a sparse scene.
+    #[must_use]
+    pub fn held_at_obstacles(&self) -> u64 {
+        self.continuous.held()
     }
 
     /// A hash of every body's position and velocity bits.
