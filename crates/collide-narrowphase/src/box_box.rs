@@ -72,15 +72,10 @@ fn side(axis: Vec3, toward: Vec3) -> Vec3 {
     if axis.dot(toward) >= 0.0 { axis } else { -axis }
 }
 
-/// The 15 axes: `None` at the first that separates, else the axis to resolve along and its penetration.
-///
-/// The three families are tested in turn (a's faces, b's faces, the edges) so that the common case — apart
-/// boxes — usually stops after a face axis. One function, because the 15 tests share the rotation tables.
-/// (Comparing the edge axes by squared penetration, to save eight of their nine square roots, was tried: the
-/// instruction count stayed the same, 1650 per call on the bench's pairs, and the time within noise.)
-fn least_penetration(fa: &BoxFrame, fb: &BoxFrame) -> Option<(Axis, f32)> {
-    let (ha, hb) = (fa.half, fb.half);
-    // r[i][j] = aᵢ·bⱼ: b's axes in a's frame are the columns.
+/// The nine cosines `r[i][j] = aᵢ·bⱼ` (b's axes in a's frame are the columns) and their absolute values: every
+/// axis test of a box pair reads its projections from these.
+#[inline]
+pub(crate) fn cosines(fa: &BoxFrame, fb: &BoxFrame) -> ([[f32; 3]; 3], [[f32; 3]; 3]) {
     let mut r = [[0.0_f32; 3]; 3];
     let mut abs = [[0.0_f32; 3]; 3];
     for i in 0..3 {
@@ -89,6 +84,18 @@ fn least_penetration(fa: &BoxFrame, fb: &BoxFrame) -> Option<(Axis, f32)> {
             abs[i][j] = r[i][j].abs();
         }
     }
+    (r, abs)
+}
+
+/// The 15 axes: `None` at the first that separates, else the axis to resolve along and its penetration.
+///
+/// The three families are tested in turn (a's faces, b's faces, the edges) so that the common case — apart
+/// boxes — usually stops after a face axis. One function, because the 15 tests share the rotation tables.
+/// (Comparing the edge axes by squared penetration, to save eight of their nine square roots, was tried: the
+/// instruction count stayed the same, 1650 per call on the bench's pairs, and the time within noise.)
+fn least_penetration(fa: &BoxFrame, fb: &BoxFrame) -> Option<(Axis, f32)> {
+    let (ha, hb) = (fa.half, fb.half);
+    let (r, abs) = cosines(fa, fb);
     let d = fb.center - fa.center;
     let t = [d.dot(fa.axes[0]), d.dot(fa.axes[1]), d.dot(fa.axes[2])];
 

@@ -6,7 +6,7 @@
 //! acceleration within a step); an overlap at `t = 0` answers `Some(0.0)`.
 
 use crate::Solid;
-use crate::box_box::{ABS_PAD, PARALLEL_SINE};
+use crate::box_box::{ABS_PAD, PARALLEL_SINE, cosines};
 use crate::frame::BoxFrame;
 use collide_math::{Obb, Vec3};
 
@@ -148,8 +148,9 @@ pub fn toi_sphere_box(c: Vec3, r: f32, d: Vec3, obb: &Obb) -> Option<f32> {
 ///
 /// A box that turns during the step is taken at one orientation for the whole step (the caller's choice: the
 /// simulation passes the end-of-step orientation); the discrete test at the step's end sees the turn.
-/// Invalid boxes or motions give `None`. Cost: two quaternion-to-matrix conversions and 15 axes of a few dot
-/// products each, stopping at the first axis whose interval misses the step or the others.
+/// Invalid boxes or motions give `None`. Cost: two quaternion-to-matrix conversions, the nine cosines, and 15 axes
+/// of a few multiplies and two divisions each, stopping at the first axis whose interval misses the step or the
+/// others.
 #[must_use]
 pub fn toi_box_box(a: &Obb, da: Vec3, b: &Obb, db: Vec3) -> Option<f32> {
     let fa = BoxFrame::new(a)?;
@@ -157,42 +158,63 @@ pub fn toi_box_box(a: &Obb, da: Vec3, b: &Obb, db: Vec3) -> Option<f32> {
     if !(da.is_finite() && db.is_finite()) {
         return None;
     }
+    // As in `box_box`, everything in a's frame from the nine cosines: the gap between the centres `t` and its
+    // change over the step `u`.
+    let (ha, hb) = (fa.half, fb.half);
+    let (r, abs) = cosines(&fa, &fb);
     let (d, v) = (fb.center - fa.center, db - da);
-    let (mut enter, mut exit) = (0.0_f32, 1.0_f32);
-    // Narrow `[enter, exit]` to the times at which the projections on `l` overlap, each cosine `|l·axis|` padded
-    // by `pad` (box_box's padding of the edge axes, whose `l` is not normalised either); `false` when nothing is
-    // left.
-    let mut narrow = |l: Vec3, pad: f32| {
-        let radius = |f: &BoxFrame| (0..3).map(|k| f.half[k] * (l.dot(f.axes[k]).abs() + pad)).sum::<f32>();
-        let r = radius(&fa) + radius(&fb);
-        let (s, ds) = (l.dot(d), l.dot(v));
-        if ds == 0.0 {
-            return s.abs() <= r;
-        }
-        let (t0, t1) = ((-r - s) / ds, (r - s) / ds);
-        let (near, far) = if t0 <= t1 { (t0, t1) } else { (t1, t0) };
-        enter = enter.max(near);
-        exit = exit.min(far);
-        enter <= exit
-    };
-    for axis in fa.axes.iter().chain(&fb.axes) {
-        if !narrow(*axis, 0.0) {
+    let t = [d.dot(fa.axes[0]), d.dot(fa.axes[1]), d.dot(fa.axes[2])];
+    let u = [v.dot(fa.axes[0]), v.dot(fa.axes[1]), v.dot(fa.axes[2])];
+    let mut window = (0.0_f32, 1.0_f32);
+    // a's faces.
+    for i in 0..3 {
+        let rb = hb[0] * abs[i][0] + hb[1] * abs[i][1] + hb[2] * abs[i][2];
+        if !narrow(&mut window, t[i], u[i], ha[i] + rb) {
             return None;
         }
     }
-    for ua in fa.axes {
-        for ub in fb.axes {
-            let l = ua.cross(ub);
-            let len = l.length();
-            if len < PARALLEL_SINE {
+    // b's faces: the projections on bⱼ are the column j of `r` applied to `t` and `u`.
+    for j in 0..3 {
+        let ra = ha[0] * abs[0][j] + ha[1] * abs[1][j] + ha[2] * abs[2][j];
+        let s = t[0] * r[0][j] + t[1] * r[1][j] + t[2] * r[2][j];
+        let ds = u[0] * r[0][j] + u[1] * r[1][j] + u[2] * r[2][j];
+        if !narrow(&mut window, s, ds, ra + hb[j]) {
+            return None;
+        }
+    }
+    // The edges aᵢ × bⱼ, Gottschalk's projections (see `box_box`), all scaled by the axis's length alike, which
+    // leaves the times unchanged; parallel edges skipped, the radii padded.
+    for i in 0..3 {
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        for j in 0..3 {
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            if r[i1][j] * r[i1][j] + r[i2][j] * r[i2][j] < PARALLEL_SINE * PARALLEL_SINE {
                 continue;
             }
-            if !narrow(l, ABS_PAD) {
+            let ra = ha[i1] * (abs[i2][j] + ABS_PAD) + ha[i2] * (abs[i1][j] + ABS_PAD);
+            let rb = hb[j1] * (abs[i][j2] + ABS_PAD) + hb[j2] * (abs[i][j1] + ABS_PAD);
+            let s = t[i2] * r[i1][j] - t[i1] * r[i2][j];
+            let ds = u[i2] * r[i1][j] - u[i1] * r[i2][j];
+            if !narrow(&mut window, s, ds, ra + rb) {
                 return None;
             }
         }
     }
-    Some(enter)
+    Some(window.0)
+}
+
+/// Narrow the window `[enter, exit]` of a step to the times at which projections `s + ds·t` apart by their centres
+/// overlap with radii summing to `r` (`|s + ds·t| ≤ r`); `false` when nothing is left.
+#[inline]
+fn narrow(window: &mut (f32, f32), s: f32, ds: f32, r: f32) -> bool {
+    if ds == 0.0 {
+        return s.abs() <= r;
+    }
+    let (t0, t1) = ((-r - s) / ds, (r - s) / ds);
+    let (near, far) = if t0 <= t1 { (t0, t1) } else { (t1, t0) };
+    window.0 = window.0.max(near);
+    window.1 = window.1.min(far);
+    window.0 <= window.1
 }
 
 /// Earliest `t` in `[0, 1]` at which solids `a` and `b` moving linearly by `da` and `db` first touch, whatever

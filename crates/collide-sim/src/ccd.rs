@@ -243,6 +243,9 @@ impl Continuous {
             }
             let (s, d) = motion(i);
             for (k, obstacle) in obstacles.iter().enumerate() {
+                if stays_clear(start[i], bodies.position[i], bodies.radius[i], obstacle) {
+                    continue;
+                }
                 let wall = Solid::Box(*obstacle);
                 if let Some(t) = toi_solids(&s, d, &wall, Vec3::ZERO) {
                     if t == 0.0 && d.dot(obstacle_normal(&s, obstacle, d)) >= 0.0 {
@@ -458,6 +461,9 @@ pub fn push_boxes_out_of_obstacles(bodies: &mut Bodies, obstacles: &[Obb], mater
         let mut state = rigid_state(bodies, i, obb.center);
         let mut hit = false;
         for obstacle in obstacles {
+            if stays_clear(state.position, state.position, bodies.radius[i], obstacle) {
+                continue; // the bounding sphere is clear of the obstacle's slab: two dot products, not `box_box`
+            }
             let body = Solid::Box(Obb { center: state.position, ..obb });
             if let Some(m) = solid_contact(&body, &Solid::Box(*obstacle)) {
                 let mut fixed = RigidState::fixed(obstacle.center);
@@ -483,6 +489,15 @@ fn thin_axis(obstacle: &Obb) -> (Vec3, f32) {
     } else {
         (axes.z_axis, h.z)
     }
+}
+
+/// `true` when a body of bounding radius `r` moving from `p0` to `p1` stays further than `r` from the slab of the
+/// obstacle's thin axis on one side: it cannot touch the obstacle (two dot products, before any time of impact).
+fn stays_clear(p0: Vec3, p1: Vec3, r: f32, obstacle: &Obb) -> bool {
+    let (thin, half) = thin_axis(obstacle);
+    let (s0, s1) = ((p0 - obstacle.center).dot(thin), (p1 - obstacle.center).dot(thin));
+    let clear = half + r;
+    (s0 > clear && s1 > clear) || (s0 < -clear && s1 < -clear)
 }
 
 /// `true` when body `i` went through `obstacle` between `p0` and its position now: its centre changed side of the
