@@ -108,6 +108,43 @@ impl Status {
 pub const GRAPH_FRAMES: usize = 240;
 
 /// Colours of the bodies: muted, distinguishable, none of them the flash's red.
+/// The colour of a static obstacle's outline.
+const OBSTACLE_COLOR: [u8; 4] = [255, 170, 60, 255];
+
+/// Outline a static obstacle: its edges and the diagonals of its mid-plane across the thinnest axis, so that a thin
+/// wall reads as a plane and not as a frame. An axis-aligned obstacle is cut to the container (the `tunnel`'s wall
+/// reaches beyond it, for paths that leave the container within a step); a turned one is drawn whole.
+fn outline_obstacle(scene: &mut Scene, obstacle: &collide_math::Obb, container: &Aabb) {
+    let axes = obstacle.axes();
+    let (center, half) = if obstacle.rotation == Quat::IDENTITY {
+        match obstacle.aabb().intersection(container) {
+            Some(inside) => (inside.center(), inside.half_extents()),
+            None => return,
+        }
+    } else {
+        (obstacle.center, obstacle.half_extents)
+    };
+    let corner = |s: Vec3| center + axes * (half * s);
+    let sign = |i: usize, bit: usize| if i >> bit & 1 == 1 { 1.0 } else { -1.0 };
+    for i in 0..8 {
+        for bit in 0..3 {
+            if i >> bit & 1 == 0 {
+                let a = Vec3::new(sign(i, 0), sign(i, 1), sign(i, 2));
+                let mut b = a;
+                b[bit] = 1.0;
+                scene.segment(corner(a), corner(b), OBSTACLE_COLOR);
+            }
+        }
+    }
+    let thin = half.min_position();
+    let (u, v) = ((thin + 1) % 3, (thin + 2) % 3);
+    for flip in [-1.0, 1.0] {
+        let (mut a, mut b) = (Vec3::ZERO, Vec3::ZERO);
+        (a[u], a[v], b[u], b[v]) = (-1.0, -flip, 1.0, flip);
+        scene.segment(corner(a), corner(b), OBSTACLE_COLOR);
+    }
+}
+
 const PALETTE: [[u8; 4]; 6] = [
     [120, 160, 210, 255],
     [110, 190, 150, 255],
@@ -384,6 +421,12 @@ impl App {
         }
         if self.settings.show_container {
             self.scene.wire_box(container.min, container.max, [200, 200, 200, 255]);
+        }
+        // The scene's static obstacles (the `tunnel`'s thin wall): the bodies bounce off them, so they are shown.
+        if let World::Sim(sim) = &self.world {
+            for obstacle in &sim.setup().obstacles {
+                outline_obstacle(&mut self.scene, obstacle, &container);
+            }
         }
         for l in &self.settings.lights {
             self.scene.cross(Vec3::from(l.position), width * 0.01, [255, 240, 120, 255]);

@@ -219,6 +219,7 @@ fn scene_controls(ui: &mut Ui, app: &mut App) -> bool {
                     half_extents: e.half_extents,
                     half_extents_spread: e.half_extents_spread,
                     friction: e.friction,
+                    ccd: e.ccd,
                     ..Config::default()
                 };
                 changed = true;
@@ -276,6 +277,13 @@ fn scene_controls(ui: &mut Ui, app: &mut App) -> bool {
     let r = ui.add(egui::Slider::new(&mut e.resting_fraction, 0.0..=1.0).text("resting fraction"));
     changed |= committed(&r);
     changed |= ui.checkbox(&mut e.resolution, "collision resolution").changed();
+    changed |= ui
+        .checkbox(&mut e.ccd, "continuous detection (ccd)")
+        .on_hover_text(
+            "a body moving further than its radius (a box: its smallest half extent) in a step is swept and stopped \
+             at its time of impact instead of passing through; `tunnelled` in the Frame panel counts what got through",
+        )
+        .changed();
     let r = ui.add(egui::DragValue::new(&mut e.seed).prefix("seed "));
     changed |= committed(&r);
     if ui.button("Scenario defaults").on_hover_text("forget the sizes, speed and container set here").clicked() {
@@ -618,6 +626,15 @@ fn stats(ui: &mut Ui, app: &App) {
             mono(ui, format!("  {}", line.join("  ")));
         }
         mono(ui, format!("pairs {}  contacts {}  colliding {}", r.pairs, r.contacts, app.colliding_bodies()));
+        // In a scene that can tunnel: what got through this run, and whether continuous detection is on.
+        if let Some(sim) = app.world.sim() {
+            let setup = sim.setup();
+            let total: u64 = sim.records().iter().map(|r| u64::from(r.tunnelled)).sum();
+            if setup.ccd || !setup.obstacles.is_empty() || total > 0 {
+                let ccd = if setup.ccd { "on" } else { "off" };
+                mono(ui, format!("tunnelled {total} this run ({} last step)  ccd {ccd}", r.tunnelled));
+            }
+        }
         frame_graph(ui, app);
     });
     let title = if algorithm.name == r.algorithm || r.algorithm.is_empty() {

@@ -248,3 +248,25 @@ fn closing_the_window_keeps_a_recording_under_way() {
     assert_eq!(frames_of(&dir.join("open.aabbs")).len(), 2);
     assert!(!dir.join("open.aabbs.partial").exists());
 }
+
+/// The `tunnel`'s wall is drawn: its outline in the obstacle colour, cut to the container (the wall reaches as far
+/// again beyond it), lying in its mid-plane x = 0. A scene without obstacles draws no such line.
+#[test]
+fn the_tunnels_wall_is_drawn_inside_the_container() {
+    let mut plain = app(sim_config("uniform", 64));
+    let mut tunnel = app(sim_config("tunnel", 64));
+    tunnel.build_scene();
+    let wall: Vec<Vec3> =
+        tunnel.scene.lines.iter().filter(|v| v.color == OBSTACLE_COLOR).map(|v| Vec3::from(v.position)).collect();
+    assert_eq!(wall.len(), 2 * (12 + 2), "twelve edges and two diagonals");
+    let container = tunnel.container();
+    let thickness = wall.iter().map(|p| p.x.abs()).fold(0.0_f32, f32::max);
+    assert!(thickness < 0.01, "in the plane x = 0, a thin wall: {thickness}");
+    for p in &wall {
+        assert!(container.expanded(1e-4).contains_point(*p), "{p} outside the container {container:?}");
+    }
+    let span = wall.iter().map(|p| p.y).fold(f32::MIN, f32::max) - wall.iter().map(|p| p.y).fold(f32::MAX, f32::min);
+    assert!((span - container.extents().y).abs() < 1e-4, "across the whole container: {span}");
+    plain.build_scene();
+    assert!(plain.scene.lines.iter().all(|v| v.color != OBSTACLE_COLOR));
+}
