@@ -199,7 +199,57 @@ pub struct App {
     debug: DebugGeometry,
     /// A replay's boxes that are in a pair of the frame on screen (they flash), refilled every frame.
     touching: Vec<bool>,
+    /// The contact runs the flash follows ([`ContactRuns`]).
+    runs: ContactRuns,
+    /// The run's tunnelled bodies and pairs: every step's record summed before the records are cleared; reset
+    /// with the scene.
+    pub tunnelled: u64,
     aspect: f32,
+}
+
+/// Per body, the step its current run of contacts began: a contact flashes when it begins and fades over
+/// `flash_steps`, so that bodies resting on each other or on the floor — in contact every step — fade back to their
+/// colour instead of reading as one red slab, while a new hit still flashes. A run goes on while the body is seen
+/// in contact at frame after frame (the window may run several steps a frame: a gap between two of them is not
+/// seen). Kept across frames; reset when the body count changes.
+#[derive(Debug, Default)]
+struct ContactRuns {
+    /// Per body: the step its current (or last) run of contacts began; `u64::MAX` for never.
+    began: Vec<u64>,
+    /// Per body: its last contact step as seen at the previous update.
+    seen: Vec<u64>,
+    /// The step of the previous update.
+    step: u64,
+}
+
+impl ContactRuns {
+    /// Bring the runs up to `now` (the last step run) from every body's last contact step. O(n), no allocation
+    /// once warm.
+    fn update(&mut self, last_contact: &[u64], now: u64) {
+        if self.began.len() != last_contact.len() {
+            self.began.clear();
+            self.began.resize(last_contact.len(), u64::MAX);
+            self.seen.clear();
+            self.seen.resize(last_contact.len(), u64::MAX);
+        }
+        for ((began, seen), &contact) in self.began.iter_mut().zip(&mut self.seen).zip(last_contact) {
+            // A contact since the previous update that does not continue a run seen then begins one.
+            let in_contact_before = *seen != u64::MAX && *seen == self.step;
+            if contact != u64::MAX && contact != *seen && !in_contact_before {
+                *began = contact;
+            }
+            *seen = contact;
+        }
+        self.step = now;
+    }
+
+    /// Body `i`'s flash at `now`: 1 when its run of contacts began this step, fading to 0 over `fade` steps.
+    fn flash(&self, i: usize, now: u64, fade: f32) -> f32 {
+        match self.began.get(i) {
+            Some(&began) if began != u64::MAX => (1.0 - now.saturating_sub(began) as f32 / fade).max(0.0),
+            _ => 0.0,
+        }
+    }
 }
 
 /// What a new config does to the scene ([`App::set_config`]).
@@ -244,6 +294,8 @@ impl App {
             timeline: Timeline::default(),
             debug: DebugGeometry::default(),
             touching: Vec::new(),
+            runs: ContactRuns::default(),
+            tunnelled: 0,
             aspect: 16.0 / 9.0,
         })
     }
@@ -292,6 +344,10 @@ impl App {
             for r in self.world.records() {
                 self.timeline.push(names.iter().position(|n| *n == r.algorithm).unwrap_or(0), probing);
             }
+        }
+        self.tunnelled += self.world.records().iter().map(|r| u64::from(r.tunnelled)).sum::<u64>();
+        if let World::Sim(sim) = &self.world {
+            self.runs.update(&sim.bodies().last_contact, sim.steps().saturating_sub(1));
         }
         // The app keeps only the last record: records of a long session would grow without bound.
         self.world.clear_records();
@@ -387,13 +443,10 @@ impl App {
                 // `steps()` is the number of the next step; the last one run is one less.
                 let now = sim.steps().saturating_sub(1);
                 let fade = self.settings.flash_steps.max(1) as f32;
-                let flash = |contact: u64| {
-                    if contact == u64::MAX { 0.0 } else { (1.0 - now.saturating_sub(contact) as f32 / fade).max(0.0) }
-                };
                 // Boxes are drawn as themselves, turned by their orientation; spheres as spheres.
                 for i in 0..bodies.len() {
                     let (p, color, flash) =
-                        (bodies.position[i], PALETTE[i % PALETTE.len()], flash(bodies.last_contact[i]));
+                        (bodies.position[i], PALETTE[i % PALETTE.len()], self.runs.flash(i, now, fade));
                     match bodies.obb(i) {
                         Some(b) => {
                             let mut instance = BoxInstance::new(p, b.half_extents, b.rotation, color);
@@ -498,6 +551,7 @@ impl App {
                         World::Replay(_) => self.seek(0),
                     }
                     self.timeline.clear();
+                    self.tunnelled = 0;
                 }
                 Command::Seek(frame) => self.seek(frame),
                 Command::ToggleRecording => self.toggle_recording(),
@@ -602,6 +656,7 @@ impl App {
             // A recording holds one scene: it ends with the scene it recorded.
             self.stop_recording(None);
             self.timeline.clear();
+            self.tunnelled = 0;
         }
         let rebuilt = match change {
             SceneChange::Setup(setup) => {

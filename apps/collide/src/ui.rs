@@ -629,7 +629,7 @@ fn stats(ui: &mut Ui, app: &App) {
         // In a scene that can tunnel: what got through this run, and whether continuous detection is on.
         if let Some(sim) = app.world.sim() {
             let setup = sim.setup();
-            let total: u64 = sim.records().iter().map(|r| u64::from(r.tunnelled)).sum();
+            let total = app.tunnelled;
             if setup.ccd || !setup.obstacles.is_empty() || total > 0 {
                 let ccd = if setup.ccd { "on" } else { "off" };
                 mono(ui, format!("tunnelled {total} this run ({} last step)  ccd {ccd}", r.tunnelled));

@@ -270,3 +270,50 @@ fn the_tunnels_wall_is_drawn_inside_the_container() {
     plain.build_scene();
     assert!(plain.scene.lines.iter().all(|v| v.color != OBSTACLE_COLOR));
 }
+
+/// A body in contact every step (resting on the floor) flashes when the contact begins and fades to its colour; a
+/// body hit once flashes at the hit and fades; one that never touches never flashes; a resting body that bounces
+/// off and lands again flashes again at the landing.
+#[test]
+fn a_contact_flashes_when_it_begins_and_resting_bodies_fade() {
+    let mut runs = ContactRuns::default();
+    let mut last = [u64::MAX; 3];
+    let fade = 30.0;
+    for step in 0..100_u64 {
+        last[0] = if (60..70).contains(&step) { last[0] } else { step }; // resting, in the air for 60..70
+        if step == 10 {
+            last[1] = step;
+        }
+        runs.update(&last, step);
+        match step {
+            0 => assert_eq!(runs.flash(0, step, fade), 1.0, "the first contact"),
+            10 => assert_eq!((runs.flash(0, step, fade), runs.flash(1, step, fade)), (1.0 - 10.0 / 30.0, 1.0)),
+            25 => assert_eq!(runs.flash(1, step, fade), 0.5, "half faded after 15 of 30 steps"),
+            40..60 => assert_eq!(runs.flash(0, step, fade), 0.0, "resting: faded, though in contact every step"),
+            70 => assert_eq!(runs.flash(0, step, fade), 1.0, "landing again"),
+            _ => {}
+        }
+        assert_eq!(runs.flash(2, step, fade), 0.0);
+    }
+    // Paused: the same steps again change nothing.
+    let before = runs.flash(0, 99, fade);
+    runs.update(&last, 99);
+    assert_eq!(runs.flash(0, 99, fade), before);
+}
+
+/// The Frame panel's `tunnelled` is the run's total, kept across frames although the app keeps only the last
+/// record; a respawn starts it again.
+#[test]
+fn the_run_s_tunnelled_total_survives_the_cleared_records_and_a_respawn_resets_it() {
+    let mut tunnel = app(Config { ccd: false, ..sim_config("tunnel", 64) });
+    let dt = tunnel.world.clock().nominal_dt();
+    let mut last_frames = 0;
+    for _ in 0..120 {
+        tunnel.update(dt, 16.0 / 9.0);
+        last_frames = last_frames.max(tunnel.world.records().len());
+    }
+    assert!(last_frames <= 1, "the records are cleared every frame");
+    assert!(tunnel.tunnelled > 0, "without ccd the thin wall lets bodies through");
+    run(&mut tunnel, Command::Respawn);
+    assert_eq!(tunnel.tunnelled, 0);
+}
