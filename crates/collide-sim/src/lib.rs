@@ -52,7 +52,7 @@
 //! step exceeds its radius (a box: its smallest half extent) is *fast*: between two discrete steps it can pass
 //! through a thin obstacle or another body without ever overlapping it. In a scene that can tunnel — one with
 //! static obstacles (the `tunnel`'s wall, a list of `Obb`s in the [`Setup`], tested against every body each step
-//! rather than put in the broadphase), with `ccd = true`, or whose speed moves a body more than its thickness per
+//! rather than put in the broadphase), with `ccd = true`, or whose speed moves a sphere more than its diameter per
 //! step — the step keeps the start positions and gives every fast body a **swept box** (its boxes before and after
 //! the step, united), so that the broadphase finds the pairs that met during the step. Then, before the discrete
 //! narrowphase:
