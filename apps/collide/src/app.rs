@@ -107,7 +107,6 @@ impl Status {
 /// How many frames the frame-time graph and the fps figure cover.
 pub const GRAPH_FRAMES: usize = 240;
 
-/// Colours of the bodies: muted, distinguishable, none of them the flash's red.
 /// The colour of a static obstacle's outline.
 const OBSTACLE_COLOR: [u8; 4] = [255, 170, 60, 255];
 
@@ -124,18 +123,8 @@ fn outline_obstacle(scene: &mut Scene, obstacle: &collide_math::Obb, container: 
     } else {
         (obstacle.center, obstacle.half_extents)
     };
+    scene.wire_oriented_box(center, axes, half, OBSTACLE_COLOR);
     let corner = |s: Vec3| center + axes * (half * s);
-    let sign = |i: usize, bit: usize| if i >> bit & 1 == 1 { 1.0 } else { -1.0 };
-    for i in 0..8 {
-        for bit in 0..3 {
-            if i >> bit & 1 == 0 {
-                let a = Vec3::new(sign(i, 0), sign(i, 1), sign(i, 2));
-                let mut b = a;
-                b[bit] = 1.0;
-                scene.segment(corner(a), corner(b), OBSTACLE_COLOR);
-            }
-        }
-    }
     let thin = half.min_position();
     let (u, v) = ((thin + 1) % 3, (thin + 2) % 3);
     for flip in [-1.0, 1.0] {
@@ -145,6 +134,7 @@ fn outline_obstacle(scene: &mut Scene, obstacle: &collide_math::Obb, container: 
     }
 }
 
+/// Colours of the bodies: muted, distinguishable, none of them the flash's red.
 const PALETTE: [[u8; 4]; 6] = [
     [120, 160, 210, 255],
     [110, 190, 150, 255],
@@ -234,7 +224,7 @@ impl ContactRuns {
         }
         for ((began, seen), &contact) in self.began.iter_mut().zip(&mut self.seen).zip(last_contact) {
             // A contact since the previous update that does not continue a run seen then begins one.
-            let in_contact_before = *seen != u64::MAX && *seen == self.step;
+            let in_contact_before = *seen == self.step;
             if contact != u64::MAX && contact != *seen && !in_contact_before {
                 *began = contact;
             }

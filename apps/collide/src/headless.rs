@@ -66,7 +66,7 @@ pub fn run(path: &Path, cli: &Cli) -> Result<(), String> {
     let summary = sim.summary();
     print_records(&summary, sim.records(), sim.broadphase(), false);
     // Counted only in scenes that can tunnel (collide-sim's `ccd` module says which); printed when counted.
-    if summary.tunnelled > 0 || setup.ccd || !setup.obstacles.is_empty() {
+    if summary.tunnelled > 0 || setup.shows_tunnelling() {
         let ccd = if setup.ccd { "on" } else { "off" };
         println!("tunnelled  {} (bodies through obstacles and pairs through each other; ccd {ccd})", summary.tunnelled);
     }

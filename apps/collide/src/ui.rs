@@ -630,7 +630,7 @@ fn stats(ui: &mut Ui, app: &App) {
         if let Some(sim) = app.world.sim() {
             let setup = sim.setup();
             let total = app.tunnelled;
-            if setup.ccd || !setup.obstacles.is_empty() || total > 0 {
+            if total > 0 || setup.shows_tunnelling() {
                 let ccd = if setup.ccd { "on" } else { "off" };
                 mono(ui, format!("tunnelled {total} this run ({} last step)  ccd {ccd}", r.tunnelled));
             }

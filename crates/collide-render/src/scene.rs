@@ -5,7 +5,7 @@
 //! hardware encodes on write).
 
 use bytemuck::{Pod, Zeroable};
-use glam::{Mat4, Quat, Vec3};
+use glam::{Mat3, Mat4, Quat, Vec3};
 
 /// The most point lights a scene can hold; the rest are ignored.
 pub const MAX_POINT_LIGHTS: usize = 8;
@@ -169,13 +169,25 @@ impl Scene {
 
     /// The twelve edges of the axis-aligned box `min..max`.
     pub fn wire_box(&mut self, min: Vec3, max: Vec3, color: [u8; 4]) {
-        let corner = |i: usize| {
+        self.box_edges(color, |i| {
             Vec3::new(
                 if i & 1 == 0 { min.x } else { max.x },
                 if i & 2 == 0 { min.y } else { max.y },
                 if i & 4 == 0 { min.z } else { max.z },
             )
-        };
+        });
+    }
+
+    /// The twelve edges of the box at `center` with `half_extents` along the columns of `axes` (a turned box).
+    pub fn wire_oriented_box(&mut self, center: Vec3, axes: Mat3, half_extents: Vec3, color: [u8; 4]) {
+        self.box_edges(color, |i| {
+            let sign = |bit: usize| if i & bit == 0 { -1.0 } else { 1.0 };
+            center + axes * (half_extents * Vec3::new(sign(1), sign(2), sign(4)))
+        });
+    }
+
+    /// The twelve edges between the eight corners `corner(i)`, bit k of `i` choosing the side along axis k.
+    fn box_edges(&mut self, color: [u8; 4], corner: impl Fn(usize) -> Vec3) {
         for i in 0..8 {
             // Each edge once: from every corner to the neighbours with one more bit set.
             for bit in [1, 2, 4] {

@@ -96,11 +96,13 @@ fn reach(bodies: &Bodies, i: usize) -> f32 {
     }
 }
 
-/// Body `i` as a solid centred at `center` (its shape, size and end-of-step orientation).
+/// Body `i` as a solid centred at `center` (its shape, size and end-of-step orientation; `Solid::new`, whose box
+/// columns exist only when the rotational columns are enabled).
 fn solid_at(bodies: &Bodies, i: usize, center: Vec3) -> Solid {
+    let s = &bodies.spin;
     match bodies.shape(i) {
         Shape::Sphere => Solid::Sphere(center, bodies.radius[i]),
-        Shape::Box => Solid::Box(Obb::new(center, bodies.spin.half_extents[i], bodies.spin.rotation[i])),
+        Shape::Box => Solid::new(Shape::Box, center, bodies.radius[i], s.half_extents[i], s.rotation[i]),
     }
 }
 
@@ -498,8 +500,8 @@ fn stays_clear(p0: Vec3, p1: Vec3, r: f32, obstacle: &Obb) -> bool {
 /// `true` when body `i` went through `obstacle` between `p0` and its position now: its centre changed side of the
 /// obstacle's mid-plane across the thin axis, and its path met the obstacle (`toi_solids`: a sphere, or a box at its
 /// end-of-step orientation), so that a body that went around the obstacle's rim does not count.
-fn went_through(bodies: &Bodies, i: usize, p0: Vec3, obstacle: &Obb) -> bool {
-    let (thin, _) = thin_axis(obstacle);
+/// `thin` is the obstacle's [`thin_axis`], which the callers compute once per obstacle.
+fn went_through(bodies: &Bodies, i: usize, p0: Vec3, obstacle: &Obb, thin: Vec3) -> bool {
     let p1 = bodies.position[i];
     let side = |p: Vec3| (p - obstacle.center).dot(thin);
     (side(p0) < 0.0) != (side(p1) < 0.0)
@@ -510,8 +512,11 @@ fn went_through(bodies: &Bodies, i: usize, p0: Vec3, obstacle: &Obb) -> bool {
 #[must_use]
 pub fn crossed_obstacles(start: &[Vec3], bodies: &Bodies, obstacles: &[Obb]) -> u32 {
     let mut crossed = 0;
-    for (i, &p0) in start.iter().enumerate() {
-        crossed += obstacles.iter().filter(|obstacle| went_through(bodies, i, p0, obstacle)).count() as u32;
+    for obstacle in obstacles {
+        let (thin, _) = thin_axis(obstacle);
+        for (i, &p0) in start.iter().enumerate() {
+            crossed += u32::from(went_through(bodies, i, p0, obstacle, thin));
+        }
     }
     crossed
 }
@@ -524,12 +529,12 @@ pub fn crossed_obstacles(start: &[Vec3], bodies: &Bodies, obstacles: &[Obb]) -> 
 /// static and impenetrable, so it wins. Returns how many bodies were put back. O(n·k), serial.
 pub fn keep_on_start_side(start: &[Vec3], bodies: &mut Bodies, obstacles: &[Obb], e: f32) -> u32 {
     let mut held = 0;
-    for (i, &p0) in start.iter().enumerate() {
-        for obstacle in obstacles {
-            if !went_through(bodies, i, p0, obstacle) {
+    for obstacle in obstacles {
+        let (thin, half) = thin_axis(obstacle);
+        for (i, &p0) in start.iter().enumerate() {
+            if !went_through(bodies, i, p0, obstacle, thin) {
                 continue;
             }
-            let (thin, half) = thin_axis(obstacle);
             // The start side's outward normal, and how far the body reaches along it from its centre.
             let normal = if (p0 - obstacle.center).dot(thin) < 0.0 { -thin } else { thin };
             let reach = match bodies.obb(i) {

@@ -119,6 +119,13 @@ impl Setup {
         if self.shape == ShapeMix::Box { cube } else { cube.max(sphere) }
     }
 
+    /// `true` when a run's `tunnelled` count should be shown even at 0: `ccd` is on, or the scene has obstacles to
+    /// go through (the headless summary and the app's Frame panel; a count above 0 is shown anyway).
+    #[must_use]
+    pub fn shows_tunnelling(&self) -> bool {
+        self.ccd || !self.obstacles.is_empty()
+    }
+
     /// `true` when the scene's bodies need the rotational columns: boxes, or friction.
     #[must_use]
     pub fn spins(&self) -> bool {
