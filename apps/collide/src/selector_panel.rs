@@ -97,20 +97,7 @@ pub fn show(ui: &mut Ui, selector: &Selector, timeline: &Timeline) {
     bars(ui, selector);
     ui.add_space(4.0);
     let f = selector.features();
-    ui.label(
-        RichText::new(format!(
-            "features: n {} · pairs/body {:.2} · speed {:.3} (p90 {:.3}) · clustering {:.1} · size spread {:.1} · \
-             resting {:.0}%",
-            f.n,
-            f.pairs_per_body,
-            f.speed_mean,
-            f.speed_p90,
-            f.clustering,
-            f.size_spread,
-            100.0 * f.resting
-        ))
-        .small(),
-    )
+    ui.label(RichText::new(format!("features: {f}")).small())
     .on_hover_text(
         "pairs/body: local crowding · speed: centre displacement per frame over box size · clustering: 1 for \
          uniform · size spread: p99/median box size · resting: share of boxes that did not move",
@@ -121,8 +108,12 @@ pub fn show(ui: &mut Ui, selector: &Selector, timeline: &Timeline) {
         let (word, c) = match d.kind {
             DecisionKind::Switch | DecisionKind::Forced => ("switch", color(index(d.to))),
             DecisionKind::Probe => ("probe", color(index(d.to))),
+            DecisionKind::Sample => ("sample", color(index(d.to))),
+            DecisionKind::Sampled => ("sampled", color(index(d.to))),
+            DecisionKind::Build => ("build beside", color(index(d.to))),
             DecisionKind::Reject => ("stay", Color32::from_gray(170)),
             DecisionKind::Abandon => ("abandon", Color32::from_gray(170)),
+            DecisionKind::Free => ("free", Color32::from_gray(170)),
             DecisionKind::Initial => ("start", color(index(d.to))),
         };
         ui.horizontal_wrapped(|ui| {

@@ -176,6 +176,26 @@ mod tests {
         assert_eq!(collide_selector::Selector::from_params(ALGORITHMS, &params).candidate_names(), ["sap", "mbp"]);
     }
 
+    /// The prior `auto` starts from describes today's candidates: every registered candidate has a fit, made with
+    /// the parameters the registry builds it with. A candidate added, or one whose defaults changed, fails here
+    /// until `cargo xtask bench --study calibrate --install` refits the prior.
+    #[test]
+    fn the_prior_fits_every_candidate_with_the_registry_defaults() {
+        let prior = collide_selector::Prior::builtin();
+        for d in ALGORITHMS.iter().filter(|d| !collide_selector::EXCLUDED.contains(&d.name)) {
+            let fit = prior.fit(d.name).unwrap_or_else(|| {
+                panic!("`{}` has no fit in the prior: run `cargo xtask bench --study calibrate --install`", d.name)
+            });
+            let defaults = Params::defaults(d.params).to_string();
+            assert_eq!(
+                fit.params, defaults,
+                "`{}` was fitted with other parameters than the registry's defaults: refit the prior with `cargo xtask \
+                 bench --study calibrate --install`",
+                d.name
+            );
+        }
+    }
+
     #[test]
     fn unknown_names_answer_with_the_list() {
         let e = find("octtree").unwrap_err();

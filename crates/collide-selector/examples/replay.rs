@@ -7,12 +7,12 @@
 //! cargo run --release -p collide-selector --example replay -- --set margin=0.2 --set probe_share=0.02 FILES…
 //! ```
 //!
-//! The knobs `--set` can change are those of [`PolicyConfig`]: margin, hysteresis, cooldown, probe_share,
-//! probe_frames, horizon, reprobe_gap, thrash_window, survey. Traces of scenarios are judged after their first 10 frames
-//! (the bench's warm-up), the tour over all of its frames.
+//! The knobs `--set` can change are those of [`PolicyConfig`]: margin, cooldown, probe_share, probe_frames,
+//! sample_frames, min_horizon, thrash_window, free_after, build_beside_from, sample_from, sample_share. Traces are
+//! judged over all of their frames, from the first.
 
 use collide_math::Rng;
-use collide_selector::replay::{judge, replay};
+use collide_selector::trace_replay::{TraceReplay, judge, replay_trace};
 use collide_selector::trace::Trace;
 use collide_selector::{PolicyConfig, Prior};
 
@@ -29,13 +29,15 @@ fn set(policy: &mut PolicyConfig, assignment: &str) -> Result<(), String> {
     match key {
         "margin" => policy.margin = number,
         "probe_share" => policy.probe_share = number,
-        "hysteresis" => policy.hysteresis = number as u32,
         "cooldown" => policy.cooldown = number as u32,
         "probe_frames" => policy.probe_frames = number as u32,
-        "horizon" => policy.horizon = number as u32,
-        "reprobe_gap" => policy.reprobe_gap = number as u32,
+        "sample_frames" => policy.sample_frames = number as u32,
+        "min_horizon" => policy.min_horizon = number as u32,
         "thrash_window" => policy.thrash_window = number as u32,
-        "survey" => policy.survey = number as u32,
+        "free_after" => policy.free_after = number as u32,
+        "build_beside_from" => policy.build_beside_from = number,
+        "sample_from" => policy.sample_from = number as usize,
+        "sample_share" => policy.sample_share = number,
         _ => return Err(format!("unknown knob `{key}`")),
     }
     Ok(())
@@ -75,10 +77,10 @@ fn run() -> Result<(), String> {
         let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
         let trace = Trace::parse(&text).map_err(|e| format!("{file}: {e}"))?;
         let n = trace.frames.len();
-        let range = if file.contains("-tour-") { 0..n } else { 10.min(n)..n };
+        let range = 0..n;
         let floor: f64 =
             trace.frames.iter().map(|f| f.ms.iter().copied().fold(f64::INFINITY, f64::min)).sum::<f64>() / n as f64;
-        let r = replay(&trace, policy, prior.clone(), 0.01 * floor);
+        let r = replay_trace(&trace, policy, prior.clone(), 0.01 * floor);
         let v = judge(&trace, &r, range);
         let best = v.pinned_ms[v.best_pinned];
         worst_best = worst_best.max(v.auto_ms / best);
@@ -105,7 +107,7 @@ fn run() -> Result<(), String> {
 }
 
 /// Per phase: every candidate's total, auto's, and the candidates auto ran; then the decision log.
-fn print_detail(trace: &Trace, r: &collide_selector::replay::Replay) {
+fn print_detail(trace: &Trace, r: &TraceReplay) {
     let mut start = 0;
     let n = trace.frames.len();
     for i in 0..n {
@@ -158,7 +160,7 @@ fn jittered(files: &[String], policy: PolicyConfig, prior: &Prior, k: u64) -> Re
         let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
         let trace = Trace::parse(&text).map_err(|e| format!("{file}: {e}"))?;
         let n = trace.frames.len();
-        let range = if file.contains("-tour-") { 0..n } else { 10.min(n)..n };
+        let range = 0..n;
         let (mut best_sum, mut best_max, mut phase_sum, mut phase_max) = (0.0, 0.0f64, 0.0, 0.0f64);
         let mut probe_share = 0.0;
         for seed in 0..k {
@@ -171,7 +173,7 @@ fn jittered(files: &[String], policy: PolicyConfig, prior: &Prior, k: u64) -> Re
             }
             let floor: f64 =
                 noisy.frames.iter().map(|f| f.ms.iter().copied().fold(f64::INFINITY, f64::min)).sum::<f64>() / n as f64;
-            let r = replay(&noisy, policy, prior.clone(), 0.01 * floor);
+            let r = replay_trace(&noisy, policy, prior.clone(), 0.01 * floor);
             let v = judge(&noisy, &r, range.clone());
             let (b, p) = (v.auto_ms / v.pinned_ms[v.best_pinned], v.auto_ms / v.per_phase_oracle_ms);
             probe_share += r.frames[range.clone()].iter().map(|f| f.probe_ms).sum::<f64>() / v.auto_ms;

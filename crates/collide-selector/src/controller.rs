@@ -1,56 +1,98 @@
 //! [`Controller`]: everything the meta-broadphase decides, fed with numbers only — each frame's [`Features`] and
-//! the milliseconds the active candidate (and a probe) took — and answering with an [`Order`] for the one who
-//! runs the candidates.
+//! the milliseconds the active candidate, a probe, a sampled probe or a build beside took — and answering with
+//! an [`Order`] for the one who runs the candidates.
 //!
 //! The split keeps the decisions apart from the clock and the broadphases: [`crate::Selector`] runs real
-//! candidates and times them; the `replay` module feeds the same controller the costs recorded in a trace, so
-//! that a policy is judged on the same frames, without the machine's noise, in milliseconds of computer time
-//! instead of minutes.
+//! candidates and times them; [`crate::trace_replay`] feeds the same controller the costs recorded in a trace,
+//! so that a policy is judged on the same frames without the machine's noise.
+//!
+//! A frame, from the controller's side:
+//! 1. [`Controller::start`] (the first frame) or [`Controller::before_frame`] (every other): the features of the
+//!    frame's boxes, measured before any candidate runs; the answer names the candidate that runs cold this
+//!    frame, if it changes (the first frame, and the second when the first did not know the speed).
+//! 2. [`Controller::built`], when a build beside has finished: the newcomer takes over this frame or starts its
+//!    probe.
+//! 3. [`Controller::after_frame`]: what the frame cost; the answer is this frame's [`Order`].
 
 use crate::features::Features;
 use crate::log::{Decision, DecisionKind, DecisionLog, MAX_CANDIDATES, Predictions};
-use crate::model::{CostModel, Estimate, Prior, Regime};
-use crate::policy::{Action, Policy, PolicyConfig, Reason};
+use crate::model::{CostModel, Estimate, MEASURED_SIGMA, Prior, SAMPLED_SIGMA};
+use crate::policy::{Budget, PolicyConfig, Reason, Verdict};
 
 /// Active frames whose median is the active candidate's typical frame: long enough that a few stalled frames
 /// do not move it, short enough to follow a phase change within half a second.
 const RECENT_FRAMES: usize = 24;
+/// Steady frames of the active candidate before anything is decided on its median.
+const MIN_RECENT: usize = 4;
 /// A frame counts toward a candidate's spike factor as at most this many times the typical frame: an
 /// algorithm's own expensive frame (sweep-and-prune's rebuild, 5× its usual frame) counts nearly whole, a frame
 /// the scheduler stalled for 20× counts as four.
 const SPIKE_CLIP: f64 = 4.0;
 /// Weight of each active frame in a candidate's spike factor (an exponential mean over ~50 frames).
 const SPIKE_WEIGHT: f64 = 0.02;
-/// Frames a probe runs beside the active candidate can be at most this many.
+/// Frames a probe or a sampled probe runs can be at most this many.
 pub const MAX_PROBE_FRAMES: usize = 8;
-/// The normalised speed the first frame's choice assumes: a tenth of a box per frame, between a slow drift
-/// (0.01) and the thesis's scene (0.5).
+/// The normalised speed the first frame's choice assumes when it does not know the speed: a tenth of a box
+/// per frame. Only candidates cheap to build are chosen from then, and their cost hardly depends on speed.
 const INITIAL_SPEED: f64 = 0.1;
-/// The pairs per body the first frame's choice assumes: a sparse scene.
-const INITIAL_PAIRS_PER_BODY: f64 = 0.5;
-/// Frames of a candidate that took over cold (the first frame, after a reset, after a warm switch without a
-/// probe, after a resize) that teach nothing: its buffers are being allocated and its caches filled, and the
-/// first frame of an octree costs four of its steady frames. Neither the model nor the policy sees them.
+/// A candidate is cheap to build when its build costs at most this many of its steady frames (the structures
+/// rebuilt every frame: grids, sweeps, the linear BVH).
+const CHEAP_BUILD: f64 = 1.0;
+/// Frames of a candidate that took over cold (the first frame, after a reset, after a cold or warm switch, after
+/// a resize) that teach nothing: its buffers are being allocated and its caches filled. Neither the model nor
+/// the policy sees them.
 const COLD_FRAMES: u32 = 2;
+/// A probe whose frame costs this many times the active candidate's on the same frame (twice that on its first
+/// frame, which pays for what the warm start left) cannot win: it ends at once, rejected.
+const HOPELESS: f64 = 3.0;
+/// The active candidate's frames leaving [½, 2]× its recent median this many frames in a row mean the scene
+/// changed under it (bodies grew, the count doubled, a crowd formed at once): its recent frames are forgotten so
+/// that its typical frame follows at once. What the model learned of the others relative to it then carries the
+/// drift of the common level in its uncertainty, so promising candidates are measured again.
+const JUMP_FRAMES: u32 = 3;
+/// A candidate is sampled again only once its estimate's uncertainty has grown past what a fresh sample
+/// leaves (by age, by the features' drift, by a jump of the common level).
+const RESAMPLE_SIGMA: f64 = SAMPLED_SIGMA + 0.05;
+/// The same for whole-frame probes.
+const REPROBE_SIGMA: f64 = MEASURED_SIGMA + 0.05;
+/// Candidates never measured in the scene's regime are explored by sampled probes while the probe budget holds
+/// this many of the active candidate's frames (so exploration never crowds out a probe that the model asks for).
+const EXPLORE_BUDGET_FRAMES: f64 = 4.0;
+/// Exploration reaches candidates the model predicts at most this many times dearer than the active one: the
+/// prior is rarely off by more, and a sample of a candidate ten times dearer costs for nothing.
+const EXPLORE_REACH: f64 = 4.0;
+/// The fewest bodies a sampled probe's sub-box aims at: below, every candidate's cost is its fixed overheads,
+/// and the prior (fitted from 2 000 bodies up) cannot carry the ratio to the scene.
+pub const MIN_SAMPLE_BODIES: usize = 1024;
+/// Frames a build beside runs its candidate on later frames before the newcomer takes over (see
+/// [`Controller::built`]): the first calls after a build are an incremental structure's dearest (the dynamic
+/// tree's second call rebuilds with the reaches it has just measured).
+pub const CATCH_UP_CALLS: u32 = 2;
 
 /// What the runner of the candidates must do after a frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
     /// Nothing.
     Stay,
-    /// Warm-start candidate `c` from this frame's boxes and pairs, report its time through
-    /// [`Controller::warm_started`], and from the next frame on run it beside the active one (its pairs
-    /// discarded), passing its time to [`Controller::after_frame`].
-    Probe(usize),
-    /// Candidate `to` answers from the next frame on. When `warm`, it is not in sync: warm-start it from this
-    /// frame first and report the time through [`Controller::warm_started`]; otherwise it has followed every
-    /// frame (it has just been probed) and is ready.
+    /// Candidate `to` answers from the next frame on. When `warm`, warm-start it from this frame's boxes and
+    /// pairs first and report the time through [`Controller::warm_started`]; otherwise it is ready (it has just
+    /// been probed).
     Switch {
         /// The newcomer.
         to: usize,
         /// `true` when it needs a warm start first.
         warm: bool,
     },
+    /// Warm-start candidate `c` from this frame's boxes and pairs, report its time through
+    /// [`Controller::warm_started`], and from the next frame on run it beside the active one (its pairs
+    /// discarded), passing its time to [`Controller::after_frame`].
+    Probe(usize),
+    /// Warm-start candidate `c` beside the active one, on another thread, from a copy of this frame's boxes and
+    /// pairs, then run it on [`CATCH_UP_CALLS`] later frames there; report through [`Controller::built`].
+    BuildBeside(usize),
+    /// From the next frame on, run candidate `c` and the active one on a spatial sample of the bodies, passing
+    /// both times to [`Controller::after_frame`].
+    Sample(usize),
 }
 
 /// The last few active frames' times.
@@ -83,25 +125,43 @@ fn median(v: &mut [f64]) -> f64 {
     *v.select_nth_unstable_by(mid, f64::total_cmp).1
 }
 
-/// A probe whose frame costs this many times the active candidate's on the same frame (twice that on its first
-/// frame, which pays for what the warm start left) cannot win: it ends at once, rejected. A dense crowd makes a
-/// dynamic tree's frame 10× the octree's; four such frames would cost the budget of a minute.
-const HOPELESS: f64 = 3.0;
+/// The least of `v`.
+fn least(v: &[f64]) -> f64 {
+    v.iter().copied().fold(f64::INFINITY, f64::min)
+}
 
-/// A probe in progress.
+/// Side-by-side times of a candidate and the active one (whole frames or a sample).
 #[derive(Clone, Copy, Debug)]
-struct Probe {
-    candidate: usize,
-    /// Time spent so far (warm start included), ms.
-    spent_ms: f64,
-    /// Side-by-side frames so far, and the two times of each.
+struct Pairs {
     frames: usize,
     probe_ms: [f64; MAX_PROBE_FRAMES],
     active_ms: [f64; MAX_PROBE_FRAMES],
 }
 
-impl Probe {
-    /// `true` when its last frame shows it cannot win (see [`HOPELESS`]).
+impl Pairs {
+    const EMPTY: Self = Self { frames: 0, probe_ms: [0.0; MAX_PROBE_FRAMES], active_ms: [0.0; MAX_PROBE_FRAMES] };
+
+    fn push(&mut self, probe_ms: f64, active_ms: f64) {
+        if self.frames < MAX_PROBE_FRAMES {
+            self.probe_ms[self.frames] = probe_ms;
+            self.active_ms[self.frames] = active_ms;
+            self.frames += 1;
+        }
+    }
+
+    /// The frames compared: all but the first, which paid for a build (or a warm start's leftovers).
+    fn steady(&self) -> std::ops::Range<usize> {
+        if self.frames > 1 { 1..self.frames } else { 0..self.frames }
+    }
+
+    /// The least of each on the compared frames: a frame the scheduler stalled is never the least, and load
+    /// common to both cancels.
+    fn leasts(&self) -> (f64, f64) {
+        let s = self.steady();
+        (least(&self.probe_ms[s.clone()]), least(&self.active_ms[s]))
+    }
+
+    /// `true` when the last frame shows the candidate cannot win (see [`HOPELESS`]).
     fn hopeless(&self) -> bool {
         let Some(last) = self.frames.checked_sub(1) else { return false };
         let factor = if last == 0 { 2.0 * HOPELESS } else { HOPELESS };
@@ -109,59 +169,69 @@ impl Probe {
     }
 }
 
-/// The active candidate's frames leaving [½, 2]× its recent median this many frames in a row mean the scene
-/// changed under it (bodies grew, the count doubled, a crowd formed at once): its recent frames are forgotten so
-/// that its typical frame follows at once, and nothing is decided for [`SETTLE_FRAMES`].
-const JUMP_FRAMES: u32 = 3;
-/// Frames after a jump in the active candidate's cost before the next decision: its median then describes the
-/// new scene only, and a switch is compared with frames of the new scene, not the old.
-const SETTLE_FRAMES: u32 = 10;
-/// Frames in a row the scene must be in another [`Regime`] than at the last survey before it is surveyed again:
-/// a scene on the border of two regimes would otherwise be surveyed every few frames.
-const REGIME_FRAMES: u32 = 10;
+/// What follows a build beside.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Then {
+    Switch,
+    Probe,
+}
+
+/// The one thing in progress besides the active candidate.
+#[derive(Clone, Copy, Debug)]
+enum Job {
+    Idle,
+    /// A full probe of `candidate`: it runs beside the active one on whole frames.
+    Probe { candidate: usize, times: Pairs, spent_ms: f64 },
+    /// A sampled probe of `candidate`.
+    Sample { candidate: usize, times: Pairs, spent_ms: f64, bodies: usize },
+    /// `candidate` is being built on another thread, then `then`.
+    Build { candidate: usize, then: Then },
+}
 
 /// The meta-broadphase's decisions over `names.len()` candidates (see the crate docs for the design).
 #[derive(Clone, Debug)]
 pub struct Controller {
     names: Vec<&'static str>,
-    policy: Policy,
+    config: PolicyConfig,
     model: CostModel,
     log: DecisionLog,
     /// The candidate that answers the next frame.
     active: usize,
-    probe: Option<Probe>,
-    probe_frames: usize,
+    job: Job,
     /// The active candidate's recent steady frames.
     recent: Recent,
     /// Per candidate: how much its mean frame exceeds its typical (median) frame when it runs — 1 for an
     /// algorithm whose frames all cost alike, more for one with its own expensive frames (see [`SPIKE_CLIP`]).
-    /// Costs are compared as typical frame × spike factor: robust to frames the machine stalled, and still
-    /// charging an algorithm for the frames that are its own fault.
     spike: Vec<f64>,
-    /// Per candidate: `true` when its structure has followed every frame since its last warm start, so it can
-    /// take over without one. The active candidate is always in sync.
+    /// Per candidate: `true` when its structure has followed every frame since its last warm start (the active
+    /// one always; a probed one), so it can take over without one.
     in_sync: Vec<bool>,
-    /// Per candidate: its last warm start's cost, ms.
-    warm_ms: Vec<Option<f64>>,
+    /// Per candidate: `true` while it holds memory (it has run since it was last freed).
+    holding: Vec<bool>,
+    /// Per candidate: the frame it last ran (active, probed, sampled or built).
+    last_ran: Vec<u64>,
     /// This frame's estimates, per candidate (the active one's is its measured median × spike factor).
     estimates: Vec<Estimate>,
+    /// This frame's predicted builds, per candidate (ms).
+    builds: Vec<f64>,
+    budget: Budget,
     force_every: u64,
     /// Frames seen (calls of [`Controller::after_frame`]).
     frame: u64,
     /// `false` until the first frame chose a candidate (again after a reset).
     started: bool,
+    /// `true` after a first frame that did not know the speed: the next frame measures it and decides again.
+    redecide: bool,
     /// Frames left before the active candidate's times count (see [`COLD_FRAMES`]).
     cold: u32,
     /// Consecutive frames of the active candidate outside [½, 2]× its recent median (see [`JUMP_FRAMES`]).
     jump: u32,
-    /// Frames left before the next decision after a jump (see [`SETTLE_FRAMES`]).
-    settle: u32,
-    /// The regime of the last survey, and the frames in a row spent in another one (see [`REGIME_FRAMES`]).
-    surveyed_regime: Option<Regime>,
-    regime_frames: u32,
+    /// The frame of the last switch and the candidate active before it (the thrash guard).
+    last_switch: Option<u64>,
+    previous: Option<usize>,
     /// The last frame's features.
     features: Features,
-    /// Probes started and switches made.
+    /// Probes started (whole and sampled) and switches made.
     probes: u64,
     switches: u64,
 }
@@ -170,35 +240,38 @@ impl Controller {
     /// A controller over the candidates `names`, with the policy's knobs, the prior, and forced switching every
     /// `force_every` frames (0: off). Panics on no candidates or more than [`MAX_CANDIDATES`].
     #[must_use]
-    pub fn new(names: Vec<&'static str>, policy: PolicyConfig, prior: Prior, force_every: u64) -> Self {
+    pub fn new(names: Vec<&'static str>, config: PolicyConfig, prior: Prior, force_every: u64) -> Self {
         assert!(
             (1..=MAX_CANDIDATES).contains(&names.len()),
             "a selector needs 1 to {MAX_CANDIDATES} candidates, got {}",
             names.len()
         );
-        assert!(policy.probe_frames as usize <= MAX_PROBE_FRAMES && policy.probe_frames > 0);
+        assert!((1..=MAX_PROBE_FRAMES as u32).contains(&config.probe_frames));
+        assert!((1..=MAX_PROBE_FRAMES as u32).contains(&config.sample_frames));
         let n = names.len();
         Self {
             model: CostModel::new(prior, &names),
             names,
-            policy: Policy::new(policy, n),
+            config,
             log: DecisionLog::default(),
             active: 0,
-            probe: None,
-            probe_frames: policy.probe_frames as usize,
+            job: Job::Idle,
             recent: Recent::default(),
             spike: vec![1.0; n],
             in_sync: vec![false; n],
-            warm_ms: vec![None; n],
+            holding: vec![false; n],
+            last_ran: vec![0; n],
             estimates: vec![Estimate::default(); n],
+            builds: vec![0.0; n],
+            budget: Budget::default(),
             force_every,
             frame: 0,
             started: false,
+            redecide: false,
             cold: 0,
             jump: 0,
-            settle: 0,
-            surveyed_regime: None,
-            regime_frames: 0,
+            last_switch: None,
+            previous: None,
             features: Features::default(),
             probes: 0,
             switches: 0,
@@ -217,10 +290,31 @@ impl Controller {
         self.active
     }
 
-    /// The candidate being probed, which must run beside the active one next frame.
+    /// The candidate probed on whole frames, which runs beside the active one this frame.
     #[must_use]
     pub fn probing(&self) -> Option<usize> {
-        self.probe.map(|p| p.candidate)
+        match self.job {
+            Job::Probe { candidate, .. } => Some(candidate),
+            _ => None,
+        }
+    }
+
+    /// The candidate probed on a sample, which runs on the sample beside the active one this frame.
+    #[must_use]
+    pub fn sampling(&self) -> Option<usize> {
+        match self.job {
+            Job::Sample { candidate, .. } => Some(candidate),
+            _ => None,
+        }
+    }
+
+    /// The candidate being built beside the active one.
+    #[must_use]
+    pub fn building(&self) -> Option<usize> {
+        match self.job {
+            Job::Build { candidate, .. } => Some(candidate),
+            _ => None,
+        }
     }
 
     /// `true` once the first frame chose a candidate.
@@ -239,6 +333,12 @@ impl Controller {
     #[must_use]
     pub fn estimates(&self) -> &[Estimate] {
         &self.estimates
+    }
+
+    /// This frame's predicted build of every candidate, ms.
+    #[must_use]
+    pub fn builds(&self) -> &[f64] {
+        &self.builds
     }
 
     /// The decision log.
@@ -262,64 +362,169 @@ impl Controller {
     /// The policy's knobs.
     #[must_use]
     pub fn policy(&self) -> &PolicyConfig {
-        self.policy.config()
+        &self.config
     }
 
-    /// Probes started and switches made so far.
+    /// Probes started (whole and sampled) and switches made so far.
     #[must_use]
     pub fn counts(&self) -> (u64, u64) {
         (self.probes, self.switches)
     }
 
-    /// The first frame (and the first after a reset): choose the prior's cheapest candidate for `measured`, the
-    /// features of the frame's boxes without its pairs. The first frame has no speed and no pairs yet; the prior
-    /// is asked about a moderate speed and a sparse crowd, where no candidate is at its best or its worst, and
-    /// the first probes correct the guess. Returns the chosen candidate, which the runner must warm-start (or
-    /// build) cold.
-    pub fn start(&mut self, measured: Features) -> usize {
-        let features = Features {
-            speed_mean: INITIAL_SPEED,
-            speed_p90: INITIAL_SPEED,
-            pairs_per_body: INITIAL_PAIRS_PER_BODY,
-            ..measured
-        };
-        self.features = measured;
-        self.recent = Recent::default();
+    /// The features the prior is asked about on a first frame: a speed it does not know is taken as a moderate
+    /// one.
+    fn first_features(measured: &Features) -> Features {
+        if measured.speed_known { *measured } else { Features { speed_mean: INITIAL_SPEED, ..*measured } }
+    }
+
+    /// The prior's steady frame and build of every candidate for `features`, at the prior's own level.
+    fn prior_costs(&mut self, features: &Features) {
         for c in 0..self.names.len() {
-            let (ms, sigma) = self.model.base(c, &features);
+            let (ms, sigma) = self.model.base(c, features);
             self.estimates[c] = Estimate { ms, sigma, measured: false };
+            self.builds[c] = self.model.build(c, features, 0.0);
         }
-        let best = (0..self.names.len()).min_by(|&a, &b| self.estimates[a].ms.total_cmp(&self.estimates[b].ms));
-        self.active = best.unwrap_or(0);
+    }
+
+    /// The first frame (and the first after a reset): choose the candidate the prior predicts cheapest over the
+    /// first `min_horizon` frames, its build included, for `measured`, the features of the frame's boxes (pairs
+    /// per body estimated from the sample). Without a speed (no hint), only candidates cheap to build are chosen
+    /// from, and the next frame decides again on the measured speed ([`Controller::before_frame`]). Returns the
+    /// chosen candidate, which the runner builds cold.
+    pub fn start(&mut self, measured: Features) -> usize {
+        let features = Self::first_features(&measured);
+        self.features = measured;
+        self.prior_costs(&features);
+        let horizon = f64::from(self.config.min_horizon);
+        let cost = |s: &Self, c: usize| s.builds[c] + horizon * s.estimates[c].ms;
+        let cheap = |s: &Self, c: usize| s.builds[c] <= CHEAP_BUILD * s.estimates[c].ms;
+        let allowed = |s: &Self, c: usize| measured.speed_known || cheap(s, c);
+        let pick = |s: &Self, filter: &dyn Fn(usize) -> bool| {
+            (0..s.names.len()).filter(|&c| filter(c)).min_by(|&a, &b| cost(s, a).total_cmp(&cost(s, b)))
+        };
+        self.active = pick(self, &|c| allowed(self, c)).or_else(|| pick(self, &|_| true)).unwrap_or(0);
         self.in_sync.iter_mut().for_each(|s| *s = false);
         self.in_sync[self.active] = true;
+        self.holding[self.active] = true;
+        self.last_ran[self.active] = self.frame;
         self.started = true;
+        self.redecide = !measured.speed_known;
         self.cold = COLD_FRAMES;
-        self.policy.survey(self.frame);
-        self.surveyed_regime = None;
-        let predicted_ms = self.estimates[self.active].ms;
-        self.push_log(DecisionKind::Initial, self.active, self.active, Reason::Initial { predicted_ms });
+        self.recent = Recent::default();
+        let (predicted_ms, build_ms) = (self.estimates[self.active].ms, self.builds[self.active]);
+        let reason = Reason::Initial { predicted_ms, build_ms, speed_known: measured.speed_known };
+        self.push_log(DecisionKind::Initial, self.active, self.active, reason);
         self.active
+    }
+
+    /// Before a frame's candidates run, with `features` measured on its boxes: on the second frame after a first
+    /// frame that did not know the speed, decide again with the measured speed — the candidate the prior
+    /// predicts cheapest over the horizon, its build included, against the active one's steady frames (its
+    /// build is paid). Returns the candidate that runs cold from this frame on, if it changes.
+    pub fn before_frame(&mut self, features: &Features) -> Option<usize> {
+        if !std::mem::take(&mut self.redecide) || !features.speed_known || self.force_every > 0 {
+            return None;
+        }
+        self.features = *features;
+        self.prior_costs(features);
+        let horizon = f64::from(self.config.min_horizon);
+        let active_cost = horizon * self.estimates[self.active].ms;
+        let cost = |c: usize| self.builds[c] + horizon * self.estimates[c].ms;
+        let best = (0..self.names.len()).filter(|&c| c != self.active).min_by(|&a, &b| cost(a).total_cmp(&cost(b)))?;
+        if cost(best) >= active_cost * (1.0 - self.config.margin) {
+            return None;
+        }
+        let reason = Reason::SpeedMeasured {
+            predicted_ms: self.estimates[best].ms,
+            build_ms: self.builds[best],
+            active_ms: self.estimates[self.active].ms,
+        };
+        let from = self.active;
+        self.switch_to(best, COLD_FRAMES);
+        self.push_log(DecisionKind::Switch, from, best, reason);
+        Some(best)
     }
 
     /// The runner warm-started candidate `c` (for a probe or a switch) in `ms`.
     pub fn warm_started(&mut self, c: usize, ms: f64) {
-        self.warm_ms[c] = Some(ms);
-        if let Some(p) = self.probe.as_mut().filter(|p| p.candidate == c) {
-            p.spent_ms += ms;
+        let level = self.level();
+        self.model.observe_build(c, &self.features, level, ms);
+        if let Job::Probe { candidate, spent_ms, .. } = &mut self.job
+            && *candidate == c
+        {
+            *spent_ms += ms;
         }
     }
 
-    /// After the active candidate answered a frame whose features are `features` in `active_ms`, and the probed
-    /// candidate (if any) ran the same frame in `probe_ms`: learn, and say what to do.
-    pub fn after_frame(&mut self, features: &Features, active_ms: f64, probe_ms: Option<f64>) -> Order {
-        self.features = *features;
-        if let (Some(p), Some(ms)) = (&mut self.probe, probe_ms) {
-            p.probe_ms[p.frames] = ms;
-            p.active_ms[p.frames] = active_ms;
-            p.frames += 1;
-            p.spent_ms += ms;
+    /// A build beside of candidate `c` has finished (its warm start and its catch-up calls took `ms` of its
+    /// thread's time): from this frame on it either answers, or runs beside the active one as a probe. Its
+    /// first call here gets boxes several frames newer than its last, so the runner drops the frame's motion
+    /// hint for it. Returns `true` when `c` answers this frame.
+    pub fn built(&mut self, c: usize, ms: f64) -> bool {
+        let Job::Build { candidate, then } = self.job else { return false };
+        if candidate != c {
+            return false;
         }
+        let level = self.level();
+        self.model.observe_build(c, &self.features, level, ms);
+        self.in_sync[c] = true;
+        self.last_ran[c] = self.frame;
+        match then {
+            Then::Probe => {
+                self.budget.spend(ms);
+                self.job = Job::Probe { candidate: c, times: Pairs::EMPTY, spent_ms: ms };
+                false
+            }
+            Then::Switch => {
+                self.job = Job::Idle;
+                let from = self.active;
+                let e = self.estimates[c];
+                let reason = Reason::Pays {
+                    predicted_ms: e.ms,
+                    active_ms: self.estimates[from].ms,
+                    build_ms: ms,
+                    remaining: self.config.remaining(self.frame),
+                };
+                // Its catch-up calls ran beside: its next frame is a steady one, worth measuring.
+                self.switch_to(c, 0);
+                self.push_log(DecisionKind::Switch, from, c, reason);
+                true
+            }
+        }
+    }
+
+    /// The common level now (see [`CostModel::level`]).
+    fn level(&self) -> f64 {
+        let active_ms = if self.recent.len > 0 { self.recent.median() } else { self.estimates[self.active].ms };
+        self.model.level(self.active, active_ms, &self.features)
+    }
+
+    /// After the active candidate answered a frame whose features are `features` in `active_ms`; the probed
+    /// candidate (if any) ran the same frame in `probe_ms`; the sampled probe (if any) ran its candidate and the
+    /// active one on `sample.2` bodies in `sample.0` and `sample.1` ms: learn, and say what to do.
+    pub fn after_frame(
+        &mut self,
+        features: &Features,
+        active_ms: f64,
+        probe_ms: Option<f64>,
+        sample: Option<(f64, f64, usize)>,
+    ) -> Order {
+        self.features = *features;
+        match (&mut self.job, probe_ms, sample) {
+            (Job::Probe { times, spent_ms, candidate }, Some(ms), _) => {
+                times.push(ms, active_ms);
+                *spent_ms += ms;
+                self.last_ran[*candidate] = self.frame;
+            }
+            (Job::Sample { times, spent_ms, bodies, candidate }, _, Some((probe, active, n))) => {
+                times.push(probe, active);
+                *spent_ms += probe + active;
+                *bodies = n;
+                self.last_ran[*candidate] = self.frame;
+            }
+            _ => {}
+        }
+        self.last_ran[self.active] = self.frame;
         let cold = self.cold > 0;
         if cold {
             self.cold -= 1;
@@ -331,28 +536,35 @@ impl Controller {
                 let spike = &mut self.spike[self.active];
                 *spike += SPIKE_WEIGHT * (ratio - *spike);
             }
-            self.policy.tick();
+            self.budget.tick(active_ms, self.config.probe_share);
         }
-        self.watch_regime(features);
         self.estimate_all(features);
-        let order = self.decide(features, cold);
+        let order = self.decide(cold);
         self.frame += 1;
         order
     }
 
-    /// Survey when the scene has settled into another regime than at the last survey (see [`REGIME_FRAMES`]).
-    fn watch_regime(&mut self, features: &Features) {
-        let regime = Regime::of(features);
-        let Some(surveyed) = self.surveyed_regime else {
-            self.surveyed_regime = Some(regime);
-            return;
+    /// An idle candidate whose memory may be freed now: not active, not in a job, not in sync, holding memory,
+    /// and not run for `free_after` frames. The runner drops its instance (it is made again if ever needed).
+    pub fn take_expired(&mut self) -> Option<usize> {
+        let busy = match self.job {
+            Job::Idle => None,
+            Job::Probe { candidate, .. } | Job::Sample { candidate, .. } | Job::Build { candidate, .. } => {
+                Some(candidate)
+            }
         };
-        self.regime_frames = if regime == surveyed { 0 } else { self.regime_frames + 1 };
-        if self.regime_frames >= REGIME_FRAMES {
-            self.regime_frames = 0;
-            self.surveyed_regime = Some(regime);
-            self.policy.survey(self.frame);
-        }
+        let after = u64::from(self.config.free_after);
+        let c = (0..self.names.len()).find(|&c| {
+            c != self.active
+                && busy != Some(c)
+                && !self.in_sync[c]
+                && self.holding[c]
+                && self.frame.saturating_sub(self.last_ran[c]) > after
+        })?;
+        self.holding[c] = false;
+        let reason = Reason::Idle { frames: self.frame - self.last_ran[c] };
+        self.push_log(DecisionKind::Free, self.active, c, reason);
+        Some(c)
     }
 
     /// Notice the scene changing under the active candidate (see [`JUMP_FRAMES`]).
@@ -365,51 +577,6 @@ impl Controller {
         if self.jump >= JUMP_FRAMES {
             self.jump = 0;
             self.recent = Recent::default();
-            self.settle = SETTLE_FRAMES;
-            self.policy.survey_after_jump(self.frame);
-        }
-    }
-
-    fn decide(&mut self, features: &Features, cold: bool) -> Order {
-        let forced = self.force_every > 0 && self.names.len() > 1;
-        if let Some(p) = self.probe.filter(|p| p.frames == self.probe_frames || (!forced && p.hopeless())) {
-            return self.finish_probe(p, features, forced);
-        }
-        if self.probe.is_some() {
-            return Order::Stay;
-        }
-        if forced {
-            // Forced-switch mode: every `force_every` frames the next candidate takes over — through a probe
-            // when there is room for one before the next hand-over (so probes are under test too), else warm
-            // at once.
-            if (self.frame + 1).is_multiple_of(self.force_every) {
-                let (from, to) = (self.active, (self.active + 1) % self.names.len());
-                if self.force_every > self.probe_frames as u64 {
-                    return self.start_probe(to, Reason::Forced);
-                }
-                let warm = !self.in_sync[to];
-                self.switch_to(to);
-                self.push_log(DecisionKind::Forced, from, to, Reason::Forced);
-                return Order::Switch { to, warm };
-            }
-            return Order::Stay;
-        }
-        if cold {
-            return Order::Stay;
-        }
-        // While the active candidate's median settles after a jump, only a survey may probe: a probe compares
-        // the two on the same frames and needs no median, and the sooner the scene's new winner is found the less
-        // its old one costs.
-        if self.settle > 0 {
-            self.settle -= 1;
-            if !self.policy.surveying() {
-                return Order::Stay;
-            }
-        }
-        let active_ms = self.estimates[self.active].ms;
-        match self.policy.decide(self.frame, self.active, active_ms, &self.estimates, &self.warm_ms) {
-            Action::Probe(c, reason) => self.start_probe(c, reason),
-            _ => Order::Stay,
         }
     }
 
@@ -417,104 +584,292 @@ impl Controller {
     /// others' are predicted relative to it (see [`CostModel`]), each times its own spike factor. Before the
     /// active candidate has a steady frame, the prior's milliseconds stand in for its measurement.
     fn estimate_all(&mut self, features: &Features) {
-        let active = self.active.min(self.names.len() - 1);
-        let active_ms = if self.recent.len > 0 { self.recent.median() } else { self.model.base(active, features).0 };
+        let features = Self::first_features(features);
+        let measured = self.recent.len > 0;
+        let active_ms = if measured { self.recent.median() } else { self.model.base(self.active, &features).0 };
+        let level = self.model.level(self.active, active_ms, &features);
         for c in 0..self.names.len() {
             self.estimates[c] = if c == self.active {
-                Estimate { ms: active_ms * self.spike[c], sigma: 0.0, measured: true }
+                Estimate { ms: active_ms * self.spike[c], sigma: 0.0, measured }
             } else {
-                let e = self.model.predict(c, active, active_ms, features, self.frame);
+                let e = self.model.predict(c, self.active, active_ms, &features, self.frame);
                 Estimate { ms: e.ms * self.spike[c], ..e }
             };
+            self.builds[c] = self.model.build(c, &features, level);
         }
+    }
+
+    fn decide(&mut self, cold: bool) -> Order {
+        if self.force_every > 0 && self.names.len() > 1 {
+            return self.decide_forced();
+        }
+        match self.job {
+            Job::Probe { times, .. } if times.frames == self.config.probe_frames as usize || times.hopeless() => {
+                return self.finish_probe();
+            }
+            Job::Sample { times, .. } if times.frames == self.config.sample_frames as usize => {
+                self.finish_sample();
+            }
+            Job::Idle => {}
+            _ => return Order::Stay,
+        }
+        let cooling = self.last_switch.is_some_and(|s| self.frame < s + u64::from(self.config.cooldown));
+        if cold || cooling || self.recent.len < MIN_RECENT {
+            return Order::Stay;
+        }
+        self.choose()
+    }
+
+    /// Forced-switch mode (testing): every `force_every` frames the next candidate takes over — through a probe
+    /// when there is room for one before the next hand-over (so probes are under test too), else warm at once.
+    fn decide_forced(&mut self) -> Order {
+        if let Job::Probe { candidate, times, spent_ms } = self.job
+            && times.frames == self.config.probe_frames as usize
+        {
+            self.job = Job::Idle;
+            self.budget.spend(spent_ms);
+            let from = self.active;
+            self.switch_to(candidate, 0);
+            self.push_log(DecisionKind::Forced, from, candidate, Reason::Forced);
+            return Order::Switch { to: candidate, warm: false };
+        }
+        if !matches!(self.job, Job::Idle) || !(self.frame + 1).is_multiple_of(self.force_every) {
+            return Order::Stay;
+        }
+        let to = (self.active + 1) % self.names.len();
+        // With `build_beside_from` 0 every build goes beside, the forced hand-overs included (tests drive the
+        // builder's thread and its stale hand-overs this way).
+        let beside = self.config.build_beside_from == 0.0;
+        if self.force_every > u64::from(self.config.probe_frames) {
+            if beside {
+                return self.start_build(to, Then::Probe, Reason::Forced);
+            }
+            return self.start_probe(to, Reason::Forced);
+        }
+        if beside && !self.in_sync[to] {
+            return self.start_build(to, Then::Switch, Reason::Forced);
+        }
+        let (from, warm) = (self.active, !self.in_sync[to]);
+        self.switch_to(to, if warm { COLD_FRAMES } else { 0 });
+        self.push_log(DecisionKind::Forced, from, to, Reason::Forced);
+        Order::Switch { to, warm }
+    }
+
+    /// The margin to beat for switching to `c`: doubled for going back to the previous candidate soon after
+    /// leaving it.
+    fn margin_for(&self, c: usize) -> f64 {
+        let back_soon = self.previous == Some(c)
+            && self.last_switch.is_some_and(|s| self.frame < s + u64::from(self.config.thrash_window));
+        if back_soon { 2.0 * self.config.margin } else { self.config.margin }
+    }
+
+    /// `c`'s build if it took over now (0 when it is in sync).
+    fn build_of(&self, c: usize) -> f64 {
+        if self.in_sync[c] { 0.0 } else { self.builds[c] }
+    }
+
+    /// `true` when `c`'s build would make the frame it lands in hitch: it is then made beside.
+    fn builds_beside(&self, c: usize) -> bool {
+        self.build_of(c) > self.config.build_beside_from * self.estimates[self.active].ms
+    }
+
+    /// The frame's decision when nothing is in progress: switch to a candidate cheaper beyond doubt whose switch
+    /// pays; else probe whole the one the model places within the margin; else measure on a sample the one that
+    /// could be cheaper.
+    fn choose(&mut self) -> Order {
+        let active_ms = self.estimates[self.active].ms;
+        let (count, active) = (self.names.len(), self.active);
+        let others = move || (0..count).filter(move |&c| c != active);
+        let verdict = |s: &Self, c: usize| Verdict::of(&s.estimates[c], active_ms, s.margin_for(c));
+        let by = |key: fn(&Estimate) -> f64| {
+            move |s: &Self, a: &usize, b: &usize| key(&s.estimates[*a]).total_cmp(&key(&s.estimates[*b]))
+        };
+
+        // 1. Cheaper beyond doubt on a measurement, and the switch pays for its build.
+        let pessimistic = |e: &Estimate| e.ms * e.sigma.exp();
+        let sure = others()
+            .filter(|&c| self.estimates[c].measured && verdict(self, c) == Verdict::Cheaper)
+            .filter(|&c| self.config.pays(self.frame, active_ms, pessimistic(&self.estimates[c]), self.build_of(c)))
+            .min_by(|a, b| by(pessimistic)(self, a, b));
+        if let Some(c) = sure {
+            let e = self.estimates[c];
+            let build_ms = self.build_of(c);
+            let remaining = self.config.remaining(self.frame);
+            let reason = Reason::Pays { predicted_ms: e.ms, active_ms, build_ms, remaining };
+            if self.builds_beside(c) {
+                return self.start_build(c, Then::Switch, reason);
+            }
+            let (from, warm) = (self.active, !self.in_sync[c]);
+            self.switch_to(c, if warm { COLD_FRAMES } else { 0 });
+            self.push_log(DecisionKind::Switch, from, c, reason);
+            return Order::Switch { to: c, warm };
+        }
+
+        // 2. Within the margin's reach on a fresh measurement (or, on a small scene, unsure): a whole probe.
+        let small = self.features.n < self.config.sample_from;
+        let probe_cost = |s: &Self, c: usize| {
+            s.build_of(c) + f64::from(s.config.probe_frames) * s.estimates[c].ms.max(active_ms)
+        };
+        let whole = others()
+            .filter(|&c| {
+                let e = self.estimates[c];
+                let fresh = e.measured && e.sigma <= RESAMPLE_SIGMA;
+                match verdict(self, c) {
+                    Verdict::Maybe => fresh || (small && e.sigma > REPROBE_SIGMA),
+                    Verdict::Cheaper | Verdict::Unlikely => small && e.sigma > REPROBE_SIGMA,
+                    Verdict::No => false,
+                }
+            })
+            .filter(|&c| self.config.pays(self.frame, active_ms, self.estimates[c].optimistic(), probe_cost(self, c)))
+            .min_by(|a, b| by(Estimate::optimistic)(self, a, b));
+        if let Some(c) = whole {
+            let cost = probe_cost(self, c);
+            let saving = (active_ms - self.estimates[c].ms) * self.config.remaining(self.frame);
+            if self.budget.allows(cost, saving, active_ms) {
+                let e = self.estimates[c];
+                let reason = Reason::Probe { predicted_ms: e.ms, sigma: e.sigma, active_ms };
+                if self.builds_beside(c) {
+                    return self.start_build(c, Then::Probe, reason);
+                }
+                return self.start_probe(c, reason);
+            }
+            return Order::Stay;
+        }
+
+        // 3. Could be cheaper and not measured lately (or never in this regime): a sampled probe. 4. With the budget
+        // comfortable, any candidate never measured in this regime within reach: a prior that is confidently
+        // wrong is found out this way, a sample at a time.
+        if small {
+            return Order::Stay;
+        }
+        let unmeasured = |e: &Estimate| !e.measured || e.sigma > RESAMPLE_SIGMA;
+        let promising = others()
+            .filter(|&c| verdict(self, c) != Verdict::No && unmeasured(&self.estimates[c]))
+            .filter(|&c| self.config.pays(self.frame, active_ms, self.estimates[c].optimistic(), self.build_of(c)))
+            .min_by(|a, b| by(Estimate::optimistic)(self, a, b));
+        let comfortable = self.budget.tokens_ms() >= EXPLORE_BUDGET_FRAMES * active_ms;
+        let explore = || {
+            others()
+                .filter(|&c| !self.estimates[c].measured && self.estimates[c].ms < EXPLORE_REACH * active_ms)
+                .min_by(|a, b| by(|e| e.ms)(self, a, b))
+        };
+        let Some(c) = promising.or_else(|| if comfortable { explore() } else { None }) else { return Order::Stay };
+        let e = self.estimates[c];
+        let share = self.config.sample_share.max(MIN_SAMPLE_BODIES as f64 / self.features.n.max(1) as f64);
+        let cost = share * (e.ms + active_ms) * f64::from(self.config.sample_frames + 1);
+        let saving = (active_ms - e.optimistic()).max(0.0) * self.config.remaining(self.frame);
+        if !self.budget.allows(cost, saving, active_ms) {
+            return Order::Stay;
+        }
+        self.job = Job::Sample { candidate: c, times: Pairs::EMPTY, spent_ms: 0.0, bodies: 0 };
+        self.probes += 1;
+        self.last_ran[c] = self.frame;
+        self.holding[c] = true;
+        let reason = Reason::Sample { predicted_ms: e.ms, sigma: e.sigma, active_ms };
+        self.push_log(DecisionKind::Sample, self.active, c, reason);
+        Order::Sample(c)
     }
 
     fn start_probe(&mut self, c: usize, reason: Reason) -> Order {
         self.in_sync[c] = true;
+        self.holding[c] = true;
+        self.last_ran[c] = self.frame;
         self.probes += 1;
-        self.probe = Some(Probe {
-            candidate: c,
-            spent_ms: 0.0,
-            frames: 0,
-            probe_ms: [0.0; MAX_PROBE_FRAMES],
-            active_ms: [0.0; MAX_PROBE_FRAMES],
-        });
+        self.job = Job::Probe { candidate: c, times: Pairs::EMPTY, spent_ms: 0.0 };
         self.push_log(DecisionKind::Probe, self.active, c, reason);
         Order::Probe(c)
     }
 
-    /// Make `to` the active candidate (the runner warm-starts it first if it is not in sync).
-    fn switch_to(&mut self, to: usize) {
-        if !self.in_sync[to] {
-            self.cold = COLD_FRAMES;
+    fn start_build(&mut self, c: usize, then: Then, reason: Reason) -> Order {
+        self.holding[c] = true;
+        self.last_ran[c] = self.frame;
+        if then == Then::Probe {
+            self.probes += 1;
         }
+        self.job = Job::Build { candidate: c, then };
+        self.push_log(DecisionKind::Build, self.active, c, reason);
+        Order::BuildBeside(c)
+    }
+
+    /// Make `to` the active candidate; its next `cold` frames teach nothing.
+    fn switch_to(&mut self, to: usize, cold: u32) {
         let from = self.active;
         self.in_sync[from] = false;
         self.in_sync[to] = true;
+        self.holding[to] = true;
+        self.last_ran[to] = self.frame;
         self.active = to;
         self.recent = Recent::default();
+        self.cold = cold;
         self.jump = 0;
         self.switches += 1;
-        self.policy.switched(self.frame, from);
+        self.last_switch = Some(self.frame);
+        self.previous = Some(from);
     }
 
-    /// The probe `p` has run its frames: learn from it, then switch or stay (in forced mode, always switch).
-    fn finish_probe(&mut self, p: Probe, features: &Features, forced: bool) -> Order {
-        self.probe = None;
-        let c = p.candidate;
-        // The first side-by-side frame pays for whatever the warm start left to do (an incremental structure's
-        // first update, caches filling): it is the switch's cost, not the steady one. Of the others, the least
-        // of each, on the same frames: a frame the scheduler stalled is never the least, and load common to both
-        // cancels. Each least is then charged its candidate's spike factor (its own expensive frames).
-        let steady = if p.frames > 1 { 1..p.frames } else { 0..p.frames };
-        let least = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
-        let (probe_least, active_least) = (least(&p.probe_ms[steady.clone()]), least(&p.active_ms[steady.clone()]));
+    /// The sampled probe has run its frames: the model learns the ratio it measured.
+    fn finish_sample(&mut self) {
+        let Job::Sample { candidate: c, times, spent_ms, bodies } = self.job else { return };
+        self.job = Job::Idle;
+        self.budget.spend(spent_ms);
+        let (probe_least, active_least) = times.leasts();
+        let active_ms = self.recent.median().max(1e-9);
+        let features = Self::first_features(&self.features);
+        self.model.observe_sample(c, self.active, &features, bodies, self.frame, (probe_least, active_least), active_ms);
+        self.estimate_all(&features);
+        let reason = Reason::Sampled {
+            probe_ms: probe_least,
+            active_sample_ms: active_least,
+            bodies,
+            predicted_ms: self.estimates[c].ms,
+            active_ms: self.estimates[self.active].ms,
+        };
+        self.push_log(DecisionKind::Sampled, self.active, c, reason);
+    }
+
+    /// The full probe has run its frames (or shown it cannot win): learn from it, then switch or stay.
+    fn finish_probe(&mut self) -> Order {
+        let Job::Probe { candidate: c, times, spent_ms } = self.job else { return Order::Stay };
+        self.job = Job::Idle;
+        self.budget.spend(spent_ms);
+        let (probe_least, active_least) = times.leasts();
         let probe_cost = probe_least * self.spike[c];
         let active_cost = active_least * self.spike[self.active];
         // The model keeps typical frames, comparable with the active candidate's recent median: both leasts
         // scaled by the machine's noise on those frames (the active candidate's median over its least there).
-        let mut active_steady = p.active_ms;
-        let noise = (median(&mut active_steady[steady]) / active_least).clamp(1.0, 2.0);
-        self.model.observe_probe(c, self.active, features, self.frame, probe_least * noise, active_least * noise);
-        // The probe's cost in frames of the active candidate's typical frame (the budget's unit): what it spent,
-        // each of its frames counted as at most SPIKE_CLIP times its least, so that a frame the scheduler stalled
-        // is not charged to the probe (its warm start and its first frame are charged whole up to that clip).
-        let clip = SPIKE_CLIP * probe_least;
-        let frames_ms: f64 = p.probe_ms[..p.frames].iter().map(|&ms| ms.min(clip)).sum();
-        let warm_ms = (p.spent_ms - p.probe_ms[..p.frames].iter().sum::<f64>()).clamp(0.0, clip);
-        let spent_frames = (frames_ms + warm_ms) / self.estimates[self.active].ms.max(1e-9);
-        let action = if forced {
-            Action::Switch(c, Reason::Forced)
-        } else {
-            self.policy.probe_done(self.frame, self.active, c, probe_cost, active_cost, spent_frames)
-        };
-        match action {
-            Action::Switch(to, reason) => {
-                let from = self.active;
-                self.estimates[to] = Estimate { ms: probe_cost * noise, sigma: 0.0, measured: true };
-                let warm = !self.in_sync[to];
-                self.switch_to(to);
-                let kind = if forced { DecisionKind::Forced } else { DecisionKind::Switch };
-                self.push_log(kind, from, to, reason);
-                Order::Switch { to, warm }
-            }
-            _ => {
-                self.in_sync[c] = false;
-                let reason = Reason::Rejected { probe_ms: probe_cost, active_ms: active_cost };
-                self.push_log(DecisionKind::Reject, self.active, self.active, reason);
-                Order::Stay
-            }
+        let mut active_steady = times.active_ms;
+        let noise = (median(&mut active_steady[times.steady()]) / active_least).clamp(1.0, 2.0);
+        let features = Self::first_features(&self.features);
+        self.model.observe_probe(c, self.active, &features, self.frame, probe_least * noise, active_least * noise);
+        let cheaper = probe_cost < active_cost * (1.0 - self.margin_for(c));
+        if cheaper && self.config.pays(self.frame, active_cost, probe_cost, 0.0) {
+            let from = self.active;
+            self.estimates[c] = Estimate { ms: probe_cost * noise, sigma: MEASURED_SIGMA, measured: true };
+            self.switch_to(c, 0);
+            self.push_log(DecisionKind::Switch, from, c, Reason::Confirmed { probe_ms: probe_cost, active_ms: active_cost });
+            return Order::Switch { to: c, warm: false };
         }
+        self.in_sync[c] = false;
+        let reason = Reason::Rejected { probe_ms: probe_cost, active_ms: active_cost };
+        self.push_log(DecisionKind::Reject, self.active, self.active, reason);
+        Order::Stay
     }
 
-    /// Bodies were added or removed: the probe in progress is dropped (its candidate can no longer follow), only
-    /// the active candidate (which the runner tells) stays in sync, and its next frames are cold.
-    pub fn resized(&mut self) {
-        if let Some(p) = self.probe.take() {
-            let spent_frames = p.spent_ms / self.estimates[self.active].ms.max(1e-9);
-            self.policy.probe_abandoned(self.frame, p.candidate, spent_frames);
+    /// Bodies were added or removed: a probe, sampled probe or build in progress is dropped (its candidate can no
+    /// longer follow), only the active candidate (which the runner tells) stays in sync, and its next frames are
+    /// cold. Returns the candidate whose build beside is abandoned, if any (its result must be discarded).
+    pub fn resized(&mut self) -> Option<usize> {
+        let abandoned = match std::mem::replace(&mut self.job, Job::Idle) {
+            Job::Idle => None,
+            Job::Probe { candidate, spent_ms, .. } | Job::Sample { candidate, spent_ms, .. } => {
+                self.budget.spend(spent_ms);
+                Some(candidate)
+            }
+            Job::Build { candidate, .. } => Some(candidate),
+        };
+        if let Some(c) = abandoned {
             let reason = Reason::Rejected { probe_ms: f64::NAN, active_ms: f64::NAN };
-            self.push_log(DecisionKind::Abandon, self.active, p.candidate, reason);
+            self.push_log(DecisionKind::Abandon, self.active, c, reason);
         }
         for (c, s) in self.in_sync.iter_mut().enumerate() {
             *s = c == self.active;
@@ -522,26 +877,25 @@ impl Controller {
         self.recent = Recent::default();
         self.cold = COLD_FRAMES;
         self.jump = 0;
-        self.policy.survey(self.frame);
+        abandoned
     }
 
-    /// Forget the scene: the probe, the policy's history; the next frame chooses afresh. The costs the model
-    /// learned are kept: they describe this machine and these candidates, not the scene.
+    /// Forget the scene: the job, the policy's history, the features and what the model learned of this scene
+    /// (the prior stays); the next frame chooses afresh.
     pub fn reset(&mut self) {
-        self.probe = None;
+        self.job = Job::Idle;
         self.in_sync.iter_mut().for_each(|s| *s = false);
         self.recent = Recent::default();
-        self.policy.reset();
+        self.spike.iter_mut().for_each(|s| *s = 1.0);
+        self.budget = Budget::default();
+        self.model.forget();
+        self.features = Features::default();
         self.started = false;
+        self.redecide = false;
         self.cold = 0;
         self.jump = 0;
-        self.settle = 0;
-    }
-
-    /// The probe's time so far, ms (0 when none runs).
-    #[must_use]
-    pub fn probe_spent_ms(&self) -> f64 {
-        self.probe.map_or(0.0, |p| p.spent_ms)
+        self.last_switch = None;
+        self.previous = None;
     }
 
     fn push_log(&mut self, kind: DecisionKind, from: usize, to: usize, reason: Reason) {
@@ -564,15 +918,17 @@ impl Controller {
         if self.started && !self.in_sync[self.active] {
             return Err(format!("the active candidate {} is not in sync", self.names[self.active]));
         }
-        if let Some(p) = self.probe {
-            if p.candidate == self.active {
-                return Err(format!("probing the active candidate {}", self.names[p.candidate]));
+        match self.job {
+            Job::Probe { candidate, .. } if !self.in_sync[candidate] => {
+                Err(format!("probing {}, which is not in sync", self.names[candidate]))
             }
-            if !self.in_sync[p.candidate] {
-                return Err(format!("probing {}, which is not in sync", self.names[p.candidate]));
+            Job::Probe { candidate, .. } | Job::Sample { candidate, .. } | Job::Build { candidate, .. }
+                if candidate == self.active =>
+            {
+                Err(format!("a job on the active candidate {}", self.names[candidate]))
             }
+            _ => Ok(()),
         }
-        Ok(())
     }
 }
 
@@ -585,7 +941,7 @@ mod tests {
             n: 10_000,
             pairs_per_body: 0.5,
             speed_mean: speed,
-            speed_p90: speed,
+            speed_known: true,
             clustering: 1.0,
             size_spread: 1.0,
             resting: 0.0,
@@ -597,9 +953,9 @@ mod tests {
         let mut c = Controller::new(vec!["a", "b"], PolicyConfig::default(), Prior::builtin(), 0);
         c.start(features(0.2));
         for _ in 0..RECENT_FRAMES {
-            let _ = c.after_frame(&features(0.2), 1.0, None);
+            let _ = c.after_frame(&features(0.2), 1.0, None, None);
         }
-        c.probe = None;
+        c.job = Job::Idle;
         c
     }
 
@@ -608,42 +964,56 @@ mod tests {
         let mut c = warmed();
         assert_eq!(c.start_probe(1, Reason::Forced), Order::Probe(1));
         // Its first frame costs ten times the active one's: more than it could ever win back.
-        assert_eq!(c.after_frame(&features(0.2), 1.0, Some(10.0)), Order::Stay);
+        assert_eq!(c.after_frame(&features(0.2), 1.0, Some(10.0), None), Order::Stay);
         assert_eq!(c.probing(), None, "ended after one frame");
         let last = c.log().iter().last().expect("logged");
         assert_eq!(last.kind, DecisionKind::Reject);
         // A probe whose first frame is dear but not hopeless (the warm start's leftovers) goes on.
         let mut c = warmed();
         let _ = c.start_probe(1, Reason::Forced);
-        let _ = c.after_frame(&features(0.2), 1.0, Some(2.5));
+        let _ = c.after_frame(&features(0.2), 1.0, Some(2.5), None);
         assert_eq!(c.probing(), Some(1));
         // Its later frames are held to the tighter factor.
-        let _ = c.after_frame(&features(0.2), 1.0, Some(3.5));
+        let _ = c.after_frame(&features(0.2), 1.0, Some(3.5), None);
         assert_eq!(c.probing(), None, "a steady frame 3.5x the active one's ends it");
     }
 
     #[test]
-    fn a_scene_that_settles_into_another_regime_is_surveyed() {
+    fn a_first_frame_without_speed_picks_a_cheap_build_and_the_second_decides_on_the_measured_speed() {
+        let prior = Prior::builtin();
+        let names: Vec<&'static str> = prior.fits.iter().map(|f| &*Box::leak(f.name.clone().into_boxed_str())).collect();
+        let mut c = Controller::new(names, PolicyConfig::default(), prior, 0);
+        let unknown = Features { speed_known: false, speed_mean: 0.0, ..features(0.0) };
+        let first = c.start(unknown);
+        assert!(c.builds()[first] <= CHEAP_BUILD * c.estimates()[first].ms, "{} is cheap to build", c.names()[first]);
+        assert!(matches!(c.log().iter().next().unwrap().reason, Reason::Initial { speed_known: false, .. }));
+        let _ = c.after_frame(&unknown, 1.0, None, None);
+        // The second frame knows the speed: the prior's cheapest over the horizon, build included.
+        let measured = features(0.001);
+        let second = c.before_frame(&measured).unwrap_or(first);
+        let horizon = f64::from(c.policy().min_horizon);
+        let cost = |k: usize| if k == first { 0.0 } else { c.builds()[k] } + horizon * c.estimates()[k].ms;
+        let best = (0..c.names().len()).min_by(|&a, &b| cost(a).total_cmp(&cost(b))).unwrap();
+        assert!(cost(second) <= cost(best) / (1.0 - c.policy().margin) + 1e-9, "{} against {}", c.names()[second], c.names()[best]);
+        assert_eq!(c.before_frame(&measured), None, "only once");
+    }
+
+    #[test]
+    fn a_candidate_idle_for_long_is_freed_once() {
         let mut c = warmed();
-        c.policy.survey_left_for_test(0);
-        // Flickering into another regime (a slow drift) for fewer than REGIME_FRAMES frames is not enough.
-        for _ in 0..3 {
-            for _ in 1..REGIME_FRAMES {
-                c.watch_regime(&features(0.001));
-            }
-            c.watch_regime(&features(0.2));
-            assert!(!c.policy.surveying(), "a flicker is not a new scene");
+        // No budget left for probes: nothing runs candidate 1 again.
+        c.budget.spend(1e12);
+        c.holding[1] = true;
+        c.last_ran[1] = c.frame;
+        for _ in 0..c.config.free_after {
+            let _ = c.after_frame(&features(0.2), 1.0, None, None);
+            c.job = Job::Idle;
+            assert_eq!(c.take_expired(), None);
         }
-        // REGIME_FRAMES in a row are; and the new regime is then the reference.
-        for _ in 0..REGIME_FRAMES {
-            assert!(!c.policy.surveying());
-            c.watch_regime(&features(0.001));
-        }
-        assert!(c.policy.surveying(), "a new regime is surveyed");
-        c.policy.survey_left_for_test(0);
-        for _ in 0..3 * REGIME_FRAMES {
-            c.watch_regime(&features(0.001));
-        }
-        assert!(!c.policy.surveying(), "and only once");
+        let _ = c.after_frame(&features(0.2), 1.0, None, None);
+        c.job = Job::Idle;
+        assert_eq!(c.take_expired(), Some(1));
+        assert_eq!(c.take_expired(), None, "freed once");
+        assert_eq!(c.take_expired(), None, "the active one is never freed");
     }
 }

@@ -6,7 +6,7 @@
 //! memory), drawn again only when the body count changes. A stride sample would alias with scenes built in
 //! patterns (every tenth body large, say).
 
-use collide_broadphase::{Aabb, Frame};
+use collide_broadphase::{Aabb, Frame, is_valid_box};
 
 /// The most bodies the features read per frame.
 pub const SAMPLE_MAX: usize = 2048;
@@ -26,13 +26,17 @@ const PERMUTATION: u64 = 2_654_435_761;
 pub struct Features {
     /// Bodies.
     pub n: usize,
-    /// Pairs the broadphase reported last frame per body: the local density the pair search pays for.
+    /// Pairs per body: the local density the pair search pays for. From the broadphase's last answer when there
+    /// is one; on a first frame (and after a resize), estimated from the sample (see
+    /// [`FeatureSampler::measure`]).
     pub pairs_per_body: f64,
     /// Mean displacement of a box centre since the last frame, over the box's size (its longest side): what
-    /// incremental algorithms pay for. 0.5 is the thesis's scene; below 0.01 is a slow drift.
+    /// incremental algorithms pay for. 0.5 is the thesis's scene; below 0.01 is a slow drift. On a first frame it
+    /// is the frame's speed hint ([`Frame::with_speed`]) when there is one, else unknown (0, with
+    /// [`Features::speed_known`] false).
     pub speed_mean: f64,
-    /// The 90th percentile of the same: a few fast bodies among resting ones show here and not in the mean.
-    pub speed_p90: f64,
+    /// `false` on a first frame without a speed hint: one frame of boxes says nothing of speed.
+    pub speed_known: bool,
     /// Clustering: Σ occupancy² of a 16³ grid over the sample's centres, normalised so that uniformly random
     /// centres give 1 and everything in one cell gives `1 + cells/sample`-ish; what makes cells and slabs
     /// uneven.
@@ -42,6 +46,26 @@ pub struct Features {
     /// The fraction of bodies whose box did not change since the last frame (from the frame's motion hint
     /// when it has one, else from the sample).
     pub resting: f64,
+}
+
+impl std::fmt::Display for Features {
+    /// The one way features are written for people (the app's panel, the decision log's reasons, the bench):
+    /// `n 100000 · pairs/body 0.74 · speed 0.21 · clustering 1.0 · spread 1.0 · resting 0%`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "n {} · pairs/body {:.2} · speed ", self.n, self.pairs_per_body)?;
+        if self.speed_known {
+            write!(f, "{:.3}", self.speed_mean)?;
+        } else {
+            f.write_str("unknown")?;
+        }
+        write!(
+            f,
+            " · clustering {:.1} · spread {:.1} · resting {:.0}%",
+            self.clustering,
+            self.size_spread,
+            100.0 * self.resting
+        )
+    }
 }
 
 /// The number of regressors of the log-linear model.
@@ -95,6 +119,8 @@ pub struct FeatureSampler {
     values: Vec<f32>,
     /// Scratch: the occupancy grid.
     cells: Vec<u16>,
+    /// Scratch: the sample's boxes, inflated, for the pair estimate (sorted by their lower x).
+    inflated: Vec<Aabb>,
     /// The last measurement.
     last: Features,
 }
@@ -106,10 +132,12 @@ impl FeatureSampler {
         Self::default()
     }
 
-    /// Forget the previous centres (the next frame has no speed) and draw the sample again next time.
+    /// Forget the scene: the previous centres (the next frame has no measured speed), the last measurement, and
+    /// the sample, drawn again next time.
     pub fn forget(&mut self) {
         self.have_previous = false;
         self.n = usize::MAX;
+        self.last = Features::default();
     }
 
     /// The last measurement.
@@ -118,21 +146,30 @@ impl FeatureSampler {
         &self.last
     }
 
+    /// The sampled body indices, ascending.
+    #[must_use]
+    pub fn sample(&self) -> &[u32] {
+        &self.sample
+    }
+
     /// The number of bodies currently sampled.
     #[must_use]
     pub fn sample_len(&self) -> usize {
         self.sample.len()
     }
 
-    /// Measure this frame, whose broadphase answered with `pairs` pairs. O(s) for a sample of s ≤
-    /// [`SAMPLE_MAX`] bodies, plus a 4096-cell clear.
-    pub fn measure(&mut self, frame: &Frame<'_>, pairs: usize) -> Features {
+    /// Measure this frame. `pairs` is the broadphase's last answer for these bodies, when there is one; without
+    /// it (a first frame, or the first after a resize) pairs per body are estimated from the sample
+    /// ([`FeatureSampler::estimate_pairs_per_body`]). Speed comes from the sample's displacement since the last
+    /// call; on a first call, from the frame's speed hint, or it is unknown. O(s) for a sample of s ≤
+    /// [`SAMPLE_MAX`] bodies, plus a 4096-cell clear (and O(s log s) for the pair estimate).
+    pub fn measure(&mut self, frame: &Frame<'_>, pairs: Option<usize>) -> Features {
         let aabbs = frame.aabbs;
         let n = aabbs.len();
         if n != self.n {
             self.draw_sample(n);
         }
-        let mut f = Features { n, pairs_per_body: pairs as f64 / n.max(1) as f64, ..self.last };
+        let mut f = Features { n, ..self.last };
         if n == 0 {
             self.last = f;
             return f;
@@ -152,7 +189,7 @@ impl FeatureSampler {
             }
             let s = self.values.len() as f64;
             f.speed_mean = self.values.iter().map(|&v| f64::from(v)).sum::<f64>() / s;
-            f.speed_p90 = f64::from(percentile(&mut self.values, 0.9));
+            f.speed_known = true;
             f.resting = match frame.moved {
                 Some(moved) => self.sample.iter().filter(|&&i| !moved[i as usize]).count() as f64 / s,
                 None => still as f64 / s,
@@ -162,6 +199,9 @@ impl FeatureSampler {
                 self.previous[slot] = center(&aabbs[i as usize]);
             }
             self.have_previous = true;
+            f.speed_mean = frame.speed.map_or(0.0, f64::from);
+            f.speed_known = frame.speed.is_some();
+            f.resting = 0.0;
         }
         // Sizes.
         self.values.clear();
@@ -170,8 +210,47 @@ impl FeatureSampler {
         let p99 = percentile(&mut self.values, 0.99);
         f.size_spread = if median > 0.0 { f64::from(p99 / median) } else { 1.0 };
         f.clustering = self.clustering(aabbs);
+        f.pairs_per_body = match pairs {
+            Some(p) => p as f64 / n as f64,
+            None => self.estimate_pairs_per_body(aabbs),
+        };
         self.last = f;
         f
+    }
+
+    /// Pairs per body estimated from the sample alone, before any broadphase has answered. The sample is a
+    /// fraction q = s/n of the bodies, so two bodies that overlap are both in it with probability q², and the
+    /// pairs among the sampled boxes estimate `P/n ≈ pairs / (s·q)` — in a crowd. In a sparse scene those pairs are
+    /// too rare to count at 10⁶ bodies, so every sampled box is then inflated about its centre by λ, with
+    /// λ³·q = 1 first (the sample then fills space as densely as the whole scene, measured in box volumes): in a
+    /// scene whose density changes slowly over λ box sizes, the inflated pairs number `q²·λ³·P`, so
+    /// `P/n ≈ pairs / (s·q·λ³)`. The first λ of 1, q^(−1/3), 2·q^(−1/3), 4·q^(−1/3) that finds at least s/8 pairs
+    /// gives the estimate (the smallest inflation: the least smoothing of the density), else the last. Pairs are
+    /// counted by a sort and sweep on x. O(s log s + pairs found) per λ tried.
+    pub fn estimate_pairs_per_body(&mut self, aabbs: &[Aabb]) -> f64 {
+        let (n, s) = (aabbs.len(), self.sample.len());
+        if s < 2 {
+            return 0.0;
+        }
+        let q = s as f64 / n as f64;
+        let spread = q.powf(-1.0 / 3.0);
+        let lambdas = [1.0, spread, 2.0 * spread, 4.0 * spread];
+        let mut estimate = 0.0;
+        for lambda in lambdas {
+            self.inflated.clear();
+            let grow = lambda as f32;
+            self.inflated.extend(self.sample.iter().map(|&i| &aabbs[i as usize]).filter(|b| is_valid_box(b)).map(|b| {
+                let (c, half) = (b.center(), b.extents() * (0.5 * grow));
+                Aabb::new(c - half, c + half)
+            }));
+            self.inflated.sort_unstable_by(|a, b| a.min.x.total_cmp(&b.min.x));
+            let pairs = sweep_count(&self.inflated);
+            estimate = pairs as f64 / (s as f64 * q * lambda.powi(3));
+            if pairs * 8 >= s {
+                break;
+            }
+        }
+        estimate
     }
 
     /// Σ occupancy² over the grid, normalised to 1 for uniformly random centres (Poisson: E[k²] = λ + λ²).
@@ -225,6 +304,21 @@ fn center(b: &Aabb) -> [f32; 3] {
     [c.x, c.y, c.z]
 }
 
+/// The overlapping pairs among `boxes` sorted by `min.x` (a box that is not finite overlaps nothing).
+fn sweep_count(boxes: &[Aabb]) -> usize {
+    let mut count = 0;
+    for (i, a) in boxes.iter().enumerate() {
+        for b in &boxes[i + 1..] {
+            if b.min.x > a.max.x {
+                break;
+            }
+            let apart = b.min.y > a.max.y || a.min.y > b.max.y || b.min.z > a.max.z || a.min.z > b.max.z;
+            count += usize::from(!apart);
+        }
+    }
+    count
+}
+
 /// A box's size: its longest side.
 fn size(b: &Aabb) -> f32 {
     b.extents().max_element()
@@ -253,7 +347,7 @@ mod tests {
         let mut rng = Rng::new(3);
         let uniform = cloud(&mut rng, 60_000, 100.0, 0.5);
         let mut s = FeatureSampler::new();
-        let f = s.measure(&Frame::new(&uniform), 0);
+        let f = s.measure(&Frame::new(&uniform), Some(0));
         assert_eq!(s.sample_len(), SAMPLE_MAX.min(60_000 / SAMPLE_DIVISOR));
         assert!((0.85..1.15).contains(&f.clustering), "uniform clustering {}", f.clustering);
         assert!((f.size_spread - 1.0).abs() < 1e-6);
@@ -263,7 +357,7 @@ mod tests {
             let c = b.center() / 10.0;
             *b = Aabb::from_center_radius(c, 0.5);
         }
-        let f = FeatureSampler::new().measure(&Frame::new(&clustered), 0);
+        let f = FeatureSampler::new().measure(&Frame::new(&clustered), Some(0));
         assert!(f.clustering > 20.0, "clustered {}", f.clustering);
     }
 
@@ -272,21 +366,76 @@ mod tests {
         let mut rng = Rng::new(5);
         let mut a = cloud(&mut rng, 10_000, 50.0, 0.5);
         let mut s = FeatureSampler::new();
-        let f0 = s.measure(&Frame::new(&a), 0);
-        assert_eq!(f0.speed_mean, 0.0, "no speed without a previous frame");
+        let f0 = s.measure(&Frame::new(&a), Some(0));
+        assert!(!f0.speed_known, "no speed without a previous frame or a hint");
         // Every other body moves by 0.25 along x (a quarter of its size of 1), the rest stay.
         for b in a.iter_mut().step_by(2) {
             *b = Aabb::new(b.min + Vec3::X * 0.25, b.max + Vec3::X * 0.25);
         }
-        let f = s.measure(&Frame::new(&a), 5000);
+        // The hint is a first frame's only: a measured displacement overrides it.
+        let f = s.measure(&Frame::new(&a).with_speed(7.0), Some(5000));
+        assert!(f.speed_known);
         assert!((f.resting - 0.5).abs() < 0.05, "resting {}", f.resting);
         assert!((f.speed_mean - 0.125).abs() < 0.01, "mean {}", f.speed_mean);
-        assert!((f.speed_p90 - 0.25).abs() < 1e-3, "p90 {}", f.speed_p90);
         assert_eq!(f.pairs_per_body, 0.5);
         // The motion hint, when given, decides the resting fraction.
         let moved = vec![true; a.len()];
-        let f = s.measure(&Frame::new(&a).with_moved(&moved), 0);
+        let f = s.measure(&Frame::new(&a).with_moved(&moved), Some(0));
         assert_eq!(f.resting, 0.0);
+    }
+
+    #[test]
+    fn a_first_frame_takes_its_speed_from_the_hint_and_forgetting_drops_the_scene() {
+        let mut rng = Rng::new(5);
+        let a = cloud(&mut rng, 5_000, 50.0, 0.5);
+        let mut s = FeatureSampler::new();
+        let f = s.measure(&Frame::new(&a).with_speed(0.004), None);
+        assert!(f.speed_known && (f.speed_mean - 0.004).abs() < 1e-9, "{f}");
+        assert!(f.to_string().contains("speed 0.004"), "{f}");
+        s.forget();
+        assert_eq!(*s.last(), Features::default(), "a reset forgets the last scene's features");
+        let f = s.measure(&Frame::new(&a).with_speed(f32::NAN), None);
+        assert!(!f.speed_known, "a NaN hint is no hint");
+        assert!(f.to_string().contains("speed unknown"), "{f}");
+    }
+
+    /// Pairs per body by brute force.
+    fn true_pairs_per_body(a: &[Aabb]) -> f64 {
+        let mut pairs = collide_broadphase::PairList::new();
+        collide_broadphase::reference_pairs(a, &mut pairs);
+        pairs.len() as f64 / a.len() as f64
+    }
+
+    #[test]
+    fn pairs_per_body_are_estimated_from_the_sample_within_a_third_of_the_truth() {
+        // Sparse, dense, clustered and mixed-size scenes, at sample rates from a third to a fiftieth; brute force
+        // counts the truth.
+        let mut rng = Rng::new(9);
+        let mut scenes: Vec<(&str, Vec<Aabb>)> = vec![
+            ("sparse", cloud(&mut rng, 20_000, 60.0, 0.5)),
+            ("dense", cloud(&mut rng, 20_000, 25.0, 0.5)),
+            ("small n", cloud(&mut rng, 3_000, 14.0, 0.5)),
+        ];
+        let mut clustered = cloud(&mut rng, 40_000, 120.0, 0.5);
+        for b in clustered.iter_mut().take(30_000) {
+            *b = Aabb::from_center_radius(b.center() / 6.0, 0.5);
+        }
+        scenes.push(("clustered", clustered));
+        let mut mixed = cloud(&mut rng, 20_000, 40.0, 0.5);
+        for b in mixed.iter_mut().step_by(10) {
+            *b = Aabb::from_center_radius(b.center(), 2.0);
+        }
+        scenes.push(("mixed sizes", mixed));
+        for (name, a) in &scenes {
+            let truth = true_pairs_per_body(a);
+            let estimate = FeatureSampler::new().measure(&Frame::new(a), None).pairs_per_body;
+            assert!((estimate / truth - 1.0).abs() < 0.33, "{name}: estimated {estimate:.3}, truth {truth:.3}");
+        }
+        // Nothing overlapping: nothing estimated; every box at one point: a crowd.
+        let apart: Vec<Aabb> = (0..4000).map(|i| Aabb::from_center_radius(Vec3::X * (3 * i) as f32, 0.5)).collect();
+        assert_eq!(FeatureSampler::new().measure(&Frame::new(&apart), None).pairs_per_body, 0.0);
+        let heap = vec![Aabb::from_center_radius(Vec3::ONE, 0.5); 4000];
+        assert!(FeatureSampler::new().measure(&Frame::new(&heap), None).pairs_per_body > 1000.0);
     }
 
     #[test]
@@ -296,7 +445,7 @@ mod tests {
         for b in a.iter_mut().step_by(10) {
             *b = Aabb::from_center_radius(b.center(), 4.0);
         }
-        let f = FeatureSampler::new().measure(&Frame::new(&a), 0);
+        let f = FeatureSampler::new().measure(&Frame::new(&a), Some(0));
         assert!((f.size_spread - 8.0).abs() < 1e-3, "spread {}", f.size_spread);
     }
 
@@ -311,9 +460,9 @@ mod tests {
             assert!(s.sample.iter().all(|&i| (i as usize) < n));
         }
         let a = vec![Aabb::from_center_radius(Vec3::ZERO, 1.0); 500];
-        s.measure(&Frame::new(&a), 0);
+        s.measure(&Frame::new(&a), Some(0));
         assert_eq!(s.sample_len(), 64);
-        s.measure(&Frame::new(&a[..100]), 0);
+        s.measure(&Frame::new(&a[..100]), Some(0));
         assert_eq!(s.sample_len(), 64, "100 bodies: the floor of 64");
         assert!(s.sample.iter().all(|&i| i < 100));
     }

@@ -119,14 +119,16 @@
 //!   static tree uses it too.
 //! - For one scene that does not change, pin the winner `auto` settles on: it saves the features and the probes.
 
+mod builder;
 mod controller;
 pub mod features;
 pub mod log;
 pub mod model;
 pub mod policy;
-pub mod replay;
+mod sample;
 mod selector;
 pub mod trace;
+pub mod trace_replay;
 
 #[cfg(test)]
 mod tests;
@@ -136,4 +138,4 @@ pub use features::{FeatureSampler, Features};
 pub use log::{Decision, DecisionKind, DecisionLog};
 pub use model::{CostModel, Estimate, Prior};
 pub use policy::{PolicyConfig, Reason};
-pub use selector::{Candidate, CandidateReport, EXCLUDED, NAME, PARAMS, Selector, Totals, policy_from};
+pub use selector::{Candidate, CandidateReport, EXCLUDED, Make, NAME, PARAMS, Selector, Totals, policy_from};

@@ -20,14 +20,22 @@ pub const LOG_CAPACITY: usize = 1024;
 pub enum DecisionKind {
     /// The first frame's choice.
     Initial,
-    /// A probe started: `to` is warm-started and runs beside `from`.
+    /// A sampled probe started: `to` and `from` run on a spatial sample of the bodies.
+    Sample,
+    /// A sampled probe ended: what it measured.
+    Sampled,
+    /// A full probe started: `to` is warm-started and runs beside `from` on whole frames.
     Probe,
+    /// A build of `to` started beside `from`, on another thread (for a switch or a probe).
+    Build,
     /// `to` took over from `from`.
     Switch,
     /// A probe ended without a switch: `from` stays.
     Reject,
-    /// A probe was abandoned because bodies were added or removed in the middle.
+    /// A probe or a build was abandoned because bodies were added or removed in the middle.
     Abandon,
+    /// An idle candidate's memory was freed.
+    Free,
     /// Forced-switch mode moved on to the next candidate.
     Forced,
 }
@@ -38,10 +46,14 @@ impl DecisionKind {
     pub fn name(self) -> &'static str {
         match self {
             Self::Initial => "initial",
+            Self::Sample => "sample",
+            Self::Sampled => "sampled",
             Self::Probe => "probe",
+            Self::Build => "build",
             Self::Switch => "switch",
             Self::Reject => "reject",
             Self::Abandon => "abandon",
+            Self::Free => "free",
             Self::Forced => "forced",
         }
     }
@@ -137,7 +149,7 @@ impl DecisionLog {
     #[must_use]
     pub fn to_csv(&self, candidates: &[&str]) -> String {
         let mut text =
-            String::from("frame,kind,from,to,n,pairs_per_body,speed_mean,speed_p90,clustering,size_spread,resting");
+            String::from("frame,kind,from,to,n,pairs_per_body,speed_mean,speed_known,clustering,size_spread,resting");
         for c in candidates {
             let _ = write!(text, ",predicted_ms_{c},sigma_{c}");
         }
@@ -146,7 +158,7 @@ impl DecisionLog {
             let f = &d.features;
             let _ = write!(
                 text,
-                "{},{},{},{},{},{:.4},{:.5},{:.5},{:.3},{:.3},{:.3}",
+                "{},{},{},{},{},{:.4},{:.5},{},{:.3},{:.3},{:.3}",
                 d.frame,
                 d.kind.name(),
                 d.from,
@@ -154,7 +166,7 @@ impl DecisionLog {
                 f.n,
                 f.pairs_per_body,
                 f.speed_mean,
-                f.speed_p90,
+                f.speed_known,
                 f.clustering,
                 f.size_spread,
                 f.resting
@@ -183,7 +195,7 @@ mod tests {
                 Estimate { ms: 1.5, sigma: 0.1, measured: true },
                 Estimate { ms: 0.5, sigma: 1.0, measured: false },
             ]),
-            reason: Reason::Unsure { predicted_ms: 0.5, sigma: 1.0, active_ms: 1.5 },
+            reason: Reason::Probe { predicted_ms: 0.5, sigma: 1.0, active_ms: 1.5 },
         }
     }
 
@@ -209,6 +221,6 @@ mod tests {
         assert!(header.ends_with("predicted_ms_sap,sigma_sap,predicted_ms_mbp,sigma_mbp,reason"), "{header}");
         let row = lines.next().unwrap();
         assert!(row.starts_with("7,probe,sap,mbp,10,"), "{row}");
-        assert!(row.contains(",1.5000,0.100,0.5000,1.000,\"model unsure"), "{row}");
+        assert!(row.contains(",1.5000,0.100,0.5000,1.000,\"predicted 0.500 ms"), "{row}");
     }
 }

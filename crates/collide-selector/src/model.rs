@@ -1,11 +1,13 @@
 //! The cost model: predicted milliseconds per candidate from the [`Features`].
 //!
 //! Two layers:
-//! - **The prior**, fitted offline by `cargo xtask bench --study calibrate` over the scenario registry at
-//!   several sizes and speeds: per candidate, `ln ms = Σ wₖ·xₖ` over the [`REGRESSORS`] of
-//!   [`Features::regressors`] (a log-linear model: costs multiply — n log n, pairs per body, speed — so their
-//!   logarithms add). It is stored as `data/prior.toml` with the machine and commit it came from, and compiled
-//!   in; [`Prior::parse`] reads a refitted one.
+//! - **The prior**, fitted offline by `cargo xtask bench --study calibrate` over the scenario registry from 2 000
+//!   to 10⁶ bodies, each candidate run live from its first frame in a process of its own: per candidate, two
+//!   log-linear models over the [`REGRESSORS`] of [`Features::regressors`] (costs multiply — n log n, pairs per
+//!   body, speed — so their logarithms add): its *steady* frame, `ln ms = Σ wₖ·xₖ`, and its *build*, the extra
+//!   cost of its first two frames over two steady ones (a tree's construction, a grid's first allocation, the
+//!   dynamic tree's second call that rebuilds with predicted boxes). It is stored as `data/prior.toml` with the
+//!   machine, the commit and each candidate's parameters, and compiled in; [`Prior::parse`] reads a refitted one.
 //! - **Relative predictions**: a candidate's cost is predicted from the *active* candidate's measured cost times
 //!   the prior's ratio of the two, `ms_c = ms_active · prior_c / prior_active`. Whatever slows every candidate
 //!   alike (the machine's load, another CPU than the calibration's) cancels in the ratio.
@@ -36,24 +38,44 @@ const UNKNOWN_SIGMA: f64 = 1.0;
 const PRIOR_SIGMA_FLOOR: f64 = 0.15;
 /// The uncertainty of a candidate measured moments ago on the same features: frame-to-frame noise on a
 /// shared machine is about ±10%.
-const MEASURED_SIGMA: f64 = 0.1;
+pub const MEASURED_SIGMA: f64 = 0.1;
 /// Frames over which a measurement's uncertainty grows by one unit of `ln ms`: after a minute at 60 Hz a
 /// measurement says little more than the prior.
 const AGE_FRAMES_PER_SIGMA: f64 = 3600.0;
 /// Weight of a probe's result in the correction: a probe is a deliberate, side-by-side measurement.
 const PROBE_WEIGHT: f64 = 0.6;
+/// Weight of a measured build in its candidate's build correction.
+const BUILD_WEIGHT: f64 = 0.5;
 
 /// One candidate's fit.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Fit {
     /// The candidate's registry name.
     pub name: String,
-    /// `ln ms = Σ weights[k] · regressors[k]`.
+    /// The parameters it ran with, as `Params` prints them (`max_leaf=32 max_depth=10 …`): a fit made with
+    /// other parameters than the registry's defaults describes another algorithm (a test checks).
+    pub params: String,
+    /// Its steady frame: `ln ms = Σ weights[k] · regressors[k]`.
     pub weights: [f64; REGRESSORS],
     /// The root-mean-square residual of the fit, in `ln ms` (0.2 ≈ ±22%).
     pub rmse: f64,
     /// Calibration points it was fitted on.
     pub points: usize,
+    /// Its build: the extra cost of its first two frames over two steady frames, `ln ms = Σ build_weights[k] ·
+    /// regressors[k]`.
+    pub build_weights: [f64; REGRESSORS],
+    /// The build fit's residual, in `ln ms`.
+    pub build_rmse: f64,
+    /// Runs the build was fitted on (one per scene, size and candidate).
+    pub build_points: usize,
+}
+
+impl Fit {
+    fn eval(weights: &[f64; REGRESSORS], features: &Features) -> f64 {
+        let ln_ms: f64 = weights.iter().zip(features.regressors()).map(|(w, x)| w * x).sum();
+        ln_ms.clamp(-20.0, 20.0).exp()
+    }
 }
 
 /// The offline prior: one [`Fit`] per candidate, and where it was measured.
@@ -118,13 +140,18 @@ impl Prior {
         self.fits.iter().find(|f| f.name == name)
     }
 
-    /// The prior's prediction for `name` in ms, and its residual, if it knows the candidate.
+    /// The prior's prediction of `name`'s steady frame in ms, and its residual, if it knows the candidate.
     #[must_use]
     pub fn predict(&self, name: &str, features: &Features) -> Option<(f64, f64)> {
         let fit = self.fit(name)?;
-        let x = features.regressors();
-        let ln_ms: f64 = fit.weights.iter().zip(x).map(|(w, x)| w * x).sum();
-        Some((ln_ms.clamp(-20.0, 20.0).exp(), fit.rmse))
+        Some((Fit::eval(&fit.weights, features), fit.rmse))
+    }
+
+    /// The prior's prediction of `name`'s build (the extra cost of its first two frames) in ms, and its residual.
+    #[must_use]
+    pub fn predict_build(&self, name: &str, features: &Features) -> Option<(f64, f64)> {
+        let fit = self.fit(name)?;
+        Some((Fit::eval(&fit.build_weights, features), fit.build_rmse))
     }
 }
 
@@ -263,7 +290,16 @@ struct Learned {
     /// every candidate alike. When the level moves a lot without the features moving (the machine's load
     /// changed, or something the features do not see), the offset learned at the old level is worth less.
     level: f64,
+    /// The uncertainty of the last measurement itself: [`MEASURED_SIGMA`] for one on the whole frame,
+    /// [`SAMPLED_SIGMA`] for one on a spatial sample carried to the whole scene by the prior.
+    sigma: f64,
 }
+
+/// The uncertainty of a ratio measured on a spatial sample of a few percent of the bodies and carried to the
+/// whole scene by the prior's dependence on n: the sample's own noise, and the prior's error in how the two
+/// candidates scale from the sample's size to the scene's (their parallel sections, for one, switch on only above
+/// a few thousand bodies).
+pub const SAMPLED_SIGMA: f64 = 0.2;
 
 /// The prior plus the online corrections, for a fixed list of candidates.
 ///
@@ -272,25 +308,41 @@ struct Learned {
 /// never seen: all of that moves every candidate's cost together and cancels in the ratio, so the prior's
 /// ranking survives where its absolute milliseconds do not. What does not cancel — a candidate that does better
 /// or worse on this scene than the prior predicts, relative to the others — is learned from probes, which
-/// measure two candidates on the same frames.
+/// measure two candidates on the same frames, the whole frame or a spatial sample of it.
+///
+/// Builds are predicted at the common level the active candidate measures (`prior_build_c · e^level`), corrected
+/// per candidate by what its measured builds (warm starts, first frames) cost against that prediction.
 #[derive(Clone, Debug)]
 pub struct CostModel {
     prior: Prior,
     names: Vec<&'static str>,
     learned: Vec<[Learned; Regime::COUNT]>,
+    /// Per candidate: EWMA of `ln(measured build / predicted build)`, 0 until one was measured.
+    build_rel: Vec<f64>,
 }
 
 impl CostModel {
     /// A model of `names` (the candidates, in the selector's order) on `prior`.
     #[must_use]
     pub fn new(prior: Prior, names: &[&'static str]) -> Self {
-        Self { prior, names: names.to_vec(), learned: vec![[Learned::default(); Regime::COUNT]; names.len()] }
+        Self {
+            prior,
+            names: names.to_vec(),
+            learned: vec![[Learned::default(); Regime::COUNT]; names.len()],
+            build_rel: vec![0.0; names.len()],
+        }
     }
 
     /// The prior the model starts from.
     #[must_use]
     pub fn prior(&self) -> &Prior {
         &self.prior
+    }
+
+    /// Forget what was learned (the scene's corrections); the prior stays.
+    pub fn forget(&mut self) {
+        self.learned.iter_mut().for_each(|l| *l = [Learned::default(); Regime::COUNT]);
+        self.build_rel.iter_mut().for_each(|b| *b = 0.0);
     }
 
     /// The prior's prediction for candidate `c` (ms, sigma); for a candidate it does not know, the geometric
@@ -300,32 +352,112 @@ impl CostModel {
         if let Some((ms, rmse)) = self.prior.predict(self.names[c], f) {
             return (ms, rmse.max(PRIOR_SIGMA_FLOOR));
         }
-        let known: Vec<f64> =
-            self.names.iter().filter_map(|n| self.prior.predict(n, f)).map(|(ms, _)| ms.ln()).collect();
-        let mean = if known.is_empty() { 0.0 } else { known.iter().sum::<f64>() / known.len() as f64 };
+        let (mut sum, mut known) = (0.0, 0usize);
+        for (ms, _) in self.names.iter().filter_map(|n| self.prior.predict(n, f)) {
+            sum += ms.ln();
+            known += 1;
+        }
+        let mean = if known == 0 { 0.0 } else { sum / known as f64 };
         (mean.exp(), UNKNOWN_SIGMA)
+    }
+
+    /// The prior's build of candidate `c` (ms at the prior's level); for a candidate it does not know, two of its
+    /// base frames.
+    fn base_build(&self, c: usize, f: &Features) -> f64 {
+        self.prior.predict_build(self.names[c], f).map_or_else(|| 2.0 * self.base(c, f).0, |(ms, _)| ms)
+    }
+
+    /// The common level now: how much dearer than the prior says every candidate runs (the machine, its load),
+    /// from the `active` candidate's typical frame `active_ms`, as `ln`.
+    #[must_use]
+    pub fn level(&self, active: usize, active_ms: f64, f: &Features) -> f64 {
+        let r = Regime::of(f).0 as usize;
+        (active_ms.max(1e-9) / self.base(active, f).0).ln() - self.learned[active][r].rel
+    }
+
+    /// The predicted build of candidate `c` (ms): the extra cost of starting it on this scene over running it,
+    /// at the common `level` (see [`CostModel::level`]).
+    #[must_use]
+    pub fn build(&self, c: usize, f: &Features, level: f64) -> f64 {
+        self.base_build(c, f) * (level + self.build_rel[c]).clamp(-20.0, 20.0).exp()
+    }
+
+    /// A build of candidate `c` was measured at `ms` (its warm start and its first frame's excess over a steady
+    /// one) at the common `level`: learn how it compares with the prediction.
+    pub fn observe_build(&mut self, c: usize, f: &Features, level: f64, ms: f64) {
+        if !(ms.is_finite() && ms > 0.0 && level.is_finite()) {
+            return;
+        }
+        let target = (ms / (self.base_build(c, f) * level.clamp(-20.0, 20.0).exp())).ln();
+        self.build_rel[c] += BUILD_WEIGHT * (target - self.build_rel[c]);
     }
 
     /// A probe ran candidate `c` beside the `active` one on the same frames of features `f`: `probe_ms` against
     /// `active_ms` (typical frames, comparable). Learn `c`'s offset relative to the active one's.
     pub fn observe_probe(&mut self, c: usize, active: usize, f: &Features, frame: u64, probe_ms: f64, active_ms: f64) {
-        if !(probe_ms.is_finite() && probe_ms > 0.0 && active_ms.is_finite() && active_ms > 0.0) || c == active {
+        self.observe(c, active, f, f, frame, probe_ms / active_ms, active_ms, MEASURED_SIGMA);
+    }
+
+    /// A sampled probe ran candidate `c` and the `active` one on the same spatial sample of `sample_n` bodies of
+    /// the scene of features `f`: `probe_ms` against `sample_active_ms`; the active one's typical frame on the
+    /// whole scene is `active_ms`. The ratio measured on the sample, over the prior's ratio at the sample's size,
+    /// is the correction: carried to the whole scene by the prior's ratio at its size (each candidate's
+    /// dependence on n), with [`SAMPLED_SIGMA`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn observe_sample(
+        &mut self,
+        c: usize,
+        active: usize,
+        f: &Features,
+        sample_n: usize,
+        frame: u64,
+        (probe_ms, sample_active_ms): (f64, f64),
+        active_ms: f64,
+    ) {
+        let at_sample = Features { n: sample_n, ..*f };
+        self.observe(c, active, f, &at_sample, frame, probe_ms / sample_active_ms, active_ms, SAMPLED_SIGMA);
+    }
+
+    /// Learn `c`'s offset from a `ratio` of its cost to the `active` one's measured on features `measured_at`
+    /// (the scene's, or a sample's), for the scene of features `f`, where the active one costs `active_ms`.
+    #[allow(clippy::too_many_arguments)]
+    fn observe(
+        &mut self,
+        c: usize,
+        active: usize,
+        f: &Features,
+        measured_at: &Features,
+        frame: u64,
+        ratio: f64,
+        active_ms: f64,
+        sigma: f64,
+    ) {
+        if !(ratio.is_finite() && ratio > 0.0 && active_ms.is_finite() && active_ms > 0.0) || c == active {
             return;
         }
         let r = Regime::of(f).0 as usize;
-        let (base_c, base_a) = (self.base(c, f).0, self.base(active, f).0);
+        let base_a = self.base(active, f).0;
+        let prior_ratio = self.base(c, measured_at).0 / self.base(active, measured_at).0;
         // The active candidate anchors the comparison: if it has no offset here yet, it is the reference (0).
         let anchor = &mut self.learned[active][r];
         if anchor.last.is_none() {
-            *anchor = Learned { rel: 0.0, last: Some((frame, *f)), level: (active_ms / base_a).ln() };
+            *anchor =
+                Learned { rel: 0.0, last: Some((frame, *f)), level: (active_ms / base_a).ln(), sigma: MEASURED_SIGMA };
         }
         let level = (active_ms / base_a).ln() - anchor.rel;
-        let target = (probe_ms / base_c).ln() - level;
+        let target = (ratio / prior_ratio).ln() + anchor.rel;
         let slot = &mut self.learned[c][r];
-        let weight = if slot.last.is_none() { 1.0 } else { PROBE_WEIGHT };
+        // The first measurement is taken whole; later ones are blended, a sampled one less than a whole-frame one,
+        // and a whole-frame one replaces what samples said more than it blends with it.
+        let (weight, sigma) = match slot.last {
+            None => (1.0, sigma),
+            Some(_) if sigma > slot.sigma => (PROBE_WEIGHT / 2.0, slot.sigma),
+            Some(_) => (PROBE_WEIGHT, sigma),
+        };
         slot.rel += weight * (target - slot.rel);
         slot.last = Some((frame, *f));
         slot.level = level;
+        slot.sigma = sigma;
     }
 
     /// The prediction for candidate `c` on features `f` at `frame`, given that the `active` candidate's typical
@@ -345,7 +477,7 @@ impl CostModel {
         // A change of the active candidate's own level since the measurement widens the uncertainty beyond the
         // prior's: the ratio learned then may not hold now, and the prior knows nothing of why it moved.
         let level_drift = ((active_ms / base_a).ln() - rel_a - slot.level).abs();
-        let sigma = (MEASURED_SIGMA + age + drift(&seen, f)).min(prior_sigma) + level_drift;
+        let sigma = (slot.sigma + age + drift(&seen, f)).min(prior_sigma.max(slot.sigma)) + level_drift;
         Estimate { ms: active_ms * ratio(slot.rel), sigma, measured: true }
     }
 }
@@ -368,7 +500,7 @@ mod tests {
             n,
             pairs_per_body: ppb,
             speed_mean: speed,
-            speed_p90: speed,
+            speed_known: true,
             clustering: 1.0,
             size_spread: 1.0,
             resting: 0.0,

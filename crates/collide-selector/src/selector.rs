@@ -1,12 +1,16 @@
-//! [`Selector`]: the meta-broadphase itself — the candidates, the timing, the probes and the switches.
+//! [`Selector`]: the meta-broadphase itself — the candidates, the timing, the probes, the builds beside and the
+//! switches.
 
-use crate::controller::{Controller, Order};
+use crate::builder::{self, Builder, Job};
+use crate::controller::{CATCH_UP_CALLS, Controller, MIN_SAMPLE_BODIES, Order};
 use crate::features::{FeatureSampler, Features};
 use crate::log::DecisionLog;
 use crate::model::{CostModel, Estimate, Prior};
 use crate::policy::PolicyConfig;
+use crate::sample::SubBox;
 use collide_broadphase::{
-    AlgorithmDescriptor, Broadphase, DebugGeometry, Frame, Pair, PairList, ParamSpec, Params, Resize, Stats,
+    AlgorithmDescriptor, Broadphase, DebugGeometry, Frame, InvalidBoxes, Pair, PairList, ParamSpec, Params, Resize,
+    Stats,
 };
 use std::time::Instant;
 
@@ -36,12 +40,24 @@ pub const PARAMS: &[ParamSpec] = &[
     ),
 ];
 
-/// A candidate: a registry name and an instance.
+/// Makes a fresh instance of a candidate.
+pub type Make = Box<dyn Fn() -> Box<dyn Broadphase> + Send>;
+
+/// A candidate: a registry name and how to make an instance. The selector makes its instances when it needs
+/// them — the one it runs, and a second one (a *scout*) for sampled probes — and drops them when the candidate
+/// has been idle for long (see [`PolicyConfig::free_after`]).
 pub struct Candidate {
     /// The registry name.
     pub name: &'static str,
-    /// The instance the selector runs.
-    pub broadphase: Box<dyn Broadphase>,
+    /// Makes an instance.
+    pub make: Make,
+}
+
+impl Candidate {
+    /// A candidate named `name`, made by `make`.
+    pub fn new(name: &'static str, make: impl Fn() -> Box<dyn Broadphase> + Send + 'static) -> Self {
+        Self { name, make: Box::new(make) }
+    }
 }
 
 /// What the selector did over its life, in ms of wall time (for the summary and the overhead check).
@@ -51,14 +67,21 @@ pub struct Totals {
     pub frames: u64,
     /// Time the active candidates took.
     pub active_ms: f64,
-    /// Time probes took: warm starts and side-by-side frames.
+    /// Time probes took on this thread: warm starts, whole frames beside, sampled frames (sub-box listing and
+    /// gathering included), and the copies of frames for builds beside.
     pub probe_ms: f64,
+    /// Time builds beside took on their own thread (probes' and switches' builds).
+    pub beside_ms: f64,
     /// The selector's own time: features, model, policy, log.
     pub overhead_ms: f64,
     /// Switches made (forced ones included).
     pub switches: u64,
-    /// Probes started.
+    /// Probes started, whole and sampled.
     pub probes: u64,
+    /// Sampled probes started (among `probes`).
+    pub sampled: u64,
+    /// Builds made beside the active candidate.
+    pub builds_beside: u64,
 }
 
 /// One candidate's share of the run.
@@ -70,25 +93,65 @@ pub struct CandidateReport {
     pub frames: u64,
     /// Time it took as the active candidate, ms.
     pub ms: f64,
-    /// Probes of it.
+    /// Probes of it, whole and sampled.
     pub probes: u64,
     /// Time its probes took, ms.
     pub probe_ms: f64,
     /// The model's prediction this frame (for the active one: its recent median times its spike factor).
     pub estimate: Estimate,
+    /// Its predicted build this frame, ms (what a switch to it would charge).
+    pub build_ms: f64,
     /// `true` for the active candidate.
     pub active: bool,
-    /// `true` while it is being probed.
+    /// `true` while it is probed on whole frames.
     pub probing: bool,
+    /// `true` while it is probed on a sample.
+    pub sampling: bool,
+    /// `true` while it is built beside the active one.
+    pub building: bool,
+    /// `true` while it holds an instance (it has run and was not freed since).
+    pub held: bool,
 }
 
 struct Slot {
     name: &'static str,
-    broadphase: Box<dyn Broadphase>,
+    make: Make,
+    /// The instance that answers, probes and is built beside; `None` until needed, after it was freed, and while
+    /// it is on the builder's thread.
+    broadphase: Option<Box<dyn Broadphase>>,
+    /// The instance for sampled probes.
+    scout: Option<Box<dyn Broadphase>>,
+    /// Its next call gets boxes several frames newer than its last (it was built beside): no motion hint.
+    stale: bool,
     frames: u64,
     ms: f64,
     probes: u64,
     probe_ms: f64,
+}
+
+impl Slot {
+    fn instance(&mut self) -> &mut Box<dyn Broadphase> {
+        self.broadphase.get_or_insert_with(|| (self.make)())
+    }
+
+    fn scout(&mut self) -> &mut Box<dyn Broadphase> {
+        self.scout.get_or_insert_with(|| (self.make)())
+    }
+
+    /// Run on `frame` into `out` (without the motion hint when it is stale), returning the ms.
+    fn run(&mut self, frame: &Frame<'_>, out: &mut PairList) -> f64 {
+        let stale = std::mem::take(&mut self.stale);
+        let bp = self.broadphase.get_or_insert_with(|| (self.make)());
+        let t = Instant::now();
+        if stale {
+            let unhinted =
+                Frame::new(frame.aabbs).with_step(frame.step).with_dt(frame.dt).with_invalid_boxes(frame.invalid_boxes);
+            bp.find_pairs(&unhinted, out);
+        } else {
+            bp.find_pairs(frame, out);
+        }
+        ms_since(t)
+    }
 }
 
 /// A puffin scope with the `profile` feature, nothing without it.
@@ -103,18 +166,37 @@ fn ms_since(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
 
+/// The build beside in progress: the step on the builder's thread, or a finished step waiting for the next
+/// frame's boxes, and the calls left.
+#[derive(Default)]
+struct Beside {
+    /// A finished step's job, kept for its buffers and its candidate between steps.
+    parked: Option<Job>,
+    /// Catch-up calls still to make.
+    calls_left: u32,
+    /// Buffers of the last build, reused by the next.
+    spare: Option<(Vec<collide_broadphase::Aabb>, PairList)>,
+}
+
 /// The meta-broadphase: runs one candidate at a time, times it, measures the scene, and carries out what its
-/// [`Controller`] orders — probes, warm starts, switches. Registry name `auto`. See the crate docs for the
-/// design.
+/// [`Controller`] orders — sampled probes, whole probes, builds beside, switches. Registry name `auto`. See the
+/// crate docs for the design.
 pub struct Selector {
     slots: Vec<Slot>,
     controller: Controller,
     sampler: FeatureSampler,
-    /// The candidate that answered the last frame (it differs from the controller's active one right after a
-    /// switch).
+    /// The candidate that answered the last frame.
     answered: usize,
+    /// Pairs of the last frame, for the next frame's features (`None` on a first frame and after a resize).
+    last_pairs: Option<usize>,
     /// Where probes write their pairs, which nobody reads.
     scratch: PairList,
+    /// The sampled probe's bodies.
+    sub: SubBox,
+    builder: Builder,
+    beside: Beside,
+    /// Counts resizes and resets: a build beside started before the last one is stale.
+    generation: u64,
     totals: Totals,
 }
 
@@ -127,12 +209,27 @@ impl Selector {
         Self {
             slots: candidates
                 .into_iter()
-                .map(|c| Slot { name: c.name, broadphase: c.broadphase, frames: 0, ms: 0.0, probes: 0, probe_ms: 0.0 })
+                .map(|c| Slot {
+                    name: c.name,
+                    make: c.make,
+                    broadphase: None,
+                    scout: None,
+                    stale: false,
+                    frames: 0,
+                    ms: 0.0,
+                    probes: 0,
+                    probe_ms: 0.0,
+                })
                 .collect(),
             controller: Controller::new(names, policy, prior, force_every),
             sampler: FeatureSampler::new(),
             answered: 0,
+            last_pairs: None,
             scratch: PairList::new(),
+            sub: SubBox::default(),
+            builder: Builder::default(),
+            beside: Beside::default(),
+            generation: 0,
             totals: Totals::default(),
         }
     }
@@ -146,7 +243,7 @@ impl Selector {
         let candidates = table
             .iter()
             .filter(|d| if chosen.is_empty() { !EXCLUDED.contains(&d.name) } else { chosen.contains(&d.name) })
-            .map(|d| Candidate { name: d.name, broadphase: d.build_default() })
+            .map(|d| Candidate::new(d.name, move || d.build_default()))
             .collect();
         Self::new(candidates, policy_from(params), Prior::builtin(), params.get("force_every") as u64)
     }
@@ -158,10 +255,22 @@ impl Selector {
         self.slots[self.controller.active()].name
     }
 
-    /// The candidate being probed, if any.
+    /// The candidate probed on whole frames, if any.
     #[must_use]
     pub fn probing(&self) -> Option<&'static str> {
         self.controller.probing().map(|c| self.slots[c].name)
+    }
+
+    /// The candidate probed on a sample, if any.
+    #[must_use]
+    pub fn sampling(&self) -> Option<&'static str> {
+        self.controller.sampling().map(|c| self.slots[c].name)
+    }
+
+    /// The candidate built beside the active one, if any.
+    #[must_use]
+    pub fn building(&self) -> Option<&'static str> {
+        self.controller.building().map(|c| self.slots[c].name)
     }
 
     /// The candidates' names, in the selector's order.
@@ -172,16 +281,21 @@ impl Selector {
 
     /// Every candidate's share of the run and this frame's prediction.
     pub fn candidates(&self) -> impl Iterator<Item = CandidateReport> + '_ {
-        let (active, probing) = (self.controller.active(), self.controller.probing());
-        self.slots.iter().enumerate().map(move |(c, s)| CandidateReport {
+        let c = &self.controller;
+        let (active, probing, sampling, building) = (c.active(), c.probing(), c.sampling(), c.building());
+        self.slots.iter().enumerate().map(move |(i, s)| CandidateReport {
             name: s.name,
             frames: s.frames,
             ms: s.ms,
             probes: s.probes,
             probe_ms: s.probe_ms,
-            estimate: self.controller.estimates()[c],
-            active: c == active,
-            probing: probing == Some(c),
+            estimate: c.estimates()[i],
+            build_ms: c.builds()[i],
+            active: i == active,
+            probing: probing == Some(i),
+            sampling: sampling == Some(i),
+            building: building == Some(i),
+            held: s.broadphase.is_some() || building == Some(i),
         })
     }
 
@@ -218,14 +332,16 @@ impl Selector {
     /// Warm-start candidate `c` from `frame` and `pairs`, and tell the controller what it cost. Returns the ms.
     fn warm_candidate(&mut self, c: usize, frame: &Frame<'_>, pairs: &[Pair]) -> f64 {
         scope!("auto: warm start", self.slots[c].name);
+        let bp = self.slots[c].instance();
         let t = Instant::now();
-        self.slots[c].broadphase.warm_start(frame, pairs);
+        bp.warm_start(frame, pairs);
         let ms = ms_since(t);
         self.controller.warm_started(c, ms);
         ms
     }
 
-    /// Carry out the controller's order after a frame that answered `out`. Returns the warm start's time.
+    /// Carry out the controller's order after a frame that answered `out`. Returns the time spent on probes
+    /// here (warm starts, the sub-box listing, the copy for a build beside).
     fn obey(&mut self, order: Order, frame: &Frame<'_>, out: &PairList) -> f64 {
         match order {
             Order::Stay => 0.0,
@@ -240,7 +356,108 @@ impl Selector {
                 self.totals.switches += 1;
                 if warm { self.warm_candidate(to, frame, out.as_slice()) } else { 0.0 }
             }
+            Order::Sample(c) => {
+                self.totals.probes += 1;
+                self.totals.sampled += 1;
+                self.slots[c].probes += 1;
+                let t = Instant::now();
+                let target = (frame.len() as f64 * self.controller.policy().sample_share) as usize;
+                self.sub.draw(frame.aabbs, self.sampler.sample(), target.max(MIN_SAMPLE_BODIES));
+                let active = self.controller.active();
+                self.slots[c].scout().reset();
+                self.slots[active].scout().reset();
+                ms_since(t)
+            }
+            Order::BuildBeside(c) => {
+                self.totals.builds_beside += 1;
+                let t = Instant::now();
+                let broadphase = self.slots[c].broadphase.take().unwrap_or_else(|| (self.slots[c].make)());
+                let (boxes, pairs) = self.beside.spare.take().unwrap_or_default();
+                let mut job = Job {
+                    candidate: c,
+                    broadphase,
+                    boxes,
+                    pairs,
+                    step: 0,
+                    dt: 0.0,
+                    invalid_boxes: InvalidBoxes::DEFAULT,
+                    generation: self.generation,
+                    ms: 0.0,
+                };
+                builder::snapshot(&mut job, frame, out.as_slice());
+                self.builder.send(job, true);
+                self.beside.calls_left = CATCH_UP_CALLS;
+                ms_since(t)
+            }
         }
+    }
+
+    /// Before a frame: take back a finished build step from the builder; send it its next catch-up call on this
+    /// frame's boxes, or, when it has made them all, tell the controller it is ready. Returns the ms spent here
+    /// (the copy of the boxes).
+    fn tend_builder(&mut self, frame: &Frame<'_>) -> f64 {
+        let t = Instant::now();
+        if let Some(job) = self.builder.poll() {
+            self.beside.parked = Some(job);
+        }
+        let Some(mut job) = self.beside.parked.take() else { return 0.0 };
+        let c = job.candidate;
+        if job.generation != self.generation || self.controller.building() != Some(c) {
+            // A resize or a reset since it started: what it built describes other bodies.
+            job.broadphase.reset();
+            self.slots[c].broadphase = Some(job.broadphase);
+            self.beside.spare = Some((job.boxes, job.pairs));
+            return ms_since(t);
+        }
+        if self.beside.calls_left > 0 && job.boxes.len() == frame.len() {
+            self.beside.calls_left -= 1;
+            job.boxes.clear();
+            job.boxes.extend_from_slice(frame.aabbs);
+            job.step = frame.step;
+            job.dt = frame.dt;
+            self.builder.send(job, false);
+            return ms_since(t);
+        }
+        let ms = job.ms;
+        self.totals.beside_ms += ms;
+        self.slots[c].broadphase = Some(job.broadphase);
+        self.slots[c].stale = true;
+        self.beside.spare = Some((job.boxes, job.pairs));
+        if self.controller.built(c, ms) {
+            self.totals.switches += 1;
+        } else {
+            self.slots[c].probe_ms += ms;
+        }
+        ms_since(t)
+    }
+
+    /// Bring back a candidate left on the builder's thread (a reset or a resize must not leave it there).
+    fn recall_builder(&mut self) {
+        let job = self.builder.wait().or_else(|| self.beside.parked.take());
+        if let Some(mut job) = job {
+            job.broadphase.reset();
+            self.slots[job.candidate].broadphase = Some(job.broadphase);
+            self.beside.spare = Some((job.boxes, job.pairs));
+        }
+        self.beside.calls_left = 0;
+    }
+
+    /// The sampled probe's frame: gather the sample's boxes, run the active candidate's scout and the probed
+    /// one's on them. Returns their times and the bodies, and the time spent gathering.
+    fn run_sample(&mut self, c: usize, frame: &Frame<'_>) -> ((f64, f64, usize), f64) {
+        scope!("auto: sample", self.slots[c].name);
+        let active = self.controller.active();
+        let t = Instant::now();
+        let boxes = self.sub.gather(frame.aabbs);
+        let sample = Frame::new(boxes).with_step(frame.step).with_dt(frame.dt).with_invalid_boxes(InvalidBoxes::OverlapNothing);
+        let gather_ms = ms_since(t);
+        let t = Instant::now();
+        self.slots[active].scout().find_pairs(&sample, &mut self.scratch);
+        let active_ms = ms_since(t);
+        let t = Instant::now();
+        self.slots[c].scout().find_pairs(&sample, &mut self.scratch);
+        let probe_ms = ms_since(t);
+        ((probe_ms, active_ms, boxes.len()), gather_ms)
     }
 }
 
@@ -262,44 +479,51 @@ impl Broadphase for Selector {
 
     fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
         let start = Instant::now();
-        let first = !self.controller.started();
-        if first {
-            // The first frame has no pairs yet: measure its boxes, and let the prior choose.
-            let measured = self.sampler.measure(frame, 0);
-            self.controller.start(measured);
+        // The scene first, from the boxes alone: the first frame's pick and the second's (when the first did not
+        // know the speed) come before any candidate runs, so that nothing is built twice.
+        let features = {
+            scope!("auto: features", "");
+            self.sampler.measure(frame, self.last_pairs)
+        };
+        if !self.controller.started() {
+            let c = self.controller.start(features);
+            self.slots[c].instance().reset();
+        } else if let Some(c) = self.controller.before_frame(&features) {
+            self.totals.switches += 1;
+            self.slots[c].instance().reset();
         }
+        let mut probe_ms = self.tend_builder(frame);
         let active = self.controller.active();
-        let t = Instant::now();
-        {
+        let active_ms = {
             scope!("auto: active", self.slots[active].name);
-            self.slots[active].broadphase.find_pairs(frame, out);
-        }
-        let active_ms = ms_since(t);
+            self.slots[active].run(frame, out)
+        };
         self.answered = active;
         self.slots[active].frames += 1;
         self.slots[active].ms += active_ms;
-        // The probe runs on the same boxes, into the scratch list.
-        let probe_ms = self.controller.probing().map(|c| {
+        // A whole probe runs on the same boxes, into the scratch list.
+        let probed = self.controller.probing().map(|c| {
             scope!("auto: probe", self.slots[c].name);
-            let t = Instant::now();
-            self.slots[c].broadphase.find_pairs(frame, &mut self.scratch);
-            let ms = ms_since(t);
+            let ms = self.slots[c].run(frame, &mut self.scratch);
             self.slots[c].probe_ms += ms;
             ms
         });
+        let sampled = self.controller.sampling().map(|c| {
+            let (times, gather_ms) = self.run_sample(c, frame);
+            self.slots[c].probe_ms += times.0 + times.1 + gather_ms;
+            probe_ms += times.0 + times.1 + gather_ms;
+            times
+        });
         let order = {
-            scope!("auto: features, model, policy", "");
-            let features = if first {
-                // The start measured this frame already (without its pairs): patch in the pairs rather than
-                // measure again, which would see every box standing still.
-                Features { pairs_per_body: out.len() as f64 / frame.aabbs.len().max(1) as f64, ..*self.sampler.last() }
-            } else {
-                self.sampler.measure(frame, out.len())
-            };
-            self.controller.after_frame(&features, active_ms, probe_ms)
+            scope!("auto: model, policy", "");
+            self.controller.after_frame(&features, active_ms, probed, sampled)
         };
-        let warm_ms = self.obey(order, frame, out);
-        let probe_ms = probe_ms.unwrap_or(0.0) + warm_ms;
+        probe_ms += probed.unwrap_or(0.0) + self.obey(order, frame, out);
+        if let Some(c) = self.controller.take_expired() {
+            self.slots[c].broadphase = None;
+            self.slots[c].scout = None;
+        }
+        self.last_pairs = Some(out.len());
         self.totals.frames += 1;
         self.totals.active_ms += active_ms;
         self.totals.probe_ms += probe_ms;
@@ -307,45 +531,60 @@ impl Broadphase for Selector {
     }
 
     fn stats(&self) -> Stats {
-        self.slots[self.answered].broadphase.stats()
+        self.slots[self.answered].broadphase.as_ref().map(|b| b.stats()).unwrap_or_default()
     }
 
     fn on_resize(&mut self, resize: &Resize<'_>) {
-        self.controller.resized();
-        self.slots[self.controller.active()].broadphase.on_resize(resize);
+        self.generation += 1;
+        if self.controller.resized().is_some() {
+            self.recall_builder();
+        }
+        let active = self.controller.active();
+        self.slots[active].instance().on_resize(resize);
         self.sampler.forget();
+        self.last_pairs = None;
     }
 
-    /// Forget the scene: every candidate's state, the probe, the features' history and the policy's; the next
-    /// frame chooses afresh. The costs the model learned are kept: they describe this machine and these
-    /// candidates, not the scene.
+    /// Forget the scene: every candidate's state, the job in progress, the features and what the model learned
+    /// of this scene; the next frame chooses afresh from the prior.
     fn reset(&mut self) {
+        self.generation += 1;
+        self.recall_builder();
         for slot in &mut self.slots {
-            slot.broadphase.reset();
+            if let Some(b) = slot.broadphase.as_mut() {
+                b.reset();
+            }
+            slot.stale = false;
         }
         self.controller.reset();
         self.sampler.forget();
+        self.last_pairs = None;
     }
 
     fn warm_start(&mut self, frame: &Frame<'_>, pairs: &[Pair]) {
         self.reset();
-        let measured = self.sampler.measure(frame, pairs.len());
+        let measured = self.sampler.measure(frame, Some(pairs.len()));
         let active = self.controller.start(measured);
         self.warm_candidate(active, frame, pairs);
+        self.last_pairs = Some(pairs.len());
     }
 
     fn validate(&self) -> Result<(), String> {
         self.controller.validate()?;
         for (c, slot) in self.slots.iter().enumerate() {
-            if self.controller.in_sync(c) || slot.frames > 0 {
-                slot.broadphase.validate().map_err(|e| format!("{}: {e}", slot.name))?;
+            if self.controller.in_sync(c)
+                && let Some(b) = &slot.broadphase
+            {
+                b.validate().map_err(|e| format!("{}: {e}", slot.name))?;
             }
         }
         Ok(())
     }
 
     fn debug_geometry(&self, out: &mut DebugGeometry) {
-        self.slots[self.answered].broadphase.debug_geometry(out);
+        if let Some(b) = &self.slots[self.answered].broadphase {
+            b.debug_geometry(out);
+        }
     }
 
     fn active_name(&self) -> &'static str {

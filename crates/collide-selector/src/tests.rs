@@ -1,6 +1,6 @@
-//! The selector against brute force: the conformance kit in the normal and the forced-switch modes, warm
-//! switches between every pair of candidates, and one decision on a scene built to make it, with real timing
-//! (the policy's decisions on synthetic costs are tested deterministically through `replay`).
+//! The selector against brute force: the conformance kit in the normal and the forced-switch modes (and with
+//! every build beside), sampled probes and builds beside keeping every frame's pairs exact. The decisions
+//! themselves are tested without a clock, on synthetic costs, through the controller and the trace replay.
 
 use crate::policy::PolicyConfig;
 use crate::{Candidate, Prior, Selector};
@@ -23,7 +23,7 @@ impl Broadphase for Named {
 
 fn selector(names: &[&'static str], force_every: u64) -> Selector {
     let candidates =
-        names.iter().map(|&name| Candidate { name, broadphase: Box::new(Named(name, BruteForce::new())) }).collect();
+        names.iter().map(|&name| Candidate::new(name, move || Box::new(Named(name, BruteForce::new())))).collect();
     Selector::new(candidates, PolicyConfig::default(), Prior::builtin(), force_every)
 }
 
@@ -90,70 +90,91 @@ fn forced_mode_with_room_for_a_probe_probes_then_switches() {
     assert_eq!((s.totals().probes, s.totals().switches), (4, 3));
 }
 
-/// A candidate that answers like brute force and then spins until its frame has cost `cost(frame)` ms of wall
-/// time: a stand-in whose cost the test controls.
-struct Timed {
-    name: &'static str,
-    oracle: BruteForce,
-    frame: u64,
-    cost: fn(&'static str, u64) -> f64,
-}
-
-impl Broadphase for Timed {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
-        let start = std::time::Instant::now();
-        self.oracle.find_pairs(frame, out);
-        let budget = std::time::Duration::from_secs_f64((self.cost)(self.name, frame.step) / 1e3);
-        while start.elapsed() < budget {
-            std::hint::spin_loop();
-        }
-        self.frame += 1;
-    }
-}
-
-fn timed(cost: fn(&'static str, u64) -> f64) -> Selector {
-    let candidates = ["a", "b"]
-        .into_iter()
-        .map(|name| Candidate { name, broadphase: Box::new(Timed { name, oracle: BruteForce::new(), frame: 0, cost }) })
-        .collect();
-    Selector::new(candidates, PolicyConfig::default(), Prior::builtin(), 0)
-}
-
-/// Run `frames` frames of 30 boxes in a row, spaced `spacing(step)` apart (1 box wide, so 0.7 makes neighbours
-/// overlap, about one pair per body, and 0.05 packs them, about 15 pairs per body).
-fn drive_scene(s: &mut Selector, frames: u64, spacing: impl Fn(u64) -> f32) -> Vec<&'static str> {
-    let mut out = PairList::new();
-    (0..frames)
-        .map(|step| {
-            let d = spacing(step);
-            let aabbs: Vec<Aabb> =
-                (0..30).map(|i| Aabb::from_center_radius(collide_math::Vec3::splat(i as f32 * d), 0.5)).collect();
-            s.find_pairs(&Frame::new(&aabbs).with_step(step), &mut out);
-            s.active_name()
+/// Frames of 3000 boxes drifting through a 40-unit cube: about one pair per body, enough bodies for a sampled
+/// probe's sub-box.
+fn drifting(step: u64) -> Vec<Aabb> {
+    let mut rng = collide_math::Rng::new(17);
+    (0..3000)
+        .map(|_| {
+            let p = rng.point_in(collide_math::Vec3::ZERO, collide_math::Vec3::splat(40.0));
+            let v = rng.point_in(collide_math::Vec3::splat(-1.0), collide_math::Vec3::splat(1.0));
+            Aabb::from_center_radius(p + v * (step as f32 * 0.05), 0.6)
         })
         .collect()
 }
 
+/// Run `s` over `frames` drifting frames, checking every frame's pairs against brute force and the selector's
+/// invariants.
+fn run_checked(s: &mut Selector, frames: u64) {
+    let (mut out, mut expected) = (PairList::new(), PairList::new());
+    for step in 0..frames {
+        let aabbs = drifting(step);
+        s.find_pairs(&Frame::new(&aabbs).with_step(step), &mut out);
+        reference_pairs(&aabbs, &mut expected);
+        out.sort();
+        expected.sort();
+        assert_eq!(out, expected, "step {step}");
+        s.validate().unwrap();
+    }
+}
+
 #[test]
-fn a_scene_change_is_followed() {
-    // At step 150 the row of boxes closes up into a crowd, and `b` becomes three times cheaper than `a`: the
-    // features move to another regime, where the selector knows nothing yet, so it probes `b` and switches.
-    fn cost(name: &'static str, step: u64) -> f64 {
-        match (name, step < 150) {
-            ("a", true) | ("b", false) => 0.5,
-            _ => 1.5,
+fn sampled_probes_run_on_a_sub_box_and_never_change_the_pairs() {
+    // Candidates the prior does not know: the model is unsure of each, so the selector measures them on
+    // samples (sampling from a few hundred bodies here, not the shipped 4096).
+    let policy = PolicyConfig { sample_from: 500, ..PolicyConfig::default() };
+    let candidates = ["a", "b", "c"]
+        .into_iter()
+        .map(|name| Candidate::new(name, move || Box::new(Named(name, BruteForce::new()))))
+        .collect();
+    let mut s = Selector::new(candidates, policy, Prior::builtin(), 0);
+    run_checked(&mut s, 60);
+    let kinds: Vec<_> = s.decisions().iter().map(|d| d.kind).collect();
+    let sampled = s.decisions().iter().find(|d| d.kind == crate::DecisionKind::Sampled);
+    let sampled = sampled.unwrap_or_else(|| panic!("no sampled probe finished: {kinds:?}"));
+    let crate::Reason::Sampled { bodies, .. } = sampled.reason else { panic!("{:?}", sampled.reason) };
+    assert!((500..3000).contains(&bodies), "a sub-box of {bodies} of 3000 bodies");
+    assert!(s.totals().sampled > 0 && s.totals().probe_ms > 0.0);
+    // Each candidate is measured on a sample before it is ever probed on whole frames.
+    for name in ["a", "b", "c"] {
+        use crate::DecisionKind::{Build, Probe, Sample};
+        let first = s.decisions().iter().find(|d| d.to == name && matches!(d.kind, Sample | Probe | Build));
+        if let Some(d) = first {
+            assert_eq!(d.kind, Sample, "{name}: {kinds:?}");
         }
     }
-    let mut s = timed(cost);
-    let active = drive_scene(&mut s, 400, |step| if step < 150 { 0.7 } else { 0.05 });
-    let log: Vec<String> =
-        s.decisions().iter().map(|d| format!("{} {}: {}", d.frame, d.kind.name(), d.reason)).collect();
-    let first_b =
-        active.iter().skip(150).position(|&a| a == "b").unwrap_or_else(|| panic!("never switched to b: {log:#?}"))
-            + 150;
-    assert!(first_b < 150 + 60, "followed after {} steps: {log:#?}", first_b - 150);
-    assert!(active[first_b..].iter().all(|&a| a == "b"), "and stayed");
+}
+
+#[test]
+fn builds_beside_hand_over_warm_and_the_pairs_stay_exact() {
+    // Every build beside: forced hand-overs every 9 frames through a build on the builder's thread, then a
+    // probe; every 3 frames through a build and a switch at once.
+    for k in [9, 3] {
+        let policy = PolicyConfig { build_beside_from: 0.0, ..PolicyConfig::default() };
+        let candidates = ["sap", "mbp", "octree-dup"]
+            .into_iter()
+            .map(|name| Candidate::new(name, move || Box::new(Named(name, BruteForce::new()))))
+            .collect();
+        let mut s = Selector::new(candidates, policy, Prior::builtin(), k);
+        run_checked(&mut s, 80);
+        let builds = s.decisions().iter().filter(|d| d.kind == crate::DecisionKind::Build).count();
+        assert!(builds >= 3, "k = {k}: {builds} builds beside");
+        assert!(s.totals().builds_beside as usize == builds && s.totals().switches >= 2, "{:?}", s.totals());
+        let answered: std::collections::BTreeSet<_> = s.candidates().filter(|c| c.frames > 0).map(|c| c.name).collect();
+        assert_eq!(answered.len(), 3, "every candidate answered: {answered:?}");
+    }
+}
+
+#[test]
+fn conforms_with_every_build_beside() {
+    let policy = PolicyConfig { build_beside_from: 0.0, ..PolicyConfig::default() };
+    for k in [4, 7] {
+        assert_conforms(|| {
+            let candidates = ["sap", "mbp"]
+                .into_iter()
+                .map(|name| Candidate::new(name, move || Box::new(Named(name, BruteForce::new()))))
+                .collect();
+            Box::new(Selector::new(candidates, policy, Prior::builtin(), k))
+        });
+    }
 }

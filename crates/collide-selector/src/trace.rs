@@ -1,7 +1,7 @@
-//! Cost traces: every candidate's time on every frame of one run, recorded side by side, for the `replay`
-//! module to judge policies on.
+//! Cost traces: every candidate's time on every frame of one run, recorded side by side, for the
+//! [`crate::trace_replay`] module to judge policies on.
 //!
-//! [`Recorder`] is a [`Broadphase`] that keeps every candidate in sync — each runs every frame, timed — and
+//! [`TraceRecorder`] is a [`Broadphase`] that keeps every candidate in sync — each runs every frame, timed — and
 //! answers with the first candidate's pairs (they all answer the same set). Every `warm_every` frames it also
 //! times each candidate's warm start from that frame's pairs, and the frame after it, on a spare instance: what
 //! a probe or a switch would cost there. Beside the times it measures the frame's [`Features`] exactly as the
@@ -24,7 +24,8 @@ pub struct TraceFrame {
     pub phase: String,
     /// Bodies were added or removed just before this frame (the candidates were told through `on_resize`).
     pub resized: bool,
-    /// The features the selector measures after this frame.
+    /// The features the selector measures on this frame's boxes before any candidate runs (pairs per body from
+    /// the frame before).
     pub features: Features,
     /// Per candidate: its time on this frame, having followed every frame before, ms.
     pub ms: Vec<f64>,
@@ -42,19 +43,25 @@ pub struct Trace {
     /// The candidates' registry names, in column order (a parsed trace leaks its names once, so that replays
     /// can log them like the selector's own).
     pub names: Vec<&'static str>,
-    /// The first frame's features without its pairs (no speed, no pairs yet).
+    /// The first frame's features (no measured speed, pairs per body estimated from the sample).
     pub start: Features,
     /// The frames.
     pub frames: Vec<TraceFrame>,
 }
 
-const FEATURE_COLUMNS: &str = "n,pairs_per_body,speed_mean,speed_p90,clustering,size_spread,resting";
+const FEATURE_COLUMNS: &str = "n,pairs_per_body,speed_mean,speed_known,clustering,size_spread,resting";
 
 fn write_features(text: &mut String, f: &Features) {
     let _ = write!(
         text,
         "{},{},{},{},{},{},{}",
-        f.n, f.pairs_per_body, f.speed_mean, f.speed_p90, f.clustering, f.size_spread, f.resting
+        f.n,
+        f.pairs_per_body,
+        f.speed_mean,
+        u8::from(f.speed_known),
+        f.clustering,
+        f.size_spread,
+        f.resting
     );
 }
 
@@ -64,7 +71,7 @@ fn parse_features(cells: &[&str]) -> Result<Features, String> {
         n: cells[0].parse().map_err(|e| format!("`{}`: {e}", cells[0]))?,
         pairs_per_body: num(1)?,
         speed_mean: num(2)?,
-        speed_p90: num(3)?,
+        speed_known: cells[3] == "1",
         clustering: num(4)?,
         size_spread: num(5)?,
         resting: num(6)?,
@@ -143,7 +150,7 @@ impl Trace {
 }
 
 /// A [`Broadphase`] that runs every candidate on every frame and records their times (see the module docs).
-pub struct Recorder {
+pub struct TraceRecorder {
     names: Vec<&'static str>,
     /// The candidates, each following every frame.
     live: Vec<Box<dyn Broadphase>>,
@@ -155,10 +162,12 @@ pub struct Recorder {
     sampler: FeatureSampler,
     scratch: PairList,
     resized: bool,
+    /// The last frame's pairs, for the next frame's features.
+    last_pairs: Option<usize>,
     trace: Trace,
 }
 
-impl Recorder {
+impl TraceRecorder {
     /// A recorder of `candidates` (built from their registry rows with default parameters), timing warm starts
     /// every `warm_every` frames (at least 1).
     #[must_use]
@@ -174,6 +183,7 @@ impl Recorder {
             sampler: FeatureSampler::new(),
             scratch: PairList::new(),
             resized: false,
+            last_pairs: None,
         }
     }
 
@@ -196,15 +206,15 @@ fn time(f: impl FnOnce()) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
 
-impl Broadphase for Recorder {
+impl Broadphase for TraceRecorder {
     fn name(&self) -> &'static str {
         "trace-recorder"
     }
 
     fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
-        let first = self.trace.frames.is_empty();
-        if first {
-            self.trace.start = self.sampler.measure(frame, 0);
+        let features = self.sampler.measure(frame, self.last_pairs);
+        if self.trace.frames.is_empty() {
+            self.trace.start = features;
         }
         let count = self.live.len();
         let mut ms = vec![f64::NAN; count];
@@ -230,11 +240,7 @@ impl Broadphase for Recorder {
                 *fresh = true;
             }
         }
-        let features = if first {
-            Features { pairs_per_body: out.len() as f64 / frame.aabbs.len().max(1) as f64, ..*self.sampler.last() }
-        } else {
-            self.sampler.measure(frame, out.len())
-        };
+        self.last_pairs = Some(out.len());
         self.trace.frames.push(TraceFrame {
             phase: String::new(),
             resized: std::mem::take(&mut self.resized),
@@ -252,6 +258,7 @@ impl Broadphase for Recorder {
         // The spares are warm-started afresh when next used; a fresh one would now see other bodies.
         self.spare_fresh.iter_mut().for_each(|f| *f = false);
         self.sampler.forget();
+        self.last_pairs = None;
         self.resized = true;
     }
 

@@ -40,9 +40,9 @@ fn a_warm_selector_allocates_nothing_per_frame_even_while_probing_and_switching(
     let mut rng = Rng::new(11);
     let base: Vec<Vec3> = (0..12_000).map(|_| rng.point_in(Vec3::ZERO, Vec3::splat(50.0))).collect();
     let candidates = vec![
-        Candidate { name: "octree-dup", broadphase: Box::new(Octree::new(Variant::Dup, OctreeConfig::default())) },
-        Candidate { name: "sap", broadphase: Box::new(SweepAndPrune::default()) },
-        Candidate { name: "mbp", broadphase: Box::new(MultiBoxPruning::new(0)) },
+        Candidate::new("octree-dup", || Box::new(Octree::new(Variant::Dup, OctreeConfig::default()))),
+        Candidate::new("sap", || Box::new(SweepAndPrune::default())),
+        Candidate::new("mbp", || Box::new(MultiBoxPruning::new(0))),
     ];
     // Every 6 frames: a 4-frame probe, then the switch.
     let mut auto = Selector::new(candidates, PolicyConfig::default(), Prior::builtin(), 6);

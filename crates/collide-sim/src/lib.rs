@@ -123,6 +123,7 @@ mod record;
 mod replay;
 mod scenario;
 mod simulation;
+mod speed_hint;
 mod spin_passes;
 
 pub use bodies::{Bodies, Spin};

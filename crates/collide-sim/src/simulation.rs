@@ -368,7 +368,8 @@ impl Simulation {
 
     fn find_pairs(&mut self, dt: f32) {
         puffin::profile_scope!("broadphase");
-        let frame = Frame::new(&self.aabbs).with_step(self.step).with_dt(dt).with_moved(&self.moved);
+        let speed = crate::speed_hint::speed_hint(&self.bodies.velocity, &self.aabbs, dt);
+        let frame = Frame::new(&self.aabbs).with_step(self.step).with_dt(dt).with_moved(&self.moved).with_speed(speed);
         self.broadphase.find_pairs(&frame, &mut self.pairs);
     }
 

@@ -1,11 +1,17 @@
 //! `calibrate`: fit the meta-broadphase's cost prior on this machine.
 //!
-//! Every candidate of `auto` runs pinned through the same scenes — the scenario registry at several sizes,
-//! plus a resting scene — and every window of frames becomes one row: the features `auto` would measure (the
-//! selector's own [`FeatureSampler`], on the same boxes and pair counts) and the candidate's median broadphase
-//! time. A log-linear model per candidate is fitted to the rows by ridge regression ([`fit_rows`]) and written
-//! as `prior.toml` beside the report, with the machine and the commit; `--install` also copies it into
-//! `crates/collide-selector/data/prior.toml`, which is compiled into `auto`.
+//! Every candidate of `auto` runs pinned through the same scenes — the scenario registry from 2 000 to 10⁶
+//! bodies, plus a resting scene — from its first frame, and each run gives two kinds of rows, with the features
+//! `auto` would measure (the selector's own [`FeatureSampler`], on the same boxes, before each frame, with the
+//! frame before's pair count):
+//! - **steady**: every window of frames after the first two: the median broadphase time;
+//! - **build**: one per run: the extra cost of its first two frames over two steady ones (a tree's construction,
+//!   a grid's first allocations, the dynamic tree's second call that rebuilds with measured reaches), with the
+//!   features of the second frame (the speed measured, the pairs of the first).
+//!
+//! Two log-linear models per candidate are fitted to the rows by ridge regression ([`fit_rows`]) and written as
+//! `prior.toml` beside the report, with the machine, the commit and each candidate's parameters; `--install`
+//! also copies it into `crates/collide-selector/data/prior.toml`, which is compiled into `auto`.
 //!
 //! The report says how good the prior is where it matters: how often the prior alone picks the fastest
 //! candidate of a window, and what its pick costs against the fastest ("regret").
@@ -38,9 +44,10 @@ struct Scene {
 }
 
 /// The scenes: every scenario with a body count of its own, and a scene where 90% rest (response off, so that
-/// it stays at rest: the moving tenth would wake the rest within a second).
+/// it stays at rest: the moving tenth would wake the rest within a second). Each runs its two build frames and
+/// then its windows.
 fn scenes(quick: bool) -> Vec<Scene> {
-    let frames = if quick { 2 * WINDOW } else { 4 * WINDOW };
+    let frames = BUILD_FRAMES + if quick { 2 * WINDOW } else { 3 * WINDOW };
     let mut scenes: Vec<Scene> = collide_sim::SCENARIOS
         .iter()
         .filter(|s| !s.fixed_bodies && s.name != "tour")
@@ -49,7 +56,7 @@ fn scenes(quick: bool) -> Vec<Scene> {
             label: s.name,
             resting_fraction: 0.0,
             resolution: true,
-            frames: if s.name == "cluster" && !quick { 200 } else { frames },
+            frames: if s.name == "cluster" && !quick { BUILD_FRAMES + 200 } else { frames },
         })
         .collect();
     scenes.push(Scene { scenario: "uniform", label: "resting-90", resting_fraction: 0.9, resolution: false, frames });
@@ -58,15 +65,27 @@ fn scenes(quick: bool) -> Vec<Scene> {
 
 /// Body counts.
 fn sizes(quick: bool) -> Vec<usize> {
-    if quick { vec![2000, 8000] } else { vec![2000, 10_000, 50_000, 200_000] }
+    if quick { vec![2000, 8000] } else { vec![2000, 10_000, 100_000, 1_000_000] }
 }
+
+/// At 10⁶ bodies only the scenes the live study times there run, for a window each after the build (a pass
+/// of every candidate through every scene at that size would take an hour).
+fn runs_at(scene: &Scene, n: usize) -> Option<usize> {
+    if n < 1_000_000 {
+        return Some(scene.frames);
+    }
+    ["uniform", "slow", "cluster", "thesis"].contains(&scene.label).then_some(BUILD_FRAMES + 2 * WINDOW)
+}
+
+/// The first frames of a run, whose excess over steady frames is the candidate's build.
+const BUILD_FRAMES: usize = 2;
 
 /// The candidates `auto` chooses from by default.
 fn candidates() -> Vec<&'static AlgorithmDescriptor> {
     ALGORITHMS.iter().filter(|d| !EXCLUDED.contains(&d.name)).collect()
 }
 
-/// One row: a window of frames of one candidate in one scene.
+/// One row: a window of frames of one candidate in one scene (`window` ≥ 0), or its build (`window` = `BUILD`).
 #[derive(Clone, Debug)]
 struct Sample {
     scene: &'static str,
@@ -77,12 +96,22 @@ struct Sample {
     ms: f64,
 }
 
-/// Run `candidate` through `scene` at `n` bodies; one sample per window.
+/// The `window` of a build row.
+const BUILD: usize = usize::MAX;
+
+impl Sample {
+    fn is_build(&self) -> bool {
+        self.window == BUILD
+    }
+}
+
+/// Run `candidate` through `scene` at `n` bodies for `frames` frames from its first; one sample per window after
+/// the build frames, and one for the build.
 fn measure_scene(
     scene: &Scene,
     n: usize,
     candidate: &'static AlgorithmDescriptor,
-    warmup: usize,
+    frames: usize,
 ) -> Result<Vec<Sample>, String> {
     let mut cfg = measure::config(scene.scenario, n, None, candidate, &Params::defaults(candidate.params), false);
     cfg.resting_fraction = scene.resting_fraction;
@@ -92,10 +121,15 @@ fn measure_scene(
     let dt = collide_timing::FRAME_60HZ;
     let mut samples = Vec::new();
     let mut window: Vec<(Features, f64)> = Vec::with_capacity(WINDOW);
-    for i in 0..warmup + scene.frames {
+    let mut first: Vec<(Features, f64)> = Vec::with_capacity(BUILD_FRAMES);
+    let mut last_pairs = None;
+    for i in 0..frames {
         let ms = sim.step(dt).phases.get(Phase::Broadphase);
-        let features = sampler.measure(&Frame::new(sim.aabbs()), sim.pairs().len());
-        if i < warmup {
+        // What auto measures before the frame: these boxes, and the frame before's pairs.
+        let features = sampler.measure(&Frame::new(sim.aabbs()), last_pairs);
+        last_pairs = Some(sim.pairs().len());
+        if i < BUILD_FRAMES {
+            first.push((features, ms));
             continue;
         }
         window.push((features, ms));
@@ -114,6 +148,20 @@ fn measure_scene(
             break; // a candidate this slow here is never chosen; a few windows say so
         }
     }
+    // The build: the first frames' excess over as many steady ones (the first window's median), with the
+    // features of the second frame (its speed measured, the first frame's pairs), at least a twentieth of a
+    // steady frame (a logarithm needs a positive cost, and a build is never free).
+    if let (Some(steady), Some(&(features, _))) = (samples.first().map(|s| s.ms), first.last()) {
+        let excess = first.iter().map(|f| f.1).sum::<f64>() - first.len() as f64 * steady;
+        samples.push(Sample {
+            scene: scene.label,
+            n,
+            candidate: candidate.name,
+            window: BUILD,
+            features,
+            ms: excess.max(0.05 * steady),
+        });
+    }
     Ok(samples)
 }
 
@@ -130,7 +178,7 @@ fn mean_features(w: &[(Features, f64)]) -> Features {
         n: w.last().map_or(0, |(f, _)| f.n),
         pairs_per_body: mean(|f| f.pairs_per_body),
         speed_mean: mean(|f| f.speed_mean),
-        speed_p90: mean(|f| f.speed_p90),
+        speed_known: w.iter().all(|(f, _)| f.speed_known),
         clustering: mean(|f| f.clustering),
         size_spread: mean(|f| f.size_spread),
         resting: mean(|f| f.resting),
@@ -156,8 +204,12 @@ pub fn calibrate(ctx: &mut Ctx) -> Result<(), String> {
             }
             let mut worst = 0.0f64;
             for scene in &scenes {
+                let Some(frames) = runs_at(scene, n) else {
+                    ctx.progress.finish_one();
+                    continue;
+                };
                 ctx.progress.start(&format!("calibrate {} {} n={n}", candidate.name, scene.label));
-                let got = measure_scene(scene, n, candidate, ctx.warmup())?;
+                let got = measure_scene(scene, n, candidate, frames)?;
                 ctx.progress.finish_one();
                 worst = got.iter().map(|s| s.ms).fold(worst, f64::max);
                 samples.extend(got);
@@ -183,11 +235,27 @@ pub fn calibrate(ctx: &mut Ctx) -> Result<(), String> {
 fn fit(samples: &[Sample], ctx: &Ctx) -> Result<Prior, String> {
     let mut fits = Vec::new();
     for candidate in candidates() {
-        let rows: Vec<(Features, f64)> =
-            samples.iter().filter(|s| s.candidate == candidate.name).map(|s| (s.features, s.ms)).collect();
-        let (weights, rmse) =
-            fit_rows(&rows).ok_or_else(|| format!("calibrate: too few rows to fit `{}`", candidate.name))?;
-        fits.push(Fit { name: candidate.name.to_owned(), weights, rmse, points: rows.len() });
+        let rows = |build: bool| -> Vec<(Features, f64)> {
+            samples
+                .iter()
+                .filter(|s| s.candidate == candidate.name && s.is_build() == build)
+                .map(|s| (s.features, s.ms))
+                .collect()
+        };
+        let (steady, build) = (rows(false), rows(true));
+        let too_few = |what: &str| format!("calibrate: too few {what} rows to fit `{}`", candidate.name);
+        let (weights, rmse) = fit_rows(&steady).ok_or_else(|| too_few("steady"))?;
+        let (build_weights, build_rmse) = fit_rows(&build).ok_or_else(|| too_few("build"))?;
+        fits.push(Fit {
+            name: candidate.name.to_owned(),
+            params: Params::defaults(candidate.params).to_string(),
+            weights,
+            rmse,
+            points: steady.len(),
+            build_weights,
+            build_rmse,
+            build_points: build.len(),
+        });
     }
     let machine = super::machine::Machine::detect(None);
     Ok(Prior {
@@ -223,22 +291,23 @@ fn today() -> String {
 
 fn csv(samples: &[Sample], prior: &Prior) -> String {
     let mut text = String::from(
-        "scene,n,candidate,window,bodies,pairs_per_body,speed_mean,speed_p90,clustering,size_spread,resting,ms,predicted_ms\n",
+        "scene,n,candidate,window,bodies,pairs_per_body,speed_mean,speed_known,clustering,size_spread,resting,ms,predicted_ms\n",
     );
     for s in samples {
         let f = &s.features;
-        let predicted = prior.predict(s.candidate, f).map_or(f64::NAN, |p| p.0);
+        let predicted = predict(prior, s).unwrap_or(f64::NAN);
+        let window = if s.is_build() { "build".to_owned() } else { s.window.to_string() };
         let _ = writeln!(
             text,
-            "{},{},{},{},{},{:.4},{:.5},{:.5},{:.3},{:.3},{:.3},{:.4},{:.4}",
+            "{},{},{},{},{},{:.4},{:.5},{},{:.3},{:.3},{:.3},{:.4},{:.4}",
             s.scene,
             s.n,
             s.candidate,
-            s.window,
+            window,
             f.n,
             f.pairs_per_body,
             f.speed_mean,
-            f.speed_p90,
+            f.speed_known,
             f.clustering,
             f.size_spread,
             f.resting,
@@ -249,9 +318,15 @@ fn csv(samples: &[Sample], prior: &Prior) -> String {
     text
 }
 
+/// The prior's prediction for a row: its steady frame, or its build.
+fn predict(prior: &Prior, s: &Sample) -> Option<f64> {
+    let p = if s.is_build() { prior.predict_build(s.candidate, &s.features) } else { prior.predict(s.candidate, &s.features) };
+    p.map(|p| p.0)
+}
+
 fn chart(samples: &[Sample], prior: &Prior) -> Chart {
     let mut chart = Chart::new(
-        "Calibration: the prior's predicted broadphase time against the measured one (one dot per 10-frame window)",
+        "Calibration: the prior's predicted broadphase time against the measured one (a dot per 10-frame window, a cross per build)",
         "measured ms per frame",
         "predicted ms per frame",
     )
@@ -261,7 +336,7 @@ fn chart(samples: &[Sample], prior: &Prior) -> Chart {
         let points: Vec<(f64, f64)> = samples
             .iter()
             .filter(|s| s.candidate == candidate.name)
-            .filter_map(|s| Some((s.ms, prior.predict(s.candidate, &s.features)?.0)))
+            .filter_map(|s| Some((s.ms, predict(prior, s)?)))
             .collect();
         let mut series = Series::line(candidate.name, points);
         series.style = Style::Points;
@@ -280,7 +355,8 @@ fn chart(samples: &[Sample], prior: &Prior) -> Chart {
 
 /// For every (scene, n, window) that every candidate measured: the prior's pick, and the fastest.
 fn picks(samples: &[Sample], prior: &Prior) -> (usize, usize, f64) {
-    let mut keys: Vec<(&str, usize, usize)> = samples.iter().map(|s| (s.scene, s.n, s.window)).collect();
+    let mut keys: Vec<(&str, usize, usize)> =
+        samples.iter().filter(|s| !s.is_build()).map(|s| (s.scene, s.n, s.window)).collect();
     keys.sort_unstable();
     keys.dedup();
     let count = candidates().len();
@@ -309,9 +385,11 @@ fn section_body(samples: &[Sample], prior: &Prior, plot: &str) -> String {
     let mut body = String::new();
     let _ = writeln!(
         body,
-        "Every candidate of `auto` pinned through {} scenes at {} bodies; one row per {WINDOW}-frame window: the \
-         features `auto` measures and the median broadphase ms. Per candidate, `ln ms = Σ wₖ·xₖ` over the regressors \
-         {} is fitted by ridge regression. The fit is `prior.toml` beside this report (`--install` copies it into \
+        "Every candidate of `auto` pinned through {} scenes at {} bodies, from its first frame; one row per \
+         {WINDOW}-frame window after the first two frames (the features `auto` measures and the median broadphase \
+         ms) and one per run for the build (the first two frames' excess over two steady ones). Per candidate, two \
+         models `ln ms = Σ wₖ·xₖ` over the regressors {} are fitted by ridge regression, the steady frame and the \
+         build. The fit is `prior.toml` beside this report (`--install` copies it into \
          `crates/collide-selector/data/prior.toml`). Rows: `calibrate.csv`.\n",
         samples.iter().map(|s| s.scene).collect::<std::collections::BTreeSet<_>>().len(),
         sizes_text(samples),
@@ -323,12 +401,16 @@ fn section_body(samples: &[Sample], prior: &Prior, plot: &str) -> String {
         vec![
             format!("`{}`", f.name),
             f.points.to_string(),
-            format!("{:.2}", f.rmse),
-            format!("×/÷ {:.2}", f.rmse.exp()),
-            f.weights.iter().map(|w| format!("{w:.2}")).collect::<Vec<_>>().join(" "),
+            format!("{:.2} (×/÷ {:.2})", f.rmse, f.rmse.exp()),
+            f.build_points.to_string(),
+            format!("{:.2} (×/÷ {:.2})", f.build_rmse, f.build_rmse.exp()),
+            format!("`{}`", f.params),
         ]
     });
-    body.push_str(&report::table(&["candidate", "windows", "rmse (ln ms)", "typical error", "weights"], rows));
+    body.push_str(&report::table(
+        &["candidate", "windows", "steady rmse (ln ms)", "builds", "build rmse", "parameters"],
+        rows,
+    ));
     let (windows, right, regret) = picks(samples, prior);
     let _ = writeln!(
         body,

@@ -15,8 +15,8 @@ use super::Ctx;
 use super::measure;
 use super::report::{self, Section};
 use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, Params};
-use collide_selector::replay::{self, Verdict};
-use collide_selector::trace::{Recorder, Trace};
+use collide_selector::trace::{Trace, TraceRecorder};
+use collide_selector::trace_replay::{self, Verdict};
 use collide_selector::{EXCLUDED, PolicyConfig, Prior};
 use collide_sim::Simulation;
 use std::fmt::Write as _;
@@ -37,7 +37,7 @@ static RECORDER: AlgorithmDescriptor = AlgorithmDescriptor {
     name: "trace-recorder",
     summary: "every auto candidate side by side, timed (bench only)",
     params: &[],
-    build: |_| Box::new(Recorder::new(&candidates(), WARM_EVERY)),
+    build: |_| Box::new(TraceRecorder::new(&candidates(), WARM_EVERY)),
 };
 
 /// Record `steps` steps of `scenario` with `n` bodies (response off for the tour, as in `configs/tour.toml`).
@@ -54,7 +54,7 @@ pub fn record(scenario: &'static str, n: usize, steps: usize) -> Result<Trace, S
     for _ in 0..steps {
         phases.push(sim.step(dt).phase.to_owned());
     }
-    let recorder: &Recorder = sim.broadphase().as_any().and_then(|a| a.downcast_ref()).ok_or("not the recorder")?;
+    let recorder: &TraceRecorder = sim.broadphase().as_any().and_then(|a| a.downcast_ref()).ok_or("not the recorder")?;
     let mut trace = recorder.trace().clone();
     for (frame, phase) in trace.frames.iter_mut().zip(phases) {
         frame.phase = phase;
@@ -66,8 +66,8 @@ pub fn record(scenario: &'static str, n: usize, steps: usize) -> Result<Trace, S
 pub fn judge(trace: &Trace, range: std::ops::Range<usize>) -> Verdict {
     let mean_active: f64 = trace.frames.iter().map(|f| f.ms.iter().copied().fold(f64::INFINITY, f64::min)).sum::<f64>()
         / trace.frames.len().max(1) as f64;
-    let r = replay::replay(trace, PolicyConfig::default(), Prior::builtin(), OVERHEAD_SHARE * mean_active);
-    replay::judge(trace, &r, range)
+    let r = trace_replay::replay_trace(trace, PolicyConfig::default(), Prior::builtin(), OVERHEAD_SHARE * mean_active);
+    trace_replay::judge(trace, &r, range)
 }
 
 /// The `selector-trace` study.
@@ -83,18 +83,17 @@ pub fn selector_trace(ctx: &mut Ctx) -> Result<(), String> {
     header.extend(["auto (replayed)", "auto / best pinned", "auto / per-phase oracle", "switches", "probes"]);
     let mut table = Vec::new();
     let mut runs: Vec<(&'static str, usize, usize)> = vec![("tour", tour_n, super::selector::tour_steps())];
-    let (warmup, steps) = (ctx.warmup(), if ctx.quick { 60 } else { 300 });
+    let steps = if ctx.quick { 60 } else { 300 };
     for s in &scenarios {
         for &n in &sizes {
-            runs.push((s, n, warmup + steps));
+            runs.push((s, n, steps));
         }
     }
     for (scene, n, frames) in runs {
         ctx.progress.start(&format!("selector-trace: {scene} n={n}, {frames} steps, every candidate"));
         let trace = record(scene, n, frames)?;
         ctx.write_text(&format!("selector-trace-{scene}-{n}.csv"), &trace.to_csv())?;
-        let range = if scene == "tour" { 0..frames } else { warmup..frames };
-        let v = judge(&trace, range);
+        let v = judge(&trace, 0..frames);
         let mut line = vec![format!("`{scene}`"), report::count(n)];
         line.extend(
             v.pinned_ms
@@ -113,7 +112,7 @@ pub fn selector_trace(ctx: &mut Ctx) -> Result<(), String> {
     let mut body = String::from(
         "Every candidate ran every frame side by side (its time recorded), and `auto`'s controller was replayed \
          on those times: the same decisions it would take in a run, charged what the trace says they cost, \
-         without the machine's noise. Totals in ms over the measured steps (the tour: all of them); **bold** is \
+         without the machine's noise. Totals in ms over every step from the first; **bold** is \
          the best pinned candidate.\n\n",
     );
     body.push_str(&report::table(&header, table));

@@ -1,23 +1,27 @@
-//! Replay: the [`Controller`] driven by a recorded [`Trace`] instead of a clock.
+//! Trace replay: the [`Controller`] driven by a recorded [`Trace`] instead of a clock.
 //!
 //! Each frame, the controller is handed the trace's features and the recorded time of the candidate it chose
 //! (and of the one it probes); its orders are charged what the trace says they cost — a warm start, then the
-//! newcomer's first frame, each as the ratio to the candidate's steady frame measured nearest in the trace. The
-//! result is what `auto` would have spent on that run, frame by frame, next to what every candidate pinned spent
-//! on the very same frames: a policy judged without the machine's noise, in milliseconds of computer time.
+//! newcomer's first frame, each as the ratio to the candidate's steady frame measured nearest in the trace. A
+//! sampled probe is charged its share of both candidates' frames and reports their recorded ratio as measured on
+//! the whole scene; a build beside is charged nothing on the frames it spans (it runs on another thread) and
+//! ends after as many frames as its recorded cost spans. The result is what `auto` would have spent on that run,
+//! frame by frame, next to what every candidate pinned spent on the very same frames: a policy judged without
+//! the machine's noise, in milliseconds of computer time.
 //!
 //! What a replay cannot see: the machine's noise on the frames the controller decides on (the trace has one
-//! sample per frame and candidate, which the controller takes as the truth), and a probe's effect on the
-//! active candidate's caches. Tune on replays, confirm with the `selector` bench study.
+//! sample per frame and candidate, which the controller takes as the truth), a sample's difference from the whole
+//! scene, the slowdown a build beside causes the active candidate, and a probe's effect on the active
+//! candidate's caches. Tune on replays, judge with the live `selector` bench study.
 
-use crate::controller::{Controller, Order};
+use crate::controller::{CATCH_UP_CALLS, Controller, Order};
 use crate::model::Prior;
 use crate::policy::PolicyConfig;
 use crate::trace::Trace;
 
 /// One replayed frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ReplayFrame {
+pub struct ReplayedFrame {
     /// The candidate that answered.
     pub active: usize,
     /// Everything auto spent on the frame: the active candidate, a probe's frame, a warm start, its own
@@ -29,10 +33,10 @@ pub struct ReplayFrame {
 
 /// A replayed run.
 #[derive(Clone, Debug)]
-pub struct Replay {
+pub struct TraceReplay {
     /// Per frame.
-    pub frames: Vec<ReplayFrame>,
-    /// Probes started and switches made.
+    pub frames: Vec<ReplayedFrame>,
+    /// Probes started (whole and sampled).
     pub probes: u64,
     /// Switches made.
     pub switches: u64,
@@ -40,7 +44,7 @@ pub struct Replay {
     pub controller: Controller,
 }
 
-impl Replay {
+impl TraceReplay {
     /// auto's total over the frames `range`, ms.
     #[must_use]
     pub fn total_ms(&self, range: std::ops::Range<usize>) -> f64 {
@@ -65,40 +69,70 @@ fn ratio(trace: &Trace, t: usize, c: usize, what: impl Fn(usize) -> f64) -> f64 
 /// Replay `trace` through a controller with `policy` and `prior`, charging `overhead_ms` per frame for the
 /// selector's own work (features, model, log).
 #[must_use]
-pub fn replay(trace: &Trace, policy: PolicyConfig, prior: Prior, overhead_ms: f64) -> Replay {
+pub fn replay_trace(trace: &Trace, policy: PolicyConfig, prior: Prior, overhead_ms: f64) -> TraceReplay {
     let mut controller = Controller::new(trace.names.clone(), policy, prior, 0);
     let mut frames = Vec::with_capacity(trace.frames.len());
-    // The candidate warm-started on the previous frame, whose frame now is its first after the warm start.
+    // The candidate warm-started (or switched to cold) on the previous frame, whose frame now is its first.
     let mut fresh: Option<usize> = None;
+    // A build beside: the candidate, its cost, and the frame it ends.
+    let mut beside: Option<(usize, f64, usize)> = None;
+    // A sampled probe's candidate.
+    let mut sampling: Option<usize> = None;
     let first = |t: usize, c: usize| trace.frames[t].ms[c] * ratio(trace, t, c, |i| trace.frames[i].first_ms[c]);
     let warm = |t: usize, c: usize| trace.frames[t].ms[c] * ratio(trace, t, c, |i| trace.frames[i].warm_ms[c]);
     for (t, frame) in trace.frames.iter().enumerate() {
+        let mut spent = 0.0;
         if t == 0 {
-            controller.start(trace.start);
-        } else if frame.resized {
-            controller.resized();
-            fresh = None;
+            let c = controller.start(frame.features);
+            fresh = Some(c);
+        } else {
+            if frame.resized {
+                controller.resized();
+                fresh = None;
+                beside = None;
+            }
+            if let Some(c) = controller.before_frame(&frame.features) {
+                spent += warm(t, c);
+                fresh = Some(c);
+            }
+        }
+        if let Some((c, ms, ends)) = beside
+            && t >= ends
+        {
+            beside = None;
+            let _ = controller.built(c, ms);
         }
         let cost = |c: usize| if fresh == Some(c) { first(t, c) } else { frame.ms[c] };
         let active = controller.active();
         let active_ms = cost(active);
         let probe_ms = controller.probing().map(cost);
+        let sample = sampling.filter(|_| controller.sampling().is_some()).map(|c| {
+            let share = policy.sample_share;
+            (frame.ms[c] * share, frame.ms[active] * share, frame.features.n)
+        });
         fresh = None;
-        let order = controller.after_frame(&frame.features, active_ms, probe_ms);
-        let warm_ms = match order {
+        let order = controller.after_frame(&frame.features, active_ms, probe_ms, sample);
+        spent += probe_ms.unwrap_or(0.0) + sample.map_or(0.0, |(p, a, _)| p + a);
+        match order {
             Order::Probe(c) | Order::Switch { to: c, warm: true } => {
                 let ms = warm(t, c);
                 controller.warm_started(c, ms);
                 fresh = Some(c);
-                ms
+                spent += ms;
             }
-            Order::Stay | Order::Switch { warm: false, .. } => 0.0,
-        };
-        let probe_ms = probe_ms.unwrap_or(0.0) + warm_ms;
-        frames.push(ReplayFrame { active, ms: active_ms + probe_ms + overhead_ms, probe_ms });
+            Order::BuildBeside(c) => {
+                let ms = warm(t, c) + f64::from(CATCH_UP_CALLS) * first(t, c);
+                let frames = (ms / active_ms.max(1e-9)).ceil() as usize;
+                beside = Some((c, ms, t + 1 + frames.max(CATCH_UP_CALLS as usize)));
+            }
+            Order::Sample(c) => sampling = Some(c),
+            Order::Stay | Order::Switch { warm: false, .. } => {}
+        }
+        let _ = controller.take_expired();
+        frames.push(ReplayedFrame { active, ms: active_ms + spent + overhead_ms, probe_ms: spent });
     }
     let (probes, switches) = controller.counts();
-    Replay { frames, probes, switches, controller }
+    TraceReplay { frames, probes, switches, controller }
 }
 
 /// How a replay did against the candidates pinned, over a range of frames.
@@ -127,7 +161,7 @@ pub struct Verdict {
 
 /// Judge `replay` of `trace` over the frames `range` (the measured frames, after a warm-up).
 #[must_use]
-pub fn judge(trace: &Trace, replay: &Replay, range: std::ops::Range<usize>) -> Verdict {
+pub fn judge(trace: &Trace, replay: &TraceReplay, range: std::ops::Range<usize>) -> Verdict {
     let count = trace.names.len();
     let pinned_ms: Vec<f64> = (0..count).map(|c| trace.pinned_ms(c, range.clone())).collect();
     let best_pinned = (0..count).min_by(|&a, &b| pinned_ms[a].total_cmp(&pinned_ms[b])).unwrap_or(0);
@@ -189,7 +223,7 @@ mod tests {
         crowd: impl Fn(usize) -> f64,
     ) -> Trace {
         let features =
-            Features { n: 10_000, pairs_per_body: 0.5, speed_mean: 0.1, speed_p90: 0.1, ..Features::default() };
+            Features { n: 10_000, pairs_per_body: 0.5, speed_mean: 0.1, speed_known: true, ..Features::default() };
         Trace {
             names: names.to_vec(),
             start: features,
@@ -217,8 +251,8 @@ mod tests {
         )
     }
 
-    fn run(trace: &Trace) -> Replay {
-        replay(trace, PolicyConfig::default(), Prior::builtin(), 0.0)
+    fn run(trace: &Trace) -> TraceReplay {
+        replay_trace(trace, PolicyConfig::default(), Prior::builtin(), 0.0)
     }
 
     #[test]
