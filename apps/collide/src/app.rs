@@ -329,10 +329,10 @@ impl App {
             self.last = *r;
         }
         if let Some(selector) = self.world.selector() {
-            let probing = selector.probing().is_some();
+            let beside = crate::selector_panel::Beside::of(selector);
             let names = selector.candidate_names();
             for r in self.world.records() {
-                self.timeline.push(names.iter().position(|n| *n == r.algorithm).unwrap_or(0), probing);
+                self.timeline.push(names.iter().position(|n| *n == r.algorithm).unwrap_or(0), beside);
             }
         }
         self.tunnelled += self.world.records().iter().map(|r| u64::from(r.tunnelled)).sum::<u64>();

@@ -1,8 +1,10 @@
-//! The meta-broadphase's panel: which candidate runs, a timeline of the last frames coloured by it, every
-//! candidate's predicted cost as bars, and the last decisions with their reasons.
+//! The meta-broadphase's panel: which candidate runs (and what runs beside it: a probe on whole frames, a
+//! sampled probe on a sub-box, a build on another thread), a timeline of the last frames coloured by it with a
+//! tick where something ran beside, every candidate's predicted cost as bars with the build a switch to it
+//! would be charged, and the last decisions with their reasons.
 
 use collide_selector::log::MAX_CANDIDATES;
-use collide_selector::{DecisionKind, Selector};
+use collide_selector::{CandidateReport, DecisionKind, Selector};
 use egui::{Color32, RichText, Ui};
 use std::collections::VecDeque;
 
@@ -39,11 +41,49 @@ pub fn color(index: usize) -> Color32 {
     COLORS[index % COLORS.len()]
 }
 
-/// Which candidate answered each of the last [`TIMELINE_FRAMES`] steps, and whether a probe ran beside it.
-/// Allocated once.
+/// What ran beside the active candidate on a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Beside {
+    /// Nothing.
+    Nothing,
+    /// A probe on whole frames.
+    Probe,
+    /// A sampled probe (on a sub-box of the bodies).
+    Sample,
+    /// A build on another thread.
+    Build,
+}
+
+impl Beside {
+    /// What runs beside the active candidate of `selector` now.
+    #[must_use]
+    pub fn of(selector: &Selector) -> Self {
+        if selector.probing().is_some() {
+            Self::Probe
+        } else if selector.sampling().is_some() {
+            Self::Sample
+        } else if selector.building().is_some() {
+            Self::Build
+        } else {
+            Self::Nothing
+        }
+    }
+
+    /// The tick's colour on the timeline (none for nothing).
+    fn tick(self) -> Option<Color32> {
+        match self {
+            Self::Nothing => None,
+            Self::Probe => Some(Color32::WHITE),
+            Self::Sample => Some(Color32::from_rgb(120, 200, 255)),
+            Self::Build => Some(Color32::from_rgb(255, 170, 60)),
+        }
+    }
+}
+
+/// Which candidate answered each of the last [`TIMELINE_FRAMES`] steps, and what ran beside it. Allocated once.
 #[derive(Debug)]
 pub struct Timeline {
-    steps: VecDeque<(u8, bool)>,
+    steps: VecDeque<(u8, Beside)>,
 }
 
 impl Default for Timeline {
@@ -53,12 +93,12 @@ impl Default for Timeline {
 }
 
 impl Timeline {
-    /// Record one step: the index of the candidate that answered, and whether a probe ran.
-    pub fn push(&mut self, candidate: usize, probing: bool) {
+    /// Record one step: the index of the candidate that answered, and what ran beside it.
+    pub fn push(&mut self, candidate: usize, beside: Beside) {
         if self.steps.len() == TIMELINE_FRAMES {
             self.steps.pop_front();
         }
-        self.steps.push_back((candidate as u8, probing));
+        self.steps.push_back((candidate as u8, beside));
     }
 
     /// Forget everything (a new scene or a new algorithm).
@@ -78,22 +118,37 @@ pub fn show(ui: &mut Ui, selector: &Selector, timeline: &Timeline) {
         if let Some(p) = selector.probing() {
             ui.label(RichText::new(format!("· probing {p}")).color(color(index(p))));
         }
+        if let Some(p) = selector.sampling() {
+            ui.label(RichText::new(format!("· sampling {p}")).color(color(index(p))))
+                .on_hover_text("measured with the running candidate on a sub-box holding a few percent of the bodies");
+        }
+        if let Some(p) = selector.building() {
+            ui.label(RichText::new(format!("· building {p} beside")).color(color(index(p))))
+                .on_hover_text("built on another thread while the running candidate answers, so no frame hitches");
+        }
     });
     strip(ui, timeline);
     let t = selector.totals();
     let total = (t.active_ms + t.probe_ms + t.overhead_ms).max(1e-9);
     ui.label(
         RichText::new(format!(
-            "{} switches · {} probes ({:.1}% of its time) · own overhead {:.1}%",
+            "{} switches · {} probes, {} of them sampled ({:.1}% of its time) · {} builds beside ({:.0} ms on their \
+             thread) · own overhead {:.1}%",
             t.switches,
             t.probes,
+            t.sampled,
             100.0 * t.probe_ms / total,
+            t.builds_beside,
+            t.beside_ms,
             100.0 * t.overhead_ms / total
         ))
         .small(),
     );
     ui.add_space(4.0);
-    ui.label(RichText::new("predicted ms per frame (active: measured)").small().weak());
+    ui.label(
+        RichText::new("predicted ms per frame (active: measured) · + the build a switch to it is charged").small().weak(),
+    )
+    .on_hover_text("? the prior alone predicts it · ≈ measured on a sample · no mark: measured on whole frames");
     bars(ui, selector);
     ui.add_space(4.0);
     let f = selector.features();
@@ -145,10 +200,10 @@ fn strip(ui: &mut Ui, timeline: &Timeline) {
             start = i;
         }
     }
-    for (i, &(_, probing)) in steps.iter().enumerate() {
-        if probing {
+    for (i, &(_, beside)) in steps.iter().enumerate() {
+        if let Some(tick) = beside.tick() {
             let x = rect.left() + (offset + i) as f32 * column;
-            painter.vline(x, rect.top()..=rect.top() + 3.0, egui::Stroke::new(column.max(1.0), Color32::WHITE));
+            painter.vline(x, rect.top()..=rect.top() + 3.0, egui::Stroke::new(column.max(1.0), tick));
         }
     }
 }
@@ -190,21 +245,41 @@ fn bars(ui: &mut Ui, selector: &Selector) {
         painter.text(
             egui::pos2(bar.right() + 4.0, rect.center().y),
             egui::Align2::LEFT_CENTER,
-            format!("{:.2}{}", c.estimate.ms, if c.estimate.sigma > 0.25 { " ?" } else { "" }),
+            format!("{:.2}{}{}", c.estimate.ms, doubt(c), build(c)),
             egui::FontId::monospace(11.0),
             Color32::from_gray(210),
         );
         response.on_hover_text(format!(
-            "{}: {:.3} ms ×/÷ {:.2}; active {} frames ({:.0} ms), {} probes ({:.0} ms)",
+            "{}: {:.3} ms ×/÷ {:.2}; a switch to it is charged a {:.2} ms build; active {} frames ({:.0} ms), {} \
+             probes ({:.0} ms){}",
             c.name,
             c.estimate.ms,
             c.estimate.sigma.exp(),
+            c.build_ms,
             c.frames,
             c.ms,
             c.probes,
-            c.probe_ms
+            c.probe_ms,
+            if c.held { "" } else { "; holds no memory" }
         ));
     }
+}
+
+/// The mark of an estimate's doubt: `?` for the prior alone, `≈` for a sampled or aged measurement, nothing for
+/// one measured on whole frames lately (or the active candidate's own frames).
+fn doubt(c: &CandidateReport) -> &'static str {
+    if c.active || (c.estimate.measured && c.estimate.sigma <= 0.15) {
+        ""
+    } else if c.estimate.measured {
+        " ≈"
+    } else {
+        " ?"
+    }
+}
+
+/// The build a switch to `c` is charged, when it is not running already.
+fn build(c: &CandidateReport) -> String {
+    if c.active || c.probing { String::new() } else { format!(" +{:.1}", c.build_ms) }
 }
 
 #[cfg(test)]

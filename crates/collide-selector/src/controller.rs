@@ -733,7 +733,7 @@ impl Controller {
                 }
                 return self.start_probe(c, reason);
             }
-            return Order::Stay;
+            // Not affordable yet: a sampled probe (cheaper) may still be.
         }
 
         // 3. Could be cheaper and not measured lately (or never in this regime): a sampled probe. 4. With the budget

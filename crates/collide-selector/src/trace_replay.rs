@@ -320,6 +320,42 @@ mod tests {
     }
 
     #[test]
+    fn a_confidently_wrong_prior_is_found_out_by_sampled_probes() {
+        // The prior says `a` costs 1 ms and `b` three times that, both within ±10%: the truth is the other way
+        // round. No rule that trusts the prior would ever try `b`; exploration of the candidates never measured
+        // in the scene's regime does, on a sample, and the switch follows.
+        use crate::model::{Fit, REGRESSOR_NAMES};
+        let fit = |name: &str, ms: f64| Fit {
+            name: name.into(),
+            params: String::new(),
+            weights: [ms.ln(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            rmse: 0.1,
+            points: 100,
+            build_weights: [(0.5 * ms).ln(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            build_rmse: 0.1,
+            build_points: 10,
+        };
+        let prior = Prior {
+            machine: "test".into(),
+            cpu: "test".into(),
+            threads: 2,
+            commit: "test".into(),
+            date: "today".into(),
+            regressors: REGRESSOR_NAMES.iter().map(|&r| r.to_owned()).collect(),
+            fits: vec![fit("a", 1.0), fit("b", 3.0)],
+        };
+        let trace = synthetic(&["a", "b"], 600, |c, _| [3.0, 1.0][c], |_| 0.5);
+        let r = replay_trace(&trace, PolicyConfig::default(), prior, 0.0);
+        assert_eq!(r.frames[0].active, 0, "the prior's pick");
+        let switched = r.frames.iter().position(|f| f.active == 1).expect("found out and switched");
+        assert!(switched < 60, "switched at frame {switched}");
+        assert!(r.frames[switched..].iter().all(|f| f.active == 1), "and stayed");
+        let log = r.controller.log();
+        assert!(log.iter().any(|d| d.kind == crate::DecisionKind::Sampled && d.to == "b"), "measured on a sample");
+        assert!(r.total_ms(0..600) < 1.2 * trace.pinned_ms(1, 0..600), "auto {} ms", r.total_ms(0..600));
+    }
+
+    #[test]
     fn the_csv_round_trips() {
         let mut trace = crossing(10);
         trace.frames[3].resized = true;
