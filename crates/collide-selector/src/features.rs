@@ -18,6 +18,9 @@ const SAMPLE_MIN: usize = 64;
 /// Cells per axis of the coarse occupancy grid behind [`Features::clustering`]: 16³ = 4096 cells for at most
 /// 2048 sampled centres, half a body per cell in a uniform scene.
 const GRID: usize = 16;
+/// Size spread and clustering change slowly (a crowd forms over dozens of frames), and cost the most of the
+/// features (two selections and a 4096-cell grid): they are measured every this many calls.
+const SLOW_FEATURES_EVERY: u64 = 8;
 /// A multiplier coprime with every body count below 2³¹ (a prime above it), for the sample permutation.
 const PERMUTATION: u64 = 2_654_435_761;
 
@@ -121,6 +124,8 @@ pub struct FeatureSampler {
     cells: Vec<u16>,
     /// Scratch: the sample's boxes, inflated, for the pair estimate (sorted by their lower x).
     inflated: Vec<Aabb>,
+    /// Calls since the sample was drawn (the slow features are measured every [`SLOW_FEATURES_EVERY`]).
+    calls: u64,
     /// The last measurement.
     last: Features,
 }
@@ -203,13 +208,16 @@ impl FeatureSampler {
             f.speed_known = frame.speed.is_some();
             f.resting = 0.0;
         }
-        // Sizes.
-        self.values.clear();
-        self.values.extend(self.sample.iter().map(|&i| size(&aabbs[i as usize])));
-        let median = percentile(&mut self.values, 0.5);
-        let p99 = percentile(&mut self.values, 0.99);
-        f.size_spread = if median > 0.0 { f64::from(p99 / median) } else { 1.0 };
-        f.clustering = self.clustering(aabbs);
+        // Sizes and clustering change slowly: measured on a first frame and every few frames after.
+        if self.calls.is_multiple_of(SLOW_FEATURES_EVERY) {
+            self.values.clear();
+            self.values.extend(self.sample.iter().map(|&i| size(&aabbs[i as usize])));
+            let median = percentile(&mut self.values, 0.5);
+            let p99 = percentile(&mut self.values, 0.99);
+            f.size_spread = if median > 0.0 { f64::from(p99 / median) } else { 1.0 };
+            f.clustering = self.clustering(aabbs);
+        }
+        self.calls += 1;
         f.pairs_per_body = match pairs {
             Some(p) => p as f64 / n as f64,
             None => self.estimate_pairs_per_body(aabbs),
@@ -239,10 +247,12 @@ impl FeatureSampler {
         for lambda in lambdas {
             self.inflated.clear();
             let grow = lambda as f32;
-            self.inflated.extend(self.sample.iter().map(|&i| &aabbs[i as usize]).filter(|b| is_valid_box(b)).map(|b| {
-                let (c, half) = (b.center(), b.extents() * (0.5 * grow));
-                Aabb::new(c - half, c + half)
-            }));
+            self.inflated.extend(self.sample.iter().map(|&i| &aabbs[i as usize]).filter(|b| is_valid_box(b)).map(
+                |b| {
+                    let (c, half) = (b.center(), b.extents() * (0.5 * grow));
+                    Aabb::new(c - half, c + half)
+                },
+            ));
             self.inflated.sort_unstable_by(|a, b| a.min.x.total_cmp(&b.min.x));
             let pairs = sweep_count(&self.inflated);
             estimate = pairs as f64 / (s as f64 * q * lambda.powi(3));
@@ -295,6 +305,7 @@ impl FeatureSampler {
         self.previous.resize(s, [0.0; 3]);
         self.values.reserve(s);
         self.have_previous = false;
+        self.calls = 0;
         self.n = n;
     }
 }
