@@ -105,17 +105,7 @@ impl Impacts {
         }
         let (start, fast) = (sweep.start(), sweep.fast());
         self.heap.clear();
-        for pair in pairs {
-            let (a, b) = (pair.a as usize, pair.b as usize);
-            if !(fast[a] || fast[b]) {
-                continue;
-            }
-            let ((sa, da), (sb, db)) = (sweep.motion(bodies, a), sweep.motion(bodies, b));
-            let Some(t) = toi_solids(&sa, da, &sb, db) else { continue };
-            if t == 0.0 && !approaching(&sa, da, &sb, db) {
-                // Touching at the start and moving apart (just bounced): no impact, nothing to stop.
-                continue;
-            }
+        for (pair, t) in sweep.meetings(pairs, bodies) {
             self.heap.push(Reverse((key(t), pair.a, pair.b, 0)));
         }
         for (i, &is_fast) in fast.iter().enumerate() {
@@ -250,29 +240,12 @@ fn pair_impact(bodies: &mut Bodies, a: (usize, Vec3, Vec3), b: (usize, Vec3, Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{head_on_boxes, spheres, swept};
     use crate::tunnelling::crossed_obstacles;
     use collide_math::{Aabb, Quat};
 
-    /// Spheres of radius 0.5 at `start`, with `velocity`, then moved to `end` (the step's integration).
-    fn spheres(start: &[Vec3], end: &[Vec3], velocity: &[Vec3]) -> Bodies {
-        let mut bodies = Bodies::default();
-        for (&p, &v) in start.iter().zip(velocity) {
-            bodies.push_sphere(p, v, 0.5);
-        }
-        bodies.position.copy_from_slice(end);
-        bodies
-    }
-
     fn elastic() -> Material {
         Material { restitution: 1.0, friction: 0.0, rest_speed: 0.0 }
-    }
-
-    /// The step's sweep: `start` kept, the bodies' boxes swept.
-    fn swept(start: &[Vec3], bodies: &Bodies, aabbs: &mut [Aabb], moved: &mut [bool]) -> Sweep {
-        let mut sweep = Sweep::default();
-        sweep.begin(start);
-        sweep.sweep(bodies, aabbs, moved);
-        sweep
     }
 
     /// A fast body `a` heading for `b` and, behind it, `c`: the first impact (with `b`) stops `a` and hands its
@@ -327,16 +300,7 @@ mod tests {
     /// e = 1) and stop touching; linear momentum is kept.
     #[test]
     fn fast_boxes_meet_head_on_at_their_time_of_impact() {
-        let start = [Vec3::ZERO, Vec3::new(4.0, 0.0, 0.0)];
-        let v = Vec3::new(360.0, 0.0, 0.0);
-        let end = [start[0] + v / 60.0, start[1] - v / 60.0];
-        let mut bodies = spheres(&start, &end, &[v, -v]);
-        for i in 0..2 {
-            bodies.make_box(i, Vec3::new(0.5, 0.5, 0.5), Quat::IDENTITY);
-        }
-        let mut aabbs: Vec<Aabb> = (0..2).map(|i| bodies.obb(i).unwrap().aabb()).collect();
-        let sweep = swept(&start, &bodies, &mut aabbs, &mut [false; 2]);
-        assert!(aabbs[0].overlaps(&aabbs[1]), "the swept boxes meet");
+        let (mut bodies, sweep) = head_on_boxes();
         Impacts::default().resolve(&sweep, &elastic(), &[Pair::new(0, 1)], &[], &mut bodies);
         let (p, u) = (&bodies.position, &bodies.velocity);
         assert!((p[0].x - 1.5).abs() < 1e-4 && (p[1].x - 2.5).abs() < 1e-4, "touching at t = 0.25: {p:?}");

@@ -58,31 +58,44 @@ impl Continuous {
     }
 }
 
-/// How a step detects contacts along the bodies' motion: at the step's end only ([`Discrete`]), or along the way
-/// ([`Swept`]). Each part reads and writes only what its signature names; `state` is the stage's buffers.
+/// How a step detects contacts along the bodies' motion: at the step's end only ([`Discrete`], whose parts are
+/// the defaults here: nothing moves, nothing is counted), or along the way ([`Swept`], which has all four). Each
+/// part reads and writes only what its signature names; `state` is the stage's buffers.
 pub trait Detection: Sync {
     /// Before integration: keep the start positions.
-    fn begin(&self, state: &mut Continuous, position: &[Vec3]);
+    fn begin(&self, _state: &mut Continuous, _position: &[Vec3]) {}
 
     /// After the box pass (which removed `removed` non-finite bodies): mark the fast bodies and sweep their
     /// `aabbs` (before ∪ after), setting their `moved` flags.
-    fn sweep(&self, state: &mut Continuous, bodies: &Bodies, removed: u32, aabbs: &mut [Aabb], moved: &mut [bool]);
+    fn sweep(
+        &self,
+        _state: &mut Continuous,
+        _bodies: &Bodies,
+        _removed: u32,
+        _aabbs: &mut [Aabb],
+        _moved: &mut [bool],
+    ) {
+    }
 
     /// After the broadphase, before the discrete narrowphase: the times of impact of the `pairs` with a fast
     /// body (and of the fast bodies against the obstacles). With `ccd` and resolution on, the bodies are stopped
     /// and bounced at their impacts; otherwise nothing moves. Returns the pairs that tunnelled.
     fn impacts(
         &self,
-        state: &mut Continuous,
-        cx: &StepContext,
-        setup: &Setup,
-        pairs: &[Pair],
-        bodies: &mut Bodies,
-    ) -> u32;
+        _state: &mut Continuous,
+        _cx: &StepContext,
+        _setup: &Setup,
+        _pairs: &[Pair],
+        _bodies: &mut Bodies,
+    ) -> u32 {
+        0
+    }
 
     /// After the walls: every body pushed out of the obstacles (with `ccd`, those the contact solver pushed through
     /// one put back on their side first). Returns the bodies that went through an obstacle.
-    fn obstacles(&self, state: &mut Continuous, cx: &StepContext, setup: &Setup, bodies: &mut Bodies) -> u32;
+    fn obstacles(&self, _state: &mut Continuous, _cx: &StepContext, _setup: &Setup, _bodies: &mut Bodies) -> u32 {
+        0
+    }
 }
 
 /// The stage of a scene that cannot tunnel: nothing.
@@ -97,19 +110,7 @@ pub fn detection(setup: &Setup, dt: f32) -> &'static dyn Detection {
     if Continuous::active(setup, dt) { &Swept } else { &Discrete }
 }
 
-impl Detection for Discrete {
-    fn begin(&self, _: &mut Continuous, _: &[Vec3]) {}
-
-    fn sweep(&self, _: &mut Continuous, _: &Bodies, _: u32, _: &mut [Aabb], _: &mut [bool]) {}
-
-    fn impacts(&self, _: &mut Continuous, _: &StepContext, _: &Setup, _: &[Pair], _: &mut Bodies) -> u32 {
-        0
-    }
-
-    fn obstacles(&self, _: &mut Continuous, _: &StepContext, _: &Setup, _: &mut Bodies) -> u32 {
-        0
-    }
-}
+impl Detection for Discrete {}
 
 impl Detection for Swept {
     fn begin(&self, state: &mut Continuous, position: &[Vec3]) {

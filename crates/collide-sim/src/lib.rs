@@ -141,6 +141,8 @@ mod speed_hint;
 mod spin_passes;
 mod stages;
 mod sweep;
+#[cfg(test)]
+mod testing;
 mod tunnelling;
 
 pub use bodies::{Bodies, Spin};

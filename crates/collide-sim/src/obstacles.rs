@@ -162,18 +162,9 @@ pub fn keep_on_start_side(start: &[Vec3], bodies: &mut Bodies, obstacles: &[Obb]
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::spheres;
     use crate::tunnelling::crossed_obstacles;
     use collide_math::Quat;
-
-    /// Spheres of radius 0.5 at `start`, with `velocity`, then moved to `end` (the step's integration).
-    fn spheres(start: &[Vec3], end: &[Vec3], velocity: &[Vec3]) -> Bodies {
-        let mut bodies = Bodies::default();
-        for (&p, &v) in start.iter().zip(velocity) {
-            bodies.push_sphere(p, v, 0.5);
-        }
-        bodies.position.copy_from_slice(end);
-        bodies
-    }
 
     /// A box the solver left across a thin wall (its centre 0.03 past the mid-plane, having started 1 before it) is
     /// put back on its start side touching the wall's face, its velocity into the wall reflected; a sphere that

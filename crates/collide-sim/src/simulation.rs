@@ -2,7 +2,7 @@ use crate::continuous::{self, Continuous};
 use crate::passes::{BoxPass, WallLists};
 use crate::record::{FrameRecord, RunSummary};
 use crate::scenario::{Setup, pull_toward};
-use crate::stages::{Boxes, Contacts, NarrowphaseBuffers, ShapeStages, Spheres, SpinningSpheres, StepContext};
+use crate::stages::{Contacts, Geometry, NarrowphaseBuffers, StepContext, shape_stages};
 use crate::{Bodies, Config, ConfigError};
 use collide_algorithms::{AlgorithmDescriptor, Params};
 use collide_broadphase::parallel::{keep_awake, on_worker};
@@ -216,23 +216,23 @@ impl Simulation {
     }
 
     /// The pipeline. The script runs first (it may add bodies, boxes among them); then the step takes its
-    /// decisions, once: which stages the bodies' shapes need ([`shape_stages`]), whether the scene can tunnel
-    /// ([`continuous::detection`]), and the constants every stage reads ([`StepContext`]). The list below is the
-    /// same for every scene.
+    /// decisions, once: which stages the bodies' shapes need ([`shape_stages`]: the geometry, spheres or boxes,
+    /// and the response, without or with spin), whether the scene can tunnel ([`continuous::detection`]), and the
+    /// constants every stage reads ([`StepContext`]). The list below is the same for every scene.
     fn step_awake(&mut self, dt: f32) {
         puffin::profile_scope!("step");
         let start = Instant::now();
         let mut timer = PhaseTimer::start();
         self.run_script();
-        let shapes = shape_stages(&self.bodies);
+        let (geometry, response) = shape_stages(&self.bodies);
         let detection = continuous::detection(&self.setup, dt);
         let cx = self.context(dt);
 
         detection.begin(&mut self.continuous, &self.bodies.position);
-        shapes.integrate(&cx, &mut self.bodies);
+        geometry.integrate(&cx, &mut self.bodies);
         timer.end(Phase::Integrate);
 
-        let removed = self.build_boxes(shapes, &cx);
+        let removed = self.build_boxes(geometry, &cx);
         detection.sweep(&mut self.continuous, &self.bodies, removed, &mut self.aabbs, &mut self.moved);
         timer.end(Phase::Aabbs);
 
@@ -241,17 +241,17 @@ impl Simulation {
 
         let pairs = self.pairs.as_slice();
         let mut tunnelled = detection.impacts(&mut self.continuous, &cx, &self.setup, pairs, &mut self.bodies);
-        shapes.narrowphase(&cx, &mut self.narrowphase, pairs, &self.bodies, &mut self.contacts);
+        geometry.narrowphase(&cx, &mut self.narrowphase, pairs, &self.bodies, &mut self.contacts);
         timer.end(Phase::Narrowphase);
 
         self.mark_contact_bodies();
         if self.setup.resolution {
-            shapes.resolve(&cx, &mut self.solver, &self.contacts, &self.contact_bodies, &mut self.bodies);
+            response.resolve(&cx, &mut self.solver, &self.contacts, &self.contact_bodies, &mut self.bodies);
         }
         timer.end(Phase::Resolution);
 
         let lists = WallLists { outside: &self.outside, contact_bodies: &self.contact_bodies };
-        shapes.walls(&cx, lists, &mut self.bodies);
+        response.walls(&cx, lists, &mut self.bodies);
         tunnelled += detection.obstacles(&mut self.continuous, &cx, &self.setup, &mut self.bodies);
         timer.end(Phase::Walls);
 
@@ -296,7 +296,7 @@ impl Simulation {
     /// marked resting), listing the bodies outside the container for the walls. A body whose state is not finite
     /// has a non-finite box (integration made its position so): when the pass finds one, such bodies are removed
     /// and the pass runs again — a rare event. Returns how many bodies were removed.
-    fn build_boxes(&mut self, shapes: &dyn ShapeStages, cx: &StepContext) -> u32 {
+    fn build_boxes(&mut self, geometry: &dyn Geometry, cx: &StepContext) -> u32 {
         puffin::profile_scope!("aabbs");
         let mut removed = 0;
         loop {
@@ -307,7 +307,7 @@ impl Simulation {
             self.aabbs.resize(n, Aabb::default());
             self.moved.resize(n, true);
             let pass = BoxPass { container: cx.container, known, outside: &mut self.outside };
-            if !shapes.boxes(cx, &self.bodies, &mut self.aabbs, &mut self.moved, pass) {
+            if !geometry.boxes(cx, &self.bodies, &mut self.aabbs, &mut self.moved, pass) {
                 return removed;
             }
             let more = self.remove_non_finite();
@@ -521,18 +521,6 @@ impl Simulation {
     #[must_use]
     pub fn state_hash(&self) -> u64 {
         self.bodies.state_hash()
-    }
-}
-
-/// The stages for these bodies' shapes, the step's one shape decision (see [`crate::stages`]): spheres that do not
-/// spin, spheres that spin (friction), or a scene with boxes. Taken after the script, which may append boxes; a
-/// removal of non-finite bodies later in the step may leave the boxes' stages with spheres only, which they treat
-/// exactly as the spheres' would.
-fn shape_stages(bodies: &Bodies) -> &'static dyn ShapeStages {
-    match bodies.spin() {
-        None => &Spheres,
-        Some(spin) if spin.boxes() == 0 => &SpinningSpheres,
-        Some(_) => &Boxes,
     }
 }
 

@@ -1,14 +1,17 @@
 //! The stages of a step whose work depends on the bodies' shapes, and what they hand each other.
 //!
-//! A step decides once, before its first stage, which [`ShapeStages`] it runs (`Simulation::step`):
+//! Two questions decide them, and a step answers both once, before its first stage (`Simulation::step`):
 //!
-//! - [`Spheres`]: no body spins (a scene of spheres without friction; [`Bodies::spin`] is `None`). Its stages never
-//!   read or hold a spin column, and its bits are those it had before boxes existed (the golden hashes).
-//! - [`SpinningSpheres`]: spheres with friction, which spin. The spheres' integration, boxes and narrowphase; the
-//!   spin response and walls.
-//! - [`Boxes`]: some bodies are boxes (and every body spins). The boxes turned after integration, a box's AABB
-//!   from its orientation, the narrowphase dispatched on the pair's shapes (a manifold for every pair with a box),
-//!   and the spin response and walls.
+//! - the **geometry** — are some bodies boxes? — sets integration, the boxes and the narrowphase: [`Spheres`], or
+//!   [`Boxes`] (the boxes turned after integration, a box's AABB from its orientation, the narrowphase dispatched
+//!   on the pair's shapes with a manifold for every pair with a box);
+//! - the **response** — do the bodies spin (boxes, or friction)? — sets resolution and the walls: [`Plain`]
+//!   (push-out and impulse along the normal, walls that reflect the velocity), or [`Spinning`] (impulses at the
+//!   contact points with friction and torque, walls met at a box's corners).
+//!
+//! A scene of spheres without friction is `Spheres` + `Plain`: it never reads or holds a spin column, and its bits
+//! are those it had before boxes existed (the golden hashes). Spheres with friction are `Spheres` + `Spinning`; a
+//! scene with boxes is `Boxes` + `Spinning`.
 //!
 //! Each stage reads and writes only what its signature names. The narrowphase hands its [`Contacts`] to
 //! resolution; resolution's caller marks the contacts' bodies ([`ContactBodies`]) and hands them, with the box
@@ -65,15 +68,15 @@ impl Contacts {
 /// The narrowphase's per-chunk buffers, kept across steps.
 #[derive(Debug, Default)]
 pub struct NarrowphaseBuffers {
-    /// For [`Spheres`] and [`SpinningSpheres`].
+    /// For [`Spheres`].
     spheres: SphereContacts,
     /// For [`Boxes`].
     shapes: ShapeContacts,
 }
 
-/// The stages whose work depends on the bodies' shapes (see the module docs). The step calls them in this order,
-/// with the broadphase between `boxes` and `narrowphase`.
-pub trait ShapeStages: Sync {
+/// The stages set by the bodies' shapes (see the module docs). The step calls them in this order, with the
+/// broadphase between `boxes` and `narrowphase`.
+pub trait Geometry: Sync {
     /// `v += g·dt; p += v·dt` for every body (and every box turned for `dt`).
     fn integrate(&self, cx: &StepContext, bodies: &mut Bodies);
 
@@ -97,7 +100,10 @@ pub trait ShapeStages: Sync {
         bodies: &Bodies,
         contacts: &mut Contacts,
     );
+}
 
+/// The stages set by whether the bodies spin (see the module docs).
+pub trait Response: Sync {
     /// Push-out and impulse for every contact, with the answer of resolving them one by one in ascending pair
     /// order ([`Solver`]); `contact_bodies` are the contacts' bodies.
     fn resolve(
@@ -114,23 +120,38 @@ pub trait ShapeStages: Sync {
     fn walls(&self, cx: &StepContext, lists: WallLists<'_>, bodies: &mut Bodies);
 }
 
-/// The stages of a scene of spheres that do not spin.
+/// The geometry of spheres only.
 pub struct Spheres;
 
-/// The stages of a scene of spheres that spin (friction): the spheres' geometry, the spin response.
-pub struct SpinningSpheres;
-
-/// The stages of a scene with boxes.
+/// The geometry of a scene with boxes.
 pub struct Boxes;
+
+/// The response of bodies that do not spin: spheres without friction.
+pub struct Plain;
+
+/// The response of bodies that spin: boxes, or friction.
+pub struct Spinning;
+
+/// The stages for these bodies' shapes — the step's shape decision, taken after the scenario's script (which may
+/// append boxes). A removal of non-finite bodies later in the step may leave [`Boxes`] with spheres only, which it
+/// treats exactly as [`Spheres`] would.
+#[must_use]
+pub fn shape_stages(bodies: &Bodies) -> (&'static dyn Geometry, &'static dyn Response) {
+    match bodies.spin() {
+        None => (&Spheres, &Plain),
+        Some(spin) if spin.boxes() == 0 => (&Spheres, &Spinning),
+        Some(_) => (&Boxes, &Spinning),
+    }
+}
 
 /// Why the spin stages may take the bodies' spin columns as given: the step chose them because the bodies have
 /// them.
 const CHOSEN_FOR_SPIN: &str = "the spin stages run on bodies with spin columns";
 
-impl ShapeStages for Spheres {
-    fn integrate(&self, cx: &StepContext, bodies: &mut Bodies) {
+impl Geometry for Spheres {
+    fn integrate(&self, cx: &StepContext, b: &mut Bodies) {
         puffin::profile_scope!("integrate");
-        passes::integrate(cx.parallelism, &mut bodies.position, &mut bodies.velocity, cx.gravity, cx.dt);
+        passes::integrate(cx.parallelism, &mut b.position, &mut b.velocity, cx.gravity, cx.dt);
     }
 
     fn boxes(&self, cx: &StepContext, b: &Bodies, aabbs: &mut [Aabb], moved: &mut [bool], pass: BoxPass<'_>) -> bool {
@@ -149,67 +170,9 @@ impl ShapeStages for Spheres {
         contacts.manifolds.clear();
         buffers.spheres.find(cx.parallelism, pairs, &b.position, &b.radius, &mut contacts.spheres);
     }
-
-    fn resolve(
-        &self,
-        cx: &StepContext,
-        solver: &mut Solver,
-        contacts: &Contacts,
-        contact_bodies: &ContactBodies,
-        b: &mut Bodies,
-    ) {
-        puffin::profile_scope!("resolution");
-        let columns =
-            SphereColumns { position: &b.position, velocity: &b.velocity, inv_mass: &b.inv_mass, radius: &b.radius };
-        solver.solve(cx.parallelism, &contacts.spheres, contact_bodies, &columns, cx.material.restitution);
-        solver.write_back(cx.parallelism, contact_bodies, &mut b.position, &mut b.velocity);
-    }
-
-    fn walls(&self, cx: &StepContext, lists: WallLists<'_>, b: &mut Bodies) {
-        puffin::profile_scope!("walls");
-        let columns =
-            WallColumns { position: &mut b.position, velocity: &mut b.velocity, last_contact: &mut b.last_contact };
-        passes::walls(cx.parallelism, columns, &b.radius, lists, (cx.container, cx.material.restitution, cx.step));
-    }
 }
 
-impl ShapeStages for SpinningSpheres {
-    fn integrate(&self, cx: &StepContext, bodies: &mut Bodies) {
-        Spheres.integrate(cx, bodies);
-    }
-
-    fn boxes(&self, cx: &StepContext, b: &Bodies, aabbs: &mut [Aabb], moved: &mut [bool], pass: BoxPass<'_>) -> bool {
-        Spheres.boxes(cx, b, aabbs, moved, pass)
-    }
-
-    fn narrowphase(
-        &self,
-        cx: &StepContext,
-        buffers: &mut NarrowphaseBuffers,
-        pairs: &[Pair],
-        bodies: &Bodies,
-        contacts: &mut Contacts,
-    ) {
-        Spheres.narrowphase(cx, buffers, pairs, bodies, contacts);
-    }
-
-    fn resolve(
-        &self,
-        cx: &StepContext,
-        solver: &mut Solver,
-        contacts: &Contacts,
-        contact_bodies: &ContactBodies,
-        bodies: &mut Bodies,
-    ) {
-        resolve_spin(cx, solver, contacts, contact_bodies, bodies);
-    }
-
-    fn walls(&self, cx: &StepContext, lists: WallLists<'_>, bodies: &mut Bodies) {
-        walls_spin(cx, lists, bodies);
-    }
-}
-
-impl ShapeStages for Boxes {
+impl Geometry for Boxes {
     /// Integration, then the boxes turned ([`spin_passes::rotate`]).
     fn integrate(&self, cx: &StepContext, b: &mut Bodies) {
         puffin::profile_scope!("integrate");
@@ -244,57 +207,70 @@ impl ShapeStages for Boxes {
         let columns = bodies.shape_columns().expect(CHOSEN_FOR_SPIN);
         buffers.shapes.find(cx.parallelism, pairs, &columns, &mut contacts.spheres, &mut contacts.manifolds);
     }
+}
 
+impl Response for Plain {
     fn resolve(
         &self,
         cx: &StepContext,
         solver: &mut Solver,
         contacts: &Contacts,
         contact_bodies: &ContactBodies,
-        bodies: &mut Bodies,
+        b: &mut Bodies,
     ) {
-        resolve_spin(cx, solver, contacts, contact_bodies, bodies);
+        puffin::profile_scope!("resolution");
+        let columns =
+            SphereColumns { position: &b.position, velocity: &b.velocity, inv_mass: &b.inv_mass, radius: &b.radius };
+        solver.solve(cx.parallelism, &contacts.spheres, contact_bodies, &columns, cx.material.restitution);
+        solver.write_back(cx.parallelism, contact_bodies, &mut b.position, &mut b.velocity);
     }
 
-    fn walls(&self, cx: &StepContext, lists: WallLists<'_>, bodies: &mut Bodies) {
-        walls_spin(cx, lists, bodies);
+    fn walls(&self, cx: &StepContext, lists: WallLists<'_>, b: &mut Bodies) {
+        puffin::profile_scope!("walls");
+        let columns =
+            WallColumns { position: &mut b.position, velocity: &mut b.velocity, last_contact: &mut b.last_contact };
+        passes::walls(cx.parallelism, columns, &b.radius, lists, (cx.container, cx.material.restitution, cx.step));
     }
 }
 
-/// Resolution for bodies that spin: every contact at its points ([`Solver::solve_spin`]), the angular velocities
-/// written back beside the positions and velocities.
-fn resolve_spin(
-    cx: &StepContext,
-    solver: &mut Solver,
-    contacts: &Contacts,
-    contact_bodies: &ContactBodies,
-    b: &mut Bodies,
-) {
-    puffin::profile_scope!("resolution");
-    let columns = b.spin_columns().expect(CHOSEN_FOR_SPIN);
-    solver.solve_spin(cx.parallelism, &contacts.spheres, &contacts.manifolds, contact_bodies, &columns, &cx.material);
-    solver.write_back(cx.parallelism, contact_bodies, &mut b.position, &mut b.velocity);
-    let spin = b.spin.as_mut().expect(CHOSEN_FOR_SPIN);
-    solver.write_back_spin(cx.parallelism, contact_bodies, &mut spin.angular_velocity);
-}
+impl Response for Spinning {
+    /// Every contact at its points ([`Solver::solve_spin`]), the angular velocities written back beside the
+    /// positions and velocities.
+    fn resolve(
+        &self,
+        cx: &StepContext,
+        solver: &mut Solver,
+        contacts: &Contacts,
+        contact_bodies: &ContactBodies,
+        b: &mut Bodies,
+    ) {
+        puffin::profile_scope!("resolution");
+        let columns = b.spin_columns().expect(CHOSEN_FOR_SPIN);
+        let (spheres, manifolds) = (&contacts.spheres, &contacts.manifolds);
+        solver.solve_spin(cx.parallelism, spheres, manifolds, contact_bodies, &columns, &cx.material);
+        solver.write_back(cx.parallelism, contact_bodies, &mut b.position, &mut b.velocity);
+        let spin = b.spin.as_mut().expect(CHOSEN_FOR_SPIN);
+        solver.write_back_spin(cx.parallelism, contact_bodies, &mut spin.angular_velocity);
+    }
 
-/// The walls for bodies that spin ([`spin_passes::spin_walls`]).
-fn walls_spin(cx: &StepContext, lists: WallLists<'_>, b: &mut Bodies) {
-    puffin::profile_scope!("walls");
-    let Bodies { position, velocity, radius, inv_mass, last_contact, spin } = b;
-    let Spin { shape, rotation, half_extents, inv_inertia, angular_velocity, .. } =
-        spin.as_mut().expect(CHOSEN_FOR_SPIN);
-    let setup = SpinWallSetup {
-        radius,
-        inv_mass,
-        shape,
-        rotation,
-        half_extents,
-        inv_inertia,
-        container: cx.container,
-        material: cx.material,
-        step: cx.step,
-    };
-    let columns = SpinWallColumns { position, velocity, last_contact, angular_velocity };
-    spin_passes::spin_walls(cx.parallelism, columns, &setup, lists);
+    /// The walls with spin ([`spin_passes::spin_walls`]).
+    fn walls(&self, cx: &StepContext, lists: WallLists<'_>, b: &mut Bodies) {
+        puffin::profile_scope!("walls");
+        let Bodies { position, velocity, radius, inv_mass, last_contact, spin } = b;
+        let Spin { shape, rotation, half_extents, inv_inertia, angular_velocity, .. } =
+            spin.as_mut().expect(CHOSEN_FOR_SPIN);
+        let setup = SpinWallSetup {
+            radius,
+            inv_mass,
+            shape,
+            rotation,
+            half_extents,
+            inv_inertia,
+            container: cx.container,
+            material: cx.material,
+            step: cx.step,
+        };
+        let columns = SpinWallColumns { position, velocity, last_contact, angular_velocity };
+        spin_passes::spin_walls(cx.parallelism, columns, &setup, lists);
+    }
 }

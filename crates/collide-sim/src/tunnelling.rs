@@ -13,10 +13,10 @@
 
 use crate::Bodies;
 use crate::obstacles::{thin_axis, went_through};
-use crate::sweep::{Sweep, approaching};
+use crate::sweep::Sweep;
 use collide_broadphase::Pair;
 use collide_math::{Obb, Vec3};
-use collide_narrowphase::{solid_contact, toi_solids};
+use collide_narrowphase::solid_contact;
 
 /// How many of `pairs` went through each other this step: a fast body in the pair, a time of impact `t > 0` on the
 /// step's motions (bodies touching at the start and moving apart do not count), and no contact at the end. O(p) for
@@ -26,27 +26,11 @@ pub fn tunnelled_pairs(sweep: &Sweep, pairs: &[Pair], bodies: &Bodies) -> u32 {
     if !sweep.any_fast() {
         return 0;
     }
-    let fast = sweep.fast();
-    let mut tunnelled = 0;
-    for pair in pairs {
-        let (a, b) = (pair.a as usize, pair.b as usize);
-        if !(fast[a] || fast[b]) {
-            continue;
-        }
-        let ((sa, da), (sb, db)) = (sweep.motion(bodies, a), sweep.motion(bodies, b));
-        let Some(t) = toi_solids(&sa, da, &sb, db) else { continue };
-        if t == 0.0 && !approaching(&sa, da, &sb, db) {
-            // Touching at the start and moving apart (just bounced): no impact.
-            continue;
-        }
-        if t > 0.0 {
-            let end = |i: usize| bodies.solid_at(i, bodies.position[i]);
-            if solid_contact(&end(a), &end(b)).is_none() {
-                tunnelled += 1;
-            }
-        }
-    }
-    tunnelled
+    let end = |i: u32| bodies.solid_at(i as usize, bodies.position[i as usize]);
+    let tunnelled = sweep
+        .meetings(pairs, bodies)
+        .filter(|&(pair, t)| t > 0.0 && solid_contact(&end(pair.a), &end(pair.b)).is_none());
+    tunnelled.count() as u32
 }
 
 /// How many bodies went through an obstacle between `start` and their positions now ([`went_through`]). O(n·k).
@@ -65,17 +49,8 @@ pub fn crossed_obstacles(start: &[Vec3], bodies: &Bodies, obstacles: &[Obb]) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::{head_on_boxes, spheres, swept};
     use collide_math::{Aabb, Quat};
-
-    /// Spheres of radius 0.5 at `start`, with `velocity`, then moved to `end` (the step's integration).
-    fn spheres(start: &[Vec3], end: &[Vec3], velocity: &[Vec3]) -> Bodies {
-        let mut bodies = Bodies::default();
-        for (&p, &v) in start.iter().zip(velocity) {
-            bodies.push_sphere(p, v, 0.5);
-        }
-        bodies.position.copy_from_slice(end);
-        bodies
-    }
 
     /// A fast body passing through two others is counted twice, and nothing moves.
     #[test]
@@ -84,9 +59,7 @@ mod tests {
         let end = [Vec3::new(10.0, 0.0, 0.0), start[1], start[2]];
         let bodies = spheres(&start, &end, &[Vec3::X; 3]);
         let mut aabbs: Vec<Aabb> = end.iter().map(|&p| Aabb::from_center_radius(p, 0.5)).collect();
-        let mut sweep = Sweep::default();
-        sweep.begin(&start);
-        sweep.sweep(&bodies, &mut aabbs, &mut [false; 3]);
+        let sweep = swept(&start, &bodies, &mut aabbs, &mut [false; 3]);
         let pairs = [Pair::new(0, 1), Pair::new(0, 2)];
         assert_eq!(tunnelled_pairs(&sweep, &pairs, &bodies), 2);
         assert_eq!(bodies.position, end);
@@ -96,18 +69,7 @@ mod tests {
     /// counted.
     #[test]
     fn boxes_passing_through_each_other_are_counted() {
-        let start = [Vec3::ZERO, Vec3::new(4.0, 0.0, 0.0)];
-        let v = Vec3::new(360.0, 0.0, 0.0);
-        let end = [start[0] + v / 60.0, start[1] - v / 60.0];
-        let mut bodies = spheres(&start, &end, &[v, -v]);
-        for i in 0..2 {
-            bodies.make_box(i, Vec3::new(0.5, 0.5, 0.5), Quat::IDENTITY);
-        }
-        let mut aabbs: Vec<Aabb> = (0..2).map(|i| bodies.obb(i).unwrap().aabb()).collect();
-        let mut sweep = Sweep::default();
-        sweep.begin(&start);
-        sweep.sweep(&bodies, &mut aabbs, &mut [false; 2]);
-        assert!(aabbs[0].overlaps(&aabbs[1]), "the swept boxes meet");
+        let (bodies, sweep) = head_on_boxes();
         assert_eq!(tunnelled_pairs(&sweep, &[Pair::new(0, 1)], &bodies), 1);
         assert!(bodies.position[0].x > bodies.position[1].x, "they passed through each other");
     }
