@@ -6,12 +6,13 @@
 //! [`Detection`] it runs: [`Swept`] for such a scene, [`Discrete`] — nothing at all — for any other, so that those
 //! pay nothing. Without `ccd` the swept stage only counts: the state, and so the hash, is the same as without it.
 //!
-//! | part | after | in | out |
-//! |---|---|---|---|
-//! | [`Detection::begin`] | the script | the start positions | kept ([`Sweep::begin`]) |
-//! | [`Detection::sweep`] | the box pass | the bodies moved, the boxes | the fast bodies, their boxes swept and marked moved |
-//! | [`Detection::impacts`] | the broadphase | the pairs | with `ccd`: bodies stopped and bounced at their impacts (`ccd.rs`); without: the tunnelled pairs (`tunnelling.rs`) |
-//! | [`Detection::obstacles`] | the walls | the bodies | pushed out of the obstacles (`obstacles.rs`; with `ccd`, those a crowd pushed through put back first); the bodies that crossed one, counted |
+//! - [`Detection::begin`], before integration: the start positions kept ([`Sweep::begin`]).
+//! - [`Detection::sweep`], after the box pass: in, the bodies moved and their boxes; out, the fast bodies, their
+//!   boxes swept (before ∪ after) and marked moved (`sweep.rs`).
+//! - [`Detection::impacts`], after the broadphase: in, the pairs; out, with `ccd`, the bodies stopped and bounced
+//!   at their impacts (`ccd.rs`), without, the tunnelled pairs counted (`tunnelling.rs`).
+//! - [`Detection::obstacles`], after the walls: every body pushed out of the obstacles (`obstacles.rs`; with `ccd`,
+//!   those a crowd pushed through one put back on their side first); out, the bodies that crossed one, counted.
 //!
 //! The counts add up to [`FrameRecord::tunnelled`](crate::FrameRecord::tunnelled).
 

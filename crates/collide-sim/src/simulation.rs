@@ -197,7 +197,7 @@ impl Simulation {
     /// One step of `dt` seconds: script → integrate → boxes → broadphase → narrowphase → resolution → walls →
     /// record, each phase a timed field of the [`FrameRecord`] and a puffin scope; data flows one way, each phase
     /// handing the next what it found (boxes, pairs, contacts, the contacts' bodies). In a scene that can tunnel,
-    /// continuous detection adds its parts at their places ([`continuous`](crate::continuous)).
+    /// continuous detection adds its parts at their places (`continuous.rs`).
     ///
     /// The step runs on one of rayon's threads ([`on_worker`]): from a caller outside the pool, the parallel
     /// sections of the broadphase would often run serially on a two-core machine. A caller that steps many
