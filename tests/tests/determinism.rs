@@ -113,7 +113,7 @@ fn large_scenes_hash_the_same_on_any_thread_count_at_the_shipped_threshold() {
             assert_eq!(got, one, "{scenario} ({bodies} bodies, {steps} steps) on {threads} threads");
         }
     }
-    // Half of them boxes, with friction: the shape-dispatching narrowphase, the solver's rotating path and the
+    // Half of them boxes, with friction: the shape-dispatching narrowphase, the solver's spin path and the
     // rotation and wall passes past the threshold.
     let mixed = ["scenario=rain", "shape=mixed", "friction=0.5"];
     let one = hash_of(&mixed, 20_000, 90, "grid", 1, Parallelism::default());
@@ -125,7 +125,7 @@ fn large_scenes_hash_the_same_on_any_thread_count_at_the_shipped_threshold() {
 /// `tunnel` with continuous detection: the time-of-impact events are processed serially in `(t, pair)` order,
 /// so every broadphase on 1, 2 and 4 threads ends in brute force's hash — with every parallel section forced and
 /// at the shipped threshold. Spheres, and half of them boxes (box–box and sphere–box times of impact, the
-/// rotating response at the impacts).
+/// spin response at the impacts).
 #[test]
 fn tunnel_with_ccd_hashes_the_same_across_algorithms_and_thread_counts() {
     for shape in ["shape=sphere", "shape=mixed"] {

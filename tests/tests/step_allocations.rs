@@ -78,8 +78,8 @@ fn a_warm_step_allocates_nothing() {
         // Continuous detection: start positions, swept boxes, the event heap, the obstacle pass.
         &["scenario=tunnel", "ccd=true"][..],
         &["scenario=tunnel", "ccd=false"][..],
-        // Boxes: the shape-dispatching narrowphase and its manifolds, the solver's rotating path, the rotation and
-        // the walls with rotation; spheres with friction; boxes against the tunnel's obstacle.
+        // Boxes: the shape-dispatching narrowphase and its manifolds, the solver's spin path, the rotation and
+        // the walls with spin; spheres with friction; boxes against the tunnel's obstacle.
         &["scenario=uniform", "bodies=2000", "shape=mixed", "half_extents_spread=0.4"][..],
         &["scenario=rain", "bodies=1000", "shape=mixed", "friction=0.5"][..],
         &["scenario=uniform", "bodies=1000", "friction=0.5"][..],

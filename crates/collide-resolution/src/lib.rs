@@ -20,10 +20,10 @@
 //!
 //! Masses travel as **inverse** masses throughout: 0 means immovable, and no formula divides by a mass.
 //!
-//! **Bodies that turn** (boxes, and any body in a scene with friction) respond through [`resolve_manifold`]: the
+//! **Bodies that spin** (boxes, and any body in a scene with friction) respond through [`resolve_manifold`]: the
 //! same push-out, then impulses at each contact point with their angular terms (`r × n` through the inverse inertia
 //! tensor in world space), Newton's restitution per point, Coulomb friction, and an energy guard — the design is in
-//! the `rigid` module's docs. [`rigid_wall`] is the walls' counterpart (a box meets a wall at its corners), and
+//! the `spin` module's docs. [`spin_wall`] is the walls' counterpart (a box meets a wall at its corners), and
 //! [`advance_rotation`] turns a free body for a step, keeping its energy and angular momentum.
 //!
 //! A step's contacts go through [`Solver`], which gets the one-by-one answer on several threads: contacts that
@@ -31,9 +31,11 @@
 //! highest level among the earlier contacts of its bodies —; a level's contacts share no body and run in
 //! parallel, the levels in order (the design is in the `solver` module). The answer is bit for bit the one-by-one
 //! answer in ascending pair order, on any thread count, whatever order the broadphase found the pairs in.
-//! [`Solver::solve_rigid`] is the same solver for a step with rotating bodies: the links carry the index of their
-//! manifold, the marked bodies a second local array with their rotation, and sphere–sphere links without friction
-//! still take the spheres' path.
+//! [`Solver::solve_spin`] is the same solver for a step with bodies that spin: the links carry the index of their
+//! manifold, the contacts' bodies a second local array with their rotation, and sphere–sphere links without
+//! friction still take the spheres' path. The caller marks the contacts' bodies first ([`ContactBodies`]): the
+//! solver numbers them by that set, and the caller hands the same set on to whatever visits the contacts' bodies
+//! after resolution (the simulation's walls).
 //!
 //! # Complexity
 //!
@@ -54,14 +56,16 @@
 //! arrays (bodies spawned in random order); the second thread keeps more cache misses in flight. The sort and
 //! the levels are serial passes over that dense array (about a fifth of a millisecond per 10⁵ contacts).
 
-mod rigid;
+mod contact_bodies;
 mod solver;
+mod spin;
 
-pub use rigid::{
-    ITERATIONS, MAX_POINTS, Material, RigidState, WallShape, advance_rotation, box_inverse_inertia, resolve_manifold,
-    rigid_wall, rotational_energy, sphere_inverse_inertia,
+pub use contact_bodies::ContactBodies;
+pub use solver::{Solver, SphereColumns, SpinColumns, bodies_per_chunk};
+pub use spin::{
+    ITERATIONS, MAX_POINTS, Material, SpinState, WallShape, advance_rotation, box_inverse_inertia, resolve_manifold,
+    rotational_energy, sphere_inverse_inertia, spin_wall,
 };
-pub use solver::{RigidColumns, Solver, bodies_per_chunk};
 
 use collide_math::{Aabb, Vec3};
 use collide_narrowphase::Contact;

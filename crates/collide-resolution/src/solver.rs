@@ -16,18 +16,18 @@
 //! first; a chain of contacts whose pairs ascend along it has one level per contact, each resolved on this thread
 //! without a parallel section.
 //!
-//! **The bodies.** The contacts of a step touch a minority of the bodies, scattered through the body arrays. They
-//! are marked in a bitset, numbered by rank (a body's place among the marked ones, so that the numbering follows
-//! the body order), copied into a dense local array, solved there, and copied back, each body range by its own
-//! task. The local state is atomics with relaxed ordering (plain loads and stores on x86): each body is written by
-//! at most one task between two joins, so nothing races; the atomics only let tasks write entries that Rust cannot
-//! prove apart.
+//! **The bodies.** The contacts of a step touch a minority of the bodies, scattered through the body arrays. The
+//! caller marks them first ([`ContactBodies`], which numbers them by rank: a body's place among the marked ones, so
+//! that the numbering follows the body order); the solver copies them into a dense local array, solves there, and
+//! copies them back, each body range by its own task. The local state is atomics with relaxed ordering (plain loads
+//! and stores on x86): each body is written by at most one task between two joins, so nothing races; the atomics
+//! only let tasks write entries that Rust cannot prove apart.
 //!
-//! **Rotating bodies** (`solver_spin.rs`): a step with boxes or friction prepares its manifolds beside the sphere
-//! contacts ([`Solver::prepare_shapes`]; a link keeps its manifold's index in its padding) and resolves through
-//! [`Solver::solve_rigid`] on the same levels, with a second local array for the marked bodies' rotations.
+//! **Bodies that spin** (`solver_spin.rs`): a step with boxes or friction resolves its manifolds beside the sphere
+//! contacts through [`Solver::solve_spin`] (a link keeps its manifold's index in its padding), on the same levels,
+//! with a second local array for the marked bodies' rotations.
 
-use crate::{BodyState, resolve_contact};
+use crate::{BodyState, ContactBodies, resolve_contact};
 use collide_broadphase::{Pair, Parallelism, prefetch};
 use collide_math::Vec3;
 use collide_narrowphase::{Contact, Manifold, sphere_sphere};
@@ -117,15 +117,24 @@ impl Local {
     }
 }
 
+/// The body columns [`Solver::solve`] reads, indexed by body.
+#[derive(Clone, Copy, Debug)]
+pub struct SphereColumns<'a> {
+    /// Centres.
+    pub position: &'a [Vec3],
+    /// Velocities.
+    pub velocity: &'a [Vec3],
+    /// Inverse masses.
+    pub inv_mass: &'a [f32],
+    /// Radii.
+    pub radius: &'a [f32],
+}
+
 /// The deterministic parallel resolution of a step's contacts (see the module docs). Every buffer lives across
 /// steps: a warm solver allocates nothing.
 #[derive(Debug, Default)]
 pub struct Solver {
-    /// Bit `i % 64` of word `i / 64`: body `i` is in a contact of this step.
-    marks: Vec<u64>,
-    /// Per mark word: the marked bodies in the words before it (`marks.len() + 1` entries).
-    ranks: Vec<u32>,
-    /// The contacts, by rank, in the narrowphase's order.
+    /// The contacts, by the ranks of their bodies among the [`ContactBodies`], in the narrowphase's order.
     links: Vec<Link>,
     /// Per partition of [`LOW_RANKS`] ranks, then prefix sums: where its links start (sorting by pair).
     starts: Vec<u32>,
@@ -144,45 +153,22 @@ pub struct Solver {
     state: Vec<Local>,
     /// Levels of the last [`Solver::solve`].
     levels: u32,
-    /// Per marked body, by rank: its rotation while resolving (filled by [`Solver::solve_rigid`] only).
+    /// Per marked body, by rank: its rotation while resolving (filled by [`Solver::solve_spin`] only).
     spin: Vec<spin::LocalSpin>,
 }
 
 impl Solver {
-    /// Mark the bodies of `contacts` among `bodies` bodies and number them; keep the contacts for
-    /// [`Solver::solve`]. Pairs must be distinct and their indices below `bodies`.
-    pub fn prepare(&mut self, parallelism: Parallelism, bodies: usize, contacts: &[(Pair, Contact)]) {
-        self.prepare_shapes(parallelism, bodies, contacts, &[]);
-    }
-
-    /// [`Solver::prepare`] for a step whose pairs with a box came as manifolds (the narrowphase's `ShapeContacts`):
-    /// `contacts` (sphere–sphere) and `manifolds` together, their pairs distinct. [`Solver::solve_rigid`] resolves
-    /// them, given the same `manifolds`.
-    pub fn prepare_shapes(
+    /// `links` := the contacts and then the manifolds, their bodies by rank among `bodies` (which holds exactly
+    /// their bodies); the pairs must be distinct.
+    fn link(
         &mut self,
         parallelism: Parallelism,
-        bodies: usize,
         contacts: &[(Pair, Contact)],
         manifolds: &[(Pair, Manifold)],
+        bodies: &ContactBodies,
     ) {
-        let words = bodies.div_ceil(64);
-        self.marks.clear();
-        self.marks.resize(words, 0);
-        // Serial: plain stores into a bitset that stays in the cache cost less than atomic ones from two threads.
-        for pair in contacts.iter().map(|(p, _)| p).chain(manifolds.iter().map(|(p, _)| p)) {
-            self.marks[pair.a as usize / 64] |= 1 << (pair.a % 64);
-            self.marks[pair.b as usize / 64] |= 1 << (pair.b % 64);
-        }
-        self.ranks.clear();
-        let mut total = 0;
-        for w in &self.marks {
-            self.ranks.push(total);
-            total += w.count_ones();
-        }
-        self.ranks.push(total);
         self.links.resize(contacts.len(), NO_LINK);
-        let (marks, ranks) = (&self.marks, &self.ranks);
-        let rank = |i: u32| rank(marks, ranks, i);
+        let rank = |i: u32| bodies.rank(i);
         let fill = |(link, &(pair, contact)): (&mut Link, &(Pair, Contact))| {
             *link = Link {
                 a: rank(pair.a),
@@ -210,81 +196,41 @@ impl Solver {
         }));
     }
 
-    /// The number of bodies in this step's contacts.
-    #[must_use]
-    pub fn marked(&self) -> usize {
-        self.ranks.last().map_or(0, |&r| r as usize)
-    }
-
     /// The levels of the last [`Solver::solve`]: batches of contacts that share no body, run one after another.
     #[must_use]
     pub fn levels(&self) -> u32 {
         self.levels
     }
 
-    /// The marked bodies in `range` (whose ends are multiples of 64, or the end of the bodies), ascending, each
-    /// with its rank.
-    pub fn marked_in(&self, range: Range<usize>) -> impl Iterator<Item = usize> + '_ {
-        self.ranked_in(range).map(|(i, _)| i)
-    }
-
-    /// [`Solver::marked_in`] with each body's rank: consecutive, from the rank of the range's first word.
-    fn ranked_in(&self, range: Range<usize>) -> impl Iterator<Item = (usize, u32)> + '_ {
-        debug_assert!(range.start.is_multiple_of(64));
-        let words = range.start / 64..range.end.div_ceil(64).min(self.marks.len());
-        let first = self.ranks.get(words.start).copied().unwrap_or(0);
-        self.marks[words.clone()]
-            .iter()
-            .zip(words)
-            .flat_map(|(&w, index)| {
-                let mut bits = w;
-                std::iter::from_fn(move || {
-                    (bits != 0).then(|| {
-                        let bit = bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        index * 64 + bit
-                    })
-                })
-            })
-            .zip(first..)
-    }
-
-    /// Resolve the prepared contacts with restitution `e` on the bodies' columns (read here, written back by
-    /// [`Solver::write_back`]): every contact's push and impulse, one by one in ascending pair order as far as the
-    /// answer can tell (see the module docs), each contact measured again when an earlier one moved one of its
-    /// bodies.
+    /// Resolve `contacts` (their pairs distinct) with restitution `e` on the bodies' `columns` (read here, written
+    /// back by [`Solver::write_back`]): every contact's push and impulse, one by one in ascending pair order as far
+    /// as the answer can tell (see the module docs), each contact measured again when an earlier one moved one of
+    /// its bodies. `bodies` are the contacts' bodies, marked by the caller ([`ContactBodies::mark`]).
     pub fn solve(
         &mut self,
         parallelism: Parallelism,
+        contacts: &[(Pair, Contact)],
+        bodies: &ContactBodies,
+        columns: &SphereColumns<'_>,
         e: f32,
-        position: &[Vec3],
-        velocity: &[Vec3],
-        inv_mass: &[f32],
-        radius: &[f32],
     ) {
-        self.load(parallelism, position, velocity, inv_mass, radius);
-        self.sort_by_pair();
-        self.level_links();
+        self.link(parallelism, contacts, &[], bodies);
+        self.load(parallelism, bodies, columns);
+        self.sort_by_pair(bodies.len());
+        self.level_links(bodies.len());
         let state = &self.state;
         self.run_levels(parallelism, |link| resolve(state, link, e));
     }
 
     /// Copy the marked bodies' states into the dense local array.
-    fn load(
-        &mut self,
-        parallelism: Parallelism,
-        position: &[Vec3],
-        velocity: &[Vec3],
-        inv_mass: &[f32],
-        radius: &[f32],
-    ) {
-        let marked = self.marked();
-        self.state.resize_with(marked, Local::default);
-        let this = &*self;
+    fn load(&mut self, parallelism: Parallelism, bodies: &ContactBodies, columns: &SphereColumns<'_>) {
+        self.state.resize_with(bodies.len(), Local::default);
+        let state = &self.state;
+        let SphereColumns { position, velocity, inv_mass, radius } = *columns;
         for_chunks(parallelism, position.len(), |range| {
-            for (i, r) in this.ranked_in(range) {
-                let state = BodyState { position: position[i], velocity: velocity[i], inv_mass: inv_mass[i] };
-                this.state[r as usize].store(&state, radius[i]);
+            for (i, r) in bodies.ranked_in(range) {
+                let body = BodyState { position: position[i], velocity: velocity[i], inv_mass: inv_mass[i] };
+                state[r as usize].store(&body, radius[i]);
             }
         });
     }
@@ -317,8 +263,7 @@ impl Solver {
     /// partition by the low bits —, then each body's few links as `a` by the rank of `b` (an insertion sort). One
     /// counting pass over every rank would scatter into a table of 4 bytes a marked body, past the cache at 10⁶
     /// bodies, where these two cost about a fifth of it.
-    fn sort_by_pair(&mut self) {
-        let marked = self.marked();
+    fn sort_by_pair(&mut self, marked: usize) {
         let partitions = marked.div_ceil(LOW_RANKS).max(1);
         let low = |link: &Link| link.a as usize % LOW_RANKS;
         // The high bits: `links` into partitions of `batches` (a scratch here; grouping by level rewrites it).
@@ -372,8 +317,7 @@ impl Solver {
 
     /// Give every link its level (one more than the last level of either body so far, in pair order) and its
     /// freshness (no earlier link touched either body), and group the links by level into `batches`.
-    fn level_links(&mut self) {
-        let marked = self.marked();
+    fn level_links(&mut self, marked: usize) {
         self.last.clear();
         self.last.resize(marked, 0);
         self.level.clear();
@@ -410,24 +354,22 @@ impl Solver {
         }
     }
 
-    /// Copy the resolved positions and velocities back into the bodies' columns, each range of
-    /// [`bodies_per_chunk`] bodies by its own task, calling `then(i, position, velocity)` on each body written
-    /// (the simulation puts it back inside the container there, while the body is in the cache).
+    /// Copy the resolved positions and velocities of `bodies` (those given to the solve) back into the bodies'
+    /// columns, each range of [`bodies_per_chunk`] bodies by its own task.
     pub fn write_back(
         &self,
         parallelism: Parallelism,
+        bodies: &ContactBodies,
         position: &mut [Vec3],
         velocity: &mut [Vec3],
-        then: impl Fn(usize, &mut Vec3, &mut Vec3) + Sync + Send,
     ) {
+        debug_assert_eq!(bodies.len(), self.state.len(), "the bodies of the last solve");
         let size = bodies_per_chunk(parallelism);
         let copy = |(c, (p, v)): (usize, (&mut [Vec3], &mut [Vec3]))| {
             let start = c * size;
-            for (i, r) in self.ranked_in(start..start + p.len()) {
+            for (i, r) in bodies.ranked_in(start..start + p.len()) {
                 let (state, _) = self.state[r as usize].load();
-                let (p, v) = (&mut p[i - start], &mut v[i - start]);
-                (*p, *v) = (state.position, state.velocity);
-                then(i, p, v);
+                (p[i - start], v[i - start]) = (state.position, state.velocity);
             }
         };
         if parallelism.is_parallel(position.len()) {
@@ -453,12 +395,6 @@ fn resolve(state: &[Local], link: &Link, e: f32) {
     state[b].store_motion(&s2);
 }
 
-/// Body `i`'s rank among the bodies marked in `marks`, whose words' ranks are `ranks`.
-fn rank(marks: &[u64], ranks: &[u32], i: u32) -> u32 {
-    let (w, bit) = (i as usize / 64, i % 64);
-    ranks[w] + (marks[w] & ((1u64 << bit) - 1)).count_ones()
-}
-
 /// `f` over the body ranges of [`bodies_per_chunk`] bodies of `0..bodies`: on rayon's threads when `parallelism`
 /// says so for `bodies`.
 fn for_chunks(parallelism: Parallelism, bodies: usize, f: impl Fn(Range<usize>) + Sync + Send) {
@@ -475,7 +411,7 @@ fn for_chunks(parallelism: Parallelism, bodies: usize, f: impl Fn(Range<usize>) 
 #[path = "solver_spin.rs"]
 mod spin;
 
-pub use spin::RigidColumns;
+pub use spin::SpinColumns;
 
 #[cfg(test)]
 #[path = "solver_tests.rs"]

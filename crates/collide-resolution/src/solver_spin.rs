@@ -1,15 +1,16 @@
-//! The solver's rotating bodies: contacts of boxes (manifolds) and contacts with friction, on the same levels.
+//! The solver's bodies that spin: contacts of boxes (manifolds) and contacts with friction, on the same levels.
 //!
-//! A step with boxes, or with friction, resolves through [`Solver::solve_rigid`]: the same marks, ranks, sort by
-//! pair and levels as the spheres' [`Solver::solve`], with a second local array beside the bodies' states — each
+//! A step with boxes, or with friction, resolves through [`Solver::solve_spin`]: the same ranks, sort by pair and
+//! levels as the spheres' [`Solver::solve`], with a second local array beside the bodies' states — each
 //! marked body's rotation, angular velocity, inverse inertia, half extents and shape, one cache line — and each
 //! link resolved by [`resolve_manifold`] at its manifold's points. A sphere–sphere link without friction still
 //! takes the spheres' path (its normal passes through both centres: no torque), so a scene's spheres answer as
 //! they do without boxes. The levels keep every body's contacts in ascending pair order, so the answer is the
 //! one-by-one answer on any thread count, as for spheres.
 
-use super::{Link, Local, NO_MANIFOLD, Solver, bodies_per_chunk, for_chunks, resolve};
-use crate::rigid::{Material, RigidState, resolve_manifold};
+use super::{Link, Local, NO_MANIFOLD, Solver, SphereColumns, bodies_per_chunk, for_chunks, resolve};
+use crate::ContactBodies;
+use crate::spin::{Material, SpinState, resolve_manifold};
 use collide_broadphase::{Pair, Parallelism};
 use collide_math::{Quat, Vec3};
 use collide_narrowphase::{Contact, Manifold, Shape, ShapeColumns, Solid, solid_contact};
@@ -22,7 +23,7 @@ use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 #[repr(align(64))]
 pub(super) struct LocalSpin([AtomicU32; 16]);
 
-/// What a rotating body is besides its [`Local`] state.
+/// What a body that spins is besides its [`Local`] state.
 #[derive(Clone, Copy, Debug)]
 struct Spin {
     rotation: Quat,
@@ -61,10 +62,10 @@ impl LocalSpin {
     }
 }
 
-/// The body columns [`Solver::solve_rigid`] reads: the narrowphase's shape columns (centres, radii, shapes, half
+/// The body columns [`Solver::solve_spin`] reads: the narrowphase's shape columns (centres, radii, shapes, half
 /// extents, rotations) and the motion and mass columns beside them, all indexed by body.
 #[derive(Clone, Copy, Debug)]
-pub struct RigidColumns<'a> {
+pub struct SpinColumns<'a> {
     /// Centres, radii, shapes, half extents and rotations.
     pub shapes: ShapeColumns<'a>,
     /// Velocities.
@@ -78,53 +79,64 @@ pub struct RigidColumns<'a> {
 }
 
 impl Solver {
-    /// [`Solver::solve`] for bodies that rotate: the prepared contacts and `manifolds` (the same list given to
-    /// [`Solver::prepare_shapes`]) resolved with `material`'s restitution and friction, one by one in ascending
-    /// pair order as far as the answer can tell, each measured again (by the narrowphase's test for the pair's
-    /// shapes) when an earlier contact of the step moved one of its bodies. Write the results back with
-    /// [`Solver::write_back`] and [`Solver::write_back_spin`].
-    pub fn solve_rigid(
+    /// [`Solver::solve`] for bodies that spin: the sphere–sphere `contacts` and the `manifolds` of the pairs with a
+    /// box (all pairs distinct) resolved with `material`'s restitution and friction, one by one in ascending pair
+    /// order as far as the answer can tell, each measured again (by the narrowphase's test for the pair's shapes)
+    /// when an earlier contact of the step moved one of its bodies. `bodies` are the contacts' bodies, marked by the
+    /// caller ([`ContactBodies::mark`]). Write the results back with [`Solver::write_back`] and
+    /// [`Solver::write_back_spin`].
+    pub fn solve_spin(
         &mut self,
         parallelism: Parallelism,
-        material: &Material,
-        bodies: &RigidColumns<'_>,
+        contacts: &[(Pair, Contact)],
         manifolds: &[(Pair, Manifold)],
+        bodies: &ContactBodies,
+        columns: &SpinColumns<'_>,
+        material: &Material,
     ) {
-        let shapes = &bodies.shapes;
-        self.load(parallelism, shapes.position, bodies.velocity, bodies.inv_mass, shapes.radius);
-        self.spin.resize_with(self.marked(), LocalSpin::default);
-        let this = &*self;
+        let shapes = &columns.shapes;
+        self.link(parallelism, contacts, manifolds, bodies);
+        let spheres = SphereColumns {
+            position: shapes.position,
+            velocity: columns.velocity,
+            inv_mass: columns.inv_mass,
+            radius: shapes.radius,
+        };
+        self.load(parallelism, bodies, &spheres);
+        self.spin.resize_with(bodies.len(), LocalSpin::default);
+        let spin = &self.spin;
         for_chunks(parallelism, shapes.position.len(), |range| {
-            for (i, r) in this.ranked_in(range) {
+            for (i, r) in bodies.ranked_in(range) {
                 // The columns hold the angular velocity in the body's frame; resolution works in the world's.
-                this.spin[r as usize].store(&Spin {
+                spin[r as usize].store(&Spin {
                     rotation: shapes.rotation[i],
-                    angular_velocity: shapes.rotation[i] * bodies.angular_velocity[i],
-                    inv_inertia: bodies.inv_inertia[i],
+                    angular_velocity: shapes.rotation[i] * columns.angular_velocity[i],
+                    inv_inertia: columns.inv_inertia[i],
                     half_extents: shapes.half_extents[i],
                     shape: shapes.shape[i],
                 });
             }
         });
-        self.sort_by_pair();
-        self.level_links();
+        self.sort_by_pair(bodies.len());
+        self.level_links(bodies.len());
         let (state, spin) = (&self.state, &self.spin);
         self.run_levels(parallelism, |link| {
             if link.manifold == NO_MANIFOLD && material.friction == 0.0 {
                 resolve(state, link, material.restitution);
             } else {
-                resolve_rigid(state, spin, link, manifolds, material);
+                resolve_spin(state, spin, link, manifolds, material);
             }
         });
     }
 
-    /// Copy the resolved angular velocities back into `angular_velocity` (after [`Solver::solve_rigid`]), in the
-    /// body's frame, each range of [`bodies_per_chunk`] bodies by its own task.
-    pub fn write_back_spin(&self, parallelism: Parallelism, angular_velocity: &mut [Vec3]) {
+    /// Copy the resolved angular velocities of `bodies` (those given to [`Solver::solve_spin`]) back into
+    /// `angular_velocity`, in the body's frame, each range of [`bodies_per_chunk`] bodies by its own task.
+    pub fn write_back_spin(&self, parallelism: Parallelism, bodies: &ContactBodies, angular_velocity: &mut [Vec3]) {
+        debug_assert_eq!(bodies.len(), self.spin.len(), "the bodies of the last solve");
         let size = bodies_per_chunk(parallelism);
         let copy = |(c, w): (usize, &mut [Vec3])| {
             let start = c * size;
-            for (i, r) in self.ranked_in(start..start + w.len()) {
+            for (i, r) in bodies.ranked_in(start..start + w.len()) {
                 let spin = self.spin[r as usize].load();
                 w[i - start] = spin.rotation.inverse() * spin.angular_velocity;
             }
@@ -137,14 +149,14 @@ impl Solver {
     }
 }
 
-/// One contact of rotating bodies: its manifold (the narrowphase's, or measured again where the bodies are now
+/// One contact of bodies that spin: its manifold (the narrowphase's, or measured again where the bodies are now
 /// when an earlier contact moved one), then [`resolve_manifold`]. A pair that an earlier contact separated gets
 /// no push, and impulses only at the points that still approach (as the spheres' path does).
-fn resolve_rigid(state: &[Local], spin: &[LocalSpin], link: &Link, manifolds: &[(Pair, Manifold)], m: &Material) {
+fn resolve_spin(state: &[Local], spin: &[LocalSpin], link: &Link, manifolds: &[(Pair, Manifold)], m: &Material) {
     let (a, b) = (link.a as usize, link.b as usize);
     let ((s1, r1), (s2, r2)) = (state[a].load(), state[b].load());
     let (k1, k2) = (spin[a].load(), spin[b].load());
-    let rigid = |s: crate::BodyState, k: &Spin| RigidState {
+    let spinning = |s: crate::BodyState, k: &Spin| SpinState {
         position: s.position,
         velocity: s.velocity,
         inv_mass: s.inv_mass,
@@ -152,7 +164,7 @@ fn resolve_rigid(state: &[Local], spin: &[LocalSpin], link: &Link, manifolds: &[
         angular_velocity: k.angular_velocity,
         inv_inertia: k.inv_inertia,
     };
-    let (mut ra, mut rb) = (rigid(s1, &k1), rigid(s2, &k2));
+    let (mut ra, mut rb) = (spinning(s1, &k1), spinning(s2, &k2));
     let found = if link.manifold == NO_MANIFOLD {
         // A sphere–sphere contact: the point midway through the overlap, from the centres and the normal.
         let (n, d) = (link.normal, link.depth);
@@ -164,14 +176,14 @@ fn resolve_rigid(state: &[Local], spin: &[LocalSpin], link: &Link, manifolds: &[
     let (manifold, push) = if link.fresh {
         (found, true)
     } else {
-        let solid = |s: &RigidState, k: &Spin, r: f32| Solid::new(k.shape, s.position, r, k.half_extents, s.rotation);
+        let solid = |s: &SpinState, k: &Spin, r: f32| Solid::new(k.shape, s.position, r, k.half_extents, s.rotation);
         match solid_contact(&solid(&ra, &k1, r1), &solid(&rb, &k2, r2)) {
             Some(now) => (now, true),
             None => (found, false),
         }
     };
     resolve_manifold(&mut ra, &mut rb, manifold.normal, manifold.points(), push, m);
-    let motion = |r: &RigidState| crate::BodyState { position: r.position, velocity: r.velocity, inv_mass: r.inv_mass };
+    let motion = |r: &SpinState| crate::BodyState { position: r.position, velocity: r.velocity, inv_mass: r.inv_mass };
     state[a].store_motion(&motion(&ra));
     state[b].store_motion(&motion(&rb));
     spin[a].store_angular_velocity(ra.angular_velocity);

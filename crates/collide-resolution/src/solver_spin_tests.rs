@@ -1,4 +1,4 @@
-//! The rotating path against the one-by-one answer: every contact in ascending pair order, each resolved at its
+//! The spin path against the one-by-one answer: every contact in ascending pair order, each resolved at its
 //! manifold's points (measured again by `solid_contact` when an earlier contact moved one of its bodies), the
 //! sphere–sphere contacts without friction by the spheres' response.
 
@@ -7,7 +7,7 @@ use crate::{BodyState, box_inverse_inertia, resolve_contact, sphere_inverse_iner
 use collide_math::Rng;
 use collide_narrowphase::{samples, sphere_sphere};
 
-/// Rotating bodies — every third a sphere, the others boxes — packed tight enough for several contacts each.
+/// Bodies that spin — every third a sphere, the others boxes — packed tight enough for several contacts each.
 struct Scene {
     position: Vec<Vec3>,
     velocity: Vec<Vec3>,
@@ -78,8 +78,8 @@ impl Scene {
         s
     }
 
-    fn columns(&self) -> RigidColumns<'_> {
-        RigidColumns {
+    fn columns(&self) -> SpinColumns<'_> {
+        SpinColumns {
             shapes: ShapeColumns {
                 position: &self.position,
                 radius: &self.radius,
@@ -95,7 +95,7 @@ impl Scene {
     }
 }
 
-fn solid(c: &RigidColumns<'_>, i: usize) -> Solid {
+fn solid(c: &SpinColumns<'_>, i: usize) -> Solid {
     c.shapes.solid(i)
 }
 
@@ -121,7 +121,7 @@ fn one_by_one(s: &Scene, m: &Material) -> Motion {
             resolve_contact(&mut s1, &mut s2, c.as_ref(), m.restitution);
             (p[i], v[i], p[j], v[j]) = (s1.position, s1.velocity, s2.position, s2.velocity);
         } else {
-            let state = |k: usize, p: &[Vec3], v: &[Vec3], w: &[Vec3]| RigidState {
+            let state = |k: usize, p: &[Vec3], v: &[Vec3], w: &[Vec3]| SpinState {
                 position: p[k],
                 velocity: v[k],
                 inv_mass: s.inv_mass[k],
@@ -135,7 +135,7 @@ fn one_by_one(s: &Scene, m: &Material) -> Motion {
                 let point = (b.position + c.normal * s.radius[j] + a.position - c.normal * s.radius[i]) * 0.5;
                 Manifold::from(Contact { point, ..c })
             });
-            let now = |k: usize, at: &RigidState| {
+            let now = |k: usize, at: &SpinState| {
                 Solid::new(s.shape[k], at.position, s.radius[k], s.half_extents[k], at.rotation)
             };
             let (use_it, push) = if fresh {
@@ -157,12 +157,12 @@ fn one_by_one(s: &Scene, m: &Material) -> Motion {
 
 fn solved(s: &Scene, m: &Material, threads: usize, parallelism: Parallelism) -> Motion {
     rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool").install(|| {
-        let mut solver = Solver::default();
+        let (mut solver, mut bodies) = (Solver::default(), ContactBodies::default());
         let (mut p, mut v, mut w) = (s.position.clone(), s.velocity.clone(), s.angular_velocity.clone());
-        solver.prepare_shapes(parallelism, p.len(), &s.contacts, &s.manifolds);
-        solver.solve_rigid(parallelism, m, &s.columns(), &s.manifolds);
-        solver.write_back(parallelism, &mut p, &mut v, |_, _, _| {});
-        solver.write_back_spin(parallelism, &mut w);
+        bodies.mark(p.len(), s.contacts.iter().map(|(pair, _)| *pair).chain(s.manifolds.iter().map(|(pair, _)| *pair)));
+        solver.solve_spin(parallelism, &s.contacts, &s.manifolds, &bodies, &s.columns(), m);
+        solver.write_back(parallelism, &bodies, &mut p, &mut v);
+        solver.write_back_spin(parallelism, &bodies, &mut w);
         (p, v, w)
     })
 }
@@ -170,7 +170,7 @@ fn solved(s: &Scene, m: &Material, threads: usize, parallelism: Parallelism) -> 
 /// Bit for bit the one-by-one answer, with and without friction, on 1, 2 and 4 threads, forced parallel, serial and
 /// at the shipped threshold.
 #[test]
-fn the_rotating_path_gives_the_one_by_one_answer_bit_for_bit_on_any_thread_count() {
+fn the_spin_path_gives_the_one_by_one_answer_bit_for_bit_on_any_thread_count() {
     let s = Scene::new(7, 2400, 15.0);
     assert!(
         s.manifolds.len() > 1000 && s.contacts.len() > 50,

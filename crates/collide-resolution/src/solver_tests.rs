@@ -40,6 +40,13 @@ fn scene(seed: u64, n: usize, side: f32, chain: usize) -> Scene {
     Scene { position, velocity, inv_mass, radius, contacts }
 }
 
+impl Scene {
+    /// The solver's view of the scene's bodies, at positions `position` and velocities `velocity`.
+    fn columns<'a>(&'a self, position: &'a [Vec3], velocity: &'a [Vec3]) -> SphereColumns<'a> {
+        SphereColumns { position, velocity, inv_mass: &self.inv_mass, radius: &self.radius }
+    }
+}
+
 /// The one-by-one answer: the final positions and velocities.
 fn one_by_one(s: &Scene, e: f32) -> (Vec<Vec3>, Vec<Vec3>) {
     let (mut p, mut v) = (s.position.clone(), s.velocity.clone());
@@ -69,11 +76,11 @@ fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
 /// The solver's answer on `threads` threads under `parallelism`, and its levels.
 fn solved(s: &Scene, e: f32, threads: usize, parallelism: Parallelism) -> (Vec<Vec3>, Vec<Vec3>, u32) {
     in_pool(threads, || {
-        let mut solver = Solver::default();
+        let (mut solver, mut bodies) = (Solver::default(), ContactBodies::default());
         let (mut p, mut v) = (s.position.clone(), s.velocity.clone());
-        solver.prepare(parallelism, p.len(), &s.contacts);
-        solver.solve(parallelism, e, &p, &v, &s.inv_mass, &s.radius);
-        solver.write_back(parallelism, &mut p, &mut v, |_, _, _| {});
+        bodies.mark(p.len(), s.contacts.iter().map(|(pair, _)| *pair));
+        solver.solve(parallelism, &s.contacts, &bodies, &s.columns(&p, &v), e);
+        solver.write_back(parallelism, &bodies, &mut p, &mut v);
         (p, v, solver.levels())
     })
 }
@@ -117,29 +124,30 @@ fn the_levels_give_the_one_by_one_answer_bit_for_bit_on_any_thread_count() {
 /// from one step to the next, growing and shrinking.
 #[test]
 fn bodies_outside_contacts_keep_their_bits_and_the_solver_is_reusable() {
-    let mut solver = Solver::default();
+    let (mut solver, mut bodies) = (Solver::default(), ContactBodies::default());
     for (seed, n) in [(4, 2000), (5, 500), (6, 2500)] {
         let s = scene(seed, n, 40.0, 0);
         let (mut p, mut v) = (s.position.clone(), s.velocity.clone());
         let parallelism = Parallelism::with_min_work(0);
         in_pool(2, || {
-            solver.prepare(parallelism, n, &s.contacts);
-            solver.solve(parallelism, 1.0, &p, &v, &s.inv_mass, &s.radius);
-            solver.write_back(parallelism, &mut p, &mut v, |_, _, _| {});
+            bodies.mark(n, s.contacts.iter().map(|(pair, _)| *pair));
+            solver.solve(parallelism, &s.contacts, &bodies, &s.columns(&p, &v), 1.0);
+            solver.write_back(parallelism, &bodies, &mut p, &mut v);
         });
         let mut touched = vec![false; n];
         for (pair, _) in &s.contacts {
             (touched[pair.a as usize], touched[pair.b as usize]) = (true, true);
         }
-        assert_eq!(solver.marked(), touched.iter().filter(|&&t| t).count());
-        assert_eq!(solver.marked_in(0..n).collect::<Vec<_>>(), (0..n).filter(|&i| touched[i]).collect::<Vec<_>>());
+        assert_eq!(bodies.len(), touched.iter().filter(|&&t| t).count());
+        assert_eq!(bodies.in_range(0..n).collect::<Vec<_>>(), (0..n).filter(|&i| touched[i]).collect::<Vec<_>>());
         for i in (0..n).filter(|&i| !touched[i]) {
             assert!(p[i] == s.position[i] && v[i] == s.velocity[i], "body {i} is in no contact");
         }
         assert_eq!((p, v), one_by_one(&s, 1.0));
     }
-    solver.prepare(Parallelism::default(), 10, &[]);
+    bodies.mark(10, []);
     let (p, v) = (vec![Vec3::ONE; 10], vec![Vec3::X; 10]);
-    solver.solve(Parallelism::default(), 1.0, &p, &v, &[1.0; 10], &[0.5; 10]);
-    assert_eq!((solver.marked(), solver.levels()), (0, 0));
+    let columns = SphereColumns { position: &p, velocity: &v, inv_mass: &[1.0; 10], radius: &[0.5; 10] };
+    solver.solve(Parallelism::default(), &[], &bodies, &columns, 1.0);
+    assert_eq!((bodies.len(), solver.levels()), (0, 0));
 }

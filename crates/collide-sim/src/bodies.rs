@@ -1,15 +1,15 @@
 use collide_broadphase::Resize;
 use collide_math::{Aabb, Obb, Quat, Vec3};
-use collide_narrowphase::{Shape, ShapeColumns};
-use collide_resolution::{RigidColumns, box_inverse_inertia, rotational_energy, sphere_inverse_inertia};
+use collide_narrowphase::{Shape, ShapeColumns, Solid};
+use collide_resolution::{SpinColumns, SpinState, box_inverse_inertia, rotational_energy, sphere_inverse_inertia};
 
 /// The bodies, as struct-of-arrays: body `i` is `position[i]`, `velocity[i]`, … .
 ///
 /// Columns rather than a `Vec<Body>` because each phase reads only some of them (the AABB pass reads centres
 /// and radii, integration reads positions and velocities), and a column streams through the cache.
 ///
-/// Bodies that turn — boxes, and spheres in a scene with friction — have five more columns in [`Spin`]. A
-/// scene of spheres without friction leaves them empty: its step never reads them.
+/// Bodies that spin — boxes, and spheres in a scene with friction — have five more columns, [`Spin`]. A scene of
+/// spheres without friction has none ([`Bodies::spin`] is `None`): its step never reads them.
 #[derive(Clone, Debug, Default)]
 pub struct Bodies {
     /// Centres.
@@ -22,21 +22,19 @@ pub struct Bodies {
     pub inv_mass: Vec<f32>,
     /// The step of the body's last contact (`u64::MAX`: never), for the renderer's collision flash.
     pub last_contact: Vec<u64>,
-    /// The rotational columns: one entry per body when [`Spin::enabled`], none otherwise.
-    pub spin: Spin,
+    /// The spin columns, one entry per body, once a box or friction needs them ([`Bodies::enable_spin`]); `None`
+    /// in a scene of spheres without friction.
+    pub(crate) spin: Option<Spin>,
 }
 
-/// The columns of bodies that turn: shape, half extents, rotation, angular velocity and inverse inertia, one
-/// entry per body (spheres included) once enabled, none before — so a scene of spheres without friction holds
-/// and reads none of them.
+/// The columns of bodies that spin: shape, half extents, rotation, angular velocity and inverse inertia, one
+/// entry per body (spheres included).
 ///
 /// A box's `radius` (in [`Bodies`]) is its bounding radius `|half_extents|`: what the checks against the
 /// container, the tunnelling counter and the fast-body test read. Its box for the broadphase comes from its
 /// orientation ([`Obb::aabb`]).
 #[derive(Clone, Debug, Default)]
 pub struct Spin {
-    /// `true` when the columns hold an entry per body.
-    enabled: bool,
     /// Each body's shape.
     pub shape: Vec<Shape>,
     /// Box half extents, along the box's own axes (a sphere's radius on every axis, unused).
@@ -54,12 +52,6 @@ pub struct Spin {
 }
 
 impl Spin {
-    /// `true` when the columns hold an entry per body (boxes, or friction, in the scene).
-    #[must_use]
-    pub fn enabled(&self) -> bool {
-        self.enabled
-    }
-
     /// How many bodies are boxes.
     #[must_use]
     pub fn boxes(&self) -> usize {
@@ -75,13 +67,9 @@ impl Spin {
         self.boxes += usize::from(shape == Shape::Box);
     }
 
-    fn clear(&mut self) {
-        self.shape.clear();
-        self.half_extents.clear();
-        self.rotation.clear();
-        self.angular_velocity.clear();
-        self.inv_inertia.clear();
-        self.boxes = 0;
+    /// Body `i`'s half extents when it is a box.
+    fn box_half_extents(&self, i: usize) -> Option<Vec3> {
+        (self.shape[i] == Shape::Box).then(|| self.half_extents[i])
     }
 }
 
@@ -106,78 +94,121 @@ impl Bodies {
         self.radius.push(radius);
         self.inv_mass.push(1.0 / mass);
         self.last_contact.push(u64::MAX);
-        if self.spin.enabled {
+        if let Some(spin) = &mut self.spin {
             let inertia = sphere_inverse_inertia(radius, 1.0 / mass);
-            self.spin.push(Shape::Sphere, Vec3::splat(radius), Quat::IDENTITY, inertia);
+            spin.push(Shape::Sphere, Vec3::splat(radius), Quat::IDENTITY, inertia);
         }
     }
 
-    /// Give every body (and every body pushed from now on) an entry in the rotational columns; the bodies so far
-    /// are spheres at rest in rotation. Idempotent.
-    pub fn enable_spin(&mut self) {
-        if self.spin.enabled {
-            return;
-        }
-        self.spin.enabled = true;
-        self.spin.clear();
-        for i in 0..self.len() {
-            let r = self.radius[i];
-            self.spin.push(Shape::Sphere, Vec3::splat(r), Quat::IDENTITY, sphere_inverse_inertia(r, self.inv_mass[i]));
-        }
+    /// The spin columns, when the bodies have them (boxes, or friction, in the scene).
+    #[must_use]
+    pub fn spin(&self) -> Option<&Spin> {
+        self.spin.as_ref()
     }
 
-    /// Make body `i` a box of `half_extents` turned by `rotation`, not turning, its velocity kept: its mass is its
-    /// volume (density 1), its inertia a solid box's, its radius its bounding radius. Enables the rotational
-    /// columns.
+    /// The spin columns, to change (tests and scripted experiments).
+    pub fn spin_mut(&mut self) -> Option<&mut Spin> {
+        self.spin.as_mut()
+    }
+
+    /// Give every body (and every body pushed from now on) an entry in the spin columns; the bodies so far are
+    /// spheres that do not spin. Idempotent.
+    pub fn enable_spin(&mut self) -> &mut Spin {
+        let (radius, inv_mass) = (&self.radius, &self.inv_mass);
+        self.spin.get_or_insert_with(|| {
+            let mut spin = Spin::default();
+            for (&r, &m) in radius.iter().zip(inv_mass) {
+                spin.push(Shape::Sphere, Vec3::splat(r), Quat::IDENTITY, sphere_inverse_inertia(r, m));
+            }
+            spin
+        })
+    }
+
+    /// Make body `i` a box of `half_extents` turned by `rotation`, not spinning, its velocity kept: its mass is its
+    /// volume (density 1), its inertia a solid box's, its radius its bounding radius. Enables the spin columns.
     pub fn make_box(&mut self, i: usize, half_extents: Vec3, rotation: Quat) {
-        self.enable_spin();
         let inv_mass = 1.0 / (8.0 * half_extents.x * half_extents.y * half_extents.z);
-        self.radius[i] = half_extents.length();
-        self.inv_mass[i] = inv_mass;
-        let s = &mut self.spin;
+        let s = self.enable_spin();
         s.boxes += usize::from(s.shape[i] != Shape::Box);
         s.shape[i] = Shape::Box;
         s.half_extents[i] = half_extents;
         s.rotation[i] = rotation;
         s.angular_velocity[i] = Vec3::ZERO;
         s.inv_inertia[i] = box_inverse_inertia(half_extents, inv_mass);
+        self.radius[i] = half_extents.length();
+        self.inv_mass[i] = inv_mass;
     }
 
     /// Body `i`'s shape.
     #[must_use]
     pub fn shape(&self, i: usize) -> Shape {
-        if self.spin.enabled { self.spin.shape[i] } else { Shape::Sphere }
+        self.spin.as_ref().map_or(Shape::Sphere, |s| s.shape[i])
+    }
+
+    /// Body `i`'s half extents, when it is a box.
+    #[must_use]
+    pub fn box_half_extents(&self, i: usize) -> Option<Vec3> {
+        self.spin.as_ref().and_then(|s| s.box_half_extents(i))
     }
 
     /// Body `i` as an oriented box, when it is one.
     #[must_use]
     pub fn obb(&self, i: usize) -> Option<Obb> {
-        (self.shape(i) == Shape::Box)
-            .then(|| Obb::new(self.position[i], self.spin.half_extents[i], self.spin.rotation[i]))
+        let s = self.spin.as_ref()?;
+        s.box_half_extents(i).map(|h| Obb::new(self.position[i], h, s.rotation[i]))
     }
 
-    /// The columns the narrowphase reads to dispatch on shapes (the rotational columns must be enabled).
+    /// Body `i` as a solid centred at `center`: its shape and size, and a box's orientation now.
     #[must_use]
-    pub fn shape_columns(&self) -> ShapeColumns<'_> {
-        ShapeColumns {
+    pub fn solid_at(&self, i: usize, center: Vec3) -> Solid {
+        match &self.spin {
+            Some(s) if s.shape[i] == Shape::Box => {
+                Solid::new(Shape::Box, center, self.radius[i], s.half_extents[i], s.rotation[i])
+            }
+            _ => Solid::Sphere(center, self.radius[i]),
+        }
+    }
+
+    /// Body `i` at `position` as the spin response sees it. The bodies have spin columns: it is a box, or the
+    /// partner of one, or the scene has friction.
+    #[must_use]
+    pub fn spin_state(&self, i: usize, position: Vec3) -> SpinState {
+        let s = self.spin.as_ref().expect("a body in the spin response has spin columns");
+        let (v, m) = (self.velocity[i], self.inv_mass[i]);
+        SpinState::from_body_frame(position, v, m, s.rotation[i], s.angular_velocity[i], s.inv_inertia[i])
+    }
+
+    /// Write a spin response's position, velocity and angular velocity back to body `i`.
+    pub fn set_spin_state(&mut self, i: usize, state: &SpinState) {
+        (self.position[i], self.velocity[i]) = (state.position, state.velocity);
+        let s = self.spin.as_mut().expect("a body in the spin response has spin columns");
+        s.angular_velocity[i] = state.body_angular_velocity();
+    }
+
+    /// The columns the narrowphase reads to dispatch on shapes, when the bodies have spin columns.
+    #[must_use]
+    pub fn shape_columns(&self) -> Option<ShapeColumns<'_>> {
+        let s = self.spin.as_ref()?;
+        Some(ShapeColumns {
             position: &self.position,
             radius: &self.radius,
-            shape: &self.spin.shape,
-            half_extents: &self.spin.half_extents,
-            rotation: &self.spin.rotation,
-        }
+            shape: &s.shape,
+            half_extents: &s.half_extents,
+            rotation: &s.rotation,
+        })
     }
 
-    /// The columns resolution reads for rotating bodies (the rotational columns must be enabled).
+    /// The columns the spin response reads, when the bodies have spin columns.
     #[must_use]
-    pub fn rigid_columns(&self) -> RigidColumns<'_> {
-        RigidColumns {
-            shapes: self.shape_columns(),
+    pub fn spin_columns(&self) -> Option<SpinColumns<'_>> {
+        let s = self.spin.as_ref()?;
+        Some(SpinColumns {
+            shapes: self.shape_columns()?,
             velocity: &self.velocity,
             inv_mass: &self.inv_mass,
-            angular_velocity: &self.spin.angular_velocity,
-            inv_inertia: &self.spin.inv_inertia,
-        }
+            angular_velocity: &s.angular_velocity,
+            inv_inertia: &s.inv_inertia,
+        })
     }
 
     /// Make room for `additional` more bodies in every column, or say that the allocator refused (instead of
@@ -188,8 +219,7 @@ impl Bodies {
         self.radius.try_reserve_exact(additional)?;
         self.inv_mass.try_reserve_exact(additional)?;
         self.last_contact.try_reserve_exact(additional)?;
-        if self.spin.enabled {
-            let s = &mut self.spin;
+        if let Some(s) = &mut self.spin {
             s.shape.try_reserve_exact(additional)?;
             s.half_extents.try_reserve_exact(additional)?;
             s.rotation.try_reserve_exact(additional)?;
@@ -209,21 +239,20 @@ impl Bodies {
         }
         self.radius[i] = radius;
         self.inv_mass[i] = 1.0 / (4.0 / 3.0 * std::f32::consts::PI * radius * radius * radius);
-        if self.spin.enabled {
-            self.spin.half_extents[i] = Vec3::splat(radius);
-            self.spin.inv_inertia[i] = sphere_inverse_inertia(radius, self.inv_mass[i]);
+        if let Some(s) = &mut self.spin {
+            s.half_extents[i] = Vec3::splat(radius);
+            s.inv_inertia[i] = sphere_inverse_inertia(radius, self.inv_mass[i]);
         }
     }
 
-    /// Remove everything, keeping the allocations; the rotational columns are disabled.
+    /// Remove everything, keeping the allocations of the columns every body has; the spin columns go.
     pub fn clear(&mut self) {
         self.position.clear();
         self.velocity.clear();
         self.radius.clear();
         self.inv_mass.clear();
         self.last_contact.clear();
-        self.spin.clear();
-        self.spin.enabled = false;
+        self.spin = None;
     }
 
     /// The bounding box of body `i`: a sphere's, or a box's from its orientation.
@@ -240,10 +269,9 @@ impl Bodies {
     #[inline]
     #[must_use]
     pub fn is_finite(&self, i: usize) -> bool {
-        let spin = !self.spin.enabled || {
-            let s = &self.spin;
+        let spin = self.spin.as_ref().is_none_or(|s| {
             s.rotation[i].is_finite() && s.angular_velocity[i].is_finite() && s.half_extents[i].is_finite()
-        };
+        });
         self.position[i].is_finite() && self.velocity[i].is_finite() && self.radius[i].is_finite() && spin
     }
 
@@ -268,8 +296,7 @@ impl Bodies {
             self.radius[kept] = self.radius[i];
             self.inv_mass[kept] = self.inv_mass[i];
             self.last_contact[kept] = self.last_contact[i];
-            if self.spin.enabled {
-                let s = &mut self.spin;
+            if let Some(s) = &mut self.spin {
                 s.shape[kept] = s.shape[i];
                 s.half_extents[kept] = s.half_extents[i];
                 s.rotation[kept] = s.rotation[i];
@@ -283,8 +310,7 @@ impl Bodies {
         self.radius.truncate(kept);
         self.inv_mass.truncate(kept);
         self.last_contact.truncate(kept);
-        if self.spin.enabled {
-            let s = &mut self.spin;
+        if let Some(s) = &mut self.spin {
             s.shape.truncate(kept);
             s.half_extents.truncate(kept);
             s.rotation.truncate(kept);
@@ -304,14 +330,14 @@ impl Bodies {
             .filter(|(_, w)| **w > 0.0)
             .map(|(v, w)| 0.5 * f64::from(v.length_squared()) / f64::from(*w))
             .sum();
-        let s = &self.spin;
-        let rotational: f64 =
-            (0..s.shape.len()).map(|i| rotational_energy(s.angular_velocity[i], s.inv_inertia[i])).sum();
+        let rotational: f64 = self.spin.as_ref().map_or(0.0, |s| {
+            s.angular_velocity.iter().zip(&s.inv_inertia).map(|(&w, &h)| rotational_energy(w, h)).sum()
+        });
         linear + rotational
     }
 
-    /// A hash of every position and velocity, bit for bit (FNV-1a): two runs agree iff this agrees. Rotating
-    /// bodies add their rotations and angular velocities (a scene without them hashes as before they existed).
+    /// A hash of every position and velocity, bit for bit (FNV-1a): two runs agree iff this agrees. Bodies that
+    /// spin add their rotations and angular velocities (a scene without them hashes as before they existed).
     #[must_use]
     pub fn state_hash(&self) -> u64 {
         let mut h: u64 = 0xCBF2_9CE4_8422_2325;
@@ -327,9 +353,11 @@ impl Bodies {
                 eat(x.to_bits());
             }
         }
-        for (q, w) in self.spin.rotation.iter().zip(&self.spin.angular_velocity) {
-            for x in [q.x, q.y, q.z, q.w, w.x, w.y, w.z] {
-                eat(x.to_bits());
+        if let Some(s) = &self.spin {
+            for (q, w) in s.rotation.iter().zip(&s.angular_velocity) {
+                for x in [q.x, q.y, q.z, q.w, w.x, w.y, w.z] {
+                    eat(x.to_bits());
+                }
             }
         }
         h

@@ -1,8 +1,9 @@
 //! The collide world and its step.
 //!
 //! - [`Bodies`]: the bodies in struct-of-arrays form (positions, velocities, radii, inverse masses), indexed by
-//!   a dense `u32`, and — in scenes with boxes or friction — the rotational columns of [`Spin`]: shape, half
-//!   extents, rotation, angular velocity, inverse inertia. A scene of spheres without friction holds none of them.
+//!   a dense `u32`, and — in scenes with boxes or friction — the spin columns, [`Spin`]: shape, half extents,
+//!   rotation, angular velocity, inverse inertia. A scene of spheres without friction has none
+//!   ([`Bodies::spin`] is `None`).
 //! - [`SCENARIOS`]: the registry of named, seeded scenes shared by the app, the bench and the tests
 //!   (`thesis`, `uniform`, `cluster`, `tour`, `tunnel`, …), each a row with its defaults, its spawn function and, for
 //!   scripted scenes, a `script` run before every step (which may pull, resize and append bodies) with the named
@@ -11,11 +12,13 @@
 //! - [`Config`]: the TOML config (serde, `deny_unknown_fields`), `--set KEY=VALUE` overrides, and errors that
 //!   name the file, the line and the valid choices ([`ConfigError`]).
 //! - [`Simulation`]: one step is integrate → boxes → broadphase → narrowphase → resolution → walls → record, one
-//!   method per phase, each a puffin scope and a timed field of the [`FrameRecord`]. The box phase fills the
-//!   broadphase's motion hint (`Frame::with_moved`) as it writes the boxes; the narrowphase's contacts flow to
-//!   resolution, which recomputes one only when an earlier contact of the step has pushed one of its bodies (the
-//!   sequential-impulse order). Records stay in memory and are written as CSV at the end of a run
-//!   ([`write_csv`]), with the scripted phase of each step.
+//!   list of stages, each a puffin scope and a timed field of the [`FrameRecord`], each handing the next what it
+//!   found. The box phase fills the broadphase's motion hint (`Frame::with_moved`) as it writes the boxes, and
+//!   lists the bodies outside the container; the broadphase's pairs go to the narrowphase; the narrowphase's
+//!   contacts go to resolution, which marks their bodies (`collide_resolution::ContactBodies`) and recomputes a
+//!   contact only when an earlier contact of the step has pushed one of its bodies (the sequential-impulse order);
+//!   the contacts' bodies and the box pass's list go to the walls. Records stay in memory and are written as CSV
+//!   at the end of a run ([`write_csv`]), with the scripted phase of each step.
 //!
 //! - [`Replay`]: `scenario = "replay"` — the boxes of a `.aabbs` file (Broadmark's format, `collide-aabbs`) fed
 //!   frame by frame to any broadphase, with no physics: read → broadphase → record, apart from the simulation's
@@ -26,6 +29,13 @@
 //!
 //! Nothing in the step allocates once its buffers have grown to the scene (pairs, contacts, boxes, motion flags).
 //!
+//! **The step's decisions, taken once.** Before its first stage (after the scenario's script, which may add
+//! bodies), a step decides which stages the bodies' shapes need (`stages.rs`): spheres that do not spin, spheres
+//! that spin (friction), or a scene with boxes — three implementations of the same five stages (integrate, boxes,
+//! narrowphase, resolution, walls); and whether the scene can tunnel (`continuous.rs`): continuous detection, or
+//! nothing. No stage asks again. The constants every stage reads — the contacts' material among them — are
+//! computed once per step too.
+//!
 //! **The step on several threads.** The passes over the bodies (integrate, boxes, walls) go over the columns once
 //! each, in fixed chunks of bodies, on rayon's threads once the body count reaches the shared
 //! `collide_broadphase::Parallelism` threshold; the narrowphase goes over the pairs in chunks; resolution is
@@ -33,22 +43,25 @@
 //! pair order. Every body's result depends on that body alone, chunk outputs are appended in chunk order and the
 //! levels are defined by the pairs, so the state hash is the same on any thread count and for any broadphase;
 //! the pairs themselves are never sorted, only the contacts, by a counting sort inside the solver. The walls visit
-//! only the bodies that can be outside: those the box pass listed near or past a wall, and those of the step's
-//! contacts, which meet the walls as resolution writes them back.
+//! only the bodies that can be outside: those the box pass listed near or past a wall, and the contacts' bodies
+//! resolution handed over (which it may have pushed out) — each contact body a second time after resolution
+//! wrote it back, but no other body.
 //!
 //! **Boxes** (`shape = "box"` or `"mixed"`, [`ShapeMix`]). Spawns and scripts push spheres; [`Setup::assign_shapes`]
 //! then makes the mix's bodies boxes (half extents around the drawn radius, a random orientation, each from a
 //! generator of its own, so that the scene's positions and velocities are the spheres' scene's). A scene with
-//! boxes adds to the step, each in its phase: the boxes turned after the integration (`spin_passes::rotate`,
+//! boxes runs the boxes' stages: the boxes turned after the integration (`spin_passes::rotate`,
 //! `collide_resolution::advance_rotation`), the box pass writing a box's AABB from its orientation, the narrowphase
 //! dispatched on the pair's shapes (`collide_narrowphase::ShapeContacts`: the sphere–sphere contacts as before, a
-//! manifold for every pair with a box), resolution through the solver's rotating path (`Solver::solve_rigid`: the
+//! manifold for every pair with a box), resolution through the solver's spin path (`Solver::solve_spin`: the
 //! same levels, impulses at the manifold's points with restitution, friction and torque) and the walls meeting
-//! every contact body and listed body with rotation (`spin_passes::rigid_walls`). A scene of spheres with
-//! `friction > 0` takes the rotating path too (its spheres spin); a scene of spheres without friction runs none of
-//! it, and its bits are those it had before boxes (the golden hashes of `tests/tests/determinism.rs`).
+//! every contact body and listed body with spin (`spin_passes::spin_walls`). A scene of spheres with
+//! `friction > 0` takes the spin response and walls too (its spheres spin); a scene of spheres without friction runs
+//! none of it, and its bits are those it had before boxes (the golden hashes of `tests/tests/determinism.rs`).
 //!
-//! **Continuous collision detection and tunnelling** (`ccd.rs`, spheres and boxes). A body whose displacement in a
+//! **Continuous collision detection and tunnelling** (spheres and boxes): one stage, `continuous.rs`, in four parts
+//! at their places in the step — `sweep.rs` (start positions, fast bodies, swept boxes), `ccd.rs` (the times of
+//! impact, resolved), `tunnelling.rs` (the counts) and `obstacles.rs` (push-out, sides). A body whose displacement in a
 //! step exceeds its radius (a box: its smallest half extent) is *fast*: between two discrete steps it can pass
 //! through a thin obstacle or another body without ever overlapping it. In a scene that can tunnel — one with
 //! static obstacles (the `tunnel`'s wall, a list of `Obb`s in the [`Setup`], tested against every body each step
@@ -61,7 +74,7 @@
 //!   box–box by separating axes on the move) and for every fast body and obstacle, on the step's linear motions —
 //!   are processed **in ascending `(t, a, b)` order** (a min-heap; obstacle `k` sorts as body `u32::MAX − k`).
 //!   Each event moves its bodies to their places at `t`, applies the response there (two spheres: the impulse of
-//!   the scene's restitution; a pair with a box, or a box against an obstacle: the rotating response at the
+//!   the scene's restitution; a pair with a box, or a box against an obstacle: the spin response at the
 //!   contact's points, with restitution, friction and torque; a sphere against an obstacle: the velocity's normal
 //!   part reflected), and **drops the rest of their step's motion**: they stay at the impact point with the new
 //!   velocity and move on next step. A body stopped by an earlier event is **measured again**: it stands still at
@@ -78,7 +91,7 @@
 //! by the discrete test at the step's end.
 //!
 //! After the walls, every body is pushed out of every obstacle it overlaps (the discrete test, `sphere_box`; a box
-//! by `box_box` and the rotating response against the immovable obstacle), and a body whose centre ended on the
+//! by `box_box` and the spin response against the immovable obstacle), and a body whose centre ended on the
 //! other side of an obstacle's mid-plane (across its thinnest axis) along a path that met it (the body's own shape
 //! on its path) is counted as tunnelled — one that was pushed out on the far side included. The counts are
 //! [`FrameRecord::tunnelled`], the CSV's `tunnelled` column and the run summary's total. With `ccd` the pair
@@ -91,9 +104,8 @@
 //! # Complexity
 //!
 //! A step is O(n) for the body passes, O(p) for the narrowphase over p pairs (a box–box pair costs about 40 times a
-//! sphere–sphere pair), O(n/64 + c + m) for resolution
-//! over c contacts among m bodies, O(outside + contact bodies) for the walls — plus the broadphase's own cost. In a scene that can
-//! tunnel, add O(n) for the start positions and swept boxes, O(p) times of impact over the pairs with a fast body,
+//! sphere–sphere pair), O(n/64 + c + m) for resolution over c contacts among m bodies (the marking of the contacts'
+//! bodies included), O(outside + m) for the walls — plus the broadphase's own cost. In a scene that can tunnel, add O(n) for the start positions and swept boxes, O(p) times of impact over the pairs with a fast body,
 //! O(e log e) for e events with `ccd`, and O(n·k) for k obstacles (push-out and crossing count); these are serial.
 //!
 //! # Performance tips
@@ -117,7 +129,9 @@
 mod bodies;
 mod ccd;
 mod config;
+mod continuous;
 pub mod memory;
+mod obstacles;
 mod passes;
 mod record;
 mod replay;
@@ -125,6 +139,11 @@ mod scenario;
 mod simulation;
 mod speed_hint;
 mod spin_passes;
+mod stages;
+mod sweep;
+#[cfg(test)]
+mod testing;
+mod tunnelling;
 
 pub use bodies::{Bodies, Spin};
 pub use config::{

@@ -1,16 +1,17 @@
-//! The step's passes over the bodies: integration, boxes, walls. Each goes over the body columns once, in chunks
-//! of [`bodies_per_chunk`] bodies — on rayon's threads when the [`Parallelism`] says so for the body count, in
-//! order on this thread otherwise. The chunks are fixed ranges of bodies, whatever the thread count, and each
-//! body's result depends on that body alone, so the passes give the same bits on any number of threads.
+//! The step's passes over the bodies: integration, boxes, and the spheres' walls (the walls of bodies that spin
+//! are in `spin_passes.rs`). Each goes over the body columns once, in chunks of [`bodies_per_chunk`] bodies — on
+//! rayon's threads when the [`Parallelism`] says so for the body count, in order on this thread otherwise. The
+//! chunks are fixed ranges of bodies, whatever the thread count, and each body's result depends on that body
+//! alone, so the passes give the same bits on any number of threads.
 //!
 //! Walls touch few bodies: only a body whose box left the container when it moved, or that resolution pushed,
 //! can be outside it after the step. The box pass lists the first kind per chunk (with the wall's own
-//! comparison, so that the list is exactly the bodies the wall would change), the solver marks the second, and
-//! the wall pass visits those two lists instead of every body.
+//! comparison, so that the list is exactly the bodies the wall would change), resolution hands over the second
+//! (the contacts' bodies, [`ContactBodies`]), and the wall pass visits those two lists instead of every body.
 
 use collide_broadphase::Parallelism;
 use collide_math::{Aabb, Vec3};
-use collide_resolution::{Solver, bodies_per_chunk};
+use collide_resolution::{ContactBodies, bodies_per_chunk};
 use rayon::prelude::*;
 
 /// `v += g·dt; p += v·dt` for every body (without gravity, velocities are only read). A body whose state is not
@@ -149,29 +150,37 @@ pub struct WallColumns<'a> {
     pub last_contact: &'a mut [u64],
 }
 
-/// Put back inside `container` (restitution `e`) every body the box pass listed as outside and — unless
-/// `walled`, when resolution did it as it wrote them back — every body in a contact of this step (which
-/// resolution may have pushed out), and stamp the latter's `last_contact` with `step`. The other bodies are where
-/// their boxes were, inside: the wall would not change them.
+/// The bodies the walls visit: those the earlier phases found may be outside the container.
+#[derive(Clone, Copy)]
+pub struct WallLists<'a> {
+    /// Per chunk of [`bodies_per_chunk`] bodies: those the box pass listed outside (or nearly) when it built their
+    /// boxes.
+    pub outside: &'a [Vec<u32>],
+    /// The bodies of this step's contacts, which resolution may have pushed out (and which get their
+    /// `last_contact` stamp).
+    pub contact_bodies: &'a ContactBodies,
+}
+
+/// Put back inside `container` (restitution `e`) every body of this step's contacts (which resolution may have
+/// pushed out), stamping its `last_contact` with `step`, and every body the box pass listed as outside. The other
+/// bodies are where their boxes were, inside: the wall would not change them.
 pub fn walls(
     parallelism: Parallelism,
     columns: WallColumns<'_>,
     radius: &[f32],
-    outside: &[Vec<u32>],
-    (solver, walled): (&Solver, bool),
+    lists: WallLists<'_>,
     (container, e, step): (Aabb, f32, u64),
 ) {
     let size = bodies_per_chunk(parallelism);
+    let WallLists { outside, contact_bodies } = lists;
     let chunk = |(c, ((p, v), last)): WallChunk<'_>| {
         let (start, len) = (c * size, p.len());
         let mut wall = |i: usize| {
             let r = radius[i];
             collide_resolution::wall(&mut p[i - start], &mut v[i - start], Vec3::splat(r), &container, e);
         };
-        for i in solver.marked_in(start..start + len) {
-            if !walled {
-                wall(i);
-            }
+        for i in contact_bodies.in_range(start..start + len) {
+            wall(i);
             last[i - start] = step;
         }
         // A body on both lists is put back twice: the wall is idempotent (a body against it is not past it).

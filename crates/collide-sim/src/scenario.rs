@@ -126,13 +126,13 @@ impl Setup {
         self.ccd || !self.obstacles.is_empty()
     }
 
-    /// `true` when the scene's bodies need the rotational columns: boxes, or friction.
+    /// `true` when the scene's bodies need the spin columns: boxes, or friction.
     #[must_use]
     pub fn spins(&self) -> bool {
         self.shape != ShapeMix::Sphere || self.friction > 0.0
     }
 
-    /// Give the bodies from `from` on their shapes: in a scene that [`spins`](Setup::spins) the rotational columns
+    /// Give the bodies from `from` on their shapes: in a scene that [`spins`](Setup::spins) the spin columns
     /// are enabled, and every body the mix makes a box becomes one — half extents around its drawn radius
     /// (`half_extents · r / radius`, each axis times a draw from `[1 − s, 1 + s]`) and a uniformly random
     /// orientation, from a generator of its own seeded by the scene's seed and its index. Spawns and scripts push

@@ -1,15 +1,15 @@
-use crate::ccd::{self, Continuous};
-use crate::passes::{self, BoxPass, WallColumns};
+use crate::continuous::{self, Continuous};
+use crate::passes::{BoxPass, WallLists};
 use crate::record::{FrameRecord, RunSummary};
 use crate::scenario::{Setup, pull_toward};
-use crate::spin_passes::{self, RigidWallColumns, RigidWallSetup};
+use crate::stages::{Contacts, Geometry, NarrowphaseBuffers, StepContext, shape_stages};
 use crate::{Bodies, Config, ConfigError};
 use collide_algorithms::{AlgorithmDescriptor, Params};
 use collide_broadphase::parallel::{keep_awake, on_worker};
 use collide_broadphase::{Broadphase, Frame, Pair, PairList, Parallelism, Resize};
 use collide_math::{Aabb, Rng, Vec3};
-use collide_narrowphase::{Contact, Manifold, Shape, ShapeContacts, SphereContacts};
-use collide_resolution::{Material, Solver};
+use collide_narrowphase::{Contact, Manifold, Shape};
+use collide_resolution::{ContactBodies, Material, Solver};
 use collide_timing::{Clock, Phase, PhaseTimer};
 use std::time::Instant;
 
@@ -21,28 +21,25 @@ pub struct Simulation {
     algorithm: &'static AlgorithmDescriptor,
     params: Params,
     broadphase: Box<dyn Broadphase>,
+    /// The broadphase's pairs, the narrowphase's input.
     pairs: PairList,
     /// The touching pairs of this step and how they touch, from the narrowphase to resolution.
-    contacts: Vec<(Pair, Contact)>,
+    contacts: Contacts,
+    /// The contacts' bodies, marked at resolution: the solver numbers them, the walls visit them.
+    contact_bodies: ContactBodies,
     /// Per body: its box changed since the previous step (the broadphase's motion hint).
     moved: Vec<bool>,
     /// When the step's own passes (bodies, narrowphase, resolution) go to rayon's threads.
     parallelism: Parallelism,
     /// The narrowphase's per-chunk buffers.
-    narrowphase: SphereContacts,
-    /// The touching pairs with a box and their manifolds (scenes with boxes; empty otherwise).
-    manifolds: Vec<(Pair, Manifold)>,
-    /// The shape-dispatching narrowphase's per-chunk buffers (scenes with boxes).
-    shape_contacts: ShapeContacts,
-    /// The contacts' bodies, marked and numbered by the narrowphase, resolved by resolution.
+    narrowphase: NarrowphaseBuffers,
+    /// Resolution's buffers.
     solver: Solver,
     /// Per chunk of bodies: those whose box was outside the container when it was built (the walls' list).
     outside: Vec<Vec<u32>>,
-    /// Continuous detection and the tunnelling count (scenes that can tunnel only); boxed, as most scenes never
-    /// use it and the simulation is held by value (the app's `World` enum).
+    /// Continuous detection's buffers (scenes that can tunnel only); boxed, as most scenes never use it and the
+    /// simulation is held by value (the app's `World` enum).
     continuous: Box<Continuous>,
-    /// This step's tunnelled bodies and pairs.
-    tunnelled: u32,
 
     clock: Clock,
     rng: Rng,
@@ -102,16 +99,14 @@ impl Simulation {
             bodies: Bodies::default(),
             aabbs: Vec::new(),
             pairs: PairList::new(),
-            contacts: Vec::new(),
+            contacts: Contacts::default(),
+            contact_bodies: ContactBodies::default(),
             moved: Vec::new(),
             parallelism: Parallelism::default(),
-            narrowphase: SphereContacts::default(),
-            manifolds: Vec::new(),
-            shape_contacts: ShapeContacts::default(),
+            narrowphase: NarrowphaseBuffers::default(),
             solver: Solver::default(),
             outside: Vec::new(),
             continuous: Box::default(),
-            tunnelled: 0,
             last_frame_seconds: clock.nominal_dt(),
             clock,
             rng: Rng::new(setup.seed),
@@ -200,8 +195,9 @@ impl Simulation {
     }
 
     /// One step of `dt` seconds: script → integrate → boxes → broadphase → narrowphase → resolution → walls →
-    /// record. Each phase is one method, a puffin scope and a timed field of the [`FrameRecord`]; data flows one
-    /// way, each phase handing the next what it found (boxes, pairs, contacts).
+    /// record, each phase a timed field of the [`FrameRecord`] and a puffin scope; data flows one way, each phase
+    /// handing the next what it found (boxes, pairs, contacts, the contacts' bodies). In a scene that can tunnel,
+    /// continuous detection adds its parts at their places (`continuous.rs`).
     ///
     /// The step runs on one of rayon's threads ([`on_worker`]): from a caller outside the pool, the parallel
     /// sections of the broadphase would often run serially on a two-core machine. A caller that steps many
@@ -219,41 +215,62 @@ impl Simulation {
         keep_awake(|| self.step_awake(dt));
     }
 
+    /// The pipeline. The script runs first (it may add bodies, boxes among them); then the step takes its
+    /// decisions, once: which stages the bodies' shapes need ([`shape_stages`]: the geometry, spheres or boxes,
+    /// and the response, without or with spin), whether the scene can tunnel ([`continuous::detection`]), and the
+    /// constants every stage reads ([`StepContext`]). The list below is the same for every scene.
     fn step_awake(&mut self, dt: f32) {
         puffin::profile_scope!("step");
         let start = Instant::now();
         let mut timer = PhaseTimer::start();
         self.run_script();
-        // Continuous detection and its counter, only in scenes that have something to count (see `ccd`).
-        let continuous = Continuous::active(&self.setup, dt);
-        if continuous {
-            self.continuous.begin(&self.bodies.position);
-        }
-        self.integrate(dt);
+        let (geometry, response) = shape_stages(&self.bodies);
+        let detection = continuous::detection(&self.setup, dt);
+        let cx = self.context(dt);
+
+        detection.begin(&mut self.continuous, &self.bodies.position);
+        geometry.integrate(&cx, &mut self.bodies);
         timer.end(Phase::Integrate);
-        let removed = self.build_boxes();
-        if continuous {
-            self.sweep_boxes(removed);
-        }
+
+        let removed = self.build_boxes(geometry, &cx);
+        detection.sweep(&mut self.continuous, &self.bodies, removed, &mut self.aabbs, &mut self.moved);
         timer.end(Phase::Aabbs);
+
         self.find_pairs(dt);
         timer.end(Phase::Broadphase);
-        self.tunnelled = 0;
-        if continuous {
-            self.times_of_impact(dt);
-        }
-        self.narrowphase();
+
+        let pairs = self.pairs.as_slice();
+        let mut tunnelled = detection.impacts(&mut self.continuous, &cx, &self.setup, pairs, &mut self.bodies);
+        geometry.narrowphase(&cx, &mut self.narrowphase, pairs, &self.bodies, &mut self.contacts);
         timer.end(Phase::Narrowphase);
+
+        self.mark_contact_bodies();
         if self.setup.resolution {
-            self.resolve(dt);
+            response.resolve(&cx, &mut self.solver, &self.contacts, &self.contact_bodies, &mut self.bodies);
         }
         timer.end(Phase::Resolution);
-        self.walls(dt);
-        if continuous {
-            self.obstacles(dt);
-        }
+
+        let lists = WallLists { outside: &self.outside, contact_bodies: &self.contact_bodies };
+        response.walls(&cx, lists, &mut self.bodies);
+        tunnelled += detection.obstacles(&mut self.continuous, &cx, &self.setup, &mut self.bodies);
         timer.end(Phase::Walls);
-        self.record(dt, start, &timer, removed);
+
+        self.record(dt, start, &timer, removed, tunnelled);
+    }
+
+    /// The step's constants: the contacts' material is the scene's restitution and friction, and the resting speed
+    /// (what gravity adds in two steps: a point approaching slower rests instead of bouncing; 0 without gravity).
+    fn context(&self, dt: f32) -> StepContext {
+        let rest_speed = 2.0 * self.setup.gravity.length() * dt;
+        let material = Material { restitution: self.setup.restitution, friction: self.setup.friction, rest_speed };
+        StepContext {
+            parallelism: self.parallelism,
+            dt,
+            gravity: self.setup.gravity,
+            container: self.setup.container,
+            material,
+            step: self.step,
+        }
     }
 
     /// The scenario's scripted events. A script that appended bodies is followed by the notice the broadphase
@@ -275,21 +292,11 @@ impl Simulation {
         }
     }
 
-    /// `v += g·dt; p += v·dt`, one pass over the two columns; and the boxes turned, in a scene with boxes.
-    fn integrate(&mut self, dt: f32) {
-        puffin::profile_scope!("integrate");
-        let b = &mut self.bodies;
-        passes::integrate(self.parallelism, &mut b.position, &mut b.velocity, self.setup.gravity, dt);
-        if b.spin.boxes() > 0 {
-            spin_passes::rotate(self.parallelism, &mut b.spin, dt);
-        }
-    }
-
     /// Rebuild every box and the motion hint in one pass (a body whose new box is bit for bit its old one is
     /// marked resting), listing the bodies outside the container for the walls. A body whose state is not finite
     /// has a non-finite box (integration made its position so): when the pass finds one, such bodies are removed
     /// and the pass runs again — a rare event. Returns how many bodies were removed.
-    fn build_boxes(&mut self) -> u32 {
+    fn build_boxes(&mut self, geometry: &dyn Geometry, cx: &StepContext) -> u32 {
         puffin::profile_scope!("aabbs");
         let mut removed = 0;
         loop {
@@ -299,23 +306,8 @@ impl Simulation {
             let known = if removed > 0 || std::mem::take(&mut self.renumbered) { 0 } else { self.aabbs.len().min(n) };
             self.aabbs.resize(n, Aabb::default());
             self.moved.resize(n, true);
-            let pass = BoxPass { container: self.setup.container, known, outside: &mut self.outside };
-            let b = &self.bodies;
-            let (aabbs, moved) = (&mut self.aabbs, &mut self.moved);
-            let invalid = if b.spin.boxes() > 0 {
-                // A box's box from its orientation (`Obb::aabb`), a sphere's from its radius.
-                let (shape, half, rotation) = (&b.spin.shape, &b.spin.half_extents, &b.spin.rotation);
-                passes::boxes(self.parallelism, &b.position, &b.radius, aabbs, moved, pass, |i, p, r| {
-                    if shape[i] == Shape::Box {
-                        collide_math::Obb::new(p, half[i], rotation[i]).aabb()
-                    } else {
-                        Aabb::from_center_radius(p, r)
-                    }
-                })
-            } else {
-                passes::boxes(self.parallelism, &b.position, &b.radius, aabbs, moved, pass, passes::sphere_aabb)
-            };
-            if !invalid {
+            let pass = BoxPass { container: cx.container, known, outside: &mut self.outside };
+            if !geometry.boxes(cx, &self.bodies, &mut self.aabbs, &mut self.moved, pass) {
                 return removed;
             }
             let more = self.remove_non_finite();
@@ -328,44 +320,6 @@ impl Simulation {
         }
     }
 
-    /// The fast bodies' boxes become their swept boxes (see [`Continuous::sweep`]). A step that removed bodies
-    /// renumbered them, so the start positions no longer match: that (rare) step has no fast body.
-    fn sweep_boxes(&mut self, removed: u32) {
-        puffin::profile_scope!("sweep");
-        if removed > 0 {
-            self.continuous.forget(&self.bodies.position);
-        }
-        self.continuous.sweep(&self.bodies, &mut self.aabbs, &mut self.moved);
-    }
-
-    /// The times of impact of the fast bodies, before the discrete narrowphase: with `ccd` (and resolution on),
-    /// the bodies are stopped and bounced at their impacts; without, the pairs that passed through each other are
-    /// counted.
-    fn times_of_impact(&mut self, dt: f32) {
-        puffin::profile_scope!("times of impact");
-        let material = self.material(dt);
-        let ccd = self.setup.ccd && self.setup.resolution;
-        let (pairs, obstacles) = (self.pairs.as_slice(), &self.setup.obstacles);
-        self.tunnelled += self.continuous.events(ccd, &material, pairs, obstacles, &mut self.bodies);
-    }
-
-    /// The obstacles: with `ccd`, the bodies pushed through one by the contact solver put back on their side; every
-    /// body pushed out of them (O(n·k)); then the bodies that went through one counted.
-    fn obstacles(&mut self, dt: f32) {
-        puffin::profile_scope!("obstacles");
-        let material = self.material(dt);
-        let (b, obstacles) = (&mut self.bodies, &self.setup.obstacles);
-        let e = self.setup.restitution;
-        if self.setup.ccd && self.setup.resolution {
-            self.continuous.keep_sides(b, obstacles, e);
-        }
-        ccd::push_out_of_obstacles(&mut b.position, &mut b.velocity, &b.radius, &b.spin.shape, obstacles, e);
-        if b.spin.boxes() > 0 {
-            ccd::push_boxes_out_of_obstacles(b, obstacles, &material);
-        }
-        self.tunnelled += self.continuous.crossings(b, obstacles);
-    }
-
     fn find_pairs(&mut self, dt: f32) {
         puffin::profile_scope!("broadphase");
         let speed = crate::speed_hint::speed_hint(&self.bodies.velocity, &self.aabbs, dt);
@@ -373,96 +327,14 @@ impl Simulation {
         self.broadphase.find_pairs(&frame, &mut self.pairs);
     }
 
-    /// The exact test on every candidate pair, in the broadphase's order, keeping the contacts for resolution;
-    /// their bodies are marked and numbered for resolution and the walls.
-    ///
-    /// In a scene with boxes the test is chosen per pair by the bodies' shapes (`ShapeContacts`): sphere–sphere
-    /// pairs give the same contacts, the pairs with a box their manifolds.
-    fn narrowphase(&mut self) {
-        puffin::profile_scope!("narrowphase");
-        let b = &self.bodies;
-        if b.spin.boxes() > 0 {
-            let columns = b.shape_columns();
-            let pairs = self.pairs.as_slice();
-            self.shape_contacts.find(self.parallelism, pairs, &columns, &mut self.contacts, &mut self.manifolds);
-            self.solver.prepare_shapes(self.parallelism, b.len(), &self.contacts, &self.manifolds);
-            return;
-        }
-        self.manifolds.clear();
-        self.narrowphase.find(self.parallelism, self.pairs.as_slice(), &b.position, &b.radius, &mut self.contacts);
-        self.solver.prepare(self.parallelism, b.len(), &self.contacts);
+    /// The bodies of this step's contacts, marked for resolution and the walls. Timed as resolution, whose
+    /// numbering of the bodies it is (the walls need it too when resolution is off).
+    fn mark_contact_bodies(&mut self) {
+        puffin::profile_scope!("contact bodies");
+        self.contact_bodies.mark(self.bodies.len(), self.contacts.pairs());
     }
 
-    /// The contacts' material: the scene's restitution and friction, and the resting speed (what gravity adds in
-    /// two steps: a point approaching slower rests instead of bouncing; 0 without gravity).
-    fn material(&self, dt: f32) -> Material {
-        let rest_speed = 2.0 * self.setup.gravity.length() * dt;
-        Material { restitution: self.setup.restitution, friction: self.setup.friction, rest_speed }
-    }
-
-    /// Push-out and impulse for every contact, with the answer of resolving them one by one in ascending pair
-    /// order — whatever order the broadphase found them in (see [`collide_resolution::Solver`]). As each body of
-    /// a contact is written back, the container's walls put it back inside (resolution may have pushed it out),
-    /// while it is in the cache.
-    ///
-    /// With rotating bodies (boxes, friction) the solver's rigid path resolves every contact at its points; the
-    /// walls then meet the contacts' bodies in the wall pass, which has their angular velocities.
-    fn resolve(&mut self, dt: f32) {
-        puffin::profile_scope!("resolution");
-        if self.bodies.spin.enabled() {
-            let material = self.material(dt);
-            let b = &mut self.bodies;
-            self.solver.solve_rigid(self.parallelism, &material, &b.rigid_columns(), &self.manifolds);
-            self.solver.write_back(self.parallelism, &mut b.position, &mut b.velocity, |_, _, _| {});
-            self.solver.write_back_spin(self.parallelism, &mut b.spin.angular_velocity);
-            return;
-        }
-        let b = &mut self.bodies;
-        self.solver.solve(self.parallelism, self.setup.restitution, &b.position, &b.velocity, &b.inv_mass, &b.radius);
-        let (radius, container, e) = (&b.radius, self.setup.container, self.setup.restitution);
-        self.solver.write_back(self.parallelism, &mut b.position, &mut b.velocity, |i, p, v| {
-            collide_resolution::wall(p, v, Vec3::splat(radius[i]), &container, e);
-        });
-    }
-
-    /// The container's walls, for the bodies that can be outside it (see [`passes::walls`]; the contacts' bodies
-    /// met them as resolution wrote them back, or meet them here when resolution is off); the contacts' bodies get
-    /// their `last_contact` stamp.
-    fn walls(&mut self, dt: f32) {
-        puffin::profile_scope!("walls");
-        if self.bodies.spin.enabled() {
-            let material = self.material(dt);
-            let b = &mut self.bodies;
-            let crate::Spin { shape, rotation, half_extents, inv_inertia, angular_velocity, .. } = &mut b.spin;
-            let setup = RigidWallSetup {
-                radius: &b.radius,
-                inv_mass: &b.inv_mass,
-                shape,
-                rotation,
-                half_extents,
-                inv_inertia,
-                container: self.setup.container,
-                material,
-                step: self.step,
-            };
-            let columns = RigidWallColumns {
-                position: &mut b.position,
-                velocity: &mut b.velocity,
-                last_contact: &mut b.last_contact,
-                angular_velocity,
-            };
-            spin_passes::rigid_walls(self.parallelism, columns, &setup, &self.outside, &self.solver);
-            return;
-        }
-        let b = &mut self.bodies;
-        let columns =
-            WallColumns { position: &mut b.position, velocity: &mut b.velocity, last_contact: &mut b.last_contact };
-        let setup = (self.setup.container, self.setup.restitution, self.step);
-        let contacts_walled = self.setup.resolution;
-        passes::walls(self.parallelism, columns, &b.radius, &self.outside, (&self.solver, contacts_walled), setup);
-    }
-
-    fn record(&mut self, dt: f32, start: Instant, timer: &PhaseTimer, removed: u32) {
+    fn record(&mut self, dt: f32, start: Instant, timer: &PhaseTimer, removed: u32, tunnelled: u32) {
         let record = FrameRecord {
             frame: self.step,
             n: self.bodies.len() as u32,
@@ -472,9 +344,9 @@ impl Simulation {
             step_ms: start.elapsed().as_secs_f64() * 1e3,
             phases: timer.times(),
             pairs: self.pairs.len() as u64,
-            contacts: (self.contacts.len() + self.manifolds.len()) as u64,
+            contacts: self.contacts.len() as u64,
             removed,
-            tunnelled: self.tunnelled,
+            tunnelled,
             stats: self.broadphase.stats(),
         };
         self.step += 1;
@@ -564,14 +436,14 @@ impl Simulation {
     /// of spheres, the sphere–sphere pairs of a scene with boxes (see [`Simulation::manifolds`]).
     #[must_use]
     pub fn contacts(&self) -> &[(Pair, Contact)] {
-        &self.contacts
+        &self.contacts.spheres
     }
 
     /// The last step's touching pairs with a box and their manifolds, in the pairs' order (empty in a scene of
     /// spheres).
     #[must_use]
     pub fn manifolds(&self) -> &[(Pair, Manifold)] {
-        &self.manifolds
+        &self.contacts.manifolds
     }
 
     /// The last step's motion hint: per body, whether its box changed since the step before.

@@ -1,15 +1,16 @@
-//! The passes over rotating bodies (scenes with boxes or friction): the rotation's integration and the walls with
-//! rotation. A scene of spheres without friction runs neither (its columns are empty; see [`crate::Bodies`]).
+//! The passes over bodies that spin (scenes with boxes or friction): the rotation's integration and the walls with
+//! spin. A scene of spheres without friction runs neither (it has no spin columns; see [`crate::Bodies`]).
 //!
 //! As the spheres' passes (`passes.rs`), each goes over fixed chunks of [`bodies_per_chunk`] bodies, on rayon's
 //! threads past the [`Parallelism`] threshold, and each body's result depends on that body alone: the same bits
 //! on any thread count.
 
 use crate::bodies::Spin;
+use crate::passes::WallLists;
 use collide_broadphase::Parallelism;
 use collide_math::{Aabb, Quat, Vec3};
 use collide_narrowphase::Shape;
-use collide_resolution::{Material, RigidState, Solver, WallShape, advance_rotation, bodies_per_chunk, rigid_wall};
+use collide_resolution::{Material, SpinState, WallShape, advance_rotation, bodies_per_chunk, spin_wall};
 use rayon::prelude::*;
 
 /// Turn every box for `dt` ([`advance_rotation`]: its rotation and, for a box whose inertia differs between axes,
@@ -35,8 +36,8 @@ pub fn rotate(parallelism: Parallelism, spin: &mut Spin, dt: f32) {
     }
 }
 
-/// The columns the rigid wall pass writes.
-pub struct RigidWallColumns<'a> {
+/// The columns the spin wall pass writes.
+pub struct SpinWallColumns<'a> {
     /// Centres.
     pub position: &'a mut [Vec3],
     /// Velocities.
@@ -47,8 +48,8 @@ pub struct RigidWallColumns<'a> {
     pub angular_velocity: &'a mut [Vec3],
 }
 
-/// What the rigid wall pass reads: the bodies' fixed columns and the contact's material.
-pub struct RigidWallSetup<'a> {
+/// What the spin wall pass reads: the bodies' fixed columns and the contact's material.
+pub struct SpinWallSetup<'a> {
     /// Sphere radii.
     pub radius: &'a [f32],
     /// Inverse masses.
@@ -69,24 +70,23 @@ pub struct RigidWallSetup<'a> {
     pub step: u64,
 }
 
-/// One chunk of the rigid wall pass: its index, positions, velocities, contact stamps and angular velocities.
-type RigidChunk<'a> = (usize, (((&'a mut [Vec3], &'a mut [Vec3]), &'a mut [u64]), &'a mut [Vec3]));
+/// One chunk of the spin wall pass: its index, positions, velocities, contact stamps and angular velocities.
+type SpinChunk<'a> = (usize, (((&'a mut [Vec3], &'a mut [Vec3]), &'a mut [u64]), &'a mut [Vec3]));
 
-/// The walls for a scene of rotating bodies: the bodies the box pass listed outside and every body of this step's
-/// contacts (resolution does not wall them here: it would need their angular velocity), which also get their
-/// `last_contact` stamp. A box meets each wall it is past with its corners ([`rigid_wall`]: push-out, impulses
-/// with restitution, friction and torque); a sphere with friction likewise at its lowest point; a sphere without
-/// friction as in a scene of spheres ([`collide_resolution::wall`]).
-pub fn rigid_walls(
+/// The walls for a scene of bodies that spin: every body of this step's contacts, which also gets its
+/// `last_contact` stamp, and the bodies the box pass listed outside. A box meets each wall it is past with its
+/// corners ([`spin_wall`]: push-out, impulses with restitution, friction and torque); a sphere with friction
+/// likewise at its lowest point; a sphere without friction as in a scene of spheres ([`collide_resolution::wall`]).
+pub fn spin_walls(
     parallelism: Parallelism,
-    columns: RigidWallColumns<'_>,
-    setup: &RigidWallSetup<'_>,
-    outside: &[Vec<u32>],
-    solver: &Solver,
+    columns: SpinWallColumns<'_>,
+    setup: &SpinWallSetup<'_>,
+    lists: WallLists<'_>,
 ) {
     let size = bodies_per_chunk(parallelism);
     let s = setup;
-    let chunk = |(c, (((p, v), last), w)): RigidChunk<'_>| {
+    let WallLists { outside, contact_bodies } = lists;
+    let chunk = |(c, (((p, v), last), w)): SpinChunk<'_>| {
         let (start, len) = (c * size, p.len());
         let mut wall = |i: usize| {
             let k = i - start;
@@ -101,16 +101,16 @@ pub fn rigid_walls(
                 return;
             }
             let mut state =
-                RigidState::from_body_frame(p[k], v[k], s.inv_mass[i], s.rotation[i], w[k], s.inv_inertia[i]);
+                SpinState::from_body_frame(p[k], v[k], s.inv_mass[i], s.rotation[i], w[k], s.inv_inertia[i]);
             let shape = match s.shape[i] {
                 Shape::Box => WallShape::Box(s.half_extents[i]),
                 Shape::Sphere => WallShape::Sphere(s.radius[i]),
             };
-            if rigid_wall(&mut state, shape, &s.container, &s.material) {
+            if spin_wall(&mut state, shape, &s.container, &s.material) {
                 (p[k], v[k], w[k]) = (state.position, state.velocity, state.body_angular_velocity());
             }
         };
-        for i in solver.marked_in(start..start + len) {
+        for i in contact_bodies.in_range(start..start + len) {
             wall(i);
             last[i - start] = s.step;
         }
@@ -120,7 +120,7 @@ pub fn rigid_walls(
             wall(i as usize);
         }
     };
-    let RigidWallColumns { position, velocity, last_contact, angular_velocity } = columns;
+    let SpinWallColumns { position, velocity, last_contact, angular_velocity } = columns;
     if parallelism.is_parallel(position.len()) {
         let chunks = position.par_chunks_mut(size).zip(velocity.par_chunks_mut(size));
         let chunks = chunks.zip(last_contact.par_chunks_mut(size)).zip(angular_velocity.par_chunks_mut(size));

@@ -13,7 +13,7 @@
 use collide_math::{Quat, Vec3};
 use collide_narrowphase::Shape;
 use collide_resolution::advance_rotation;
-use collide_sim::{Bodies, Config, Simulation};
+use collide_sim::{Bodies, Config, Simulation, Spin};
 use glam::DVec3;
 
 fn sim(overrides: &[&str]) -> Simulation {
@@ -53,9 +53,14 @@ fn energy_never_grows_in_a_long_mixed_run_without_gravity() {
     }
 }
 
+/// The spin columns of a scene with boxes or friction.
+fn spin(b: &Bodies) -> &Spin {
+    b.spin().expect("the scene has spin columns")
+}
+
 /// The rotational part of the bodies' kinetic energy.
 fn rotational(b: &Bodies) -> f64 {
-    let s = &b.spin;
+    let s = spin(b);
     (0..b.len()).map(|i| collide_resolution::rotational_energy(s.angular_velocity[i], s.inv_inertia[i])).sum()
 }
 
@@ -67,9 +72,9 @@ fn momenta(b: &Bodies, positions: &[Vec3], velocities: &[Vec3], spins: &[Vec3]) 
         let m = 1.0 / f64::from(b.inv_mass[i]);
         let (x, v) = (positions[i].as_dvec3(), velocities[i].as_dvec3());
         // The angular velocity is kept in the body's frame: its momentum there, turned into the world.
-        let q = b.spin.rotation[i].as_dquat();
+        let q = spin(b).rotation[i].as_dquat();
         p += v * m;
-        l += x.cross(v) * m + q * (spins[i].as_dvec3() / b.spin.inv_inertia[i].as_dvec3());
+        l += x.cross(v) * m + q * (spins[i].as_dvec3() / spin(b).inv_inertia[i].as_dvec3());
     }
     (p, l)
 }
@@ -91,25 +96,25 @@ fn free_two_body_hits_conserve_linear_and_angular_momentum() {
             // Off-centre and turning: the hit makes torques, and rubbing points for friction.
             b.position[1].y += 0.35;
             b.velocity[1].z = 0.4;
-            b.spin.angular_velocity[1] = Vec3::new(1.5, -2.0, 3.0);
+            b.spin_mut().expect("the scene has spin columns").angular_velocity[1] = Vec3::new(1.5, -2.0, 3.0);
             if shape == "box" {
-                b.spin.angular_velocity[0] = Vec3::new(-2.5, 0.5, 1.0);
+                b.spin_mut().expect("the scene has spin columns").angular_velocity[0] = Vec3::new(-2.5, 0.5, 1.0);
             }
             let (mut hits, mut turned) = (0, 0.0_f32);
             for step in 0..150 {
                 let b = s.bodies();
-                let (v0, w0, q0) = (b.velocity.clone(), b.spin.angular_velocity.clone(), b.spin.rotation.clone());
+                let (v0, w0, q0) = (b.velocity.clone(), spin(b).angular_velocity.clone(), spin(b).rotation.clone());
                 let record = *s.step(DT);
                 let b = s.bodies();
                 // The angular velocities resolution started from: the precession of the rotation pass.
                 let spun: Vec<Vec3> = (0..b.len())
                     .map(|i| match b.shape(i) {
-                        Shape::Box => advance_rotation(q0[i], w0[i], b.spin.inv_inertia[i], DT).1,
+                        Shape::Box => advance_rotation(q0[i], w0[i], spin(b).inv_inertia[i], DT).1,
                         Shape::Sphere => w0[i],
                     })
                     .collect();
                 let (p_before, l_before) = momenta(b, &b.position, &v0, &spun);
-                let (p_after, l_after) = momenta(b, &b.position, &b.velocity, &b.spin.angular_velocity);
+                let (p_after, l_after) = momenta(b, &b.position, &b.velocity, &spin(b).angular_velocity);
                 let scale = p_before.length() + 1.0;
                 let lscale = l_before.length() + 10.0 * scale;
                 let what = format!("{shape}, μ {friction}, step {step}");
@@ -119,7 +124,7 @@ fn free_two_body_hits_conserve_linear_and_angular_momentum() {
                     "{what}: angular momentum {l_before} → {l_after}"
                 );
                 hits += usize::from(record.contacts > 0);
-                turned = turned.max((b.spin.angular_velocity[1] - w0[1]).length());
+                turned = turned.max((spin(b).angular_velocity[1] - w0[1]).length());
                 // No wall: the container is 10 units wide and the bodies stay near its middle.
                 assert!(b.position.iter().all(|p| p.abs().max_element() < 4.0), "{what}: {:?}", b.position);
             }
@@ -145,8 +150,9 @@ fn a_box_dropped_tilted_on_the_floor_comes_to_rest_flat() {
     let b = s.bodies_mut();
     b.position[0] = Vec3::new(0.3, 0.5, -0.2);
     b.velocity[0] = Vec3::new(0.8, 0.0, 0.3);
-    b.spin.rotation[0] = Quat::from_rotation_z(0.5) * Quat::from_rotation_x(0.3);
-    b.spin.angular_velocity[0] = Vec3::new(0.0, 1.0, 2.0);
+    b.spin_mut().expect("the scene has spin columns").rotation[0] =
+        Quat::from_rotation_z(0.5) * Quat::from_rotation_x(0.3);
+    b.spin_mut().expect("the scene has spin columns").angular_velocity[0] = Vec3::new(0.0, 1.0, 2.0);
     // Motion per stretch of 2 s: the most speed (linear and at the box's rim) seen in it.
     let mut stretches = Vec::new();
     for _ in 0..6 {
@@ -154,13 +160,13 @@ fn a_box_dropped_tilted_on_the_floor_comes_to_rest_flat() {
         for _ in 0..120 {
             s.step(DT);
             let b = s.bodies();
-            let rim = b.spin.angular_velocity[0].length() * b.radius[0];
+            let rim = spin(b).angular_velocity[0].length() * b.radius[0];
             most = most.max(b.velocity[0].length() + rim);
         }
         stretches.push(most);
     }
     let b = s.bodies();
-    let (q, h) = (b.spin.rotation[0], b.spin.half_extents[0]);
+    let (q, h) = (spin(b).rotation[0], spin(b).half_extents[0]);
     // Flat: one of the box's axes is vertical, and the centre is that half extent above the floor.
     let axes = [q * Vec3::X, q * Vec3::Y, q * Vec3::Z];
     let up = (0..3).max_by(|&i, &j| axes[i].y.abs().total_cmp(&axes[j].y.abs())).unwrap();

@@ -2,7 +2,7 @@
 //! body is on, and the velocities and momentum of a head-on pair — independent of the `tunnelled` counter, which
 //! is checked against them.
 
-use collide_sim::{Config, Simulation};
+use collide_sim::{Config, Simulation, Spin};
 
 fn sim(overrides: &[&str]) -> Simulation {
     let overrides: Vec<String> = overrides.iter().map(|s| (*s).to_owned()).collect();
@@ -40,7 +40,7 @@ fn with_ccd_no_body_crosses_the_wall_and_nothing_is_counted() {
 
 fn with_ccd_no_body_crosses_the_wall(shape: &str) {
     let mut s = sim(&["scenario=tunnel", "algorithm=sap", "ccd=true", shape]);
-    assert_eq!(s.bodies().spin.boxes() > 0, shape != "shape=sphere", "{shape}");
+    assert_eq!(s.bodies().spin().map_or(0, Spin::boxes) > 0, shape != "shape=sphere", "{shape}");
     let mut hits = 0;
     // Per body: steps in a row it has not moved. A body stopped at an impact stays for the rest of that step
     // only; one that never moves on again was stopped by an impact that did not happen.
@@ -144,7 +144,7 @@ fn head_on_boxes(ccd: bool) -> Simulation {
 #[test]
 fn head_on_without_ccd_the_boxes_pass_through_each_other() {
     let mut s = head_on_boxes(false);
-    assert_eq!(s.bodies().spin.boxes(), 2);
+    assert_eq!(s.bodies().spin().map_or(0, Spin::boxes), 2);
     let record = *s.step(1.0 / 60.0);
     let b = s.bodies();
     assert!(b.position[0].x > b.position[1].x, "they swapped sides: {:?}", b.position);
@@ -159,8 +159,8 @@ fn head_on_with_ccd_the_boxes_bounce_at_their_time_of_impact() {
         (0..2)
             .map(|i| {
                 let m = 1.0 / f64::from(b.inv_mass[i]);
-                let w = b.spin.angular_velocity[i];
-                let h = b.spin.inv_inertia[i];
+                let spin = b.spin().expect("boxes spin");
+                let (w, h) = (spin.angular_velocity[i], spin.inv_inertia[i]);
                 let spin: f64 = (0..3).map(|k| 0.5 * f64::from(w[k] * w[k] / h[k])).sum();
                 0.5 * m * f64::from(b.velocity[i].length_squared()) + spin
             })

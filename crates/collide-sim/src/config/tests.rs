@@ -182,7 +182,7 @@ fn boxes_fill_the_container_to_the_same_fraction_as_spheres() {
                 None => 4.0 / 3.0 * std::f32::consts::PI * bodies.radius[i].powi(3),
             })
             .sum();
-        (volume / setup.container.volume(), bodies.spin.boxes())
+        (volume / setup.container.volume(), bodies.spin().map_or(0, crate::Spin::boxes))
     };
     for (shape, boxes) in [("sphere", 0), ("box", 1000), ("mixed", 500)] {
         let (f, b) = fraction(shape);

@@ -4,7 +4,7 @@ use collide_narrowphase::{Solid, samples, solid_contact};
 use glam::DVec3;
 
 /// A body of `solid`'s shape with density 1, moving at `velocity` and turning at `angular_velocity`.
-fn body(solid: &Solid, velocity: Vec3, angular_velocity: Vec3) -> RigidState {
+fn body(solid: &Solid, velocity: Vec3, angular_velocity: Vec3) -> SpinState {
     let (position, rotation, inv_mass, inv_inertia) = match *solid {
         Solid::Sphere(c, r) => {
             let w = 1.0 / (4.0 / 3.0 * std::f32::consts::PI * r * r * r);
@@ -16,11 +16,11 @@ fn body(solid: &Solid, velocity: Vec3, angular_velocity: Vec3) -> RigidState {
             (b.center, b.rotation, w, box_inverse_inertia(h, w))
         }
     };
-    RigidState { position, velocity, inv_mass, rotation, angular_velocity, inv_inertia }
+    SpinState { position, velocity, inv_mass, rotation, angular_velocity, inv_inertia }
 }
 
 /// Linear momentum and angular momentum about the origin, in f64: `Σ m v`, `Σ (m x × v + I ω)`.
-fn momenta(bodies: &[&RigidState]) -> (DVec3, DVec3) {
+fn momenta(bodies: &[&SpinState]) -> (DVec3, DVec3) {
     let (mut p, mut l) = (DVec3::ZERO, DVec3::ZERO);
     for b in bodies {
         let m = 1.0 / f64::from(b.inv_mass);
@@ -33,7 +33,7 @@ fn momenta(bodies: &[&RigidState]) -> (DVec3, DVec3) {
     (p, l)
 }
 
-fn energy(bodies: &[&RigidState]) -> f64 {
+fn energy(bodies: &[&SpinState]) -> f64 {
     bodies.iter().map(|b| b.kinetic_energy()).sum()
 }
 
@@ -79,7 +79,7 @@ fn hits_conserve_momentum_and_never_create_energy() {
         hits[k % 2] += usize::from(applied);
         // After the contact no point approaches any more, within the iterative solver's reach: 1% of the
         // contact's fastest point speed (20 sweeps of Gauss–Seidel leave that much on skewed four-point manifolds).
-        let arms = |p: &ContactPoint, a: &RigidState, b: &RigidState| {
+        let arms = |p: &ContactPoint, a: &SpinState, b: &SpinState| {
             let (ra, rb) = (p.point - a.position, p.point - b.position);
             (a.velocity + a.angular_velocity.cross(ra)) - (b.velocity + b.angular_velocity.cross(rb))
         };
@@ -120,21 +120,21 @@ fn a_flat_box_lands_flat_on_a_wall() {
     let cube = Solid::Box(Obb::new(Vec3::new(3.0, -9.01, 2.0), Vec3::ONE, Quat::IDENTITY));
     let material = Material { restitution: 0.5, friction: 0.5, rest_speed: 0.4 };
     let mut b = body(&cube, Vec3::new(0.0, -0.3, 0.0), Vec3::ZERO);
-    assert!(rigid_wall(&mut b, WallShape::Box(Vec3::ONE), &container, &material));
+    assert!(spin_wall(&mut b, WallShape::Box(Vec3::ONE), &container, &material));
     assert!((b.position.y + 9.0).abs() < 1e-5, "{}", b.position);
     assert!(b.velocity.length() < 1e-4 && b.angular_velocity.length() < 1e-4, "{} {}", b.velocity, b.angular_velocity);
     let mut fast = body(&cube, Vec3::new(0.0, -4.0, 0.0), Vec3::ZERO);
-    rigid_wall(&mut fast, WallShape::Box(Vec3::ONE), &container, &material);
+    spin_wall(&mut fast, WallShape::Box(Vec3::ONE), &container, &material);
     assert!((fast.velocity.y - 2.0).abs() < 1e-4 && fast.angular_velocity.length() < 1e-4, "{}", fast.velocity);
     // A tilted box lands on one corner and starts to turn; inside the container nothing happens.
     let tilted =
         Obb::new(Vec3::new(0.0, -8.8, 0.0), Vec3::ONE, Quat::from_rotation_z(0.3) * Quat::from_rotation_x(0.2));
     let mut t = body(&Solid::Box(tilted), Vec3::new(0.0, -4.0, 0.0), Vec3::ZERO);
-    assert!(rigid_wall(&mut t, WallShape::Box(Vec3::ONE), &container, &material));
+    assert!(spin_wall(&mut t, WallShape::Box(Vec3::ONE), &container, &material));
     assert!(t.angular_velocity.length() > 0.1 && t.velocity.y > -4.0, "{} {}", t.angular_velocity, t.velocity);
     let mut inside = body(&Solid::Box(tilted), Vec3::X, Vec3::Y);
     inside.position = Vec3::ZERO;
-    assert!(!rigid_wall(&mut inside, WallShape::Box(Vec3::ONE), &container, &material));
+    assert!(!spin_wall(&mut inside, WallShape::Box(Vec3::ONE), &container, &material));
     assert_eq!((inside.velocity, inside.angular_velocity), (Vec3::X, Vec3::Y));
 }
 

@@ -27,7 +27,7 @@
 //!   split by inverse mass (translation only).
 //!
 //! Immovable things (the container's walls, static obstacles) are a body with zero inverse mass and inertia
-//! ([`RigidState::fixed`]).
+//! ([`SpinState::fixed`]).
 
 use collide_math::{Aabb, Mat3, Quat, Vec3};
 use collide_narrowphase::ContactPoint;
@@ -39,7 +39,7 @@ pub const MAX_POINTS: usize = 8;
 
 /// A body with rotation as the response sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RigidState {
+pub struct SpinState {
     /// The centre of mass.
     pub position: Vec3,
     /// The velocity of the centre.
@@ -49,14 +49,14 @@ pub struct RigidState {
     /// The orientation (unit quaternion).
     pub rotation: Quat,
     /// The angular velocity in world space, radians per second (the simulation stores it in the body's frame:
-    /// see [`RigidState::from_body_frame`]).
+    /// see [`SpinState::from_body_frame`]).
     pub angular_velocity: Vec3,
     /// The inverse of the inertia tensor's diagonal in the body's own frame (its principal axes); 0 for an
     /// immovable body.
     pub inv_inertia: Vec3,
 }
 
-impl RigidState {
+impl SpinState {
     /// Something immovable at `position` (a wall, an obstacle): it takes impulses and gives nothing back.
     #[must_use]
     pub fn fixed(position: Vec3) -> Self {
@@ -230,8 +230,8 @@ struct Row {
 
 /// The two bodies of a contact while it is solved, with their world inverse inertias.
 struct Pair<'a> {
-    a: &'a mut RigidState,
-    b: &'a mut RigidState,
+    a: &'a mut SpinState,
+    b: &'a mut SpinState,
     ia: Mat3,
     ib: Mat3,
 }
@@ -266,8 +266,8 @@ impl Pair<'_> {
 /// [`MAX_POINTS`]; more are ignored): push the bodies apart by the deepest point's depth split by inverse mass
 /// (when `push`), then the impulses of the module docs. Returns `true` when an impulse was applied.
 pub fn resolve_manifold(
-    a: &mut RigidState,
-    b: &mut RigidState,
+    a: &mut SpinState,
+    b: &mut SpinState,
     normal: Vec3,
     points: &[ContactPoint],
     push: bool,
@@ -359,7 +359,7 @@ fn solve_velocities(pair: &mut Pair<'_>, rows: &mut [Row], normal: Vec3, materia
 /// equal and opposite partner at the same point — and keeps the bodies separating at that point of contact for
 /// `s > ½` when `e = 1`. The energy after is `E(s) = E₀ + a·s + b·s²` (a quadratic in `s`, `b ≥ 0`), so the factor
 /// is the other root of `a·s + b·s² = 0`.
-fn limit_energy(pair: &mut Pair<'_>, before: &(RigidState, RigidState)) {
+fn limit_energy(pair: &mut Pair<'_>, before: &(SpinState, SpinState)) {
     let (mut a, mut b) = (0.0_f64, 0.0_f64);
     for (now, then) in [(&*pair.a, &before.0), (&*pair.b, &before.1)] {
         if now.inv_mass <= 0.0 {
@@ -403,13 +403,13 @@ pub enum WallShape {
     Box(Vec3),
 }
 
-/// Keep a rotating body inside `container`: against each wall it is past, it is pushed back by its deepest
+/// Keep a body that spins inside `container`: against each wall it is past, it is pushed back by its deepest
 /// point's depth and the points past the wall get the impulses of [`resolve_manifold`] against an immovable
 /// wall (restitution, friction, torque). Returns `true` when a wall was hit.
 ///
 /// The body's points — a box's eight corners, a sphere's centre with its radius — are found once, and a body whose
 /// bounding box is inside the container costs that and six comparisons.
-pub fn rigid_wall(state: &mut RigidState, shape: WallShape, container: &Aabb, material: &Material) -> bool {
+pub fn spin_wall(state: &mut SpinState, shape: WallShape, container: &Aabb, material: &Material) -> bool {
     let (mut corners, count, reach) = match shape {
         WallShape::Sphere(r) => ([state.position; 8], 1, Vec3::splat(r)),
         WallShape::Box(h) => {
@@ -453,7 +453,7 @@ pub fn rigid_wall(state: &mut RigidState, shape: WallShape, container: &Aabb, ma
             for c in &mut corners[..count] {
                 *c += normal * depth;
             }
-            let mut wall = RigidState::fixed(state.position);
+            let mut wall = SpinState::fixed(state.position);
             let (ia, ib) = (state.inv_inertia_world(), Mat3::ZERO);
             let mut rows = [Row::default(); MAX_POINTS];
             for (row, p) in rows.iter_mut().zip(&points[..len]) {
@@ -467,5 +467,5 @@ pub fn rigid_wall(state: &mut RigidState, shape: WallShape, container: &Aabb, ma
 }
 
 #[cfg(test)]
-#[path = "rigid_tests.rs"]
+#[path = "spin_tests.rs"]
 mod tests;
