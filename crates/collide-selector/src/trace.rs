@@ -1,5 +1,5 @@
 //! Cost traces: every candidate's time on every frame of one run, recorded side by side, for the
-//! [`crate::trace_replay`] module to judge policies on.
+//! trace replay (`trace_replay`) to judge policies on.
 //!
 //! [`TraceRecorder`] is a [`Broadphase`] that keeps every candidate in sync — each runs every frame, timed — and
 //! answers with the first candidate's pairs (they all answer the same set). Every `warm_every` frames it also
