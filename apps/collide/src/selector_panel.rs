@@ -146,14 +146,15 @@ pub fn show(ui: &mut Ui, selector: &Selector, timeline: &Timeline) {
     );
     ui.add_space(4.0);
     ui.label(
-        RichText::new("predicted ms per frame (active: measured) · + the build a switch to it is charged").small().weak(),
+        RichText::new("predicted ms per frame (active: measured) · + the build a switch to it is charged")
+            .small()
+            .weak(),
     )
     .on_hover_text("? the prior alone predicts it · ≈ measured on a sample · no mark: measured on whole frames");
     bars(ui, selector);
     ui.add_space(4.0);
     let f = selector.features();
-    ui.label(RichText::new(format!("features: {f}")).small())
-    .on_hover_text(
+    ui.label(RichText::new(format!("features: {f}")).small()).on_hover_text(
         "pairs/body: local crowding · speed: centre displacement per frame over box size · clustering: 1 for \
          uniform · size spread: p99/median box size · resting: share of boxes that did not move",
     );

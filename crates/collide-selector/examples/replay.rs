@@ -12,8 +12,8 @@
 //! judged over all of their frames, from the first.
 
 use collide_math::Rng;
-use collide_selector::trace_replay::{TraceReplay, judge, replay_trace};
 use collide_selector::trace::Trace;
+use collide_selector::trace_replay::{TraceReplay, judge, replay_trace};
 use collide_selector::{PolicyConfig, Prior};
 
 fn main() {

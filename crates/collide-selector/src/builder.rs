@@ -133,8 +133,7 @@ fn start() -> (SyncSender<Work>, Receiver<Job>, JoinHandle<()>) {
                     }
                     Work::Call(mut job) => {
                         let Job { broadphase, boxes, pairs, step, dt, invalid_boxes, .. } = &mut job;
-                        let frame =
-                            Frame::new(boxes).with_step(*step).with_dt(*dt).with_invalid_boxes(*invalid_boxes);
+                        let frame = Frame::new(boxes).with_step(*step).with_dt(*dt).with_invalid_boxes(*invalid_boxes);
                         broadphase.find_pairs(&frame, pairs);
                         job
                     }

@@ -181,11 +181,23 @@ enum Then {
 enum Job {
     Idle,
     /// A full probe of `candidate`: it runs beside the active one on whole frames.
-    Probe { candidate: usize, times: Pairs, spent_ms: f64 },
+    Probe {
+        candidate: usize,
+        times: Pairs,
+        spent_ms: f64,
+    },
     /// A sampled probe of `candidate`.
-    Sample { candidate: usize, times: Pairs, spent_ms: f64, bodies: usize },
+    Sample {
+        candidate: usize,
+        times: Pairs,
+        spent_ms: f64,
+        bodies: usize,
+    },
     /// `candidate` is being built on another thread, then `then`.
-    Build { candidate: usize, then: Then },
+    Build {
+        candidate: usize,
+        then: Then,
+    },
 }
 
 /// The meta-broadphase's decisions over `names.len()` candidates (see the crate docs for the design).
@@ -707,9 +719,8 @@ impl Controller {
 
         // 2. Within the margin's reach on a fresh measurement (or, on a small scene, unsure): a whole probe.
         let small = self.features.n < self.config.sample_from;
-        let probe_cost = |s: &Self, c: usize| {
-            s.build_of(c) + f64::from(s.config.probe_frames) * s.estimates[c].ms.max(active_ms)
-        };
+        let probe_cost =
+            |s: &Self, c: usize| s.build_of(c) + f64::from(s.config.probe_frames) * s.estimates[c].ms.max(active_ms);
         let whole = others()
             .filter(|&c| {
                 let e = self.estimates[c];
@@ -815,7 +826,15 @@ impl Controller {
         let (probe_least, active_least) = times.leasts();
         let active_ms = self.recent.median().max(1e-9);
         let features = Self::first_features(&self.features);
-        self.model.observe_sample(c, self.active, &features, bodies, self.frame, (probe_least, active_least), active_ms);
+        self.model.observe_sample(
+            c,
+            self.active,
+            &features,
+            bodies,
+            self.frame,
+            (probe_least, active_least),
+            active_ms,
+        );
         self.estimate_all(&features);
         let reason = Reason::Sampled {
             probe_ms: probe_least,
@@ -846,7 +865,12 @@ impl Controller {
             let from = self.active;
             self.estimates[c] = Estimate { ms: probe_cost * noise, sigma: MEASURED_SIGMA, measured: true };
             self.switch_to(c, 0);
-            self.push_log(DecisionKind::Switch, from, c, Reason::Confirmed { probe_ms: probe_cost, active_ms: active_cost });
+            self.push_log(
+                DecisionKind::Switch,
+                from,
+                c,
+                Reason::Confirmed { probe_ms: probe_cost, active_ms: active_cost },
+            );
             return Order::Switch { to: c, warm: false };
         }
         self.in_sync[c] = false;
@@ -981,7 +1005,8 @@ mod tests {
     #[test]
     fn a_first_frame_without_speed_picks_a_cheap_build_and_the_second_decides_on_the_measured_speed() {
         let prior = Prior::builtin();
-        let names: Vec<&'static str> = prior.fits.iter().map(|f| &*Box::leak(f.name.clone().into_boxed_str())).collect();
+        let names: Vec<&'static str> =
+            prior.fits.iter().map(|f| &*Box::leak(f.name.clone().into_boxed_str())).collect();
         let mut c = Controller::new(names, PolicyConfig::default(), prior, 0);
         let unknown = Features { speed_known: false, speed_mean: 0.0, ..features(0.0) };
         let first = c.start(unknown);
@@ -994,7 +1019,12 @@ mod tests {
         let horizon = f64::from(c.policy().min_horizon);
         let cost = |k: usize| if k == first { 0.0 } else { c.builds()[k] } + horizon * c.estimates()[k].ms;
         let best = (0..c.names().len()).min_by(|&a, &b| cost(a).total_cmp(&cost(b))).unwrap();
-        assert!(cost(second) <= cost(best) / (1.0 - c.policy().margin) + 1e-9, "{} against {}", c.names()[second], c.names()[best]);
+        assert!(
+            cost(second) <= cost(best) / (1.0 - c.policy().margin) + 1e-9,
+            "{} against {}",
+            c.names()[second],
+            c.names()[best]
+        );
         assert_eq!(c.before_frame(&measured), None, "only once");
     }
 

@@ -239,10 +239,12 @@ impl FeatureSampler {
         for lambda in lambdas {
             self.inflated.clear();
             let grow = lambda as f32;
-            self.inflated.extend(self.sample.iter().map(|&i| &aabbs[i as usize]).filter(|b| is_valid_box(b)).map(|b| {
-                let (c, half) = (b.center(), b.extents() * (0.5 * grow));
-                Aabb::new(c - half, c + half)
-            }));
+            self.inflated.extend(self.sample.iter().map(|&i| &aabbs[i as usize]).filter(|b| is_valid_box(b)).map(
+                |b| {
+                    let (c, half) = (b.center(), b.extents() * (0.5 * grow));
+                    Aabb::new(c - half, c + half)
+                },
+            ));
             self.inflated.sort_unstable_by(|a, b| a.min.x.total_cmp(&b.min.x));
             let pairs = sweep_count(&self.inflated);
             estimate = pairs as f64 / (s as f64 * q * lambda.powi(3));

@@ -253,7 +253,10 @@ impl std::fmt::Display for Reason {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
             Self::Initial { predicted_ms, build_ms, speed_known } => {
-                write!(f, "first frame: the prior's cheapest, {predicted_ms:.3} ms a frame after a {build_ms:.2} ms build")?;
+                write!(
+                    f,
+                    "first frame: the prior's cheapest, {predicted_ms:.3} ms a frame after a {build_ms:.2} ms build"
+                )?;
                 if !speed_known {
                     f.write_str(" (speed unknown: among those cheap to build)")?;
                 }

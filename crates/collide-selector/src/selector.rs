@@ -449,7 +449,8 @@ impl Selector {
         let active = self.controller.active();
         let t = Instant::now();
         let boxes = self.sub.gather(frame.aabbs);
-        let sample = Frame::new(boxes).with_step(frame.step).with_dt(frame.dt).with_invalid_boxes(InvalidBoxes::OverlapNothing);
+        let sample =
+            Frame::new(boxes).with_step(frame.step).with_dt(frame.dt).with_invalid_boxes(InvalidBoxes::OverlapNothing);
         let gather_ms = ms_since(t);
         let t = Instant::now();
         self.slots[active].scout().find_pairs(&sample, &mut self.scratch);

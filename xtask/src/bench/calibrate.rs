@@ -320,7 +320,11 @@ fn csv(samples: &[Sample], prior: &Prior) -> String {
 
 /// The prior's prediction for a row: its steady frame, or its build.
 fn predict(prior: &Prior, s: &Sample) -> Option<f64> {
-    let p = if s.is_build() { prior.predict_build(s.candidate, &s.features) } else { prior.predict(s.candidate, &s.features) };
+    let p = if s.is_build() {
+        prior.predict_build(s.candidate, &s.features)
+    } else {
+        prior.predict(s.candidate, &s.features)
+    };
     p.map(|p| p.0)
 }
 

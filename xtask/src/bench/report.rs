@@ -55,6 +55,13 @@ pub fn write(ctx: &Ctx, m: &Machine, studies: &[&str], args: &Args, elapsed: Dur
         }
         s.push('\n');
     }
+    if !ctx.failures.is_empty() {
+        let _ = writeln!(s, "**RUNS THAT FAILED ({}):**\n", ctx.failures.len());
+        for line in &ctx.failures {
+            let _ = writeln!(s, "- {line}");
+        }
+        s.push('\n');
+    }
     if !ctx.summary.is_empty() {
         let _ = writeln!(s, "## Summary\n\n{}\n", ctx.summary);
     }

@@ -54,7 +54,8 @@ pub fn record(scenario: &'static str, n: usize, steps: usize) -> Result<Trace, S
     for _ in 0..steps {
         phases.push(sim.step(dt).phase.to_owned());
     }
-    let recorder: &TraceRecorder = sim.broadphase().as_any().and_then(|a| a.downcast_ref()).ok_or("not the recorder")?;
+    let recorder: &TraceRecorder =
+        sim.broadphase().as_any().and_then(|a| a.downcast_ref()).ok_or("not the recorder")?;
     let mut trace = recorder.trace().clone();
     for (frame, phase) in trace.frames.iter_mut().zip(phases) {
         frame.phase = phase;
