@@ -176,14 +176,18 @@ pub fn default_out() -> PathBuf {
 /// steps, every step, seed 1) into [`default_out`], with its progress on standard error: the bench's `selector`
 /// study bakes a scene it misses this way. Returns the file.
 pub fn bake_default(scene: &str, n: usize) -> Result<PathBuf, String> {
-    // Parsed from the command line a user would type, so that every other option keeps the subcommand's default.
+    run(&default_args(scene, n)?)?;
+    Ok(default_out().join(format!("rapier-{scene}-{n}.aabbs")))
+}
+
+/// The arguments of `cargo xtask record-rapier --scene SCENE --bodies N`, parsed from that command line, so that
+/// every other option keeps the subcommand's default.
+fn default_args(scene: &str, n: usize) -> Result<Args, String> {
     let line = ["record-rapier", "--scene", scene, "--bodies", &n.to_string()];
     let matches = <Args as clap::Args>::augment_args(clap::Command::new("record-rapier"))
         .try_get_matches_from(line)
         .map_err(|e| e.to_string())?;
-    let args = <Args as clap::FromArgMatches>::from_arg_matches(&matches).map_err(|e| e.to_string())?;
-    run(&args)?;
-    Ok(default_out().join(format!("rapier-{scene}-{n}.aabbs")))
+    <Args as clap::FromArgMatches>::from_arg_matches(&matches).map_err(|e| e.to_string())
 }
 
 /// The rapier world of one scene and the handles of its bodies, in file order.

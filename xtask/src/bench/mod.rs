@@ -103,7 +103,13 @@ pub struct Args {
     #[arg(long = "selector-scenes", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
     selector_scenes: Vec<String>,
     /// With the `selector` study: only scenes of these body counts (`10000`, `10k`, `1M`; commas).
-    #[arg(long = "selector-bodies", value_name = "N", value_delimiter = ',', num_args = 1.., value_parser = parse_count)]
+    #[arg(
+        long = "selector-bodies",
+        value_name = "N",
+        value_delimiter = ',',
+        num_args = 1..,
+        value_parser = parse_count
+    )]
     selector_bodies: Vec<usize>,
     /// With the `selector` study: run `auto` alone and read the pinned runs from the output folder's
     /// `selector-pinned-cache.tsv` when the code they ran (everything but `collide-selector`) has not changed

@@ -6,7 +6,7 @@
 //! check and status, and every step's ms and pairs. Tab-separated because the checks and statuses hold commas.
 //!
 //! The code version is the last commit that touched what a pinned run executes — `crates/` but
-//! `crates/collide-selector`, `xtask/`, the workspace manifest and lock file — plus a hash of the uncommitted
+//! `crates/collide-selector`, `xtask/`, the workspace manifest and lock file — plus a hash of the uncommitted and new
 //! changes to them, if any: a change to `auto` alone keeps the cache valid, any other change to the code
 //! invalidates it. A full run (no `--reuse-pinned`) writes its pinned runs into the file, replacing those of the
 //! same key.
@@ -140,10 +140,15 @@ pub fn code_version() -> String {
     let Some(commit) = git(&log).filter(|c| !c.is_empty()) else { return "unknown".into() };
     let mut diff = vec!["diff", "HEAD", "--"];
     diff.extend(PINNED_CODE);
-    match git(&diff) {
-        Some(d) if !d.is_empty() => format!("{commit}+{:08x}", fnv32(d.as_bytes())),
-        _ => commit,
+    let mut changes = git(&diff).unwrap_or_default().into_bytes();
+    // New files are in no diff: their names and contents count too.
+    let mut untracked = vec!["ls-files", "--others", "--exclude-standard", "--"];
+    untracked.extend(PINNED_CODE);
+    for file in git(&untracked).unwrap_or_default().lines() {
+        changes.extend_from_slice(file.as_bytes());
+        changes.extend(std::fs::read(crate::root().join(file)).unwrap_or_default());
     }
+    if changes.is_empty() { commit } else { format!("{commit}+{:08x}", fnv32(&changes)) }
 }
 
 /// FNV-1a, 32 bits: a short fingerprint of a diff.

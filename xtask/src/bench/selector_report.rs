@@ -124,7 +124,14 @@ fn intro(ctx: &Ctx, results: &[SceneRuns], version: &str) -> String {
     let windows: Vec<String> = results
         .iter()
         .filter(|r| matches!(r.scene.source, Source::Replay { .. }))
-        .map(|r| format!("- `{}`: {}", r.scene.label(), r.scene.window))
+        .map(|r| {
+            format!(
+                "- `{}`: {}; {:.2} pairs per box over the window",
+                r.scene.label(),
+                r.scene.window,
+                pairs_per_box(r)
+            )
+        })
         .collect();
     if !windows.is_empty() {
         let _ = writeln!(
@@ -134,9 +141,18 @@ fn intro(ctx: &Ctx, results: &[SceneRuns], version: &str) -> String {
         );
     }
     if ctx.quick {
-        s.push_str("*Quick mode: small scenes, a short tour and the committed fixtures; the targets are shown but mean nothing here.*\n\n");
+        s.push_str(
+            "*Quick mode: small scenes, a short tour and the committed fixtures; the targets are shown but mean \
+             nothing here.*\n\n",
+        );
     }
     s
+}
+
+/// The mean pairs per box over a scene's frames (every run finds the same pairs; the first run with steps says).
+fn pairs_per_box(r: &SceneRuns) -> f64 {
+    let steps = std::iter::once(&r.auto).chain(&r.pinned).map(|x| &x.outcome.steps).find(|s| !s.is_empty());
+    steps.map_or(f64::NAN, |s| s.iter().map(|st| st.pairs as f64).sum::<f64>() / s.len() as f64 / r.scene.n as f64)
 }
 
 /// `1.07 (pass)`, `**1.62 (FAIL)**`, or the number alone when there is no target.
@@ -531,7 +547,11 @@ fn bands(o: &Outcome) -> Vec<Band> {
 /// active candidate as a band along the bottom.
 fn tour_chart(r: &SceneRuns) -> Chart {
     let mut chart = Chart::new(
-        format!("The tour at {} bodies, live from step 0: broadphase ms per step (15-step moving median); band: auto's active candidate", report::count(r.scene.n)),
+        format!(
+            "The tour at {} bodies, live from step 0: broadphase ms per step (15-step moving median); band: auto's \
+             active candidate",
+            report::count(r.scene.n)
+        ),
         "step",
         "broadphase ms",
     )
