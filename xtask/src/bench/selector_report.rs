@@ -202,22 +202,25 @@ fn targets_summary(judged: &[Judged<'_>]) -> String {
     s
 }
 
+/// The columns of the scene table, `|`-separated.
+const SCENE_COLUMNS: &str = "scene|bodies|frames|best pinned (mean ms)|auto (mean ms)|auto / best|target|\
+                             worst frame ≥ 2: auto / best|at step (auto, best ms)|checks";
+
+/// The columns of the table of what auto did, `|`-separated.
+const AUTO_COLUMNS: &str = "scene|bodies|auto ran|switches|probes (sampled)|probe share|overhead share|\
+                            builds beside (other thread)|frame-0 pick (its mean / best)";
+
+/// The first cells of a scene's line: its name and body count.
+fn scene_cells(r: &SceneRuns) -> Vec<String> {
+    vec![format!("`{}`", r.scene.name), report::count(r.scene.n)]
+}
+
 fn scene_table(judged: &[Judged<'_>]) -> String {
-    let header = [
-        "scene",
-        "bodies",
-        "frames",
-        "best pinned (mean ms)",
-        "auto (mean ms)",
-        "auto / best",
-        "target",
-        "worst frame ≥ 2: auto / best",
-        "at step (auto, best ms)",
-        "checks",
-    ];
+    let header: Vec<&str> = SCENE_COLUMNS.split('|').collect();
     let lines = judged.iter().map(|j| {
         let r = j.runs;
-        let mut line = vec![format!("`{}`", r.scene.name), report::count(r.scene.n), r.scene.frames.to_string()];
+        let mut line = scene_cells(r);
+        line.push(r.scene.frames.to_string());
         let target = match r.scene.target {
             Target::Mean(l) => format!("≤ {l}"),
             Target::Tour { best, .. } => format!("≤ {best} (tour)"),
@@ -267,21 +270,12 @@ fn status_word(o: &Outcome) -> String {
 }
 
 fn auto_table(judged: &[Judged<'_>]) -> String {
-    let header = [
-        "scene",
-        "bodies",
-        "auto ran",
-        "switches",
-        "probes (sampled)",
-        "probe share",
-        "overhead share",
-        "builds beside (other thread)",
-        "frame-0 pick (its mean / best)",
-    ];
+    let header: Vec<&str> = AUTO_COLUMNS.split('|').collect();
     let lines = judged.iter().map(|j| {
         let r = j.runs;
         let ran = judge::stretches(r.auto.outcome.steps.iter().map(|s| s.active.as_str()));
-        let mut line = vec![format!("`{}`", r.scene.name), report::count(r.scene.n), ran_words(&ran)];
+        let mut line = scene_cells(r);
+        line.push(ran_words(&ran));
         match &r.auto.outcome.auto {
             Some(a) => {
                 let t = &a.totals;
