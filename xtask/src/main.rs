@@ -40,6 +40,9 @@ enum Command {
     Soak(soak::Args),
     /// Bake Broadmark-like scenes (free fall, brownian, gravity) with rapier3d into .aabbs files.
     RecordRapier(record_rapier::Args),
+    /// One live run of the bench's `selector` study, in its own process (the study starts it; not for people).
+    #[command(hide = true)]
+    LiveRun(bench::live::Spec),
 }
 
 fn main() -> ExitCode {
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
         Command::Fuzz(args) => fuzz::run(&args),
         Command::Soak(args) => soak::run(&args),
         Command::RecordRapier(args) => record_rapier::run(&args),
+        Command::LiveRun(spec) => bench::live::run_child(&spec),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

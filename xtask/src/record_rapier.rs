@@ -141,7 +141,7 @@ pub fn run(args: &Args) -> Result<(), String> {
     if args.every == 0 {
         return Err("--every 0: write a frame every 1 or more steps".into());
     }
-    let out = args.out.clone().unwrap_or_else(|| crate::root().join("target").join("rapier-scenes"));
+    let out = args.out.clone().unwrap_or_else(default_out);
     std::fs::create_dir_all(&out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     for &scene in &scenes {
         let steps = args.steps.unwrap_or(scene.default_steps());
@@ -165,6 +165,29 @@ pub fn run(args: &Args) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Where the scenes go without `--out`: `target/rapier-scenes/` (too big to commit).
+pub fn default_out() -> PathBuf {
+    crate::root().join("target").join("rapier-scenes")
+}
+
+/// Bake `scene` at `n` bodies exactly as `cargo xtask record-rapier --scene SCENE --bodies N` does (its default
+/// steps, every step, seed 1) into [`default_out`], with its progress on standard error: the bench's `selector`
+/// study bakes a scene it misses this way. Returns the file.
+pub fn bake_default(scene: &str, n: usize) -> Result<PathBuf, String> {
+    run(&default_args(scene, n)?)?;
+    Ok(default_out().join(format!("rapier-{scene}-{n}.aabbs")))
+}
+
+/// The arguments of `cargo xtask record-rapier --scene SCENE --bodies N`, parsed from that command line, so that
+/// every other option keeps the subcommand's default.
+fn default_args(scene: &str, n: usize) -> Result<Args, String> {
+    let line = ["record-rapier", "--scene", scene, "--bodies", &n.to_string()];
+    let matches = <Args as clap::Args>::augment_args(clap::Command::new("record-rapier"))
+        .try_get_matches_from(line)
+        .map_err(|e| e.to_string())?;
+    <Args as clap::FromArgMatches>::from_arg_matches(&matches).map_err(|e| e.to_string())
 }
 
 /// The rapier world of one scene and the handles of its bodies, in file order.

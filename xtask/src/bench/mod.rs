@@ -15,8 +15,11 @@
 //!   slow, cluster, mixed sizes) at 10⁴–10⁶ bodies, their pair sets checked, the memory floor (streaming the box
 //!   array once) and peak memory per algorithm, in a huge, mostly empty world too.
 //! - [`calibrate`]: fits the meta-broadphase's cost prior on this machine (`--install` puts it into `auto`).
-//! - [`selector`]: the meta-broadphase against every pinned candidate and two oracles, on the tour and on every
-//!   scenario.
+//! - [`selector`]: the meta-broadphase live against every pinned candidate, every frame counted from frame 0,
+//!   each run in a fresh process ([`live`]): every free scenario at 10⁴ and 10⁵ bodies, four at 10⁶, the whole
+//!   tour at 10⁵ and the rapier-baked scenes; per scene auto / best with the worst frame, the regret table, the
+//!   tour's oracles (scenes: [`selector_scenes`]; arithmetic: [`selector_judge`]; outputs: [`selector_report`];
+//!   `--reuse-pinned`: [`pinned_cache`]).
 //! - [`trace`]: every candidate side by side on the same runs, recorded as cost traces, with the
 //!   meta-broadphase's controller replayed on them (the policy judged without the machine's noise).
 //! - [`replay`]: every algorithm and the peers on recorded `.aabbs` box streams (`--scenes DIR`: scenes baked by
@@ -34,11 +37,13 @@
 pub(crate) mod alloc;
 mod calibrate;
 mod contenders;
+pub mod live;
 mod machine;
 mod measure;
 mod narrowphase;
 mod octree;
 mod peers;
+mod pinned_cache;
 mod plot;
 mod progress;
 mod reference;
@@ -49,6 +54,9 @@ mod rows;
 mod sap;
 mod scaling;
 mod selector;
+mod selector_judge;
+mod selector_report;
+mod selector_scenes;
 mod step;
 mod trace;
 
@@ -86,6 +94,37 @@ pub struct Args {
     /// `tests/fixtures/aabbs/` (or, without them, a small scene the study records itself).
     #[arg(long, value_name = "DIR")]
     scenes: Option<PathBuf>,
+    /// With the `selector` study: frames of each 10⁴ / 10⁵-body scene and of each rapier scene's window, every
+    /// one timed from frame 0 (default 110; 10⁶-body scenes run 40, the whole tour 2100).
+    #[arg(long, value_name = "N")]
+    frames: Option<u64>,
+    /// With the `selector` study: only these scenes (registry scenarios, `tour-full`, `rapier-free-fall`,
+    /// `rapier-brownian`, `rapier-gravity`; repeat or separate with commas).
+    #[arg(long = "selector-scenes", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
+    selector_scenes: Vec<String>,
+    /// With the `selector` study: only scenes of these body counts (`10000`, `10k`, `1M`; commas).
+    #[arg(
+        long = "selector-bodies",
+        value_name = "N",
+        value_delimiter = ',',
+        num_args = 1..,
+        value_parser = parse_count
+    )]
+    selector_bodies: Vec<usize>,
+    /// With the `selector` study: run `auto` alone and read the pinned runs from the output folder's
+    /// `selector-pinned-cache.tsv` when the code they ran (everything but `collide-selector`) has not changed
+    /// since (runs the pinned candidates the cache lacks).
+    #[arg(long)]
+    reuse_pinned: bool,
+}
+
+/// A body count: `10000`, `10k`, `1M`.
+fn parse_count(text: &str) -> Result<usize, String> {
+    let (digits, scale) = match text.strip_suffix(['k', 'K']) {
+        Some(d) => (d, 1000),
+        None => text.strip_suffix('M').map_or((text, 1), |d| (d, 1_000_000)),
+    };
+    digits.parse::<usize>().map(|v| v * scale).map_err(|_| format!("`{text}` is not a body count (10000, 10k, 1M)"))
 }
 
 /// Every study, in the order a full run takes them (cheap and foundational first).
@@ -129,6 +168,13 @@ pub struct Ctx {
     pub install_prior: bool,
     /// The replay study's scenes (resolved and their headers checked before any study runs).
     pub scenes: replay::Scenes,
+    /// What the selector study runs (`--frames`, `--selector-scenes`, `--selector-bodies`).
+    pub selector: selector_scenes::Ask,
+    /// `--reuse-pinned`.
+    pub selector_reuse_pinned: bool,
+    /// Runs that failed (a child process that crashed, say), each one line; any fails the command after the
+    /// files are written.
+    pub failures: Vec<String>,
 }
 
 impl Ctx {
@@ -187,6 +233,16 @@ pub fn run(args: &Args) -> Result<(), String> {
     } else {
         replay::Scenes::Absent("the replay study was not selected".into())
     };
+    let selector = selector_scenes::Ask {
+        quick: args.quick,
+        frames: args.frames,
+        names: args.selector_scenes.clone(),
+        bodies: args.selector_bodies.clone(),
+    };
+    if studies.contains(&"selector") {
+        // A bad scene name or size stops the bench before anything is measured.
+        selector_scenes::plan(&selector)?;
+    }
     let machine = machine::Machine::detect(args.machine.as_deref());
     let out = match &args.out {
         Some(dir) => dir.clone(),
@@ -215,6 +271,9 @@ pub fn run(args: &Args) -> Result<(), String> {
         machine: machine.name.clone(),
         install_prior: args.install,
         scenes,
+        selector,
+        selector_reuse_pinned: args.reuse_pinned,
+        failures: Vec::new(),
     };
     // Every study runs on one of rayon's threads, as the app's steps do: measured from a thread outside the pool,
     // the algorithms' parallel sections would often run serially (see `collide_broadphase::parallel::on_worker`).
@@ -229,6 +288,9 @@ pub fn run(args: &Args) -> Result<(), String> {
         ctx.out.display(),
         progress::format_duration(started.elapsed())
     );
+    if !ctx.failures.is_empty() {
+        return Err(format!("{} run(s) failed:\n  {}", ctx.failures.len(), ctx.failures.join("\n  ")));
+    }
     if ctx.mismatches.is_empty() {
         Ok(())
     } else {
@@ -293,5 +355,13 @@ mod tests {
         assert_eq!(picked, ["off", "sap-speed"]);
         let e = selected(&["scalin".into()]).unwrap_err();
         assert!(e.starts_with("unknown study `scalin`; valid studies: off, scaling"), "{e}");
+    }
+
+    #[test]
+    fn body_counts_read_with_suffixes() {
+        assert_eq!(parse_count("10000"), Ok(10_000));
+        assert_eq!(parse_count("10k"), Ok(10_000));
+        assert_eq!(parse_count("1M"), Ok(1_000_000));
+        assert_eq!(parse_count("1m").unwrap_err(), "`1m` is not a body count (10000, 10k, 1M)");
     }
 }

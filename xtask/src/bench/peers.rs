@@ -11,10 +11,15 @@
 //! recorded ones. Its peak heap above the baseline is its memory (structures and output). Running contenders one
 //! after another, not interleaved, keeps their caches and their allocation peaks apart.
 //!
+//! At 10⁴ and 10⁵ bodies every contender is timed on [`TIMED`] frames (100) after its warm-up: a handful of
+//! frames right after a build says little about a structure that adapts over frames, and the machine's noise
+//! evens out over a hundred. At 10⁶ bodies the recording holds [`MILLION_FRAMES`] frames (two of them warm-up):
+//! a frame of boxes is 24 MB and the slower contenders take seconds a frame, so the 10⁶-body figures are a mean
+//! of three frames, bounded in time by the point budget.
+//!
 //! Budgets: each contender's series on a scene stops growing n once a point would exceed the frame limit
 //! (predicted linearly from its last point, or measured) or the series has used its time; a point also ends after
-//! its time (at least one measured frame). The recordings shrink with n, so that the study stays within a few
-//! minutes at 10⁶ bodies.
+//! its time (at least one measured frame), and its row says so (`short: …`) when that cut its frames.
 
 use super::contenders::{self, Contender, Ours};
 use super::measure::{self, SeriesGuard};
@@ -54,8 +59,14 @@ struct Size {
 /// (At 10⁶ bodies a recording this long would not fit in memory: 24 MB of boxes a frame.)
 const SLOW_WARM: usize = 120;
 
-/// The sizes of a scene: 10⁴, 10⁵ and 10⁶ bodies in a full run (fewer frames as n grows), two small ones quick;
-/// `slow` with [`SLOW_WARM`] warm-up frames up to 10⁵.
+/// Frames every contender is timed on at 10⁴ and 10⁵ bodies in a full run.
+const TIMED: usize = 100;
+
+/// Frames recorded at 10⁶ bodies (the first two warm a contender up).
+const MILLION_FRAMES: usize = 5;
+
+/// The sizes of a scene: 10⁴, 10⁵ and 10⁶ bodies in a full run ([`TIMED`] frames timed at 10⁴ and 10⁵, three at
+/// 10⁶), two small ones quick; `slow` with [`SLOW_WARM`] warm-up frames up to 10⁵.
 fn sizes(quick: bool, scene: &str) -> Vec<Size> {
     let size = |n, frames, warm| Size { n, frames, warm };
     match (quick, scene) {
@@ -63,11 +74,11 @@ fn sizes(quick: bool, scene: &str) -> Vec<Size> {
         (true, _) => vec![size(1000, 10, 3), size(5000, 10, 3)],
         (false, FAR) => vec![size(100_000, 10, 3)],
         (false, "slow") => vec![
-            size(10_000, 20 + SLOW_WARM, SLOW_WARM),
-            size(100_000, 60 + SLOW_WARM, SLOW_WARM),
-            size(1_000_000, 5, 2),
+            size(10_000, TIMED + SLOW_WARM, SLOW_WARM),
+            size(100_000, TIMED + SLOW_WARM, SLOW_WARM),
+            size(1_000_000, MILLION_FRAMES, 2),
         ],
-        (false, _) => vec![size(10_000, 24, 4), size(100_000, 10, 3), size(1_000_000, 5, 2)],
+        (false, _) => vec![size(10_000, TIMED + 4, 4), size(100_000, TIMED + 3, 3), size(1_000_000, MILLION_FRAMES, 2)],
     }
 }
 
@@ -78,16 +89,18 @@ fn frame_limit(ctx: &Ctx) -> f64 {
 
 /// The limits of one contender's series on one scene: its time, and [`frame_limit`].
 fn series_guard(ctx: &Ctx) -> SeriesGuard {
-    let budget = if ctx.quick { Duration::from_secs(5) } else { Duration::from_secs(25) };
+    // Room for a point of every size: 100 frames at 10⁵ bodies of a contender at 300 ms a frame are 30 s.
+    let budget = if ctx.quick { Duration::from_secs(5) } else { Duration::from_secs(90) };
     // The contenders take turns on each recording: a series' budget counts its own time only, from the start —
     // not the recordings' nor the contenders' before it (on `slow`, `pair-count`'s 140 frames at 10⁴ bodies
     // spent the budget of every contender after it).
     SeriesGuard::charged(budget, frame_limit(ctx))
 }
 
-/// How long one point may measure (after at least one measured frame).
+/// How long one point may measure (after at least one measured frame): in a full run, [`TIMED`] frames of a
+/// contender up to 300 ms a frame.
 fn point_budget(ctx: &Ctx) -> Duration {
-    if ctx.quick { Duration::from_millis(500) } else { Duration::from_secs(6) }
+    if ctx.quick { Duration::from_millis(500) } else { Duration::from_secs(30) }
 }
 
 /// Every contender at body count `n`: ours from the registry (brute force only up to the limit), then the peers.
@@ -274,6 +287,13 @@ fn run_contender(ctx: &Ctx, c: &mut dyn Contender, rec: &Recording, warm: usize)
             break;
         }
         if !times.is_empty() && start.elapsed() > point_budget(ctx) {
+            if i + 1 < rec.boxes.len() && !ctx.quick {
+                let (timed, of) = (times.len(), rec.boxes.len() - warm);
+                status = format!(
+                    "short: point budget of {} s spent after {timed} of {of} timed frames",
+                    point_budget(ctx).as_secs()
+                );
+            }
             break;
         }
     }
@@ -328,14 +348,17 @@ fn charts(ctx: &mut Ctx, rows: &[Row], names: &[String]) -> Result<(), String> {
         "Every contender runs alone over the same recorded frames of each scene (fixed dt; frames recorded from a \
          `{driver}` simulation after warm-up — for `cluster` from step {CLUSTER_FROM}, as its cloud is pulled \
          together); each contender's first frames untimed — on `slow` up to 10⁵ bodies the first {SLOW_WARM}, \
-         so that the incremental structures are timed in their steady state; mean ms per frame of the pair query, and \
-         in brackets its multiple of the memory floor. Peers: \
+         so that the incremental structures are timed in their steady state; then {timed} timed frames at 10⁴ and \
+         10⁵ bodies and {million} at 10⁶ (a point's time budget may end it sooner; its row then says so); mean ms \
+         per frame of the pair query, and in brackets its multiple of the memory floor. Peers: \
          `parry-bvh-rebuild` (parry 0.31 `Bvh::from_leaves`, binned, + `traverse_bvtt_single_tree`), \
          `parry-bvh-refit` (rapier's maintenance: update leaves, `refit`, `optimize_incremental`, full traversal), \
          `rstar-join` (rstar 0.13 `bulk_load` + `intersection_candidates_with_other_tree`). Each frame's pairs are \
          compared with the recorded pairs (the driver's, itself checked against brute force up to {} bodies).\n\n{}\n",
         ctx.limits.check_max,
         report::image(&png, "peers"),
+        timed = if ctx.quick { 7 } else { TIMED },
+        million = MILLION_FRAMES - 2,
     );
     for &scene in SCENES {
         body.push_str(&scene_table(ctx, rows, names, scene));

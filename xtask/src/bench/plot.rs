@@ -6,6 +6,7 @@
 
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::Path;
 
 /// The font family name registered for all text.
@@ -54,6 +55,9 @@ pub enum Style {
     Reference,
     /// Dots only, no line (scatter plots: predicted against measured).
     Points,
+    /// Horizontal bars: each point `(value, k)` a bar from x = 0 to `value` in row k = 0, 1, 2, … (rows named by
+    /// [`Chart::bar_names`], written after each bar).
+    Bars,
 }
 
 /// One named line.
@@ -103,6 +107,9 @@ pub struct Chart {
     /// Coloured spans along the bottom of the chart (which candidate was active when), each coloured like the
     /// series of the same label, or from the palette when none has it.
     pub bands: Vec<Band>,
+    /// For bar charts: the name of each row y = 0, 1, 2, …, written after its bar (the y axis then shows no
+    /// numbers).
+    pub bar_names: Vec<String>,
 }
 
 /// A labelled span of x, drawn as a coloured strip along the bottom of the chart.
@@ -193,8 +200,10 @@ fn draw_chart(area: &Area<'_>, chart: &Chart) -> Result<(), String> {
         area.draw_text(&format!("{} — no data", chart.title), &style, (40, 40)).map_err(|e| e.to_string())?;
         return Ok(());
     };
-    let (x0, x1) = pad(x0, x1, chart.log_x, 1.15);
-    let (y0, y1) = pad(y0, y1, chart.log_y, 1.6);
+    let bars = chart.series.iter().any(|s| s.style == Style::Bars);
+    // Bars start at 0, with room after them for their names; the rows are spaced by one.
+    let (x0, x1) = if bars { (0.0, x1 * 1.4) } else { pad(x0, x1, chart.log_x, 1.15) };
+    let (y0, y1) = if bars { (y0.min(0.0) - 0.6, y1 + 0.6 + 1.5) } else { pad(y0, y1, chart.log_y, 1.6) };
     // The bands' strip: the bottom 4% of the plot, in data coordinates.
     let strip = if chart.log_y { (y0, y0 * (y1 / y0).powf(0.04)) } else { (y0, y0 + (y1 - y0) * 0.04) };
     let base = chart.x_base.unwrap_or(10.0);
@@ -229,7 +238,7 @@ where
         .x_labels(if chart.log_x { 8 } else { 12 })
         .y_labels(if chart.log_y { 8 } else { 12 })
         .x_label_formatter(&|v| number(*v))
-        .y_label_formatter(&|v| number(*v))
+        .y_label_formatter(&|v| if chart.bar_names.is_empty() { number(*v) } else { String::new() })
         .light_line_style(RGBColor(235, 235, 235))
         .bold_line_style(RGBColor(200, 200, 200))
         .draw()
@@ -256,6 +265,22 @@ where
                 if !dense {
                     ctx.draw_series(points.iter().map(|&p| Circle::new(p, 4, color.filled()))).map_err(err)?;
                 }
+            }
+            Style::Bars => {
+                let anno = ctx
+                    .draw_series(
+                        points.iter().map(|&(x, y)| Rectangle::new([(0.0, y - 0.35), (x, y + 0.35)], color.filled())),
+                    )
+                    .map_err(err)?;
+                anno.label(&s.label)
+                    .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 20, y + 6)], color.filled()));
+                let style =
+                    TextStyle::from((FONT, 17).into_font()).color(&BLACK).pos(Pos::new(HPos::Left, VPos::Center));
+                let names = points.iter().filter_map(|&(x, y)| {
+                    let name = chart.bar_names.get(y.round() as usize)?;
+                    Some(Text::new(format!(" {name}"), (x, y), style.clone()))
+                });
+                ctx.draw_series(names).map_err(err)?;
             }
             Style::Points => {
                 let anno = ctx.draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled()))).map_err(err)?;
@@ -285,6 +310,11 @@ where
                 next += 1;
                 let c = PALETTE[(next - 1) % PALETTE.len()];
                 band_colors.push((band.label.clone(), c));
+                // A band without a line of its own gets a legend entry, so that its colour can be read.
+                ctx.draw_series(std::iter::empty::<Rectangle<(f64, f64)>>())
+                    .map_err(err)?
+                    .label(format!("{} (band)", band.label))
+                    .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 20, y + 6)], c.filled()));
                 c
             }
         };
@@ -379,6 +409,25 @@ mod tests {
         assert_eq!(pad(0.5, 10.0, false, 1.0).0, 0.0);
         let (lo, hi) = pad(1.0, 1.0, true, 1.0);
         assert!(lo < 1.0 && hi > 1.0);
+    }
+
+    #[test]
+    fn a_bar_chart_draws_to_a_png() {
+        register_font().unwrap();
+        let mut c = Chart::new("bars", "ratio", "scene");
+        c.series.push(Series {
+            label: "r".into(),
+            points: vec![(1.2, 0.0), (f64::NAN, 1.0), (0.9, 2.0)],
+            style: Style::Bars,
+            color: None,
+        });
+        c.bar_names = vec!["uniform 1.20".into(), "rain".into(), "slow 0.90".into()];
+        c.series.push(Series::styled("target", vec![(1.15, -0.5), (1.15, 2.5)], Style::Dashed, FPS30));
+        assert_eq!(data_ranges(&c), Some(((0.9, 1.2), (-0.5, 2.5))), "the NaN bar is left out");
+        let path = std::env::temp_dir().join(format!("collide-bench-bars-{}.png", std::process::id()));
+        draw(&path, &[c]).unwrap();
+        assert_eq!(&std::fs::read(&path).unwrap()[1..4], b"PNG");
+        let _ = std::fs::remove_file(&path);
     }
 
     #[test]

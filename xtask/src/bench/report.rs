@@ -55,6 +55,13 @@ pub fn write(ctx: &Ctx, m: &Machine, studies: &[&str], args: &Args, elapsed: Dur
         }
         s.push('\n');
     }
+    if !ctx.failures.is_empty() {
+        let _ = writeln!(s, "**RUNS THAT FAILED ({}):**\n", ctx.failures.len());
+        for line in &ctx.failures {
+            let _ = writeln!(s, "- {line}");
+        }
+        s.push('\n');
+    }
     if !ctx.summary.is_empty() {
         let _ = writeln!(s, "## Summary\n\n{}\n", ctx.summary);
     }
@@ -73,7 +80,8 @@ const METHOD: &str = "## How these numbers were taken
 - **Builds and runs.** `cargo xtask bench` is the release profile (opt-level 3, thin LTO), one process, studies one \
 after another on the calling thread (an algorithm may use more threads itself). Each point builds a fresh \
 simulation from the scenario registry, runs warm-up steps, then measures steps until its time budget, its frame \
-limit or its step cap.
+limit or its step cap. The `selector` study is the exception: each of its runs is a process of its own, timed from \
+frame 0 without warm-up (its section says how).
 - **Times.** `step` rows time the whole simulation step (the thesis's measure: move, broadphase, narrowphase, \
 response, walls); `broadphase` rows time pair finding alone on boxes recorded from a simulation (peers study) or read from a \
 `.aabbs` file (replay study: ours through `collide_sim::Replay`, its broadphase phase; the peers around their query); \

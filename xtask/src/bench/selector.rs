@@ -1,430 +1,232 @@
-//! `selector`: the meta-broadphase `auto` against every pinned candidate and two oracles, in the same run.
+//! `selector`: the meta-broadphase `auto` live, beside every pinned candidate, every frame counted from frame 0.
 //!
-//! - **The tour** (`tour` scenario: uniform, cluster, released, slow drift, 90% at rest, growth, doubled count;
-//!   300 steps a phase) at 100 000 bodies: auto and every candidate pinned, each step's broadphase time. The
-//!   *per-phase oracle* is the best pinned candidate's time in each phase, summed over the phases; the
-//!   *per-frame oracle* the minimum over pinned candidates frame by frame, summed. Every run follows the same
-//!   trajectory (the pairs are identical, so the state is; the final state hashes are compared).
-//! - **Every registry scenario** at 10 000 and 100 000 bodies: auto's mean broadphase time against each
-//!   candidate's.
+//! What a user pays is what `collide --headless` pays: the frame-0 pick, the cold first frames, the probes that
+//! build a candidate from scratch, at every scale. So every run — `auto`, and every candidate it chooses from
+//! (`collide_algorithms::ALGORITHMS` but `collide_selector::EXCLUDED`) pinned — starts from frame 0 with the
+//! same seed and a fixed dt, in a fresh process of its own ([`super::live`]), and every frame it runs is timed
+//! (its record's broadphase phase: for `auto`, its probes and its own work included). The scenes
+//! ([`super::selector_scenes`]): every registry scenario with a free body count at 10⁴ and 10⁵ bodies over
+//! `--frames` (110), four of them at 10⁶ over 40, the whole tour at 10⁵ (2100 steps), and the rapier-baked scenes
+//! at 10⁴ and 10⁵ replayed over a window with contact. The order of the runs turns by one from scene to scene, so
+//! that a drift in the machine's load does not always fall on the same algorithm.
 //!
-//! Writes `selector.csv` (one row per run), `selector-tour-frames.csv` (per step: phase, every run's time,
-//! auto's active candidate), `selector-tour.png` (per-step time of auto and each candidate, auto's active
-//! candidate as a coloured band) and `selector-decisions.csv` (auto's decision log on the tour).
+//! Every complete run of a scene must reach the same state hash (for a replay, the same pairs on every frame);
+//! where brute force is affordable the last frame's pairs are compared with it too. `--reuse-pinned` reads the
+//! pinned runs back from [`super::pinned_cache`] when the code they ran has not changed, and runs `auto` alone.
+//!
+//! Writes `selector.csv` (a row per run), `selector-frames.csv` (every frame of every run), `selector-regret.csv`,
+//! `selector-decisions.csv` (auto's decision logs), `selector-tour-frames.csv`, the plots, and a section of the
+//! report ([`super::selector_report`]).
 
 use super::Ctx;
-use super::measure::{self, check_against_brute};
-use super::plot::{Band, Chart, Series};
-use super::report::{self, Section};
-use super::rows::{DtMode, Metric, Row};
-use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, Params};
-use collide_selector::{EXCLUDED, NAME, Selector, Totals};
-use collide_sim::{Phase, Simulation, Summary};
-use std::fmt::Write as _;
+use super::live::Outcome;
+use super::pinned_cache::{self, Cached, PinnedCache};
+use super::selector_report;
+use super::selector_scenes::{self, RunLimits, Scene};
+use collide_algorithms::ALGORITHMS;
+use collide_selector::{EXCLUDED, NAME};
 
-/// One step of one run.
-#[derive(Clone, Copy, Debug)]
-struct Step {
-    phase: &'static str,
-    ms: f64,
-    /// The candidate that answered (the algorithm itself when pinned).
-    active: &'static str,
-}
-
-/// One run of one algorithm through one scene.
+/// One run as the study holds it: its outcome, and for a pinned run read from the cache, when it was measured.
 #[derive(Clone, Debug)]
-struct Run {
-    algorithm: &'static str,
-    steps: Vec<Step>,
-    hash: u64,
-    /// auto's totals and decision log (CSV), when the run was auto.
-    auto: Option<(Totals, String)>,
-    check: String,
+pub struct Run {
+    /// What the run printed (or, failed, its status and no steps).
+    pub outcome: Outcome,
+    /// `Some(when, version)` when it came from the cache.
+    pub cached: Option<(String, String)>,
 }
 
-impl Run {
-    fn total(&self) -> f64 {
-        self.steps.iter().map(|s| s.ms).sum()
-    }
-
-    fn phase_total(&self, phase: &str) -> f64 {
-        self.steps.iter().filter(|s| s.phase == phase).map(|s| s.ms).sum()
-    }
+/// Every run of one scene: auto's first, then the pinned candidates' in [`pinned`] order.
+#[derive(Clone, Debug)]
+pub struct SceneRuns {
+    /// The scene.
+    pub scene: Scene,
+    /// auto's run.
+    pub auto: Run,
+    /// The pinned runs.
+    pub pinned: Vec<Run>,
 }
 
 /// The candidates `auto` chooses from by default, each of which runs pinned.
-fn pinned() -> Vec<&'static AlgorithmDescriptor> {
-    ALGORITHMS.iter().filter(|d| !EXCLUDED.contains(&d.name)).collect()
-}
-
-fn auto() -> &'static AlgorithmDescriptor {
-    collide_algorithms::find(NAME).expect("auto is registered")
-}
-
-/// Run `algorithm` on `scenario` with `n` bodies for `warmup + steps` steps, response off for the tour (as in
-/// `configs/tour.toml`), checking pairs against brute force on `checks` steps.
-fn run(
-    scenario: &'static str,
-    n: usize,
-    algorithm: &'static AlgorithmDescriptor,
-    warmup: usize,
-    steps: usize,
-    checks: &[usize],
-) -> Result<Run, String> {
-    let mut cfg = measure::config(scenario, n, None, algorithm, &Params::defaults(algorithm.params), false);
-    cfg.resolution = scenario != "tour";
-    let mut sim = measure::simulation(&cfg)?;
-    let dt = collide_timing::FRAME_60HZ;
-    let mut out = Vec::with_capacity(steps);
-    let mut verdicts = Vec::new();
-    for i in 0..warmup + steps {
-        let r = *sim.step(dt);
-        if checks.contains(&i) {
-            verdicts.push(check_against_brute(sim.aabbs(), sim.pairs()));
-        }
-        if i >= warmup {
-            out.push(Step { phase: r.phase, ms: r.phases.get(Phase::Broadphase), active: r.algorithm });
-        }
-    }
-    let auto = selector(&sim).map(|s| (*s.totals(), s.decisions().to_csv(s.candidate_names())));
-    Ok(Run { algorithm: algorithm.name, steps: out, hash: sim.state_hash(), auto, check: measure::verdict(&verdicts) })
-}
-
-fn selector(sim: &Simulation) -> Option<&Selector> {
-    sim.broadphase().as_any()?.downcast_ref()
+#[must_use]
+pub fn pinned() -> Vec<&'static str> {
+    ALGORITHMS.iter().map(|d| d.name).filter(|n| !EXCLUDED.contains(n)).collect()
 }
 
 /// The `selector` study.
 pub fn selector_study(ctx: &mut Ctx) -> Result<(), String> {
-    let candidates = pinned();
-    let tour_n = if ctx.quick { 2000 } else { 100_000 };
-    let sizes: Vec<usize> = if ctx.quick { vec![2000] } else { vec![10_000, 100_000] };
-    let scenarios: Vec<&'static str> =
-        collide_sim::SCENARIOS.iter().filter(|s| !s.fixed_bodies && s.name != "tour").map(|s| s.name).collect();
-    ctx.progress.plan((1 + candidates.len()) * (1 + scenarios.len() * sizes.len()));
-    let mut rows = Vec::new();
-
-    // The tour.
-    let tour_steps = tour_steps();
-    // Brute force checks a step in the middle of every phase where it is affordable.
-    let checks: Vec<usize> = if tour_n <= ctx.limits.check_max {
-        tour_phase_starts().iter().map(|s| s + 150).filter(|&s| s < tour_steps).collect()
-    } else {
-        Vec::new()
+    let mut scenes = selector_scenes::plan(&ctx.selector)?;
+    selector_scenes::prepare(&mut scenes)?;
+    let limits = RunLimits::of(ctx.quick);
+    let version = pinned_cache::code_version();
+    let mut cache = PinnedCache::load(&ctx.out)?;
+    let reuse = ctx.selector_reuse_pinned;
+    let names: Vec<&str> = std::iter::once(NAME).chain(pinned()).collect();
+    let to_run = |scene: &Scene| {
+        names.iter().filter(|&&a| !(reuse && a != NAME && cache.get(&scene.key(), a, &version).is_some())).count()
     };
-    let mut tour = Vec::new();
-    for algorithm in std::iter::once(auto()).chain(candidates.iter().copied()) {
-        ctx.progress.start(&format!("selector: tour {} n={tour_n}, {tour_steps} steps", algorithm.name));
-        tour.push(run("tour", tour_n, algorithm, 0, tour_steps, &checks)?);
-        ctx.progress.finish_one();
+    ctx.progress.plan(scenes.iter().map(to_run).sum());
+    let mut results = Vec::new();
+    for (i, scene) in scenes.into_iter().enumerate() {
+        let mut runs: Vec<Option<Run>> = vec![None; names.len()];
+        for &slot in &rotated(names.len(), i) {
+            let algorithm = names[slot];
+            if reuse
+                && algorithm != NAME
+                && let Some(c) = cache.get(&scene.key(), algorithm, &version)
+            {
+                let cached = Some((c.recorded.clone(), c.version.clone()));
+                runs[slot] = Some(Run { outcome: c.outcome.clone(), cached });
+                continue;
+            }
+            ctx.progress.start(&format!("selector: {} {algorithm}, {} frames", scene.label(), scene.frames));
+            let outcome = scene.spec(algorithm, limits).spawn().unwrap_or_else(|e| {
+                ctx.progress.say(&format!("bench: selector: {e}"));
+                ctx.failures.push(e.clone());
+                Outcome {
+                    algorithm: algorithm.to_owned(),
+                    check: "-".into(),
+                    status: format!("failed: {e}"),
+                    ..Outcome::default()
+                }
+            });
+            if algorithm != NAME && outcome.complete() {
+                let run =
+                    Cached { version: version.clone(), recorded: pinned_cache::now_utc(), outcome: outcome.clone() };
+                cache.put(&scene.key(), run);
+            }
+            runs[slot] = Some(Run { outcome, cached: None });
+            ctx.progress.finish_one();
+        }
+        cache.save()?;
+        let mut runs = runs.into_iter().map(|r| r.expect("every slot ran"));
+        let auto = runs.next().expect("auto's slot");
+        let mut scene_runs = SceneRuns { scene, auto, pinned: runs.collect() };
+        share_phases(&mut scene_runs);
+        cross_check(&mut scene_runs, &mut ctx.mismatches);
+        results.push(scene_runs);
     }
-    cross_check(&mut tour);
-    for r in &tour {
-        rows.push(row("tour", tour_n, r));
-    }
-    ctx.write_text("selector-tour-frames.csv", &frames_csv(&tour))?;
-    if let Some((_, decisions)) = &tour[0].auto {
-        ctx.write_text("selector-decisions.csv", decisions)?;
-    }
-    let plot = ctx.plot("selector-tour", &[tour_chart(&tour, tour_n)])?;
-    let mut body = tour_section(&tour, tour_n, &plot);
+    ctx.files.push(pinned_cache::FILE.to_owned());
+    selector_report::write(ctx, &results, &version)
+}
 
-    // Every scenario at each size.
-    let (warmup, steps) = (ctx.warmup(), if ctx.quick { 60 } else { 300 });
-    let mut table = Vec::new();
-    for scenario in &scenarios {
-        for &n in &sizes {
-            let mut runs = Vec::new();
-            let checks: Vec<usize> = if n <= ctx.limits.check_max { vec![warmup + steps - 1] } else { Vec::new() };
-            for algorithm in std::iter::once(auto()).chain(candidates.iter().copied()) {
-                ctx.progress.start(&format!("selector: {scenario} {} n={n}", algorithm.name));
-                runs.push(run(scenario, n, algorithm, warmup, steps, &checks)?);
-                ctx.progress.finish_one();
+/// The order of the runs on the `scene`-th scene: every slot once, starting one further on each scene.
+#[must_use]
+pub fn rotated(slots: usize, scene: usize) -> Vec<usize> {
+    (0..slots).map(|k| (k + scene) % slots).collect()
+}
+
+/// Cached runs carry no phase names; every run of a scene has the same phase at the same step, so they take
+/// those of a run that has them.
+fn share_phases(runs: &mut SceneRuns) {
+    let all = std::iter::once(&runs.auto).chain(&runs.pinned);
+    let Some(phases) = all.map(|r| &r.outcome.steps).find(|s| s.iter().any(|st| !st.phase.is_empty())).cloned() else {
+        return;
+    };
+    for run in std::iter::once(&mut runs.auto).chain(&mut runs.pinned) {
+        for (step, from) in run.outcome.steps.iter_mut().zip(&phases) {
+            if step.phase.is_empty() {
+                step.phase.clone_from(&from.phase);
             }
-            cross_check(&mut runs);
-            for r in &runs {
-                rows.push(row(scenario, n, r));
-            }
-            table.push(scenario_line(scenario, n, &runs));
         }
     }
-    body.push_str(&scenario_section(table, steps));
-    ctx.note_mismatches(&rows);
-    ctx.write_rows("selector", &rows)?;
-    ctx.sections
-        .push(Section { title: "The meta-broadphase `auto` against pinned candidates and oracles".into(), body });
-    Ok(())
+}
+
+/// Every complete run of a scene follows the same trajectory (a replay: finds the same pairs), so their hashes
+/// must agree with auto's (or, auto incomplete, the first complete run's). A run that differs gets `MISMATCH` in
+/// its check, and a line in `mismatches`; the others get `hash ok` added.
+fn cross_check(runs: &mut SceneRuns, mismatches: &mut Vec<String>) {
+    let label = runs.scene.label();
+    let all = std::iter::once(&runs.auto).chain(&runs.pinned);
+    let Some((reference, by)) =
+        all.filter(|r| r.outcome.complete()).map(|r| (r.outcome.hash, r.outcome.algorithm.clone())).next()
+    else {
+        return;
+    };
+    for run in std::iter::once(&mut runs.auto).chain(&mut runs.pinned) {
+        let o = &mut run.outcome;
+        if !o.complete() {
+            continue;
+        }
+        if o.hash == reference {
+            o.check = if o.check == "-" { "hash ok".into() } else { format!("{} + hash ok", o.check) };
+        } else {
+            let line = format!("hash {:016x} differs from {by}'s {reference:016x}", o.hash);
+            mismatches.push(format!("selector {} {label}: {line}", o.algorithm));
+            o.check = format!("MISMATCH: {line}");
+        }
+        if o.check.starts_with("MISMATCH vs brute") {
+            mismatches.push(format!("selector {} {label}: {}", o.algorithm, o.check));
+        }
+    }
 }
 
 /// Steps of the tour: its phases end to end.
 pub(super) fn tour_steps() -> usize {
-    let phases = tour_phase_starts();
-    phases.last().map_or(0, |last| last + collide_sim::TOUR_PHASE_STEPS as usize)
-}
-
-/// The first step of each of the tour's phases.
-fn tour_phase_starts() -> Vec<usize> {
     let tour = collide_sim::find_scenario("tour").expect("the tour is registered");
-    tour.phases.iter().map(|p| p.start as usize).collect()
+    tour.phases.last().map_or(0, |last| last.start as usize + collide_sim::TOUR_PHASE_STEPS as usize)
 }
 
-/// Every run of one scene follows the same trajectory, so their state hashes must agree; a run whose hash
-/// differs from the first run's gets `MISMATCH` in its check (the pairs it found differed).
-fn cross_check(runs: &mut [Run]) {
-    let Some(first) = runs.first().map(|r| r.hash) else { return };
-    for r in runs.iter_mut() {
-        if r.hash != first {
-            r.check = format!("MISMATCH: state hash {:016x} differs from {:016x}", r.hash, first);
-        } else if r.check == "-" {
-            r.check = "hash ok".into();
-        } else {
-            r.check.push_str(" + hash ok");
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::live::Step;
+    use crate::bench::selector_scenes::{Source, Target};
+
+    #[test]
+    fn the_run_order_turns_by_one_per_scene() {
+        assert_eq!(rotated(4, 0), [0, 1, 2, 3]);
+        assert_eq!(rotated(4, 1), [1, 2, 3, 0]);
+        assert_eq!(rotated(4, 6), [2, 3, 0, 1]);
+        for scene in 0..8 {
+            let mut order = rotated(12, scene);
+            assert_eq!(order[0], scene % 12, "a different algorithm goes first on each scene");
+            order.sort_unstable();
+            assert_eq!(order, (0..12).collect::<Vec<_>>(), "every algorithm runs once");
         }
     }
-}
 
-fn row(scenario: &str, n: usize, r: &Run) -> Row {
-    let ms: Vec<f64> = r.steps.iter().map(|s| s.ms).collect();
-    let params = match &r.auto {
-        Some((t, _)) => format!(
-            "switches={} probes={} probe_ms={:.1} overhead_ms={:.1}",
-            t.switches, t.probes, t.probe_ms, t.overhead_ms
-        ),
-        None => String::new(),
-    };
-    Row {
-        study: "selector",
-        series: r.algorithm.into(),
-        scenario: scenario.into(),
-        algorithm: r.algorithm.into(),
-        params,
-        n,
-        speed: f32::NAN,
-        dt_mode: DtMode::Fixed,
-        metric: Metric::Broadphase,
-        frames: ms.len(),
-        time: Summary::of(&ms),
-        broadphase_ms: Summary::of(&ms).mean,
-        state_hash: r.hash,
-        check: r.check.clone(),
-        status: "ok".into(),
-        ..Row::default()
+    fn run(algorithm: &str, hash: u64, status: &str, phases: &[&str]) -> Run {
+        let steps =
+            phases.iter().map(|p| Step { ms: 1.0, active: algorithm.into(), phase: (*p).into(), pairs: 0 }).collect();
+        let outcome =
+            Outcome { algorithm: algorithm.into(), steps, hash, check: "-".into(), status: status.into(), auto: None };
+        Run { outcome, cached: None }
     }
-}
 
-fn frames_csv(runs: &[Run]) -> String {
-    let mut text = String::from("step,phase,auto_active");
-    for r in runs {
-        let _ = write!(text, ",{}_ms", r.algorithm);
+    #[test]
+    fn hashes_are_cross_checked_and_phases_shared() {
+        let scene = Scene {
+            name: "tour".into(),
+            source: Source::Scenario("tour"),
+            n: 10,
+            frames: 2,
+            target: Target::Mean(1.15),
+            checks: Vec::new(),
+            window: String::new(),
+        };
+        let mut runs = SceneRuns {
+            scene,
+            auto: run("auto", 7, "ok", &["uniform", "cluster"]),
+            pinned: vec![
+                run("sap", 7, "ok", &["", ""]),
+                run("kd", 8, "ok", &["", ""]),
+                run("grid", 9, "short: x", &[""]),
+            ],
+        };
+        let mut mismatches = Vec::new();
+        share_phases(&mut runs);
+        cross_check(&mut runs, &mut mismatches);
+        assert_eq!(runs.pinned[0].outcome.steps[1].phase, "cluster");
+        assert_eq!(runs.pinned[0].outcome.check, "hash ok");
+        assert!(runs.pinned[1].outcome.check.starts_with("MISMATCH: hash 0000000000000008 differs from auto's"));
+        assert_eq!(runs.pinned[2].outcome.check, "-", "a short run is not compared");
+        assert_eq!(mismatches.len(), 1);
+        assert!(mismatches[0].starts_with("selector kd tour at 10: hash"), "{}", mismatches[0]);
     }
-    text.push('\n');
-    for (i, step) in runs[0].steps.iter().enumerate() {
-        let _ = write!(text, "{i},{},{}", step.phase, step.active);
-        for r in runs {
-            let _ = write!(text, ",{:.4}", r.steps.get(i).map_or(f64::NAN, |s| s.ms));
-        }
-        text.push('\n');
+
+    #[test]
+    fn the_tour_is_seven_phases_of_300_steps() {
+        assert_eq!(tour_steps(), 2100);
+        assert!(pinned().iter().all(|p| !EXCLUDED.contains(p)) && !pinned().is_empty());
     }
-    text
-}
-
-/// Per-step time of every run (a 15-step moving median, so the lines can be told apart), auto's active
-/// candidate as a band along the bottom.
-fn tour_chart(runs: &[Run], n: usize) -> Chart {
-    let mut chart = Chart::new(
-        format!(
-            "The tour at {} bodies: broadphase time per step (15-step moving median); band: auto's active candidate",
-            report::count(n)
-        ),
-        "step",
-        "broadphase ms",
-    )
-    .log(false, true);
-    for r in runs {
-        let ms: Vec<f64> = r.steps.iter().map(|s| s.ms).collect();
-        let points = ms.iter().enumerate().map(|(i, _)| (i as f64, moving_median(&ms, i, 7))).collect();
-        let mut s = Series::line(r.algorithm, points);
-        if r.algorithm == NAME {
-            s.color = Some(super::plot::REFERENCE);
-        }
-        chart.series.push(s);
-    }
-    let mut start = 0;
-    let steps = &runs[0].steps;
-    for i in 1..=steps.len() {
-        if i == steps.len() || steps[i].active != steps[start].active {
-            chart.bands.push(Band { from: start as f64, to: i as f64, label: steps[start].active.into() });
-            start = i;
-        }
-    }
-    chart
-}
-
-fn moving_median(v: &[f64], i: usize, half: usize) -> f64 {
-    let mut w: Vec<f64> = v[i.saturating_sub(half)..(i + half + 1).min(v.len())].to_vec();
-    w.sort_by(f64::total_cmp);
-    w[w.len() / 2]
-}
-
-/// The phases in the order the tour runs them.
-fn phases(run: &Run) -> Vec<&'static str> {
-    let mut phases: Vec<&'static str> = Vec::new();
-    for s in &run.steps {
-        if phases.last() != Some(&s.phase) {
-            phases.push(s.phase);
-        }
-    }
-    phases
-}
-
-/// The tour's section: per phase, every run's total and the winner; the oracles; auto's ratios, switches and
-/// spikes.
-fn tour_section(runs: &[Run], n: usize, plot: &str) -> String {
-    let auto = &runs[0];
-    let pinned = &runs[1..];
-    let phases = phases(auto);
-    let mut body = format!(
-        "### The tour at {} bodies\n\nEach phase is {} steps; response off (`configs/tour.toml`), fixed dt. \
-         Broadphase ms summed over each phase, for auto and every candidate pinned; **bold** is the phase's \
-         winner among the pinned runs. Per-step times: `selector-tour-frames.csv`; auto's decisions: \
-         `selector-decisions.csv`.\n\n{}\n\n",
-        report::count(n),
-        collide_sim::TOUR_PHASE_STEPS,
-        report::image(plot, "the tour")
-    );
-    let mut header = vec!["phase"];
-    header.extend(pinned.iter().map(|r| r.algorithm));
-    header.extend(["auto", "auto / phase winner", "auto switches"]);
-    let mut per_phase_oracle = 0.0;
-    let mut table = Vec::new();
-    for phase in &phases {
-        let totals: Vec<f64> = pinned.iter().map(|r| r.phase_total(phase)).collect();
-        let best = totals.iter().copied().fold(f64::INFINITY, f64::min);
-        per_phase_oracle += best;
-        let mut line = vec![format!("`{phase}`")];
-        line.extend(totals.iter().map(|&t| if t == best { format!("**{}**", report::ms(t)) } else { report::ms(t) }));
-        let a = auto.phase_total(phase);
-        line.push(report::ms(a));
-        line.push(format!("{:.2}", a / best));
-        line.push(switches_in(auto, phase).to_string());
-        table.push(line);
-    }
-    let totals: Vec<f64> = pinned.iter().map(Run::total).collect();
-    let best_single = totals.iter().copied().fold(f64::INFINITY, f64::min);
-    let best_name = pinned[totals.iter().position(|&t| t == best_single).unwrap_or(0)].algorithm;
-    let mut line = vec!["**total**".to_owned()];
-    line.extend(totals.iter().map(|&t| report::ms(t)));
-    line.push(format!("**{}**", report::ms(auto.total())));
-    line.push(format!("{:.2}", auto.total() / per_phase_oracle));
-    line.push(switches_total(auto).to_string());
-    table.push(line);
-    body.push_str(&report::table(&header, table));
-    let per_frame_oracle: f64 =
-        (0..auto.steps.len()).map(|i| pinned.iter().map(|r| r.steps[i].ms).fold(f64::INFINITY, f64::min)).sum();
-    let (spike, spike_at) = switch_spike(auto);
-    let mut winners: Vec<&str> = phases
-        .iter()
-        .map(|p| {
-            let t: Vec<f64> = pinned.iter().map(|r| r.phase_total(p)).collect();
-            let best = t.iter().copied().fold(f64::INFINITY, f64::min);
-            pinned[t.iter().position(|&x| x == best).unwrap_or(0)].algorithm
-        })
-        .collect();
-    winners.sort_unstable();
-    winners.dedup();
-    let _ = writeln!(
-        body,
-        "\n- **auto: {} ms**; per-phase oracle {} ms (**auto / per-phase oracle = {:.3}**); per-frame oracle {} ms \
-         (auto / per-frame oracle = {:.3}).\n- Best single pinned candidate: `{best_name}`, {} ms: **auto's gain over it \
-         = {:.3}×** (AutoPas reports up to 1.25× over the best fixed choice).\n- Phase winners among the pinned runs: \
-         {} distinct ({}).\n- Switches: {} over {} phases ({:.1} per phase); the highest switch step took {spike:.2}× \
-         the median of the 10 steps before it{}.",
-        report::ms(auto.total()),
-        report::ms(per_phase_oracle),
-        auto.total() / per_phase_oracle,
-        report::ms(per_frame_oracle),
-        auto.total() / per_frame_oracle,
-        report::ms(best_single),
-        best_single / auto.total(),
-        winners.len(),
-        winners.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", "),
-        switches_total(auto),
-        phases.len(),
-        switches_total(auto) as f64 / phases.len().max(1) as f64,
-        spike_at.map_or(String::new(), |s| format!(" (step {s})")),
-    );
-    if let Some((t, _)) = &auto.auto {
-        let all = t.active_ms + t.probe_ms + t.overhead_ms;
-        let _ = writeln!(
-            body,
-            "- auto's own overhead (features, model, log): {:.2}% of its broadphase time; probes: {} of them, {:.1}%.",
-            100.0 * t.overhead_ms / all,
-            t.probes,
-            100.0 * t.probe_ms / all
-        );
-    }
-    body.push('\n');
-    body
-}
-
-/// auto's switches whose first step (the newcomer's) lies in `phase`.
-fn switches_in(run: &Run, phase: &str) -> usize {
-    run.steps.windows(2).filter(|w| w[1].phase == phase && w[0].active != w[1].active).count()
-}
-
-fn switches_total(run: &Run) -> usize {
-    run.steps.windows(2).filter(|w| w[0].active != w[1].active).count()
-}
-
-/// The largest ratio of a switch's steps (the last step of the old candidate, which ends the probe, and the
-/// newcomer's first) to the median of the 10 steps before, and where.
-fn switch_spike(run: &Run) -> (f64, Option<usize>) {
-    let mut worst = (0.0, None);
-    for i in 11..run.steps.len() {
-        if run.steps[i].active == run.steps[i - 1].active {
-            continue;
-        }
-        let before: Vec<f64> = run.steps[i - 11..i - 1].iter().map(|s| s.ms).collect();
-        let median = Summary::of(&before).p50;
-        for at in [i - 1, i] {
-            let ratio = run.steps[at].ms / median.max(1e-9);
-            if ratio > worst.0 {
-                worst = (ratio, Some(at));
-            }
-        }
-    }
-    worst
-}
-
-/// One line of the scenario table: the best pinned candidate and auto.
-fn scenario_line(scenario: &str, n: usize, runs: &[Run]) -> Vec<String> {
-    let mean = |r: &Run| r.total() / r.steps.len().max(1) as f64;
-    let auto = &runs[0];
-    let best = runs[1..].iter().min_by(|a, b| mean(a).total_cmp(&mean(b))).expect("candidates");
-    let worst = runs[1..].iter().map(mean).fold(0.0, f64::max);
-    let mut used: Vec<&str> = auto.steps.iter().map(|s| s.active).collect();
-    used.dedup();
-    vec![
-        format!("`{scenario}`"),
-        report::count(n),
-        format!("`{}` {}", best.algorithm, report::ms(mean(best))),
-        report::ms(worst),
-        report::ms(mean(auto)),
-        format!("**{:.2}**", mean(auto) / mean(best)),
-        used.iter().map(|u| format!("`{u}`")).collect::<Vec<_>>().join(" → "),
-        if runs.iter().all(|r| !r.check.starts_with("MISMATCH")) { "ok".into() } else { "**MISMATCH**".into() },
-    ]
-}
-
-fn scenario_section(table: Vec<Vec<String>>, steps: usize) -> String {
-    let mut body = format!(
-        "### Every scenario\n\nMean broadphase ms over {steps} steps after warm-up, fixed dt, default response. \
-         auto / best is auto's mean over the best pinned candidate's (the target is at most 1.15).\n\n"
-    );
-    body.push_str(&report::table(
-        &["scenario", "bodies", "best pinned", "worst pinned", "auto", "auto / best", "auto ran", "pairs"],
-        table,
-    ));
-    body.push('\n');
-    body
 }

@@ -109,3 +109,13 @@ fn bad_arguments_are_clear_errors() {
     assert_eq!(e, "--steps 3 with --every 4: a file needs at least one frame after the first");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "nothing written");
 }
+
+/// The bench's `selector` study bakes a missing scene as `cargo xtask record-rapier --scene S --bodies N` would:
+/// the subcommand's own defaults for everything else, and its default folder.
+#[test]
+fn a_default_bake_takes_the_subcommands_defaults() {
+    let a = default_args("gravity", 100_000).unwrap();
+    assert_eq!((a.scenes, a.bodies), (vec!["gravity".to_owned()], vec![100_000]));
+    assert_eq!((a.steps, a.every, a.seed, a.out), (None, 1, 1, None));
+    assert!(default_out().ends_with("target/rapier-scenes"));
+}

@@ -1,0 +1,418 @@
+//! The `selector` study's scenes: which scenario, how many bodies, how many frames, and the target `auto` is held
+//! to on each (issue 30's "Done when"), in a full run and in `--quick`; the `--selector-scenes` and
+//! `--selector-bodies` filters; the rapier-baked scenes' files, baked when missing, and their frame windows.
+
+use super::live::Spec;
+use std::path::{Path, PathBuf};
+
+/// Frames of a 10⁴ / 10⁵-body scene when `--frames` does not say (the issue's "first 110 frames").
+pub const DEFAULT_FRAMES: u64 = 110;
+
+/// Frames of a 10⁶-body scene.
+const MILLION_FRAMES: u64 = 40;
+
+/// The scenarios run at 10⁶ bodies.
+const MILLION: &[&str] = &["uniform", "slow", "cluster", "thesis"];
+
+/// The name of the whole tour (the registry's `tour`, all seven phases); `tour` alone is its first frames.
+pub const TOUR_FULL: &str = "tour-full";
+
+/// The rapier-baked scenes (`cargo xtask record-rapier`), each with the first frame of its window and why.
+///
+/// A window is `--frames` long. Measured on the 10⁴-body bakes (pairs per frame, every 20th frame): the free fall
+/// finds no pair at all before frame 70 — its first 110 frames are bodies falling in formation, nothing a
+/// broadphase is judged by — then its pile forms (400 pairs at frame 80, 18 700 at 200, 44 000 at 300, 48 000
+/// and asleep from frame 500 on). The world and the gravity are scaled with the body count, so the 10⁵-body
+/// pile forms over the same frames. The brownian gas has pairs from its first frames (3 000 at frame 20, about
+/// one per body from frame 100 on): its first frames are the live case. The gravity scene's bodies meet a wall
+/// and each other from its first frames on as well.
+pub const RAPIER: &[(&str, u64, &str)] = &[
+    (
+        "free-fall",
+        200,
+        "the pile forming: 2 to 4.5 pairs per body, most bodies still falling onto it (no pair before frame 70)",
+    ),
+    ("brownian", 0, "its first frames: the gas has pairs from frame 10 on"),
+    ("gravity", 0, "its first frames: the bodies slosh against a wall and each other from the start"),
+];
+
+/// The target of a scene.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Target {
+    /// auto's mean at most this multiple of the best pinned candidate's mean (and no hitch).
+    Mean(f64),
+    /// The whole tour: auto's total at most `best` × the best pinned candidate's and `oracle` × the per-phase
+    /// oracle's.
+    Tour {
+        /// Against the best single pinned candidate.
+        best: f64,
+        /// Against the per-phase oracle.
+        oracle: f64,
+    },
+}
+
+/// No frame of auto from frame [`HITCH_FROM`] on may take more than this multiple of the best pinned candidate's
+/// frame at the same step.
+pub const HITCH: f64 = 3.0;
+/// The first frame the hitch target looks at.
+pub const HITCH_FROM: usize = 2;
+
+/// Where a scene's boxes come from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Source {
+    /// A registry scenario, simulated.
+    Scenario(&'static str),
+    /// A `.aabbs` file, replayed from frame `from`.
+    Replay {
+        /// The file.
+        path: PathBuf,
+        /// The window's first frame.
+        from: u64,
+    },
+}
+
+/// One scene of the study: every algorithm runs it once, from frame 0 (a replay: from its window's first frame).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    /// `uniform`, `tour`, `tour-full`, `rapier-free-fall`: what `--selector-scenes` names.
+    pub name: String,
+    /// Where the boxes come from.
+    pub source: Source,
+    /// Bodies.
+    pub n: usize,
+    /// Frames, every one timed.
+    pub frames: u64,
+    /// What auto is held to.
+    pub target: Target,
+    /// Frames (0-based) whose pairs are compared with brute force, after the frame.
+    pub checks: Vec<u64>,
+    /// For a replay, which window and why.
+    pub window: String,
+}
+
+impl Scene {
+    /// `uniform at 10k`.
+    #[must_use]
+    pub fn label(&self) -> String {
+        format!("{} at {}", self.name, super::report::count(self.n))
+    }
+
+    /// The key of its runs in the pinned cache: name, bodies, frames and the window.
+    #[must_use]
+    pub fn key(&self) -> String {
+        match &self.source {
+            Source::Replay { from, .. } => format!("{}-{}-{}-from{from}", self.name, self.n, self.frames),
+            Source::Scenario(_) => format!("{}-{}-{}", self.name, self.n, self.frames),
+        }
+    }
+
+    /// The spec of `algorithm`'s run, under a mode's limits.
+    #[must_use]
+    pub fn spec(&self, algorithm: &str, limits: RunLimits) -> Spec {
+        let (scenario, replay, from) = match &self.source {
+            Source::Scenario(s) => (Some((*s).to_owned()), None, 0),
+            Source::Replay { path, from } => (None, Some(path.clone()), *from),
+        };
+        Spec {
+            scenario,
+            replay,
+            from,
+            bodies: self.n,
+            frames: self.frames,
+            algorithm: algorithm.to_owned(),
+            check: self.checks.clone(),
+            frame_limit_ms: limits.frame_ms,
+            budget_s: limits.budget_s,
+        }
+    }
+}
+
+/// The limits one run is held to (a candidate far off the pace ends early, its row says so).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunLimits {
+    /// A frame slower than this, ms, ends the run.
+    pub frame_ms: f64,
+    /// A run ends after this many seconds.
+    pub budget_s: f64,
+}
+
+impl RunLimits {
+    /// `--quick`'s, or a full run's: generous, so that every candidate normally runs every frame (a 10⁶-body
+    /// frame of the slowest candidate takes seconds; the whole tour of one takes minutes).
+    #[must_use]
+    pub fn of(quick: bool) -> Self {
+        if quick { Self { frame_ms: 2000.0, budget_s: 30.0 } } else { Self { frame_ms: 60_000.0, budget_s: 1800.0 } }
+    }
+}
+
+/// What the study is asked to run.
+#[derive(Clone, Debug, Default)]
+pub struct Ask {
+    /// `--quick`.
+    pub quick: bool,
+    /// `--frames` (a 10⁴ / 10⁵-body scene's frames, a replay's window; `--quick`'s are 30).
+    pub frames: Option<u64>,
+    /// `--selector-scenes`: only these names.
+    pub names: Vec<String>,
+    /// `--selector-bodies`: only these sizes.
+    pub bodies: Vec<usize>,
+}
+
+/// The registry scenarios with a free body count (the two-ball scenes have two), the tour among them.
+fn free_scenarios() -> Vec<&'static str> {
+    collide_sim::SCENARIOS.iter().filter(|s| !s.fixed_bodies).map(|s| s.name).collect()
+}
+
+/// Bodies and frames of `--quick`, and the phases of its short tour.
+const QUICK_N: usize = 2000;
+const QUICK_FRAMES: u64 = 30;
+const QUICK_TOUR_PHASES: u64 = 2;
+
+/// The scenes `ask` selects, in run order (cheap first), with the rapier files resolved (not yet baked). An
+/// unknown name or size is an error naming the valid ones; so is a filter that leaves nothing.
+pub fn plan(ask: &Ask) -> Result<Vec<Scene>, String> {
+    if ask.frames == Some(0) {
+        return Err("--frames 0: a scene needs at least one frame".into());
+    }
+    let all = every_scene(ask);
+    let names: Vec<&str> = {
+        let mut v: Vec<&str> = all.iter().map(|s| s.name.as_str()).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    if let Some(bad) = ask.names.iter().find(|n| !names.contains(&n.as_str())) {
+        return Err(format!("--selector-scenes: unknown scene `{bad}`; valid scenes: {}", names.join(", ")));
+    }
+    let sizes: Vec<usize> = {
+        let mut v: Vec<usize> = all.iter().map(|s| s.n).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    if let Some(bad) = ask.bodies.iter().find(|n| !sizes.contains(n)) {
+        let valid: Vec<String> = sizes.iter().map(usize::to_string).collect();
+        return Err(format!("--selector-bodies: no scene has {bad} bodies in this mode; sizes: {}", valid.join(", ")));
+    }
+    let chosen: Vec<Scene> = all
+        .into_iter()
+        .filter(|s| ask.names.is_empty() || ask.names.contains(&s.name))
+        .filter(|s| ask.bodies.is_empty() || ask.bodies.contains(&s.n))
+        .collect();
+    if chosen.is_empty() {
+        return Err("--selector-scenes with --selector-bodies: no scene has both".into());
+    }
+    Ok(chosen)
+}
+
+/// Every scene of the mode, before the filters.
+fn every_scene(ask: &Ask) -> Vec<Scene> {
+    let frames = ask.frames.unwrap_or(if ask.quick { QUICK_FRAMES } else { DEFAULT_FRAMES });
+    let sim = |name: &'static str, n: usize, frames: u64, target: Target| Scene {
+        name: name.to_owned(),
+        source: Source::Scenario(name),
+        n,
+        frames,
+        target,
+        checks: Vec::new(),
+        window: String::new(),
+    };
+    let tour_phase = collide_sim::TOUR_PHASE_STEPS;
+    let tour_target = Target::Tour { best: 1.03, oracle: 1.12 };
+    let mut out = Vec::new();
+    if ask.quick {
+        for name in free_scenarios() {
+            out.push(sim(name, QUICK_N, frames, Target::Mean(1.15)));
+        }
+        let mut tour = sim("tour", QUICK_N, QUICK_TOUR_PHASES * tour_phase, tour_target);
+        tour.name = TOUR_FULL.into();
+        out.push(tour);
+        for &(scene, _, _) in RAPIER {
+            let path = fixtures().join(format!("rapier-{scene}.aabbs"));
+            // A checkout without the fixtures runs the rest (the replay study's tests need them anyway).
+            let Ok((n, file_frames)) = header(&path) else { continue };
+            out.push(Scene {
+                name: format!("rapier-{scene}"),
+                source: Source::Replay { path, from: 0 },
+                n,
+                frames: file_frames,
+                target: Target::Mean(1.15),
+                checks: Vec::new(),
+                window: "the whole fixture".into(),
+            });
+        }
+    } else {
+        for n in [10_000, 100_000] {
+            for name in free_scenarios() {
+                out.push(sim(name, n, frames, Target::Mean(1.15)));
+            }
+            for &(scene, from, why) in RAPIER {
+                out.push(Scene {
+                    name: format!("rapier-{scene}"),
+                    source: Source::Replay { path: rapier_file(scene, n), from },
+                    n,
+                    frames,
+                    target: Target::Mean(1.15),
+                    checks: Vec::new(),
+                    window: format!("frames {from}..{}: {why}", from + frames),
+                });
+            }
+        }
+        let mut tour = sim("tour", 100_000, super::selector::tour_steps() as u64, tour_target);
+        tour.name = TOUR_FULL.into();
+        out.push(tour);
+        for &name in MILLION {
+            let name = free_scenarios().into_iter().find(|s| *s == name).expect("registered");
+            out.push(sim(name, 1_000_000, MILLION_FRAMES, Target::Mean(1.25)));
+        }
+    }
+    for s in &mut out {
+        s.checks = checks(s, ask.quick);
+    }
+    out
+}
+
+/// Frames whose pairs are checked against brute force: the last frame where that is affordable (at most 10⁴
+/// bodies in a full run; it follows the timed frames, so it perturbs none), in `--quick` also a frame in the
+/// middle of every tour phase and every frame of a small fixture.
+fn checks(scene: &Scene, quick: bool) -> Vec<u64> {
+    let last = scene.frames.saturating_sub(1);
+    let affordable = if quick { 20_000 } else { 10_000 };
+    if scene.n > affordable || scene.frames == 0 {
+        return Vec::new();
+    }
+    if quick && matches!(scene.source, Source::Replay { .. }) && scene.n <= super::replay::EVERY_FRAME_MAX {
+        return (0..scene.frames).collect();
+    }
+    if quick && scene.name == TOUR_FULL {
+        let phase = collide_sim::TOUR_PHASE_STEPS;
+        let mut v: Vec<u64> = (0..scene.frames / phase).map(|p| p * phase + phase / 2).collect();
+        v.push(last);
+        return v;
+    }
+    vec![last]
+}
+
+/// The committed fixtures, `--quick`'s rapier scenes.
+fn fixtures() -> PathBuf {
+    crate::root().join("tests").join("fixtures").join("aabbs")
+}
+
+/// Where `cargo xtask record-rapier` bakes `scene` at `n` bodies by default.
+#[must_use]
+pub fn rapier_file(scene: &str, n: usize) -> PathBuf {
+    crate::record_rapier::default_out().join(format!("rapier-{scene}-{n}.aabbs"))
+}
+
+/// Bodies and frames of an `.aabbs` file.
+fn header(path: &Path) -> Result<(usize, u64), String> {
+    let reader = collide_aabbs::Reader::open(path).map_err(|e| e.to_string())?;
+    Ok((reader.header().n as usize, reader.header().frames))
+}
+
+/// Make every replayed scene's file ready: bake a missing rapier scene with `cargo xtask record-rapier`'s
+/// defaults (saying so on standard error, with its progress), then check that its window fits the file (a
+/// window past the end is moved back to end with the file, and the scene says so). A file that cannot be made
+/// is an error naming it.
+pub fn prepare(scenes: &mut [Scene]) -> Result<(), String> {
+    for scene in scenes.iter_mut() {
+        let Source::Replay { path, from } = &mut scene.source else { continue };
+        if !path.is_file() {
+            let name = scene.name.trim_start_matches("rapier-");
+            eprintln!(
+                "bench: selector: {} is missing; baking it with `cargo xtask record-rapier --scene {name} --bodies {}` \
+                 (its defaults; minutes at 10⁵ bodies)",
+                path.display(),
+                scene.n
+            );
+            crate::record_rapier::bake_default(name, scene.n)?;
+        }
+        let (n, file_frames) = header(path)?;
+        if n != scene.n {
+            return Err(format!("{}: {n} boxes, the scene wants {}", path.display(), scene.n));
+        }
+        scene.frames = scene.frames.min(file_frames);
+        if *from + scene.frames > file_frames {
+            *from = file_frames - scene.frames;
+            scene.window = format!("frames {from}..{file_frames} (moved back: the file has {file_frames} frames)");
+        }
+        scene.checks.retain(|&f| f < scene.frames);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_run_holds_every_free_scenario_the_whole_tour_the_million_and_the_rapier_scenes() {
+        let all = plan(&Ask::default()).unwrap();
+        let free = free_scenarios();
+        assert!(free.contains(&"tour") && !free.contains(&"two-balls"));
+        for n in [10_000, 100_000] {
+            for name in &free {
+                let s = all.iter().find(|s| s.name == *name && s.n == n).unwrap();
+                assert_eq!((s.frames, s.target), (DEFAULT_FRAMES, Target::Mean(1.15)), "{name}");
+            }
+            assert_eq!(all.iter().filter(|s| s.n == n && s.name.starts_with("rapier-")).count(), 3);
+        }
+        let million: Vec<&str> = all.iter().filter(|s| s.n == 1_000_000).map(|s| s.name.as_str()).collect();
+        assert_eq!(million, MILLION);
+        let tour = all.iter().find(|s| s.name == TOUR_FULL).unwrap();
+        assert_eq!((tour.n, tour.frames, tour.source.clone()), (100_000, 2100, Source::Scenario("tour")));
+        assert!(all.iter().all(|s| s.n > 10_000 || s.checks == [s.frames - 1]), "the last frame checked at 10k");
+        assert!(all.iter().all(|s| s.n <= 10_000 || s.checks.is_empty()), "nothing checked above 10k");
+    }
+
+    #[test]
+    fn filters_pick_scenes_and_sizes_and_name_the_valid_ones() {
+        let ask = |names: &[&str], bodies: &[usize]| Ask {
+            names: names.iter().map(|s| (*s).to_owned()).collect(),
+            bodies: bodies.to_vec(),
+            frames: Some(50),
+            ..Ask::default()
+        };
+        let picked = plan(&ask(&["uniform", "rapier-brownian"], &[10_000])).unwrap();
+        let got: Vec<(String, usize, u64)> = picked.iter().map(|s| (s.name.clone(), s.n, s.frames)).collect();
+        assert_eq!(got, [("uniform".into(), 10_000, 50), ("rapier-brownian".into(), 10_000, 50)]);
+        let e = plan(&ask(&["unifrom"], &[])).unwrap_err();
+        assert!(e.starts_with("--selector-scenes: unknown scene `unifrom`; valid scenes: cluster"), "{e}");
+        let e = plan(&ask(&[], &[5000])).unwrap_err();
+        assert_eq!(e, "--selector-bodies: no scene has 5000 bodies in this mode; sizes: 10000, 100000, 1000000");
+        assert!(plan(&ask(&["rain"], &[1_000_000])).unwrap_err().contains("no scene has both"));
+        let none = Ask { frames: Some(0), ..Ask::default() };
+        assert_eq!(plan(&none).unwrap_err(), "--frames 0: a scene needs at least one frame");
+    }
+
+    #[test]
+    fn quick_runs_small_scenes_a_short_tour_and_the_fixtures() {
+        let all = plan(&Ask { quick: true, ..Ask::default() }).unwrap();
+        assert!(all.iter().filter(|s| matches!(s.source, Source::Scenario(_))).all(|s| s.n == QUICK_N));
+        let tour = all.iter().find(|s| s.name == TOUR_FULL).unwrap();
+        assert_eq!(tour.frames, 600);
+        assert_eq!(tour.checks, [150, 450, 599]);
+        let fixture = all.iter().find(|s| s.name == "rapier-free-fall").unwrap();
+        assert_eq!((fixture.n, fixture.frames), (200, 30));
+        assert_eq!(fixture.checks.len(), 30, "a fixture is checked on every frame");
+    }
+
+    #[test]
+    fn a_window_past_the_file_moves_back_to_its_end() {
+        let path = fixtures().join("rapier-gravity.aabbs");
+        let mut scenes = vec![Scene {
+            name: "rapier-gravity".into(),
+            source: Source::Replay { path: path.clone(), from: 25 },
+            n: 200,
+            frames: 10,
+            target: Target::Mean(1.15),
+            checks: vec![9],
+            window: String::new(),
+        }];
+        prepare(&mut scenes).unwrap();
+        assert_eq!(scenes[0].source, Source::Replay { path, from: 20 });
+        assert!(scenes[0].window.contains("moved back"), "{}", scenes[0].window);
+        scenes[0].n = 300;
+        assert!(prepare(&mut scenes).unwrap_err().contains("200 boxes, the scene wants 300"));
+    }
+}
