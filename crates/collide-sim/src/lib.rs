@@ -153,6 +153,7 @@ pub use record::{CSV_HEADER, FrameRecord, RunSummary, write_csv};
 pub use replay::Replay;
 pub use scenario::{SCENARIOS, ScenarioDescriptor, ScenePhase, Setup, ShapeMix, TOUR_PHASE_STEPS, find_scenario};
 pub use simulation::Simulation;
+pub use speed_hint::speed_hint;
 
 /// Re-exported so that users of the sim need not depend on the timing crate for phase names.
 pub use collide_timing::{DtPolicy, Phase, PhaseTimes, Summary};

@@ -17,14 +17,13 @@
 //! candidate of a window, and what its pick costs against the fastest ("regret").
 
 use super::Ctx;
-use super::measure::{self, SeriesGuard};
+use super::live::Spec;
+use super::measure::SeriesGuard;
 use super::plot::{Chart, Series, Style};
 use super::report::{self, Section};
 use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, Params};
-use collide_broadphase::Frame;
 use collide_selector::model::{Fit, REGRESSOR_NAMES, fit_rows};
-use collide_selector::{EXCLUDED, FeatureSampler, Features, Prior};
-use collide_sim::Phase;
+use collide_selector::{EXCLUDED, Features, Prior};
 use std::fmt::Write as _;
 
 /// Frames averaged into one row: long enough that one stalled frame does not make the row, short enough that
@@ -105,49 +104,45 @@ impl Sample {
     }
 }
 
-/// Run `candidate` through `scene` at `n` bodies for `frames` frames from its first; one sample per window after
-/// the build frames, and one for the build.
+/// Run `candidate` through `scene` at `n` bodies for `frames` frames from its first, in a fresh process as a
+/// user's run would be (a cold allocator: the first frames' page faults are part of the build); one sample per
+/// window after the build frames, and one for the build.
 fn measure_scene(
     scene: &Scene,
     n: usize,
     candidate: &'static AlgorithmDescriptor,
     frames: usize,
 ) -> Result<Vec<Sample>, String> {
-    let mut cfg = measure::config(scene.scenario, n, None, candidate, &Params::defaults(candidate.params), false);
-    cfg.resting_fraction = scene.resting_fraction;
-    cfg.resolution = scene.resolution;
-    let mut sim = measure::simulation(&cfg)?;
-    let mut sampler = FeatureSampler::new();
-    let dt = collide_timing::FRAME_60HZ;
-    let mut samples = Vec::new();
-    let mut window: Vec<(Features, f64)> = Vec::with_capacity(WINDOW);
-    let mut first: Vec<(Features, f64)> = Vec::with_capacity(BUILD_FRAMES);
-    let mut last_pairs = None;
-    for i in 0..frames {
-        let ms = sim.step(dt).phases.get(Phase::Broadphase);
-        // What auto measures before the frame: these boxes, and the frame before's pairs.
-        let features = sampler.measure(&Frame::new(sim.aabbs()), last_pairs);
-        last_pairs = Some(sim.pairs().len());
-        if i < BUILD_FRAMES {
-            first.push((features, ms));
-            continue;
-        }
-        window.push((features, ms));
-        if window.len() == WINDOW {
-            samples.push(Sample {
-                scene: scene.label,
-                n,
-                candidate: candidate.name,
-                window: samples.len(),
-                features: mean_features(&window),
-                ms: median(window.iter().map(|w| w.1).collect()),
-            });
-            window.clear();
-        }
-        if ms > 2000.0 {
-            break; // a candidate this slow here is never chosen; a few windows say so
-        }
-    }
+    let spec = Spec {
+        scenario: Some(scene.scenario.to_owned()),
+        replay: None,
+        from: 0,
+        bodies: n,
+        frames: frames as u64,
+        algorithm: candidate.name.to_owned(),
+        check: Vec::new(),
+        // A candidate this slow here is never chosen; the windows it ran say so.
+        frame_limit_ms: 2000.0,
+        budget_s: 600.0,
+        resting_fraction: scene.resting_fraction,
+        no_response: !scene.resolution,
+        features: true,
+    };
+    let outcome = spec.spawn()?;
+    let steps: Vec<(Features, f64)> = outcome.steps.iter().filter_map(|s| Some((s.features?, s.ms))).collect();
+    let (first, rest) = steps.split_at(BUILD_FRAMES.min(steps.len()));
+    let mut samples: Vec<Sample> = rest
+        .chunks_exact(WINDOW)
+        .enumerate()
+        .map(|(window, w)| Sample {
+            scene: scene.label,
+            n,
+            candidate: candidate.name,
+            window,
+            features: mean_features(w),
+            ms: median(w.iter().map(|w| w.1).collect()),
+        })
+        .collect();
     // The build: the first frames' excess over as many steady ones (the first window's median), with the
     // features of the second frame (its speed measured, the first frame's pairs), at least a twentieth of a
     // steady frame (a logarithm needs a positive cost, and a build is never free).
@@ -193,7 +188,9 @@ pub fn calibrate(ctx: &mut Ctx) -> Result<(), String> {
     ctx.progress.plan(scenes.len() * sizes.len() * candidates.len());
     let mut samples = Vec::new();
     for candidate in &candidates {
-        let mut guard = SeriesGuard::new(&ctx.limits);
+        // A budget for the whole ladder of sizes (the bench's default of 75 s per series would stop before 10⁶),
+        // and a size is skipped only when linear growth from the last would put a frame over 2 s.
+        let mut guard = SeriesGuard::with(std::time::Duration::from_secs(1800), 2000.0);
         for &n in &sizes {
             if let Some(why) = guard.skip(n) {
                 ctx.progress.say(&format!("calibrate {} n={n}: skipped: {why}", candidate.name));

@@ -15,9 +15,10 @@
 
 use super::measure;
 use collide_algorithms::{AlgorithmDescriptor, Params};
+use collide_broadphase::Frame;
 use collide_broadphase::PairList;
 use collide_broadphase::parallel::on_worker;
-use collide_selector::{DecisionKind, Selector, Totals};
+use collide_selector::{DecisionKind, FeatureSampler, Features, Selector, Totals};
 use collide_sim::{FrameRecord, Phase, Replay, ReplaySetup};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -58,6 +59,16 @@ pub struct Spec {
     /// The run ends early (`short`) once it has taken this many seconds.
     #[arg(long)]
     pub budget_s: f64,
+    /// The fraction of the scenario's bodies that start at rest (the `calibrate` study's resting scene).
+    #[arg(long, default_value_t = 0.0)]
+    pub resting_fraction: f32,
+    /// Collision response off (the tour is always run without it).
+    #[arg(long)]
+    pub no_response: bool,
+    /// Also print, per step, the features `auto` measures on the step's boxes before it runs (with the step
+    /// before's pairs): what the `calibrate` study fits the prior on.
+    #[arg(long)]
+    pub features: bool,
 }
 
 impl Spec {
@@ -79,6 +90,15 @@ impl Spec {
         }
         a.extend(["--frame-limit-ms".into(), self.frame_limit_ms.to_string()]);
         a.extend(["--budget-s".into(), self.budget_s.to_string()]);
+        if self.resting_fraction > 0.0 {
+            a.extend(["--resting-fraction".into(), self.resting_fraction.to_string()]);
+        }
+        if self.no_response {
+            a.push("--no-response".into());
+        }
+        if self.features {
+            a.push("--features".into());
+        }
         a
     }
 
@@ -127,6 +147,8 @@ pub struct Step {
     pub phase: String,
     /// Pairs found.
     pub pairs: u64,
+    /// The features `auto` measures before the step (with `--features`).
+    pub features: Option<Features>,
 }
 
 /// What `auto` did over a run.
@@ -199,7 +221,21 @@ impl Outcome {
         }
         for st in &self.steps {
             let phase = if st.phase.is_empty() { "-" } else { &st.phase };
-            let _ = writeln!(s, "step {} {} {phase} {}", st.ms, st.active, st.pairs);
+            let _ = write!(s, "step {} {} {phase} {}", st.ms, st.active, st.pairs);
+            if let Some(f) = &st.features {
+                let _ = write!(
+                    s,
+                    " {} {} {} {} {} {} {}",
+                    f.n,
+                    f.pairs_per_body,
+                    f.speed_mean,
+                    u8::from(f.speed_known),
+                    f.clustering,
+                    f.size_spread,
+                    f.resting
+                );
+            }
+            s.push('\n');
         }
         if let Some(auto) = &self.auto {
             for line in auto.decisions_csv.lines() {
@@ -234,12 +270,31 @@ impl Outcome {
                 "initial" => auto.initial = rest.to_owned(),
                 "step" => {
                     let f: Vec<&str> = rest.split(' ').collect();
-                    let [ms, active, phase, pairs] = f[..] else { return Err(bad("a step has 4 fields")) };
+                    let (&[ms, active, phase, pairs], more) = f.split_at(4.min(f.len())) else {
+                        return Err(bad("a step has 4 fields"));
+                    };
+                    let features = match more {
+                        [] => None,
+                        [n, ppb, speed, known, clustering, spread, resting] => {
+                            let x = |v: &str| v.parse::<f64>().map_err(|_| bad("bad feature"));
+                            Some(Features {
+                                n: n.parse().map_err(|_| bad("bad n"))?,
+                                pairs_per_body: x(ppb)?,
+                                speed_mean: x(speed)?,
+                                speed_known: *known == "1",
+                                clustering: x(clustering)?,
+                                size_spread: x(spread)?,
+                                resting: x(resting)?,
+                            })
+                        }
+                        _ => return Err(bad("a step has 4 fields, or 11 with features")),
+                    };
                     o.steps.push(Step {
                         ms: ms.parse().map_err(|_| bad("bad ms"))?,
                         active: active.to_owned(),
                         phase: if phase == "-" { String::new() } else { phase.to_owned() },
                         pairs: pairs.parse().map_err(|_| bad("bad pairs"))?,
+                        features,
                     });
                 }
                 "decision" => {
@@ -334,23 +389,38 @@ impl<'a> Watch<'a> {
 /// on one of rayon's threads.
 fn simulate(spec: &Spec, scenario: &str, algorithm: &'static AlgorithmDescriptor) -> Result<Outcome, String> {
     let mut cfg = measure::config(scenario, spec.bodies, None, algorithm, &Params::defaults(algorithm.params), false);
-    cfg.resolution = scenario != "tour";
+    cfg.resolution = scenario != "tour" && !spec.no_response;
+    cfg.resting_fraction = spec.resting_fraction;
     let mut sim = measure::simulation(&cfg)?;
     let mut watch = Watch::new(spec);
+    let mut features = Vec::new();
     on_worker(|| {
         let mut last_frame_seconds = 0.0;
+        let (mut sampler, mut last_pairs) = (FeatureSampler::new(), None);
         for f in 0..spec.frames {
             let start = Instant::now();
             sim.frame(last_frame_seconds);
             last_frame_seconds = start.elapsed().as_secs_f32();
             let record = *sim.records().last().expect("a frame of the fixed clock is one step");
+            if spec.features {
+                // What auto measures before the step: its boxes (and the simulation's speed hint on the first),
+                // with the step before's pairs. Measured after the step's timing, so it costs the run nothing.
+                let hint = collide_sim::speed_hint(&sim.bodies().velocity, sim.aabbs(), collide_timing::FRAME_60HZ);
+                let frame = Frame::new(sim.aabbs()).with_speed(hint);
+                features.push(sampler.measure(&frame, last_pairs));
+                last_pairs = Some(sim.pairs().len());
+            }
             if !watch.after(f, &record, || measure::check_against_brute(sim.aabbs(), sim.pairs())) {
                 break;
             }
         }
     });
     let auto = auto_log(sim.broadphase());
-    Ok(outcome(algorithm, sim.records(), sim.state_hash(), watch, auto))
+    let mut out = outcome(algorithm, sim.records(), sim.state_hash(), watch, auto);
+    for (step, f) in out.steps.iter_mut().zip(features) {
+        step.features = Some(f);
+    }
+    Ok(out)
 }
 
 /// Replay the window `from .. from + frames` of the spec's file as `collide --headless --replay` plays a file.
@@ -403,6 +473,7 @@ fn outcome(
             active: r.algorithm.to_owned(),
             phase: r.phase.to_owned(),
             pairs: r.pairs,
+            features: None,
         })
         .collect();
     Outcome {
@@ -473,6 +544,9 @@ mod tests {
             check: vec![2, 5],
             frame_limit_ms: 1000.0,
             budget_s: 30.0,
+            resting_fraction: 0.0,
+            no_response: false,
+            features: false,
         }
     }
 

@@ -111,7 +111,7 @@ fn parse(line: &str) -> Result<(String, Cached), String> {
     let steps = ms
         .into_iter()
         .zip(pairs)
-        .map(|(ms, pairs)| Step { ms, active: algorithm.to_owned(), phase: String::new(), pairs })
+        .map(|(ms, pairs)| Step { ms, active: algorithm.to_owned(), phase: String::new(), pairs, features: None })
         .collect();
     let outcome = Outcome {
         algorithm: algorithm.to_owned(),
@@ -190,7 +190,7 @@ mod tests {
                 algorithm: algorithm.into(),
                 steps: ms
                     .iter()
-                    .map(|&ms| Step { ms, active: algorithm.into(), phase: String::new(), pairs: 7 })
+                    .map(|&ms| Step { ms, active: algorithm.into(), phase: String::new(), pairs: 7, features: None })
                     .collect(),
                 hash: 0xdead_beef,
                 check: "MISMATCH vs brute: 1 missing e.g. (0, 2), 0 extra".into(),

@@ -186,8 +186,10 @@ mod tests {
     }
 
     fn run(algorithm: &str, hash: u64, status: &str, phases: &[&str]) -> Run {
-        let steps =
-            phases.iter().map(|p| Step { ms: 1.0, active: algorithm.into(), phase: (*p).into(), pairs: 0 }).collect();
+        let steps = phases
+            .iter()
+            .map(|p| Step { ms: 1.0, active: algorithm.into(), phase: (*p).into(), pairs: 0, features: None })
+            .collect();
         let outcome =
             Outcome { algorithm: algorithm.into(), steps, hash, check: "-".into(), status: status.into(), auto: None };
         Run { outcome, cached: None }

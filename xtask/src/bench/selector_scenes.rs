@@ -123,6 +123,9 @@ impl Scene {
             check: self.checks.clone(),
             frame_limit_ms: limits.frame_ms,
             budget_s: limits.budget_s,
+            resting_fraction: 0.0,
+            no_response: false,
+            features: false,
         }
     }
 }
