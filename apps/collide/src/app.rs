@@ -20,7 +20,7 @@ use collide_broadphase::DebugGeometry;
 use collide_math::Aabb;
 use collide_render::{BoxInstance, PointLight, Scene, SphereInstance};
 use collide_selector::Selector;
-use collide_sim::{Config, FrameRecord};
+use collide_sim::{Config, FrameRecord, Plan, Source};
 use collide_timing::Window;
 use glam::{Quat, Vec3};
 use std::path::PathBuf;
@@ -146,8 +146,8 @@ const PALETTE: [[u8; 4]; 6] = [
 
 /// The app's state.
 pub struct App {
-    /// The config the simulation runs (what "save" writes).
-    pub config: Config,
+    /// The config the world runs, resolved (its config as written is what "save" writes).
+    pub plan: Plan,
     /// The UI's working copy of the config.
     pub edit: Config,
     /// Where the config came from (and where "save" writes by default).
@@ -242,7 +242,7 @@ impl ContactRuns {
     }
 }
 
-/// What a new config does to the scene ([`App::set_config`]).
+/// What a new plan does to the scene ([`App::set_plan`]).
 enum SceneChange {
     /// The same scene.
     None,
@@ -256,14 +256,14 @@ enum SceneChange {
 pub const DEFAULT_RECORD_PATH: &str = "collide-recording.aabbs";
 
 impl App {
-    /// The app for `config`, loaded from `config_path`, with the view `settings`.
-    pub fn new(config: Config, config_path: String, settings: Settings) -> Result<Self, String> {
-        let world = World::new(&config)?;
-        let replay_path = config.replay.clone().unwrap_or_default();
-        let camera = CameraRig::new(&world.container());
+    /// The app for `plan`, loaded from `config_path`, with the view `settings`.
+    pub fn new(plan: Plan, config_path: String, settings: Settings) -> Result<Self, String> {
+        let world = World::new(&plan)?;
+        let replay_path = plan.config().replay.clone().unwrap_or_default();
+        let camera = CameraRig::new(&world.run().container());
         Ok(Self {
-            edit: config.clone(),
-            config,
+            edit: plan.config().clone(),
+            plan,
             config_path,
             settings,
             camera,
@@ -299,7 +299,7 @@ impl App {
     /// The container (a replay's recorded world box).
     #[must_use]
     pub fn container(&self) -> Aabb {
-        self.world.container()
+        self.world.run().container()
     }
 
     /// Show `text` in the window (and on stderr when it is an error).
@@ -325,22 +325,23 @@ impl App {
         }
         self.steps_last_frame = self.run_steps(real_seconds);
         self.mark_touching();
-        if let Some(r) = self.world.records().last() {
+        let records = self.world.run().records();
+        if let Some(r) = records.last() {
             self.last = *r;
         }
         if let Some(selector) = self.world.selector() {
             let beside = crate::selector_panel::Beside::of(selector);
             let names = selector.candidate_names();
-            for r in self.world.records() {
+            for r in records {
                 self.timeline.push(names.iter().position(|n| *n == r.algorithm).unwrap_or(0), beside);
             }
         }
-        self.tunnelled += self.world.records().iter().map(|r| u64::from(r.tunnelled)).sum::<u64>();
+        self.tunnelled += records.iter().map(|r| u64::from(r.tunnelled)).sum::<u64>();
         if let World::Sim(sim) = &self.world {
             self.runs.update(&sim.bodies().last_contact, sim.steps().saturating_sub(1));
         }
         // The app keeps only the last record: records of a long session would grow without bound.
-        self.world.clear_records();
+        self.world.run_mut().clear_records();
         self.frame_ms.push(f64::from(real_seconds) * 1e3);
         self.frames += 1;
     }
@@ -364,7 +365,7 @@ impl App {
                 Ok(n) => n,
                 Err(e) => {
                     // The file changed or went away under the replay: stop playing, and say so below.
-                    player.clock_mut().paused = true;
+                    player.replay_mut().clock_mut().paused = true;
                     play_error = Some(e);
                     0
                 }
@@ -385,7 +386,7 @@ impl App {
             self.stop_recording(None);
             return;
         }
-        match Recorder::start(std::path::Path::new(&self.record_path), &self.world) {
+        match Recorder::start(std::path::Path::new(&self.record_path), self.world.run()) {
             Ok(recorder) => {
                 let text = format!("recording every step's boxes to {} (F6 stops)", recorder.path().display());
                 self.recorder = Some(recorder);
@@ -474,10 +475,10 @@ impl App {
         for l in &self.settings.lights {
             self.scene.cross(Vec3::from(l.position), width * 0.01, [255, 240, 120, 255]);
         }
-        let (algorithm, _) = self.world.algorithm();
-        if self.settings.debug_view(algorithm.name) {
+        let run = self.world.run();
+        if self.settings.debug_view(run.algorithm().0.name) {
             self.debug.clear();
-            self.world.broadphase().debug_geometry(&mut self.debug);
+            run.broadphase().debug_geometry(&mut self.debug);
             for b in self.debug.boxes.iter().take(self.settings.debug_max_boxes) {
                 // Deeper levels fade and cool, so the coarse structure stays readable over the fine one.
                 let t = (b.depth as f32 / 8.0).min(1.0);
@@ -512,16 +513,16 @@ impl App {
         for command in std::mem::take(&mut self.commands) {
             match command {
                 Command::SetConfig(config) => self.set_config(*config),
-                Command::LoadConfig(path) => match Config::load(&path, &[]) {
-                    Ok(config) => {
+                Command::LoadConfig(path) => match Plan::load(&path, &[]) {
+                    Ok(plan) => {
                         self.config_path = path.display().to_string();
-                        self.set_config(config);
+                        self.set_plan(plan);
                         self.camera = CameraRig::new(&self.container());
                         self.say(format!("loaded {}", path.display()), Severity::Info);
                     }
                     Err(e) => self.say(e.to_string(), Severity::Error),
                 },
-                Command::SaveConfig(path) => match std::fs::write(&path, self.config.to_toml()) {
+                Command::SaveConfig(path) => match std::fs::write(&path, self.plan.config().to_toml()) {
                     Ok(()) => {
                         self.config_path = path.display().to_string();
                         self.say(format!("saved {}", path.display()), Severity::Info);
@@ -559,9 +560,9 @@ impl App {
                         }
                     }
                 }
-                Command::SetPaused(paused) => self.world.clock_mut().paused = paused,
+                Command::SetPaused(paused) => self.world.run_mut().clock_mut().paused = paused,
                 Command::SingleStep => {
-                    let clock = self.world.clock_mut();
+                    let clock = self.world.run_mut().clock_mut();
                     clock.paused = true;
                     clock.single_step();
                 }
@@ -592,7 +593,7 @@ impl App {
         if let World::Replay(player) = &mut self.world
             && let Err(e) = player.seek(frame)
         {
-            player.clock_mut().paused = true;
+            player.replay_mut().clock_mut().paused = true;
             self.say(e, Severity::Error);
         }
         self.mark_touching();
@@ -611,10 +612,25 @@ impl App {
         }
     }
 
-    /// Switch to `config`, doing only the work its differences need: a new world when the scene changed (a
-    /// simulation's setup, or the replay's file), a new broadphase when the algorithm or its parameters did,
-    /// and the clock's `[time]` table always. A config that fails leaves the running world as it was.
+    /// Switch to `config`, as edited in the panels: resolved once, then [`App::set_plan`]. A config that fails
+    /// leaves the running world as it was, and puts the editor back in step with it.
     fn set_config(&mut self, config: Config) {
+        match Plan::new(config) {
+            Ok(plan) => self.set_plan(plan),
+            Err(e) => self.refuse(e.to_string()),
+        }
+    }
+
+    /// Say why a new config was not taken, and put the editor back in step with the running one.
+    fn refuse(&mut self, why: String) {
+        self.say(why, Severity::Error);
+        self.edit = self.plan.config().clone();
+    }
+
+    /// Switch to `plan`, doing only the work its differences need: a new world when the scene changed (a
+    /// simulation's setup, or the replay's file), a new broadphase when the algorithm or its parameters did,
+    /// and the clock's `[time]` table always. A world that fails to start leaves the running one as it was.
+    fn set_plan(&mut self, plan: Plan) {
         let strip = |c: &Config| Config {
             algorithm: String::new(),
             params: Default::default(),
@@ -622,26 +638,17 @@ impl App {
             frames: None,
             ..c.clone()
         };
-        let scene_changed = strip(&self.config) != strip(&config);
-        let change = match (&self.world, scene_changed) {
-            (_, false) => config.algorithm().map(|_| SceneChange::None).map_err(|e| e.to_string()),
+        let scene_changed = strip(self.plan.config()) != strip(plan.config());
+        let change = match (&self.world, plan.source(), scene_changed) {
+            (_, _, false) => SceneChange::None,
             // A simulation moves to a new setup in place: its broadphase keeps its allocations.
-            (World::Sim(_), true) if !config.is_replay() => {
-                config.resolve().map(SceneChange::Setup).map_err(|e| e.to_string())
-            }
-            (_, true) => World::new(&config).map(|w| SceneChange::World(Box::new(w))),
+            (World::Sim(_), Source::Scene(setup), true) => SceneChange::Setup(setup.clone()),
+            (_, _, true) => match World::new(&plan) {
+                Ok(world) => SceneChange::World(Box::new(world)),
+                Err(e) => return self.refuse(e),
+            },
         };
-        let change = match change {
-            Ok(change) => change,
-            Err(e) => {
-                // Keep running the last good config; put the editor back in step with it.
-                self.say(e, Severity::Error);
-                self.edit = self.config.clone();
-                return;
-            }
-        };
-        let (algorithm, params) = config.algorithm().expect("checked above");
-        let old = std::mem::replace(&mut self.config, config);
+        let old = std::mem::replace(&mut self.plan, plan);
         if scene_changed {
             // A recording holds one scene: it ends with the scene it recorded.
             self.stop_recording(None);
@@ -658,20 +665,19 @@ impl App {
             SceneChange::World(world) => {
                 self.world = *world;
                 self.camera = CameraRig::new(&self.container());
+                self.mark_touching();
                 true
             }
             SceneChange::None => false,
         };
-        if !rebuilt && (old.algorithm != self.config.algorithm || old.params != self.config.params) {
-            self.world.set_algorithm(algorithm, params);
+        let (config, new) = (old.config(), self.plan.config());
+        if !rebuilt && (config.algorithm != new.algorithm || config.params != new.params) {
+            let (algorithm, params) = self.plan.algorithm();
+            self.world.run_mut().set_algorithm(algorithm, params.clone());
             self.timeline.clear();
         }
-        let time = &self.config.time;
-        let clock = self.world.clock_mut();
-        clock.policy = time.policy();
-        clock.cap = time.cap;
-        clock.scale = time.scale;
-        self.edit = self.config.clone();
+        self.plan.time().apply(self.world.run_mut().clock_mut());
+        self.edit = self.plan.config().clone();
     }
 }
 

@@ -4,9 +4,9 @@
 //!   with no window and prints a summary: frames, step time (mean, p95, max), the phase split, pairs, the
 //!   broadphase's counters and the final state hash; `--record` writes every step's boxes in Broadmark's `.aabbs`
 //!   format.
-//! - `--replay FILE.aabbs` plays a recorded box stream instead of a simulated scene (`scenario = "replay"`): the
-//!   boxes frame by frame into the config's broadphase, no physics — headless, in the window (drawn as boxes,
-//!   with play, pause and a scrub bar) and in a screenshot. In the window F6 records every step's boxes.
+//! - `--replay FILE.aabbs` plays a recorded box stream instead of a simulated scene (`replay = FILE` in the
+//!   config): the boxes frame by frame into the config's broadphase, no physics — headless, in the window (drawn
+//!   as boxes, with play, pause and a scrub bar) and in a screenshot. In the window F6 records every step's boxes.
 //! - `collide [CONFIG] [--set KEY=VALUE]…` opens the window (`configs/default.toml` when no config is given):
 //!   fly through the scene, change the algorithm and the scene live, read the statistics and the puffin
 //!   profiler (F1 lists the keys). `--exit-after-frames N` closes it after N frames and prints the mean fps,
@@ -23,6 +23,7 @@ mod camera;
 mod headless;
 mod player;
 mod recorder;
+mod report;
 mod screenshot;
 mod selector_panel;
 mod settings;
@@ -31,6 +32,7 @@ mod window;
 mod world;
 
 use clap::Parser;
+use collide_sim::{ConfigError, Plan};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -66,8 +68,8 @@ struct Cli {
     #[arg(long, value_name = "OUT.aabbs", requires = "headless")]
     record: Option<PathBuf>,
 
-    /// Replay the boxes of FILE.aabbs (Broadmark's format) instead of simulating: `scenario = "replay"` with
-    /// `replay = FILE`. The config's algorithm, parameters, frames and [time] dt apply; its scene keys do not.
+    /// Replay the boxes of FILE.aabbs (Broadmark's format) instead of simulating: `replay = FILE` in the config.
+    /// The config's algorithm, parameters, frames and [time] dt apply; its scene keys do not.
     #[arg(long, value_name = "FILE.aabbs")]
     replay: Option<PathBuf>,
 
@@ -118,7 +120,6 @@ fn after_help() -> String {
 fn overrides(cli: &Cli) -> Vec<String> {
     let mut overrides = cli.overrides.clone();
     if let Some(file) = &cli.replay {
-        overrides.push(format!("scenario={}", collide_sim::REPLAY_SCENARIO));
         // A TOML string literal, so that any path (spaces, quotes, digits) is taken as written.
         overrides.push(format!("replay={}", toml::Value::String(file.display().to_string())));
     }
@@ -128,14 +129,19 @@ fn overrides(cli: &Cli) -> Vec<String> {
     overrides
 }
 
+/// The run's config, resolved once, and the path the window shows and saves to: CONFIG, or the default.
+fn load(cli: &Cli) -> Result<(Plan, PathBuf), ConfigError> {
+    let path = cli.config.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_CONFIG));
+    Ok((Plan::load(&path, &overrides(cli))?, path))
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     // Named workers, so that the puffin view shows each of them as its own row of the broadphases' parallel
     // work. It can only fail if a pool already exists, which nothing here makes before this line.
     let _ = rayon::ThreadPoolBuilder::new().thread_name(|i| format!("rayon worker {i}")).build_global();
-    let config = cli.config.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_CONFIG));
     if cli.headless {
-        return match headless::run(&config, &cli) {
+        return match headless::run(&cli) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
                 eprintln!("error: {message}");
@@ -144,7 +150,7 @@ fn main() -> ExitCode {
         };
     }
     // The config is checked before any window or device exists, so a typo costs one line and exit code 2.
-    let loaded = match collide_sim::Config::load(&config, &overrides(&cli)) {
+    let (plan, config) = match load(&cli) {
         Ok(loaded) => loaded,
         Err(e) => {
             eprintln!("error: {e}");
@@ -167,8 +173,8 @@ fn main() -> ExitCode {
         }
     };
     let result = match &cli.screenshot {
-        Some(out) => screenshot::run(loaded, &config, view, out, cli.size),
-        None => app::App::new(loaded, config.display().to_string(), view).and_then(|app| {
+        Some(out) => screenshot::run(plan, &config, view, out, cli.size),
+        None => app::App::new(plan, config.display().to_string(), view).and_then(|app| {
             window::run(app, window::WindowOptions { exit_after_frames: cli.exit_after_frames, size: cli.size })
         }),
     };

@@ -203,11 +203,13 @@ fn record_controls(ui: &mut Ui, app: &mut App) {
 fn scene_controls(ui: &mut Ui, app: &mut App) -> bool {
     let mut changed = false;
     let e = &mut app.edit;
-    egui::ComboBox::from_label("scenario").selected_text(e.scenario.clone()).show_ui(ui, |ui| {
+    // A replay reads no scenario: the box says so until a scenario is chosen.
+    let replaying = e.replay.is_some();
+    let shown = if replaying { "(replay)".to_owned() } else { e.scenario.clone() };
+    egui::ComboBox::from_label("scenario").selected_text(shown).show_ui(ui, |ui| {
         for s in SCENARIOS {
-            if ui.selectable_label(e.scenario == s.name, s.name).on_hover_text(s.summary).clicked()
-                && e.scenario != s.name
-            {
+            let chosen = !replaying && e.scenario == s.name;
+            if ui.selectable_label(chosen, s.name).on_hover_text(s.summary).clicked() && !chosen {
                 // A new scenario brings its own defaults: forget the old one's sizes.
                 *e = Config {
                     scenario: s.name.to_owned(),
@@ -338,7 +340,7 @@ fn shape_controls(ui: &mut Ui, e: &mut Config, setup: &collide_sim::Setup) -> bo
     changed
 }
 
-/// Open a `.aabbs` file as a replay (`scenario = "replay"`); `true` when asked. Its errors (a bad file, a bad box
+/// Open a `.aabbs` file as a replay (`replay = "FILE.aabbs"`); `true` when asked. Its errors (a bad file, a bad box
 /// by frame and box) come back on the status line, and the running scene stays.
 fn replay_file(ui: &mut Ui, app: &mut App) -> bool {
     let mut open = false;
@@ -354,7 +356,6 @@ fn replay_file(ui: &mut Ui, app: &mut App) -> bool {
     }
     let e = &mut app.edit;
     *e = Config {
-        scenario: collide_sim::REPLAY_SCENARIO.to_owned(),
         replay: Some(path.to_owned()),
         algorithm: e.algorithm.clone(),
         params: e.params.clone(),
@@ -378,7 +379,7 @@ fn replay_controls(ui: &mut Ui, app: &mut App) {
     if r.changed() {
         app.commands.push(Command::Seek(frame));
     }
-    let paused = player.clock().paused;
+    let paused = player.replay().clock().paused;
     ui.horizontal(|ui| {
         if ui.button(if paused { "▶ Play (P)" } else { "⏸ Pause (P)" }).clicked() {
             app.commands.push(Command::SetPaused(!paused));
@@ -496,7 +497,7 @@ fn algorithm_controls(ui: &mut Ui, app: &mut App) -> bool {
 /// Pause, stepping, scale, dt policy; `true` when a config edit is final.
 fn time_controls(ui: &mut Ui, app: &mut App) -> bool {
     let mut changed = false;
-    let paused = app.world.clock().paused;
+    let paused = app.world.run().clock().paused;
     ui.horizontal(|ui| {
         if ui.button(if paused { "Resume (P)" } else { "Pause (P)" }).clicked() {
             app.commands.push(Command::SetPaused(!paused));
@@ -586,7 +587,8 @@ fn view_controls(ui: &mut Ui, app: &mut App) {
 /// in a section that folds away.
 fn stats(ui: &mut Ui, app: &App) {
     let r = &app.last;
-    let (algorithm, params) = app.world.algorithm();
+    let run = app.world.run();
+    let (algorithm, params) = run.algorithm();
     let frame = app.frame_ms.summary();
     let fps = if frame.mean > 0.0 { 1000.0 / frame.mean } else { 0.0 };
     let mono = |ui: &mut Ui, text: String| {
@@ -594,16 +596,13 @@ fn stats(ui: &mut Ui, app: &App) {
     };
     egui::CollapsingHeader::new("Frame").default_open(true).show(ui, |ui| {
         match app.world.player() {
-            None => mono(
-                ui,
-                format!("{} bodies · {} · {} phase", app.world.body_count(), app.world.scene_name(), phase_label(r)),
-            ),
+            None => mono(ui, format!("{} bodies · {} · {} phase", run.body_count(), run.scene_name(), phase_label(r))),
             Some(player) => mono(
                 ui,
                 format!(
                     "replay · {} boxes · {} · frame {}/{}",
-                    app.world.body_count(),
-                    app.world.scene_name(),
+                    run.body_count(),
+                    run.scene_name(),
                     player.shown(),
                     player.frames()
                 ),
@@ -618,7 +617,7 @@ fn stats(ui: &mut Ui, app: &App) {
                 app.render_ms,
                 r.dt_ms,
                 app.steps_last_frame,
-                if app.world.clock().paused { "  PAUSED" } else { "" }
+                if run.clock().paused { "  PAUSED" } else { "" }
             ),
         );
         let phases: Vec<String> = Phase::ALL.iter().map(|&p| format!("{} {:.2}", p.name(), r.phases.get(p))).collect();

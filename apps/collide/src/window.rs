@@ -218,7 +218,7 @@ impl Handler {
             frame,
             per(m.step_ms, m.steps),
             per(m.draw_ms, m.frames),
-            self.app.world.body_count(),
+            self.app.world.run().body_count(),
             if self.app.settings.render { "on" } else { "off" }
         );
     }
@@ -292,7 +292,7 @@ impl Handler {
             KeyCode::KeyQ if ctrl => Some(Command::Window(WindowCommand::Quit)),
             KeyCode::Escape => Some(Command::Window(WindowCommand::CaptureMouse(false))),
             KeyCode::KeyG => Some(Command::PullTowardMe),
-            KeyCode::KeyP => Some(Command::SetPaused(!app.world.clock().paused)),
+            KeyCode::KeyP => Some(Command::SetPaused(!app.world.run().clock().paused)),
             KeyCode::KeyN => Some(Command::SingleStep),
             KeyCode::KeyR => Some(Command::Respawn),
             KeyCode::KeyL => Some(Command::AddLight),
@@ -312,7 +312,7 @@ impl Handler {
                 None
             }
             KeyCode::KeyB => {
-                let name = app.world.algorithm().0.name;
+                let name = app.world.run().algorithm().0.name;
                 let on = !s.debug_view(name);
                 s.debug_views.insert(name.to_owned(), on);
                 None

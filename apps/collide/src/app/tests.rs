@@ -14,7 +14,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn app(config: Config) -> App {
-    App::new(config, "test.toml".into(), Settings::default()).unwrap()
+    App::new(Plan::new(config).unwrap(), "test.toml".into(), Settings::default()).unwrap()
 }
 
 fn sim_config(scenario: &str, bodies: usize) -> Config {
@@ -22,12 +22,7 @@ fn sim_config(scenario: &str, bodies: usize) -> Config {
 }
 
 fn replay_config(file: &Path) -> Config {
-    Config {
-        scenario: collide_sim::REPLAY_SCENARIO.into(),
-        replay: Some(file.display().to_string()),
-        algorithm: "octree-dup".into(),
-        ..Config::default()
-    }
+    Config { replay: Some(file.display().to_string()), algorithm: "octree-dup".into(), ..Config::default() }
 }
 
 fn run(app: &mut App, command: Command) {
@@ -161,7 +156,7 @@ fn a_replay_plays_scrubs_and_loops_frame_by_frame_in_the_window() {
     run(&mut app, Command::Seek(4));
     app.update(1.0 / 60.0, 1.0);
     assert_eq!(shown(&app), 4);
-    assert!(app.world.clock().paused);
+    assert!(app.world.run().clock().paused);
     // Paused, N plays exactly one frame; R goes back to the first.
     run(&mut app, Command::Seek(1));
     run(&mut app, Command::SingleStep);
@@ -226,7 +221,7 @@ fn switching_between_a_replay_and_a_simulation_and_the_algorithm_live() {
     let mut pinned = replay_config(&file);
     pinned.algorithm = "sap".into();
     run(&mut app, Command::SetConfig(Box::new(pinned)));
-    assert_eq!(app.world.algorithm().0.name, "sap");
+    assert_eq!(app.world.run().algorithm().0.name, "sap");
     app.update(1.0 / 60.0, 1.0);
     assert_eq!(app.last.algorithm, "sap");
     run(&mut app, Command::SetConfig(Box::new(sim_config("uniform", 100))));
@@ -306,11 +301,11 @@ fn a_contact_flashes_when_it_begins_and_resting_bodies_fade() {
 #[test]
 fn the_run_s_tunnelled_total_survives_the_cleared_records_and_a_respawn_resets_it() {
     let mut tunnel = app(Config { ccd: false, ..sim_config("tunnel", 64) });
-    let dt = tunnel.world.clock().nominal_dt();
+    let dt = tunnel.world.run().clock().nominal_dt();
     let mut last_frames = 0;
     for _ in 0..120 {
         tunnel.update(dt, 16.0 / 9.0);
-        last_frames = last_frames.max(tunnel.world.records().len());
+        last_frames = last_frames.max(tunnel.world.run().records().len());
     }
     assert!(last_frames <= 1, "the records are cleared every frame");
     assert!(tunnel.tunnelled > 0, "without ccd the thin wall lets bodies through");
