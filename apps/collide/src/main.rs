@@ -7,12 +7,14 @@
 //! - `--replay FILE.aabbs` plays a recorded box stream instead of a simulated scene (`replay = FILE` in the
 //!   config): the boxes frame by frame into the config's broadphase, no physics — headless, in the window (drawn
 //!   as boxes, with play, pause and a scrub bar) and in a screenshot. In the window F6 records every step's boxes.
-//! - `collide [CONFIG] [--set KEY=VALUE]…` opens the window (`configs/default.toml` when no config is given):
-//!   fly through the scene, change the algorithm and the scene live, read the statistics and the puffin
-//!   profiler (F1 lists the keys). `--exit-after-frames N` closes it after N frames and prints the mean fps,
-//!   step and draw times (the start test and measurements).
+//! - `collide [CONFIG] [--set KEY=VALUE]…` opens the window: fly through the scene, change the algorithm and the
+//!   scene live, read the statistics and the puffin profiler (F1 lists the keys). `--exit-after-frames N` closes
+//!   it after N frames and prints the mean fps, step and draw times (the start test and measurements).
 //! - `collide --screenshot OUT.png [CONFIG] [--frames N] [--size WxH]` simulates N steps and draws them
 //!   off-screen to a PNG; it needs no display.
+//! - Without CONFIG every mode reads `configs/default.toml` when the working folder has it (a checkout), else
+//!   the copy of it built into the binary, so that an installed `collide` runs from any folder.
+//!   `collide --print-default-config > mine.toml` writes that copy out, to start a config of one's own.
 //!
 //! Bad input (a missing file, a malformed or unknown key, an unknown scenario or algorithm, a zero or negative
 //! size) gets one line naming the file, line and valid choices, and exit code 2 — before any window opens;
@@ -33,18 +35,34 @@ mod world;
 
 use clap::Parser;
 use collide_sim::{ConfigError, Plan};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// The config used when none is given.
+/// The config used when none is given, when the working folder has it.
 const DEFAULT_CONFIG: &str = "configs/default.toml";
+
+/// `configs/default.toml` as it was when the binary was built: the config when none is given and the working
+/// folder has no `configs/default.toml` (an installed binary run outside the checkout).
+const BUILT_IN_CONFIG: &str = include_str!("../../../configs/default.toml");
+
+/// How errors name the built-in config.
+const BUILT_IN_ORIGIN: &str = "the built-in default config";
+
+/// Where the window's Save writes a config that came from the built-in copy: the working folder.
+const BUILT_IN_SAVE_PATH: &str = "collide.toml";
 
 /// collide: which collision-detection algorithm wins for your scene, and why.
 #[derive(Debug, Parser)]
 #[command(version, about, after_help = after_help())]
 struct Cli {
-    /// The TOML config (default: configs/default.toml).
+    /// The TOML config (default: configs/default.toml when the working folder has it, else the copy built into
+    /// the binary; --print-default-config shows it).
     config: Option<PathBuf>,
+
+    /// Print the built-in default config (configs/default.toml) and exit: `collide --print-default-config >
+    /// mine.toml` starts a config of your own.
+    #[arg(long, exclusive = true)]
+    print_default_config: bool,
 
     /// Run without a window and print a summary.
     #[arg(long)]
@@ -129,14 +147,25 @@ fn overrides(cli: &Cli) -> Vec<String> {
     overrides
 }
 
-/// The run's config, resolved once, and the path the window shows and saves to: CONFIG, or the default.
+/// The run's config, resolved once, and the path the window shows and saves to: CONFIG when given; else
+/// `configs/default.toml` when the working folder has it; else the copy built into the binary.
 fn load(cli: &Cli) -> Result<(Plan, PathBuf), ConfigError> {
-    let path = cli.config.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_CONFIG));
-    Ok((Plan::load(&path, &overrides(cli))?, path))
+    let overrides = overrides(cli);
+    match &cli.config {
+        Some(path) => Ok((Plan::load(path, &overrides)?, path.clone())),
+        None if Path::new(DEFAULT_CONFIG).is_file() => {
+            Ok((Plan::load(Path::new(DEFAULT_CONFIG), &overrides)?, PathBuf::from(DEFAULT_CONFIG)))
+        }
+        None => Ok((Plan::parse(BUILT_IN_CONFIG, BUILT_IN_ORIGIN, &overrides)?, PathBuf::from(BUILT_IN_SAVE_PATH))),
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.print_default_config {
+        print!("{BUILT_IN_CONFIG}");
+        return ExitCode::SUCCESS;
+    }
     // Named workers, so that the puffin view shows each of them as its own row of the broadphases' parallel
     // work. It can only fail if a pool already exists, which nothing here makes before this line.
     let _ = rayon::ThreadPoolBuilder::new().thread_name(|i| format!("rayon worker {i}")).build_global();
