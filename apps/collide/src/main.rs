@@ -22,7 +22,9 @@
 
 mod app;
 mod camera;
+mod drawing;
 mod headless;
+mod keys;
 mod player;
 mod recorder;
 mod report;

@@ -29,7 +29,7 @@ pub fn run(plan: Plan, config_path: &Path, settings: Settings, out: &Path, size:
     let mut renderer = Renderer::init(&gpu.adapter, &gpu.device, OFFSCREEN_FORMAT, samples, size.0, size.1);
     let target = Offscreen::new(&gpu.device, size.0, size.1);
     app.build_scene();
-    let image = target.render(&gpu, &mut renderer, &app.scene)?;
+    let image = target.render(&gpu, &mut renderer, &app.drawing.scene)?;
     image.save_png(out)?;
     let bodies = app.world.run().body_count();
     println!("wrote {} ({}×{}, {bodies} bodies after {frames} steps)", out.display(), size.0, size.1);

@@ -2,8 +2,10 @@
 //! window: [`App`] is the state apart from the window and the GPU).
 
 use super::*;
+use crate::drawing::{ContactRuns, OBSTACLE_COLOR};
 use collide_aabbs::{Reader, Writer};
 use collide_broadphase::{PairList, reference_pairs};
+use glam::Vec3;
 use std::path::{Path, PathBuf};
 
 fn scratch(name: &str) -> PathBuf {
@@ -175,8 +177,8 @@ fn a_replayed_frame_is_drawn_as_its_boxes_with_brute_forces_pairs_flashing() {
     let mut app = app(replay_config(&file));
     run(&mut app, Command::Seek(2));
     app.build_scene();
-    assert!(app.scene.spheres.is_empty());
-    assert_eq!(app.scene.boxes.len(), 40);
+    assert!(app.drawing.scene.spheres.is_empty());
+    assert_eq!(app.drawing.scene.boxes.len(), 40);
     let mut pairs = PairList::new();
     reference_pairs(&frames[2], &mut pairs);
     assert!(!pairs.is_empty(), "the fixture has overlapping boxes");
@@ -185,7 +187,7 @@ fn a_replayed_frame_is_drawn_as_its_boxes_with_brute_forces_pairs_flashing() {
         touching[p.a as usize] = true;
         touching[p.b as usize] = true;
     }
-    for (i, (drawn, b)) in app.scene.boxes.iter().zip(&frames[2]).enumerate() {
+    for (i, (drawn, b)) in app.drawing.scene.boxes.iter().zip(&frames[2]).enumerate() {
         assert_eq!(drawn.center, b.center().to_array(), "box {i}");
         assert_eq!(drawn.half_extents, (b.extents() * 0.5).to_array(), "box {i}");
         assert_eq!(drawn.flash > 0.0, touching[i], "box {i}: flashes exactly when brute force pairs it");
@@ -251,8 +253,14 @@ fn the_tunnels_wall_is_drawn_inside_the_container() {
     let mut plain = app(sim_config("uniform", 64));
     let mut tunnel = app(sim_config("tunnel", 64));
     tunnel.build_scene();
-    let wall: Vec<Vec3> =
-        tunnel.scene.lines.iter().filter(|v| v.color == OBSTACLE_COLOR).map(|v| Vec3::from(v.position)).collect();
+    let wall: Vec<Vec3> = tunnel
+        .drawing
+        .scene
+        .lines
+        .iter()
+        .filter(|v| v.color == OBSTACLE_COLOR)
+        .map(|v| Vec3::from(v.position))
+        .collect();
     assert_eq!(wall.len(), 2 * (12 + 2), "twelve edges and two diagonals");
     let container = tunnel.container();
     let thickness = wall.iter().map(|p| p.x.abs()).fold(0.0_f32, f32::max);
@@ -263,7 +271,7 @@ fn the_tunnels_wall_is_drawn_inside_the_container() {
     let span = wall.iter().map(|p| p.y).fold(f32::MIN, f32::max) - wall.iter().map(|p| p.y).fold(f32::MAX, f32::min);
     assert!((span - container.extents().y).abs() < 1e-4, "across the whole container: {span}");
     plain.build_scene();
-    assert!(plain.scene.lines.iter().all(|v| v.color != OBSTACLE_COLOR));
+    assert!(plain.drawing.scene.lines.iter().all(|v| v.color != OBSTACLE_COLOR));
 }
 
 /// A body in contact every step (resting on the floor) flashes when the contact begins and fades to its colour; a
