@@ -67,42 +67,50 @@ pub trait Run {
     ) -> Result<(), AabbsError>;
 }
 
+/// The methods of [`Run`] that [`Simulation`] and [`Replay`] have under the same name and signature, each
+/// handed to the type's own.
+macro_rules! same_named {
+    ($t:ident) => {
+        fn records(&self) -> &[FrameRecord] {
+            $t::records(self)
+        }
+
+        fn clear_records(&mut self) {
+            $t::clear_records(self);
+        }
+
+        fn clock(&self) -> &Clock {
+            $t::clock(self)
+        }
+
+        fn clock_mut(&mut self) -> &mut Clock {
+            $t::clock_mut(self)
+        }
+
+        fn algorithm(&self) -> (&'static AlgorithmDescriptor, &Params) {
+            $t::algorithm(self)
+        }
+
+        fn set_algorithm(&mut self, algorithm: &'static AlgorithmDescriptor, params: Params) {
+            $t::set_algorithm(self, algorithm, params);
+        }
+
+        fn broadphase(&self) -> &dyn Broadphase {
+            $t::broadphase(self)
+        }
+
+        fn aabbs(&self) -> &[Aabb] {
+            $t::aabbs(self)
+        }
+
+        fn pairs(&self) -> &PairList {
+            $t::pairs(self)
+        }
+    };
+}
+
 impl Run for Simulation {
-    fn records(&self) -> &[FrameRecord] {
-        Simulation::records(self)
-    }
-
-    fn clear_records(&mut self) {
-        Simulation::clear_records(self);
-    }
-
-    fn clock(&self) -> &Clock {
-        Simulation::clock(self)
-    }
-
-    fn clock_mut(&mut self) -> &mut Clock {
-        Simulation::clock_mut(self)
-    }
-
-    fn algorithm(&self) -> (&'static AlgorithmDescriptor, &Params) {
-        Simulation::algorithm(self)
-    }
-
-    fn set_algorithm(&mut self, algorithm: &'static AlgorithmDescriptor, params: Params) {
-        Simulation::set_algorithm(self, algorithm, params);
-    }
-
-    fn broadphase(&self) -> &dyn Broadphase {
-        Simulation::broadphase(self)
-    }
-
-    fn aabbs(&self) -> &[Aabb] {
-        Simulation::aabbs(self)
-    }
-
-    fn pairs(&self) -> &PairList {
-        Simulation::pairs(self)
-    }
+    same_named!(Simulation);
 
     fn container(&self) -> Aabb {
         self.setup().container
@@ -128,41 +136,7 @@ impl Run for Simulation {
 }
 
 impl Run for Replay {
-    fn records(&self) -> &[FrameRecord] {
-        Replay::records(self)
-    }
-
-    fn clear_records(&mut self) {
-        Replay::clear_records(self);
-    }
-
-    fn clock(&self) -> &Clock {
-        Replay::clock(self)
-    }
-
-    fn clock_mut(&mut self) -> &mut Clock {
-        Replay::clock_mut(self)
-    }
-
-    fn algorithm(&self) -> (&'static AlgorithmDescriptor, &Params) {
-        Replay::algorithm(self)
-    }
-
-    fn set_algorithm(&mut self, algorithm: &'static AlgorithmDescriptor, params: Params) {
-        Replay::set_algorithm(self, algorithm, params);
-    }
-
-    fn broadphase(&self) -> &dyn Broadphase {
-        Replay::broadphase(self)
-    }
-
-    fn aabbs(&self) -> &[Aabb] {
-        Replay::aabbs(self)
-    }
-
-    fn pairs(&self) -> &PairList {
-        Replay::pairs(self)
-    }
+    same_named!(Replay);
 
     fn container(&self) -> Aabb {
         self.header().world
