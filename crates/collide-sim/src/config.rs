@@ -115,7 +115,7 @@ impl ParamEntry {
         }
     }
 
-    /// The form [`Params::resolve`] checks.
+    /// The form [`Params::resolve`](collide_algorithms::Params::resolve) checks.
     #[must_use]
     pub fn input(&self) -> ParamInput<'_> {
         match self {
