@@ -16,7 +16,7 @@
 //! `scenario = "replay"` of older configs is not a scenario; beside a `replay` file it is one of the keys not read,
 //! and alone it gets a one-line error saying what to write instead.
 
-use crate::config::{Config, ConfigError, DEFAULT_FRAMES, Written, file_error};
+use crate::config::{Config, ConfigError, Written, file_error};
 use crate::memory::{self, TooBig};
 use crate::scenario::{ScenarioDescriptor, Setup, ShapeMix, find_scenario, mean_body_volume};
 use collide_aabbs::Header;
@@ -187,12 +187,12 @@ impl Plan {
         }
     }
 
-    /// The frames a headless run plays: the config's `frames` ([`DEFAULT_FRAMES`] when absent) for a scene; for a
+    /// The frames a headless run plays: the config's `frames` ([`DEFAULT_FRAMES`](crate::DEFAULT_FRAMES) when absent) for a scene; for a
     /// replay, the file's frames or fewer.
     #[must_use]
     pub fn frames(&self) -> u64 {
         match &self.source {
-            Source::Scene(_) => self.config.frames.unwrap_or(DEFAULT_FRAMES),
+            Source::Scene(_) => self.config.frames(),
             Source::Replay(replay) => replay.frames,
         }
     }
