@@ -1,8 +1,9 @@
 //! The desktop window: winit's event loop, egui on top of the scene, the keys.
 //!
 //! Everything here is plumbing between winit, egui, the renderer's window surface and the [`App`]; the app's
-//! logic is in `app.rs`, its panels in `ui.rs` and what each key does in `keys.rs`. The GPU side is collide-render's [`SurfaceRenderer`]: this
-//! file names no wgpu item, it only lends the frame's device, queue and encoder to egui's painter.
+//! logic is in `app.rs`, its panels in `ui.rs` and what each key does in `keys.rs`. The GPU side is
+//! collide-render's [`SurfaceRenderer`]: this file names no wgpu item, it only lends the frame's device, queue and
+//! encoder to egui's painter.
 
 use crate::app::{App, Command, Panel, Severity, WindowCommand};
 use crate::settings::CameraMode;

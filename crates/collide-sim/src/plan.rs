@@ -187,8 +187,8 @@ impl Plan {
         }
     }
 
-    /// The frames a headless run plays: the config's `frames` ([`DEFAULT_FRAMES`](crate::DEFAULT_FRAMES) when absent) for a scene; for a
-    /// replay, the file's frames or fewer.
+    /// The frames a headless run plays: for a scene, the config's `frames` ([`DEFAULT_FRAMES`](crate::DEFAULT_FRAMES)
+    /// when absent); for a replay, the file's frames or fewer.
     #[must_use]
     pub fn frames(&self) -> u64 {
         match &self.source {
