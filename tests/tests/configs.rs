@@ -1,7 +1,7 @@
 //! Every config shipped in `configs/` loads, resolves and runs: a renamed key or scenario breaks this test
 //! rather than a user's first run.
 
-use collide_sim::{Config, Simulation};
+use collide_sim::{Plan, Simulation, Source};
 use std::path::Path;
 
 #[test]
@@ -13,13 +13,15 @@ fn every_shipped_config_loads_and_runs() {
         if path.extension().is_none_or(|e| e != "toml") {
             continue;
         }
-        let config = Config::load(&path, &[]).unwrap_or_else(|e| panic!("{e}"));
+        let plan = Plan::load(&path, &[]).unwrap_or_else(|e| panic!("{e}"));
+        let Source::Scene(setup) = plan.source() else { panic!("{}: a shipped config is a scene", path.display()) };
         // The shipped body counts are for real runs; a few hundred bodies prove the config works.
-        let mut small = config.clone();
-        if !small.resolve().unwrap().scenario.fixed_bodies {
-            small.bodies = Some(300);
-        }
-        let mut sim = Simulation::new(&small).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let small = if setup.scenario.fixed_bodies {
+            plan
+        } else {
+            Plan::new(collide_sim::Config { bodies: Some(300), ..plan.into_config() }).unwrap()
+        };
+        let mut sim = Simulation::of(&small).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         sim.run(5, |_, _| {});
         assert!(!sim.records().is_empty(), "{}: no steps ran", path.display());
         seen += 1;

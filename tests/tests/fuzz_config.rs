@@ -12,19 +12,20 @@ mod common;
 #[path = "inputs/config.rs"]
 mod config_input;
 
-use collide_sim::{Config, Simulation};
+use collide_sim::{Plan, Simulation, Source};
 use config_input::{document, override_arg};
 use proptest::prelude::*;
 
-/// Parse `text` with `overrides`: a valid config resolves (and, when small, runs a step); an error is one line
-/// naming its origin.
+/// Parse `text` with `overrides`: a valid config resolves to a plan of a scene (and, when small, runs a step);
+/// an error is one line naming its origin.
 fn check(text: &str, overrides: &[String]) -> Result<(), String> {
-    match Config::parse(text, "fuzz.toml", overrides) {
-        Ok(config) => {
-            let setup = config.resolve().map_err(|e| format!("parsed but does not resolve: {e}"))?;
-            config.algorithm().map_err(|e| format!("parsed but its algorithm does not resolve: {e}"))?;
+    match Plan::parse(text, "fuzz.toml", overrides) {
+        Ok(plan) => {
+            let Source::Scene(setup) = plan.source() else {
+                return Err("a config without a `replay` file resolved to a replay".into());
+            };
             if setup.bodies * setup.scenario.growth <= 3000 && setup.scenario.name != "tour" {
-                let mut sim = Simulation::new(&config).map_err(|e| format!("parsed but no simulation: {e}"))?;
+                let mut sim = Simulation::of(&plan).map_err(|e| format!("resolved but no simulation: {e}"))?;
                 sim.step(sim.clock().nominal_dt());
             }
             Ok(())
@@ -66,6 +67,6 @@ fn known_bad_inputs_are_one_line() {
         ("", vec!["=".to_owned(), "x".to_owned()]),
     ] {
         check(text, &overrides).unwrap_or_else(|e| panic!("{text:?} {overrides:?}: {e}"));
-        assert!(Config::parse(text, "fuzz.toml", &overrides).is_err(), "{text:?} {overrides:?}");
+        assert!(Plan::parse(text, "fuzz.toml", &overrides).is_err(), "{text:?} {overrides:?}");
     }
 }

@@ -12,7 +12,7 @@ use collide_aabbs::{Header, Reader};
 use collide_broadphase::conformance::{in_pool, with_default_parallelism};
 use collide_broadphase::{PairList, Parallelism, reference_pairs};
 use collide_math::{Aabb, Vec3};
-use collide_sim::{Config, Replay};
+use collide_sim::{Plan, Replay};
 use std::path::PathBuf;
 
 /// The fixtures, by scene.
@@ -40,12 +40,9 @@ fn bits(b: &Aabb) -> [u32; 6] {
 /// Replay `name` into `algorithm` (with `extra` config lines) and check every frame: the boxes fed are the file's,
 /// bit for bit, and the pairs are brute force's on them. Returns the pairs of every frame, summed.
 fn replay_against_brute_force(name: &str, algorithm: &str, extra: &str, expected_frames: &[Vec<Aabb>]) -> usize {
-    let text = format!(
-        "scenario = \"replay\"\nreplay = \"{}\"\nalgorithm = \"{algorithm}\"\n{extra}",
-        fixture(name).display()
-    );
-    let config = Config::parse(&text, "rapier_fixtures.toml", &[]).expect("a valid replay config");
-    let mut replay = Replay::new(&config).expect("the fixture replays");
+    let text = format!("replay = \"{}\"\nalgorithm = \"{algorithm}\"\n{extra}", fixture(name).display());
+    let plan = Plan::parse(&text, "rapier_fixtures.toml", &[]).expect("a valid replay config");
+    let mut replay = Replay::of(&plan).expect("the fixture replays");
     let mut expected = PairList::new();
     let mut total = 0;
     for (f, file_boxes) in expected_frames.iter().enumerate() {

@@ -24,7 +24,7 @@
 //!
 //! A failure names the scenario, the step and the figures; the summary prints each scenario's figures.
 
-use collide_sim::{Config, SCENARIOS, Simulation};
+use collide_sim::{Plan, SCENARIOS, Simulation};
 use std::time::Instant;
 
 /// How far energy may rise above its reference: float rounding over thousands of steps, not a leak.
@@ -91,11 +91,10 @@ pub fn run(args: &Args) -> Result<(), String> {
             overrides.push(format!("algorithm={algorithm}"));
         }
         let file = crate::root().join("configs").join(format!("{}.toml", scenario.name));
-        let config =
-            if file.exists() { Config::load(&file, &overrides) } else { Config::parse("", "soak", &overrides) }
-                .map_err(|e| e.to_string())?;
+        let plan = if file.exists() { Plan::load(&file, &overrides) } else { Plan::parse("", "soak", &overrides) }
+            .map_err(|e| e.to_string())?;
         let started = Instant::now();
-        let mut soak = pool.install(|| soak(&config, steps))?;
+        let mut soak = pool.install(|| soak(&plan, steps))?;
         if !soak.spikes.is_empty() {
             eprintln!(
                 "soak: {} step(s) of {} over {SPIKE_FACTOR}× the median (first: step {}, {:.3} ms against {:.3}): \
@@ -106,7 +105,7 @@ pub fn run(args: &Args) -> Result<(), String> {
                 soak.spikes[0].1,
                 soak.median_ms
             );
-            let again = pool.install(|| self::soak(&config, steps))?;
+            let again = pool.install(|| self::soak(&plan, steps))?;
             let both: Vec<String> = soak
                 .spikes
                 .iter()
@@ -128,7 +127,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         eprintln!(
             "soak: {:<18} {:<12} {} steps in {:.0} s · energy ≤ {:.6}× (from step {}) · heap +{} B · step median {:.3} ms, max {:.3} ms (step {}, {:.1}×)",
             scenario.name,
-            config.algorithm,
+            plan.algorithm().0.name,
             soak.steps,
             started.elapsed().as_secs_f64(),
             soak.energy_ratio,
@@ -193,8 +192,8 @@ fn all_ran_since(sim: &Simulation, before: &[u64]) -> bool {
 }
 
 /// One scenario's soak.
-fn soak(config: &Config, steps: u64) -> Result<Soak, String> {
-    let mut sim = Simulation::new(config).map_err(|e| e.to_string())?;
+fn soak(plan: &Plan, steps: u64) -> Result<Soak, String> {
+    let mut sim = Simulation::of(plan).map_err(|e| e.to_string())?;
     // A scripted scene runs its phases first (they set velocities and add bodies), then the soak's steps.
     let scripted = sim.setup().scenario.scripted_steps().unwrap_or(0);
     let mut checked_from = scripted + steps / 4;

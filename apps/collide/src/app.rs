@@ -1,6 +1,6 @@
 //! The app's state apart from the window and the GPU: the world (a simulation or a replay), its config, the
 //! view settings, the camera, the frame statistics, the recorder — and the [`Command`]s the UI and the keys
-//! produce.
+//! produce. What is drawn of it is `drawing.rs`'s; the keys are `keys.rs`'s table.
 //!
 //! egui's pattern: while a frame's UI runs, it only *reads* this state (and edits working copies: the
 //! config being edited, the view settings); everything that changes the simulation, files or the GPU is a
@@ -12,17 +12,15 @@
 //! them out and never queues anything back.
 
 use crate::camera::{CameraRig, MoveInput};
+use crate::drawing::Drawing;
 use crate::recorder::Recorder;
 use crate::selector_panel::Timeline;
 use crate::settings::{CameraMode, Light, Settings};
 use crate::world::World;
-use collide_broadphase::DebugGeometry;
 use collide_math::Aabb;
-use collide_render::{BoxInstance, PointLight, Scene, SphereInstance};
 use collide_selector::Selector;
-use collide_sim::{Config, FrameRecord};
+use collide_sim::{Config, FrameRecord, Plan, Source};
 use collide_timing::Window;
-use glam::{Quat, Vec3};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -42,22 +40,45 @@ pub enum Command {
     Respawn,
     /// A replay: show this frame (clamped to the file), and play on from it.
     Seek(u64),
+    /// A replay: show the frame this many frames after the one on screen (before it when negative).
+    SeekBy(i64),
     /// Start recording every step's boxes into [`App::record_path`], or stop and keep the file.
     ToggleRecording,
     /// The thesis's "pull everything toward me": every body heads for the eye.
     PullTowardMe,
-    /// Pause or resume the clock.
-    SetPaused(bool),
+    /// Pause the clock, or resume it.
+    TogglePause,
     /// While paused, run one step.
     SingleStep,
     /// Put the camera back where it started.
     ResetCamera,
+    /// Switch between the first-person and the orbit camera.
+    ToggleCamera,
+    /// Show or hide the running algorithm's debug view.
+    ToggleDebugView,
+    /// Draw the scene, or only clear it (to measure the step without drawing).
+    ToggleRendering,
+    /// Show or hide a panel.
+    TogglePanel(Panel),
     /// Place a point light at the eye.
     AddLight,
     /// Remove the point light at this index.
     RemoveLight(usize),
     /// Something only the window can do.
     Window(WindowCommand),
+}
+
+/// A panel the keys show and hide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Panel {
+    /// The list of keys.
+    Help,
+    /// The controls on the left.
+    Controls,
+    /// The statistics on the right.
+    Stats,
+    /// The puffin profiler.
+    Profiler,
 }
 
 /// What the window carries out for the app: it owns the mouse, the GPU and the event loop.
@@ -107,47 +128,10 @@ impl Status {
 /// How many frames the frame-time graph and the fps figure cover.
 pub const GRAPH_FRAMES: usize = 240;
 
-/// The colour of a static obstacle's outline.
-const OBSTACLE_COLOR: [u8; 4] = [255, 170, 60, 255];
-
-/// Outline a static obstacle: its edges and the diagonals of its mid-plane across the thinnest axis, so that a thin
-/// wall reads as a plane and not as a frame. An axis-aligned obstacle is cut to the container (the `tunnel`'s wall
-/// reaches beyond it, for paths that leave the container within a step); a turned one is drawn whole.
-fn outline_obstacle(scene: &mut Scene, obstacle: &collide_math::Obb, container: &Aabb) {
-    let axes = obstacle.axes();
-    let (center, half) = if obstacle.rotation == Quat::IDENTITY {
-        match obstacle.aabb().intersection(container) {
-            Some(inside) => (inside.center(), inside.half_extents()),
-            None => return,
-        }
-    } else {
-        (obstacle.center, obstacle.half_extents)
-    };
-    scene.wire_oriented_box(center, axes, half, OBSTACLE_COLOR);
-    let corner = |s: Vec3| center + axes * (half * s);
-    let thin = half.min_position();
-    let (u, v) = ((thin + 1) % 3, (thin + 2) % 3);
-    for flip in [-1.0, 1.0] {
-        let (mut a, mut b) = (Vec3::ZERO, Vec3::ZERO);
-        (a[u], a[v], b[u], b[v]) = (-1.0, -flip, 1.0, flip);
-        scene.segment(corner(a), corner(b), OBSTACLE_COLOR);
-    }
-}
-
-/// Colours of the bodies: muted, distinguishable, none of them the flash's red.
-const PALETTE: [[u8; 4]; 6] = [
-    [120, 160, 210, 255],
-    [110, 190, 150, 255],
-    [200, 180, 110, 255],
-    [170, 140, 200, 255],
-    [100, 180, 190, 255],
-    [190, 190, 190, 255],
-];
-
 /// The app's state.
 pub struct App {
-    /// The config the simulation runs (what "save" writes).
-    pub config: Config,
+    /// The config the world runs, resolved (its config as written is what "save" writes).
+    pub plan: Plan,
     /// The UI's working copy of the config.
     pub edit: Config,
     /// Where the config came from (and where "save" writes by default).
@@ -182,67 +166,17 @@ pub struct App {
     pub render_ms: f64,
     /// Frames since the start.
     pub frames: u64,
-    /// The scene handed to the renderer, refilled every frame.
-    pub scene: Scene,
+    /// What is drawn: the scene handed to the renderer, and what drawing keeps between frames.
+    pub drawing: Drawing,
     /// With `auto`: which candidate answered each of the last steps.
     pub timeline: Timeline,
-    debug: DebugGeometry,
-    /// A replay's boxes that are in a pair of the frame on screen (they flash), refilled every frame.
-    touching: Vec<bool>,
-    /// The contact runs the flash follows ([`ContactRuns`]).
-    runs: ContactRuns,
     /// The run's tunnelled bodies and pairs: every step's record summed before the records are cleared; reset
     /// with the scene.
     pub tunnelled: u64,
     aspect: f32,
 }
 
-/// Per body, the step its current run of contacts began: a contact flashes when it begins and fades over
-/// `flash_steps`, so that bodies resting on each other or on the floor — in contact every step — fade back to their
-/// colour instead of reading as one red slab, while a new hit still flashes. A run goes on while the body is seen
-/// in contact at frame after frame (the window may run several steps a frame: a gap between two of them is not
-/// seen). Kept across frames; reset when the body count changes.
-#[derive(Debug, Default)]
-struct ContactRuns {
-    /// Per body: the step its current (or last) run of contacts began; `u64::MAX` for never.
-    began: Vec<u64>,
-    /// Per body: its last contact step as seen at the previous update.
-    seen: Vec<u64>,
-    /// The step of the previous update.
-    step: u64,
-}
-
-impl ContactRuns {
-    /// Bring the runs up to `now` (the last step run) from every body's last contact step. O(n), no allocation
-    /// once warm.
-    fn update(&mut self, last_contact: &[u64], now: u64) {
-        if self.began.len() != last_contact.len() {
-            self.began.clear();
-            self.began.resize(last_contact.len(), u64::MAX);
-            self.seen.clear();
-            self.seen.resize(last_contact.len(), u64::MAX);
-        }
-        for ((began, seen), &contact) in self.began.iter_mut().zip(&mut self.seen).zip(last_contact) {
-            // A contact since the previous update that does not continue a run seen then begins one.
-            let in_contact_before = *seen == self.step;
-            if contact != u64::MAX && contact != *seen && !in_contact_before {
-                *began = contact;
-            }
-            *seen = contact;
-        }
-        self.step = now;
-    }
-
-    /// Body `i`'s flash at `now`: 1 when its run of contacts began this step, fading to 0 over `fade` steps.
-    fn flash(&self, i: usize, now: u64, fade: f32) -> f32 {
-        match self.began.get(i) {
-            Some(&began) if began != u64::MAX => (1.0 - now.saturating_sub(began) as f32 / fade).max(0.0),
-            _ => 0.0,
-        }
-    }
-}
-
-/// What a new config does to the scene ([`App::set_config`]).
+/// What a new plan does to the scene ([`App::set_plan`]).
 enum SceneChange {
     /// The same scene.
     None,
@@ -256,14 +190,16 @@ enum SceneChange {
 pub const DEFAULT_RECORD_PATH: &str = "collide-recording.aabbs";
 
 impl App {
-    /// The app for `config`, loaded from `config_path`, with the view `settings`.
-    pub fn new(config: Config, config_path: String, settings: Settings) -> Result<Self, String> {
-        let world = World::new(&config)?;
-        let replay_path = config.replay.clone().unwrap_or_default();
-        let camera = CameraRig::new(&world.container());
+    /// The app for `plan`, loaded from `config_path`, with the view `settings`.
+    pub fn new(plan: Plan, config_path: String, settings: Settings) -> Result<Self, String> {
+        let world = World::new(&plan)?;
+        let replay_path = plan.config().replay.clone().unwrap_or_default();
+        let camera = CameraRig::new(&world.run().container());
+        let mut drawing = Drawing::default();
+        drawing.follow(&world);
         Ok(Self {
-            edit: config.clone(),
-            config,
+            edit: plan.config().clone(),
+            plan,
             config_path,
             settings,
             camera,
@@ -280,11 +216,8 @@ impl App {
             steps_last_frame: 0,
             render_ms: 0.0,
             frames: 0,
-            scene: Scene::default(),
+            drawing,
             timeline: Timeline::default(),
-            debug: DebugGeometry::default(),
-            touching: Vec::new(),
-            runs: ContactRuns::default(),
             tunnelled: 0,
             aspect: 16.0 / 9.0,
         })
@@ -299,7 +232,7 @@ impl App {
     /// The container (a replay's recorded world box).
     #[must_use]
     pub fn container(&self) -> Aabb {
-        self.world.container()
+        self.world.run().container()
     }
 
     /// Show `text` in the window (and on stderr when it is an error).
@@ -324,23 +257,21 @@ impl App {
             player.looping = self.settings.loop_replay;
         }
         self.steps_last_frame = self.run_steps(real_seconds);
-        self.mark_touching();
-        if let Some(r) = self.world.records().last() {
+        self.drawing.follow(&self.world);
+        let records = self.world.run().records();
+        if let Some(r) = records.last() {
             self.last = *r;
         }
         if let Some(selector) = self.world.selector() {
             let beside = crate::selector_panel::Beside::of(selector);
             let names = selector.candidate_names();
-            for r in self.world.records() {
+            for r in records {
                 self.timeline.push(names.iter().position(|n| *n == r.algorithm).unwrap_or(0), beside);
             }
         }
-        self.tunnelled += self.world.records().iter().map(|r| u64::from(r.tunnelled)).sum::<u64>();
-        if let World::Sim(sim) = &self.world {
-            self.runs.update(&sim.bodies().last_contact, sim.steps().saturating_sub(1));
-        }
+        self.tunnelled += records.iter().map(|r| u64::from(r.tunnelled)).sum::<u64>();
         // The app keeps only the last record: records of a long session would grow without bound.
-        self.world.clear_records();
+        self.world.run_mut().clear_records();
         self.frame_ms.push(f64::from(real_seconds) * 1e3);
         self.frames += 1;
     }
@@ -364,7 +295,7 @@ impl App {
                 Ok(n) => n,
                 Err(e) => {
                     // The file changed or went away under the replay: stop playing, and say so below.
-                    player.clock_mut().paused = true;
+                    player.replay_mut().clock_mut().paused = true;
                     play_error = Some(e);
                     0
                 }
@@ -385,7 +316,7 @@ impl App {
             self.stop_recording(None);
             return;
         }
-        match Recorder::start(std::path::Path::new(&self.record_path), &self.world) {
+        match Recorder::start(std::path::Path::new(&self.record_path), self.world.run()) {
             Ok(recorder) => {
                 let text = format!("recording every step's boxes to {} (F6 stops)", recorder.path().display());
                 self.recorder = Some(recorder);
@@ -413,96 +344,16 @@ impl App {
         }
     }
 
-    /// Fill [`App::scene`] from the simulation: camera, lights, spheres with their flash, the container and the
-    /// active algorithm's debug geometry.
+    /// Fill [`Drawing::scene`] from the world, the view settings and the camera.
     pub fn build_scene(&mut self) {
-        puffin::profile_function!();
-        let container = self.container();
-        let width = container.extents().max_element();
-        self.scene.camera = self.camera.camera(&self.settings, self.aspect, &container);
-        self.scene.point_lights.clear();
-        self.scene.point_lights.extend(self.settings.lights.iter().map(|l| PointLight {
-            position: Vec3::from(l.position),
-            color: Vec3::from(l.color),
-            range: l.range * width,
-        }));
-        self.scene.clear_geometry();
-        match &self.world {
-            World::Sim(sim) => {
-                let bodies = sim.bodies();
-                // `steps()` is the number of the next step; the last one run is one less.
-                let now = sim.steps().saturating_sub(1);
-                let fade = self.settings.flash_steps.max(1) as f32;
-                // Boxes are drawn as themselves, turned by their orientation; spheres as spheres.
-                for i in 0..bodies.len() {
-                    let (p, color, flash) =
-                        (bodies.position[i], PALETTE[i % PALETTE.len()], self.runs.flash(i, now, fade));
-                    match bodies.obb(i) {
-                        Some(b) => {
-                            let mut instance = BoxInstance::new(p, b.half_extents, b.rotation, color);
-                            instance.flash = flash;
-                            self.scene.boxes.push(instance);
-                        }
-                        None => {
-                            let radius = bodies.radius[i];
-                            self.scene.spheres.push(SphereInstance { center: p.into(), radius, color, flash });
-                        }
-                    }
-                }
-            }
-            World::Replay(player) => {
-                // A replay knows boxes only: each is drawn as itself, flashing while it is in a pair of the frame
-                // on screen (the file has no contacts, and no history to fade).
-                let replay = player.replay();
-                self.scene.boxes.extend(replay.aabbs().iter().zip(&self.touching).enumerate().map(|(i, (b, &hit))| {
-                    let mut instance =
-                        BoxInstance::new(b.center(), b.extents() * 0.5, Quat::IDENTITY, PALETTE[i % PALETTE.len()]);
-                    instance.flash = if hit { 1.0 } else { 0.0 };
-                    instance
-                }));
-            }
-        }
-        if self.settings.show_container {
-            self.scene.wire_box(container.min, container.max, [200, 200, 200, 255]);
-        }
-        // The scene's static obstacles (the `tunnel`'s thin wall): the bodies bounce off them, so they are shown.
-        if let World::Sim(sim) = &self.world {
-            for obstacle in &sim.setup().obstacles {
-                outline_obstacle(&mut self.scene, obstacle, &container);
-            }
-        }
-        for l in &self.settings.lights {
-            self.scene.cross(Vec3::from(l.position), width * 0.01, [255, 240, 120, 255]);
-        }
-        let (algorithm, _) = self.world.algorithm();
-        if self.settings.debug_view(algorithm.name) {
-            self.debug.clear();
-            self.world.broadphase().debug_geometry(&mut self.debug);
-            for b in self.debug.boxes.iter().take(self.settings.debug_max_boxes) {
-                // Deeper levels fade and cool, so the coarse structure stays readable over the fine one.
-                let t = (b.depth as f32 / 8.0).min(1.0);
-                let alpha = (220.0 * (1.0 - 0.7 * t)) as u8;
-                let color =
-                    [(80.0 + 150.0 * (1.0 - t)) as u8, (200.0 - 60.0 * t) as u8, (90.0 + 140.0 * t) as u8, alpha];
-                self.scene.wire_box(b.aabb.min, b.aabb.max, color);
-            }
-            for [a, b] in &self.debug.segments {
-                self.scene.segment(*a, *b, [255, 160, 60, 200]);
-            }
-        }
+        let camera = self.camera.camera(&self.settings, self.aspect, &self.container());
+        self.drawing.build(&self.world, &self.settings, camera);
     }
 
     /// How many bodies touched another in the last step.
     #[must_use]
     pub fn colliding_bodies(&self) -> usize {
-        match &self.world {
-            World::Sim(sim) => {
-                let last = sim.steps().saturating_sub(1);
-                sim.bodies().last_contact.iter().filter(|&&c| c == last).count()
-            }
-            // Marked by `update` and by a seek (`mark_touching`).
-            World::Replay(_) => self.touching.iter().filter(|&&t| t).count(),
-        }
+        self.drawing.colliding_bodies(&self.world)
     }
 
     /// Apply the queued commands, in order. Returns the ones only the window can carry out, in order (empty,
@@ -512,16 +363,16 @@ impl App {
         for command in std::mem::take(&mut self.commands) {
             match command {
                 Command::SetConfig(config) => self.set_config(*config),
-                Command::LoadConfig(path) => match Config::load(&path, &[]) {
-                    Ok(config) => {
+                Command::LoadConfig(path) => match Plan::load(&path, &[]) {
+                    Ok(plan) => {
                         self.config_path = path.display().to_string();
-                        self.set_config(config);
+                        self.set_plan(plan);
                         self.camera = CameraRig::new(&self.container());
                         self.say(format!("loaded {}", path.display()), Severity::Info);
                     }
                     Err(e) => self.say(e.to_string(), Severity::Error),
                 },
-                Command::SaveConfig(path) => match std::fs::write(&path, self.config.to_toml()) {
+                Command::SaveConfig(path) => match std::fs::write(&path, self.plan.config().to_toml()) {
                     Ok(()) => {
                         self.config_path = path.display().to_string();
                         self.say(format!("saved {}", path.display()), Severity::Info);
@@ -544,6 +395,11 @@ impl App {
                     self.tunnelled = 0;
                 }
                 Command::Seek(frame) => self.seek(frame),
+                Command::SeekBy(frames) => {
+                    if let Some(player) = self.world.player() {
+                        self.seek(player.shown().saturating_add_signed(frames));
+                    }
+                }
                 Command::ToggleRecording => self.toggle_recording(),
                 Command::PullTowardMe => {
                     // The orbit camera's eye is outside the container, where the walls would flatten the
@@ -559,13 +415,38 @@ impl App {
                         }
                     }
                 }
-                Command::SetPaused(paused) => self.world.clock_mut().paused = paused,
+                Command::TogglePause => {
+                    let clock = self.world.run_mut().clock_mut();
+                    clock.paused = !clock.paused;
+                }
                 Command::SingleStep => {
-                    let clock = self.world.clock_mut();
+                    let clock = self.world.run_mut().clock_mut();
                     clock.paused = true;
                     clock.single_step();
                 }
                 Command::ResetCamera => self.camera = CameraRig::new(&self.container()),
+                Command::ToggleCamera => {
+                    self.settings.camera = match self.settings.camera {
+                        CameraMode::FirstPerson => CameraMode::Orbit,
+                        CameraMode::Orbit => CameraMode::FirstPerson,
+                    };
+                }
+                Command::ToggleDebugView => {
+                    let name = self.world.run().algorithm().0.name;
+                    let on = !self.settings.debug_view(name);
+                    self.settings.debug_views.insert(name.to_owned(), on);
+                }
+                Command::ToggleRendering => self.settings.render = !self.settings.render,
+                Command::TogglePanel(panel) => {
+                    let s = &mut self.settings;
+                    let shown = match panel {
+                        Panel::Help => &mut s.show_help,
+                        Panel::Controls => &mut s.show_controls,
+                        Panel::Stats => &mut s.show_stats,
+                        Panel::Profiler => &mut s.show_profiler,
+                    };
+                    *shown = !*shown;
+                }
                 Command::AddLight => {
                     if self.settings.lights.len() < collide_render::MAX_POINT_LIGHTS {
                         let eye = self.camera.eye(self.settings.camera);
@@ -592,29 +473,31 @@ impl App {
         if let World::Replay(player) = &mut self.world
             && let Err(e) = player.seek(frame)
         {
-            player.clock_mut().paused = true;
+            player.replay_mut().clock_mut().paused = true;
             self.say(e, Severity::Error);
         }
-        self.mark_touching();
+        self.drawing.follow(&self.world);
     }
 
-    /// A replay: mark the boxes in a pair of the frame on screen (they flash, and the statistics count them),
-    /// in a buffer reused from frame to frame.
-    fn mark_touching(&mut self) {
-        let World::Replay(player) = &self.world else { return };
-        let replay = player.replay();
-        self.touching.clear();
-        self.touching.resize(replay.aabbs().len(), false);
-        for p in replay.pairs() {
-            self.touching[p.a as usize] = true;
-            self.touching[p.b as usize] = true;
+    /// Switch to `config`, as edited in the panels: resolved once, then [`App::set_plan`]. A config that fails
+    /// leaves the running world as it was, and puts the editor back in step with it.
+    fn set_config(&mut self, config: Config) {
+        match Plan::new(config) {
+            Ok(plan) => self.set_plan(plan),
+            Err(e) => self.refuse(e.to_string()),
         }
     }
 
-    /// Switch to `config`, doing only the work its differences need: a new world when the scene changed (a
+    /// Say why a new config was not taken, and put the editor back in step with the running one.
+    fn refuse(&mut self, why: String) {
+        self.say(why, Severity::Error);
+        self.edit = self.plan.config().clone();
+    }
+
+    /// Switch to `plan`, doing only the work its differences need: a new world when the scene changed (a
     /// simulation's setup, or the replay's file), a new broadphase when the algorithm or its parameters did,
-    /// and the clock's `[time]` table always. A config that fails leaves the running world as it was.
-    fn set_config(&mut self, config: Config) {
+    /// and the clock's `[time]` table always. A world that fails to start leaves the running one as it was.
+    fn set_plan(&mut self, plan: Plan) {
         let strip = |c: &Config| Config {
             algorithm: String::new(),
             params: Default::default(),
@@ -622,26 +505,17 @@ impl App {
             frames: None,
             ..c.clone()
         };
-        let scene_changed = strip(&self.config) != strip(&config);
-        let change = match (&self.world, scene_changed) {
-            (_, false) => config.algorithm().map(|_| SceneChange::None).map_err(|e| e.to_string()),
+        let scene_changed = strip(self.plan.config()) != strip(plan.config());
+        let change = match (&self.world, plan.source(), scene_changed) {
+            (_, _, false) => SceneChange::None,
             // A simulation moves to a new setup in place: its broadphase keeps its allocations.
-            (World::Sim(_), true) if !config.is_replay() => {
-                config.resolve().map(SceneChange::Setup).map_err(|e| e.to_string())
-            }
-            (_, true) => World::new(&config).map(|w| SceneChange::World(Box::new(w))),
+            (World::Sim(_), Source::Scene(setup), true) => SceneChange::Setup(setup.clone()),
+            (_, _, true) => match World::new(&plan) {
+                Ok(world) => SceneChange::World(Box::new(world)),
+                Err(e) => return self.refuse(e),
+            },
         };
-        let change = match change {
-            Ok(change) => change,
-            Err(e) => {
-                // Keep running the last good config; put the editor back in step with it.
-                self.say(e, Severity::Error);
-                self.edit = self.config.clone();
-                return;
-            }
-        };
-        let (algorithm, params) = config.algorithm().expect("checked above");
-        let old = std::mem::replace(&mut self.config, config);
+        let old = std::mem::replace(&mut self.plan, plan);
         if scene_changed {
             // A recording holds one scene: it ends with the scene it recorded.
             self.stop_recording(None);
@@ -658,20 +532,19 @@ impl App {
             SceneChange::World(world) => {
                 self.world = *world;
                 self.camera = CameraRig::new(&self.container());
+                self.drawing.follow(&self.world);
                 true
             }
             SceneChange::None => false,
         };
-        if !rebuilt && (old.algorithm != self.config.algorithm || old.params != self.config.params) {
-            self.world.set_algorithm(algorithm, params);
+        let (config, new) = (old.config(), self.plan.config());
+        if !rebuilt && (config.algorithm != new.algorithm || config.params != new.params) {
+            let (algorithm, params) = self.plan.algorithm();
+            self.world.run_mut().set_algorithm(algorithm, params.clone());
             self.timeline.clear();
         }
-        let time = &self.config.time;
-        let clock = self.world.clock_mut();
-        clock.policy = time.policy();
-        clock.cap = time.cap;
-        clock.scale = time.scale;
-        self.edit = self.config.clone();
+        self.plan.time().apply(self.world.run_mut().clock_mut());
+        self.edit = self.plan.config().clone();
     }
 }
 

@@ -1,17 +1,20 @@
 //! The headless run: load, simulate (or replay a recorded file), summarise, write the CSV and the recording.
+//!
+//! One runner for both kinds of run: it drives a [`Report`] (a simulation or a replay, picked by
+//! [`report::start`] from the plan's source) through what every run offers, and prints what the run says of
+//! itself.
 
 use crate::Cli;
-use crate::recorder;
+use crate::report::{self, Report};
 use collide_aabbs::{AabbsError, Writer};
 use collide_broadphase::Broadphase;
-use collide_math::Aabb;
 use collide_selector::Selector;
-use collide_sim::{Config, FrameRecord, Phase, Replay, RunSummary, Simulation, write_csv};
+use collide_sim::{FrameRecord, Phase, RunSummary, write_csv};
 use std::path::Path;
 
-/// Run the config at `path` headless. Errors are one line, for `error: …` and exit code 2.
-pub fn run(path: &Path, cli: &Cli) -> Result<(), String> {
-    let config = Config::load(path, &crate::overrides(cli)).map_err(|e| e.to_string())?;
+/// Run the CLI's config headless. Errors are one line, for `error: …` and exit code 2.
+pub fn run(cli: &Cli) -> Result<(), String> {
+    let (plan, _) = crate::load(cli).map_err(|e| e.to_string())?;
     // Check the output folders before simulating, so a long run never ends in "cannot write".
     for (flag, path) in [("--csv", &cli.csv), ("--decisions", &cli.decisions), ("--record", &cli.record)] {
         if let Some(path) = path {
@@ -21,102 +24,31 @@ pub fn run(path: &Path, cli: &Cli) -> Result<(), String> {
             }
         }
     }
-    if config.is_replay() {
-        return run_replay(&config, cli);
-    }
-    let mut sim = Simulation::new(&config).map_err(|e| e.to_string())?;
-    check_decisions(cli, sim.broadphase(), sim.algorithm().0.name)?;
-    let setup = sim.setup().clone();
-    let mut recording = match &cli.record {
-        Some(_) => {
-            let (scene, objects) = recorder::names_of_simulated(setup.scenario).map_err(|e| format!("--record {e}"))?;
-            Recording::start(cli, &scene, objects, sim.bodies().len(), setup.container)?
-        }
-        None => Recording::none(),
-    };
-    let (algorithm, params) = sim.algorithm();
-    // Spheres without friction print as they always have; boxes and friction add their keys.
-    let mut shapes = String::new();
-    if setup.shape != collide_sim::ShapeMix::Sphere {
-        let h = setup.half_extents;
-        let spread = setup.half_extents_spread;
-        shapes = format!(" · shape {} · half extents {} {} {} ± {spread}", setup.shape.name(), h.x, h.y, h.z);
-    }
-    if setup.friction > 0.0 {
-        shapes.push_str(&format!(" · friction {}", setup.friction));
-    }
+    let mut run = report::start(&plan)?;
+    check_decisions(cli, run.broadphase(), run.algorithm().0.name)?;
+    let mut recording = Recording::start(cli, run.as_ref())?;
+    let frames = plan.frames();
+    let (algorithm, params) = run.algorithm();
     println!(
-        "collide headless: scenario {} · {} bodies · radius {}{shapes} · speed {} · algorithm {}{}{} · {} frames",
-        setup.scenario.name,
-        setup.bodies,
-        setup.radius,
-        setup.speed,
+        "collide headless: {} · algorithm {}{}{} · {}",
+        run.subject(),
         algorithm.name,
         if params.iter().next().is_some() { " " } else { "" },
         params,
-        config.frames(),
-    );
-    let (every, frames) = (cli.progress, config.frames());
-    // Every step is recorded, however many steps the clock grants a frame (`accumulator` may grant several).
-    sim.run_each(
-        frames,
-        |sim| recording.capture(sim.aabbs()),
-        |f, sim| progress(every, f, frames, sim.records().last()),
-    );
-    let summary = sim.summary();
-    print_records(&summary, sim.records(), sim.broadphase(), false);
-    // Counted only in scenes that can tunnel (collide-sim's `ccd` module says which); printed when counted.
-    if summary.tunnelled > 0 || setup.shows_tunnelling() {
-        let ccd = if setup.ccd { "on" } else { "off" };
-        println!("tunnelled  {} (bodies through obstacles and pairs through each other; ccd {ccd})", summary.tunnelled);
-    }
-    println!("bodies     {} at the end · simulated {:.3} s", sim.bodies().len(), sim.time());
-    println!("hash       {:016x}", sim.state_hash());
-    outputs(cli, sim.records(), sim.broadphase(), recording)
-}
-
-/// Replay the config's `.aabbs` file into its broadphase.
-fn run_replay(config: &Config, cli: &Cli) -> Result<(), String> {
-    let mut replay = Replay::new(config).map_err(|e| e.to_string())?;
-    check_decisions(cli, replay.broadphase(), replay.algorithm().0.name)?;
-    let header = replay.header().clone();
-    let mut recording =
-        Recording::start(cli, &header.scene_name, &header.objects_type, header.n as usize, header.world)?;
-    let (algorithm, params) = replay.algorithm();
-    let frames = replay.setup().frames;
-    println!(
-        "collide headless: replay {} ({} · {}) · {} boxes · algorithm {}{}{} · {frames} of its {} frames",
-        replay.setup().path.display(),
-        header.scene_name,
-        header.objects_type,
-        header.n,
-        algorithm.name,
-        if params.iter().next().is_some() { " " } else { "" },
-        params,
-        header.frames,
+        run.frames_text(frames),
     );
     let every = cli.progress;
-    // A hash of every frame's sorted pairs: two algorithms that agree print the same.
-    let mut hash = Fnv::default();
-    replay
-        .run(frames, |f, replay| {
-            recording.capture(replay.aabbs());
-            for p in replay.pairs() {
-                hash.add(u64::from(p.a) << 32 | u64::from(p.b));
-            }
-            hash.add(u64::MAX);
-            progress(every, f, frames, replay.records().last());
-        })
-        .map_err(|e| e.to_string())?;
-    print_records(&replay.summary(), replay.records(), replay.broadphase(), true);
-    println!(
-        "boxes      {} per frame · {} frames replayed from {}",
-        header.n,
-        replay.played(),
-        replay.setup().path.display()
-    );
-    println!("pairs hash {:016x}", hash.0);
-    outputs(cli, replay.records(), replay.broadphase(), recording)
+    // Every step is recorded, however many steps the clock grants a frame (`accumulator` may grant several).
+    run.run_frames(frames, &mut |run| recording.capture(run.aabbs()), &mut |f, run| {
+        progress(every, f, frames, run.records().last());
+    })
+    .map_err(|e| e.to_string())?;
+    let summary = run.summary();
+    print_records(&summary, run.as_ref());
+    for line in run.closing(&summary) {
+        println!("{line}");
+    }
+    outputs(cli, run.records(), run.broadphase(), recording)
 }
 
 /// `--decisions` needs `auto`.
@@ -172,19 +104,16 @@ struct Recording {
 }
 
 impl Recording {
-    /// Not recording.
-    fn none() -> Self {
-        Self { writer: None, error: None }
-    }
-
-    /// Start recording frames of `n` boxes in `world` when `--record` asks.
-    fn start(cli: &Cli, scene: &str, objects: &str, n: usize, world: Aabb) -> Result<Self, String> {
-        let Some(path) = &cli.record else { return Ok(Self::none()) };
-        let writer = Writer::create(path, scene, objects, n, world).map_err(|e| format!("--record {e}"))?;
+    /// Start recording `run`'s boxes, step by step, when `--record` asks.
+    fn start(cli: &Cli, run: &dyn Report) -> Result<Self, String> {
+        let Some(path) = &cli.record else { return Ok(Self { writer: None, error: None }) };
+        let (scene, objects) = run.recording_names().map_err(|e| format!("--record {e}"))?;
+        let writer = Writer::create(path, &scene, &objects, run.body_count(), run.container())
+            .map_err(|e| format!("--record {e}"))?;
         Ok(Self { writer: Some(writer), error: None })
     }
 
-    fn capture(&mut self, boxes: &[Aabb]) {
+    fn capture(&mut self, boxes: &[collide_math::Aabb]) {
         if let (Some(w), None) = (&mut self.writer, &self.error)
             && let Err(e) = w.write_frame(boxes)
         {
@@ -202,23 +131,6 @@ impl Recording {
         let frames = writer.finish().map_err(|e| format!("--record {e}"))?;
         println!("recorded {frames} frames of {n} boxes to {}", path.display());
         Ok(())
-    }
-}
-
-/// FNV-1a over 64-bit words.
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv {
-    fn add(&mut self, word: u64) {
-        for byte in word.to_le_bytes() {
-            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-        }
     }
 }
 
@@ -255,10 +167,10 @@ fn print_selector(selector: &Selector) {
     println!("candidates {}", shares.join(" · "));
 }
 
-/// The summary lines every run prints: steps, times, the phase split (a replay's is the read and the
-/// broadphase), pairs, counters and auto's account.
-fn print_records(s: &RunSummary, records: &[FrameRecord], broadphase: &dyn Broadphase, replay: bool) {
-    let last = records.last().copied().unwrap_or_default();
+/// The summary lines every run prints: steps, times, the phase split (the phases `run` has, under its names: a
+/// replay's are the read and the broadphase), pairs, counters and auto's account.
+fn print_records(s: &RunSummary, run: &dyn Report) {
+    let last = run.records().last().copied().unwrap_or_default();
     println!("steps      {} ({} warm-up steps excluded from the statistics)", s.frames, s.warmup);
     println!("step ms    mean {:.3}  p50 {:.3}  p95 {:.3}  max {:.3}", s.step.mean, s.step.p50, s.step.p95, s.step.max);
     println!(
@@ -269,11 +181,7 @@ fn print_records(s: &RunSummary, records: &[FrameRecord], broadphase: &dyn Broad
     let split: Vec<String> = Phase::ALL
         .iter()
         .zip(s.phase_means)
-        .filter(|(p, _)| !replay || matches!(p, Phase::Aabbs | Phase::Broadphase))
-        .map(|(p, ms)| {
-            let name = if replay && *p == Phase::Aabbs { "read" } else { p.name() };
-            format!("{name} {ms:.3} ({:.0}%)", 100.0 * ms / total)
-        })
+        .filter_map(|(&p, ms)| Some(format!("{} {ms:.3} ({:.0}%)", run.phase_name(p)?, 100.0 * ms / total)))
         .collect();
     println!("phases ms  {}", split.join("  "));
     println!(
@@ -283,7 +191,7 @@ fn print_records(s: &RunSummary, records: &[FrameRecord], broadphase: &dyn Broad
     if !last.stats.is_empty() {
         println!("counters   {}", last.stats);
     }
-    if let Some(selector) = selector(broadphase) {
+    if let Some(selector) = selector(run.broadphase()) {
         print_selector(selector);
     }
     if s.removed > 0 {

@@ -4,15 +4,17 @@
 //!   with no window and prints a summary: frames, step time (mean, p95, max), the phase split, pairs, the
 //!   broadphase's counters and the final state hash; `--record` writes every step's boxes in Broadmark's `.aabbs`
 //!   format.
-//! - `--replay FILE.aabbs` plays a recorded box stream instead of a simulated scene (`scenario = "replay"`): the
-//!   boxes frame by frame into the config's broadphase, no physics — headless, in the window (drawn as boxes,
-//!   with play, pause and a scrub bar) and in a screenshot. In the window F6 records every step's boxes.
-//! - `collide [CONFIG] [--set KEY=VALUE]…` opens the window (`configs/default.toml` when no config is given):
-//!   fly through the scene, change the algorithm and the scene live, read the statistics and the puffin
-//!   profiler (F1 lists the keys). `--exit-after-frames N` closes it after N frames and prints the mean fps,
-//!   step and draw times (the start test and measurements).
+//! - `--replay FILE.aabbs` plays a recorded box stream instead of a simulated scene (`replay = FILE` in the
+//!   config): the boxes frame by frame into the config's broadphase, no physics — headless, in the window (drawn
+//!   as boxes, with play, pause and a scrub bar) and in a screenshot. In the window F6 records every step's boxes.
+//! - `collide [CONFIG] [--set KEY=VALUE]…` opens the window: fly through the scene, change the algorithm and the
+//!   scene live, read the statistics and the puffin profiler (F1 lists the keys). `--exit-after-frames N` closes
+//!   it after N frames and prints the mean fps, step and draw times (the start test and measurements).
 //! - `collide --screenshot OUT.png [CONFIG] [--frames N] [--size WxH]` simulates N steps and draws them
 //!   off-screen to a PNG; it needs no display.
+//! - Without CONFIG every mode reads `configs/default.toml` when the working folder has it (a checkout), else
+//!   the copy of it built into the binary, so that an installed `collide` runs from any folder.
+//!   `collide --print-default-config > mine.toml` writes that copy out, to start a config of one's own.
 //!
 //! Bad input (a missing file, a malformed or unknown key, an unknown scenario or algorithm, a zero or negative
 //! size) gets one line naming the file, line and valid choices, and exit code 2 — before any window opens;
@@ -20,9 +22,12 @@
 
 mod app;
 mod camera;
+mod drawing;
 mod headless;
+mod keys;
 mod player;
 mod recorder;
+mod report;
 mod screenshot;
 mod selector_panel;
 mod settings;
@@ -31,18 +36,35 @@ mod window;
 mod world;
 
 use clap::Parser;
-use std::path::PathBuf;
+use collide_sim::{ConfigError, Plan};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// The config used when none is given.
+/// The config used when none is given, when the working folder has it.
 const DEFAULT_CONFIG: &str = "configs/default.toml";
+
+/// `configs/default.toml` as it was when the binary was built: the config when none is given and the working
+/// folder has no `configs/default.toml` (an installed binary run outside the checkout).
+const BUILT_IN_CONFIG: &str = include_str!("../../../configs/default.toml");
+
+/// How errors name the built-in config.
+const BUILT_IN_ORIGIN: &str = "the built-in default config";
+
+/// Where the window's Save writes a config that came from the built-in copy: the working folder.
+const BUILT_IN_SAVE_PATH: &str = "collide.toml";
 
 /// collide: which collision-detection algorithm wins for your scene, and why.
 #[derive(Debug, Parser)]
 #[command(version, about, after_help = after_help())]
 struct Cli {
-    /// The TOML config (default: configs/default.toml).
+    /// The TOML config (default: configs/default.toml when the working folder has it, else the copy built into
+    /// the binary; --print-default-config shows it).
     config: Option<PathBuf>,
+
+    /// Print the built-in default config (configs/default.toml) and exit: `collide --print-default-config >
+    /// mine.toml` starts a config of your own.
+    #[arg(long, exclusive = true)]
+    print_default_config: bool,
 
     /// Run without a window and print a summary.
     #[arg(long)]
@@ -66,8 +88,8 @@ struct Cli {
     #[arg(long, value_name = "OUT.aabbs", requires = "headless")]
     record: Option<PathBuf>,
 
-    /// Replay the boxes of FILE.aabbs (Broadmark's format) instead of simulating: `scenario = "replay"` with
-    /// `replay = FILE`. The config's algorithm, parameters, frames and [time] dt apply; its scene keys do not.
+    /// Replay the boxes of FILE.aabbs (Broadmark's format) instead of simulating: `replay = FILE` in the config.
+    /// The config's algorithm, parameters, frames and [time] dt apply; its scene keys do not.
     #[arg(long, value_name = "FILE.aabbs")]
     replay: Option<PathBuf>,
 
@@ -118,7 +140,6 @@ fn after_help() -> String {
 fn overrides(cli: &Cli) -> Vec<String> {
     let mut overrides = cli.overrides.clone();
     if let Some(file) = &cli.replay {
-        overrides.push(format!("scenario={}", collide_sim::REPLAY_SCENARIO));
         // A TOML string literal, so that any path (spaces, quotes, digits) is taken as written.
         overrides.push(format!("replay={}", toml::Value::String(file.display().to_string())));
     }
@@ -128,14 +149,30 @@ fn overrides(cli: &Cli) -> Vec<String> {
     overrides
 }
 
+/// The run's config, resolved once, and the path the window shows and saves to: CONFIG when given; else
+/// `configs/default.toml` when the working folder has it; else the copy built into the binary.
+fn load(cli: &Cli) -> Result<(Plan, PathBuf), ConfigError> {
+    let overrides = overrides(cli);
+    match &cli.config {
+        Some(path) => Ok((Plan::load(path, &overrides)?, path.clone())),
+        None if Path::new(DEFAULT_CONFIG).is_file() => {
+            Ok((Plan::load(Path::new(DEFAULT_CONFIG), &overrides)?, PathBuf::from(DEFAULT_CONFIG)))
+        }
+        None => Ok((Plan::parse(BUILT_IN_CONFIG, BUILT_IN_ORIGIN, &overrides)?, PathBuf::from(BUILT_IN_SAVE_PATH))),
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.print_default_config {
+        print!("{BUILT_IN_CONFIG}");
+        return ExitCode::SUCCESS;
+    }
     // Named workers, so that the puffin view shows each of them as its own row of the broadphases' parallel
     // work. It can only fail if a pool already exists, which nothing here makes before this line.
     let _ = rayon::ThreadPoolBuilder::new().thread_name(|i| format!("rayon worker {i}")).build_global();
-    let config = cli.config.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_CONFIG));
     if cli.headless {
-        return match headless::run(&config, &cli) {
+        return match headless::run(&cli) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
                 eprintln!("error: {message}");
@@ -144,7 +181,7 @@ fn main() -> ExitCode {
         };
     }
     // The config is checked before any window or device exists, so a typo costs one line and exit code 2.
-    let loaded = match collide_sim::Config::load(&config, &overrides(&cli)) {
+    let (plan, config) = match load(&cli) {
         Ok(loaded) => loaded,
         Err(e) => {
             eprintln!("error: {e}");
@@ -167,8 +204,8 @@ fn main() -> ExitCode {
         }
     };
     let result = match &cli.screenshot {
-        Some(out) => screenshot::run(loaded, &config, view, out, cli.size),
-        None => app::App::new(loaded, config.display().to_string(), view).and_then(|app| {
+        Some(out) => screenshot::run(plan, &config, view, out, cli.size),
+        None => app::App::new(plan, config.display().to_string(), view).and_then(|app| {
             window::run(app, window::WindowOptions { exit_after_frames: cli.exit_after_frames, size: cli.size })
         }),
     };

@@ -1,29 +1,26 @@
 //! Playing a recorded `.aabbs` file in the window: [`collide_sim::Replay`] (the boxes frame by frame into the
 //! broadphase, no physics) driven by the app's clock, with pause, single steps, scrubbing and looping.
 //!
-//! The clock is the simulation's ([`collide_timing::Clock`], from the config's `[time]` table), and each step it
+//! The clock is the replay's ([`collide_timing::Clock`], from the config's `[time]` table), and each step it
 //! grants plays one recorded frame: under the default fixed policy that is one frame per drawn frame, under
 //! `accumulator` one per `dt` of real time (times the time scale). The frame on screen is always the last one
 //! played, so a scrub plays the frame it lands on at once, paused or not.
 
-use collide_sim::{Config, Replay};
-use collide_timing::Clock;
+use collide_sim::{Plan, Replay};
 
 /// A replay in the window (see the module docs).
 pub struct Player {
     replay: Replay,
-    clock: Clock,
     /// Start again from the first frame at the end (otherwise pause on the last).
     pub looping: bool,
 }
 
 impl Player {
-    /// Open the replay `config` describes and show its first frame. Errors are one line naming the file (and the
+    /// Open the replay `plan` describes and show its first frame. Errors are one line naming the file (and the
     /// frame and box of a bad box: every frame is checked, streamed, before the first is shown).
-    pub fn new(config: &Config) -> Result<Self, String> {
-        let replay = Replay::new(config).map_err(|e| e.to_string())?;
-        let clock = Clock::new(config.time.policy()).with_cap(config.time.cap).with_scale(config.time.scale);
-        let mut player = Self { replay, clock, looping: true };
+    pub fn new(plan: &Plan) -> Result<Self, String> {
+        let replay = Replay::of(plan).map_err(|e| e.to_string())?;
+        let mut player = Self { replay, looping: true };
         player.play_one(&mut |_| {})?;
         Ok(player)
     }
@@ -31,7 +28,7 @@ impl Player {
     /// Play the frames the clock grants for a drawn frame `real_seconds` long, calling `each` after every one
     /// (the recorder). Returns how many were played.
     pub fn frame(&mut self, real_seconds: f32, each: &mut dyn FnMut(&Replay)) -> Result<u32, String> {
-        let steps = self.clock.advance(real_seconds);
+        let steps = self.replay.clock_mut().advance(real_seconds);
         for _ in 0..steps.count {
             self.play_one(each)?;
         }
@@ -42,7 +39,7 @@ impl Player {
     fn play_one(&mut self, each: &mut dyn FnMut(&Replay)) -> Result<(), String> {
         if self.replay.step().map_err(|e| e.to_string())?.is_none() {
             if !self.looping {
-                self.clock.paused = true;
+                self.replay.clock_mut().paused = true;
                 return Ok(());
             }
             self.replay.seek(0).map_err(|e| e.to_string())?;
@@ -82,16 +79,5 @@ impl Player {
     /// The replay, to switch its broadphase or forget its records.
     pub fn replay_mut(&mut self) -> &mut Replay {
         &mut self.replay
-    }
-
-    /// The clock.
-    #[must_use]
-    pub fn clock(&self) -> &Clock {
-        &self.clock
-    }
-
-    /// The clock, to pause, single-step or take a new `[time]` table.
-    pub fn clock_mut(&mut self) -> &mut Clock {
-        &mut self.clock
     }
 }

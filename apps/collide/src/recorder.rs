@@ -7,23 +7,10 @@
 //! that changed, a box that is not finite) stops the recording and keeps the frames before it; only a failure
 //! of the disk itself loses the file.
 
-use crate::world::World;
+use crate::report::Report;
 use collide_aabbs::{Problem, Writer};
 use collide_math::Aabb;
-use collide_sim::ScenarioDescriptor;
 use std::path::{Path, PathBuf};
-
-/// The header's scene name and objects type of a recording of `scenario` (`--record` and F6 alike), or why it
-/// cannot be recorded: a scenario whose body count grows as it runs, since a `.aabbs` file holds a fixed count.
-pub fn names_of_simulated(scenario: &ScenarioDescriptor) -> Result<(String, &'static str), String> {
-    if scenario.growth > 1 {
-        return Err(format!(
-            "cannot record `{}`: its body count changes as it runs, and a .aabbs file holds a fixed count",
-            scenario.name
-        ));
-    }
-    Ok((format!("collide {}", scenario.name), "Spheres"))
-}
 
 /// A recording under way.
 pub struct Recorder {
@@ -31,18 +18,12 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// Start recording `world` into `path`. Refused, in one line, for a scenario whose body count grows as it
+    /// Start recording `run` into `path`. Refused, in one line, for a scenario whose body count grows as it
     /// runs (a `.aabbs` file holds a fixed count) and for a path that cannot be created.
-    pub fn start(path: &Path, world: &World) -> Result<Self, String> {
-        let (scene, objects) = match world {
-            World::Sim(sim) => names_of_simulated(sim.setup().scenario)?,
-            World::Replay(player) => {
-                let header = player.replay().header();
-                (header.scene_name.clone(), header.objects_type.as_str())
-            }
-        };
+    pub fn start(path: &Path, run: &dyn Report) -> Result<Self, String> {
+        let (scene, objects) = run.recording_names()?;
         let writer =
-            Writer::create(path, &scene, objects, world.body_count(), world.container()).map_err(|e| e.to_string())?;
+            Writer::create(path, &scene, &objects, run.body_count(), run.container()).map_err(|e| e.to_string())?;
         Ok(Self { writer })
     }
 

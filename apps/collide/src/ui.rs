@@ -2,38 +2,13 @@
 //! [`Command`]s; the only state they change directly is the config being edited and the view settings.
 
 use crate::app::{App, Command, Severity, WindowCommand};
+use crate::keys::KEYS;
 use crate::settings::CameraMode;
 use collide_broadphase::{ParamKind, ParamSpec};
 use collide_sim::{Config, ParamEntry, Phase, PolicyName, SCENARIOS};
 use egui::{Align2, Color32, RichText, Ui};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-
-/// The keys, for the help overlay (and the README).
-pub const KEYS: &[(&str, &str)] = &[
-    ("W A S D", "move relative to the view (forward is the view flattened to the ground)"),
-    ("Space / Ctrl", "up / down"),
-    ("Shift", "move four times faster"),
-    ("click the scene", "capture the mouse to look around"),
-    ("Esc", "release the mouse"),
-    ("G", "pull everything toward me: the eye, or the orbit camera's centre (the bodies arrive together)"),
-    ("P", "pause / resume (a replay too)"),
-    ("N", "single step (pauses; a replay: the next frame)"),
-    ("R", "respawn the scene (a replay: back to its first frame)"),
-    ("C", "first-person / orbit camera (orbit: drag to turn, wheel to zoom)"),
-    ("Home", "reset the camera"),
-    ("B", "the algorithm's debug view on / off"),
-    ("V", "rendering on / off (measure the step without drawing)"),
-    ("L", "place a point light at the eye"),
-    ("F1", "this help"),
-    ("F2", "controls panel (or right-click)"),
-    ("F3", "statistics panel (docked on the right; with auto: its candidates, predictions and decisions)"),
-    ("F4", "puffin profiler"),
-    ("F5", "save a .puffin capture of recent frames"),
-    ("F6", "record every step's boxes to a .aabbs file / stop and keep it"),
-    ("Left / Right", "a replay: the previous / next frame"),
-    ("Ctrl+Q", "quit"),
-];
 
 /// A widget's edit is final: released after a drag, or changed by typing or clicking. Respawning a million
 /// bodies on every pixel of a slider drag would make the slider unusable.
@@ -63,9 +38,9 @@ pub fn draw(ctx: &egui::Context, app: &mut App, profiler: &mut puffin_egui::Glob
             ctx,
             |ui| {
                 egui::Grid::new("keys").striped(true).show(ui, |ui| {
-                    for (key, what) in KEYS {
-                        ui.label(RichText::new(*key).strong().monospace());
-                        ui.label(*what);
+                    for row in KEYS {
+                        ui.label(RichText::new(row.keys).strong().monospace());
+                        ui.label(row.action);
                         ui.end_row();
                     }
                 });
@@ -203,11 +178,13 @@ fn record_controls(ui: &mut Ui, app: &mut App) {
 fn scene_controls(ui: &mut Ui, app: &mut App) -> bool {
     let mut changed = false;
     let e = &mut app.edit;
-    egui::ComboBox::from_label("scenario").selected_text(e.scenario.clone()).show_ui(ui, |ui| {
+    // A replay reads no scenario: the box says so until a scenario is chosen.
+    let replaying = e.replay.is_some();
+    let shown = if replaying { "(replay)".to_owned() } else { e.scenario.clone() };
+    egui::ComboBox::from_label("scenario").selected_text(shown).show_ui(ui, |ui| {
         for s in SCENARIOS {
-            if ui.selectable_label(e.scenario == s.name, s.name).on_hover_text(s.summary).clicked()
-                && e.scenario != s.name
-            {
+            let chosen = !replaying && e.scenario == s.name;
+            if ui.selectable_label(chosen, s.name).on_hover_text(s.summary).clicked() && !chosen {
                 // A new scenario brings its own defaults: forget the old one's sizes.
                 *e = Config {
                     scenario: s.name.to_owned(),
@@ -338,7 +315,7 @@ fn shape_controls(ui: &mut Ui, e: &mut Config, setup: &collide_sim::Setup) -> bo
     changed
 }
 
-/// Open a `.aabbs` file as a replay (`scenario = "replay"`); `true` when asked. Its errors (a bad file, a bad box
+/// Open a `.aabbs` file as a replay (`replay = "FILE.aabbs"`); `true` when asked. Its errors (a bad file, a bad box
 /// by frame and box) come back on the status line, and the running scene stays.
 fn replay_file(ui: &mut Ui, app: &mut App) -> bool {
     let mut open = false;
@@ -354,7 +331,6 @@ fn replay_file(ui: &mut Ui, app: &mut App) -> bool {
     }
     let e = &mut app.edit;
     *e = Config {
-        scenario: collide_sim::REPLAY_SCENARIO.to_owned(),
         replay: Some(path.to_owned()),
         algorithm: e.algorithm.clone(),
         params: e.params.clone(),
@@ -378,10 +354,10 @@ fn replay_controls(ui: &mut Ui, app: &mut App) {
     if r.changed() {
         app.commands.push(Command::Seek(frame));
     }
-    let paused = player.clock().paused;
+    let paused = player.replay().clock().paused;
     ui.horizontal(|ui| {
         if ui.button(if paused { "▶ Play (P)" } else { "⏸ Pause (P)" }).clicked() {
-            app.commands.push(Command::SetPaused(!paused));
+            app.commands.push(Command::TogglePause);
         }
         if ui.button("◀").on_hover_text("previous frame (Left)").clicked() {
             app.commands.push(Command::Seek(frame.saturating_sub(1)));
@@ -437,17 +413,18 @@ fn algorithm_list(ui: &mut Ui, spec: &ParamSpec, table: &mut BTreeMap<String, Pa
 fn algorithm_controls(ui: &mut Ui, app: &mut App) -> bool {
     let mut changed = false;
     let e = &mut app.edit;
-    egui::ComboBox::from_label("broadphase").selected_text(e.algorithm.clone()).show_ui(ui, |ui| {
-        for d in collide_algorithms::ALGORITHMS {
-            if ui.selectable_label(e.algorithm == d.name, d.name).on_hover_text(d.summary).clicked() {
-                e.algorithm = d.name.to_owned();
-                changed = true;
+    egui::ComboBox::from_label("broadphase")
+        .selected_text(e.algorithm.clone())
+        .show_ui(ui, |ui| {
+            for d in collide_algorithms::ALGORITHMS {
+                if ui.selectable_label(e.algorithm == d.name, d.name).on_hover_text(d.summary).clicked() {
+                    e.algorithm = d.name.to_owned();
+                    changed = true;
+                }
             }
-        }
-    });
-    // There is no "none": the step always needs the pair set (resolution and the flash use it). Turning
-    // collision resolution off is the nearest thing, and brute force is the reference for small scenes.
-    ui.label(RichText::new("no \"none\": every step needs its pairs; switch resolution off instead").small().weak());
+        })
+        .response
+        .on_hover_text("every algorithm finds the same pairs; only the time it takes differs");
     let Ok(descriptor) = collide_algorithms::find(&e.algorithm) else {
         return changed;
     };
@@ -496,10 +473,10 @@ fn algorithm_controls(ui: &mut Ui, app: &mut App) -> bool {
 /// Pause, stepping, scale, dt policy; `true` when a config edit is final.
 fn time_controls(ui: &mut Ui, app: &mut App) -> bool {
     let mut changed = false;
-    let paused = app.world.clock().paused;
+    let paused = app.world.run().clock().paused;
     ui.horizontal(|ui| {
         if ui.button(if paused { "Resume (P)" } else { "Pause (P)" }).clicked() {
-            app.commands.push(Command::SetPaused(!paused));
+            app.commands.push(Command::TogglePause);
         }
         if ui.button("Step (N)").clicked() {
             app.commands.push(Command::SingleStep);
@@ -586,7 +563,8 @@ fn view_controls(ui: &mut Ui, app: &mut App) {
 /// in a section that folds away.
 fn stats(ui: &mut Ui, app: &App) {
     let r = &app.last;
-    let (algorithm, params) = app.world.algorithm();
+    let run = app.world.run();
+    let (algorithm, params) = run.algorithm();
     let frame = app.frame_ms.summary();
     let fps = if frame.mean > 0.0 { 1000.0 / frame.mean } else { 0.0 };
     let mono = |ui: &mut Ui, text: String| {
@@ -594,16 +572,13 @@ fn stats(ui: &mut Ui, app: &App) {
     };
     egui::CollapsingHeader::new("Frame").default_open(true).show(ui, |ui| {
         match app.world.player() {
-            None => mono(
-                ui,
-                format!("{} bodies · {} · {} phase", app.world.body_count(), app.world.scene_name(), phase_label(r)),
-            ),
+            None => mono(ui, format!("{} bodies · {} · {} phase", run.body_count(), run.scene_name(), phase_label(r))),
             Some(player) => mono(
                 ui,
                 format!(
                     "replay · {} boxes · {} · frame {}/{}",
-                    app.world.body_count(),
-                    app.world.scene_name(),
+                    run.body_count(),
+                    run.scene_name(),
                     player.shown(),
                     player.frames()
                 ),
@@ -618,7 +593,7 @@ fn stats(ui: &mut Ui, app: &App) {
                 app.render_ms,
                 r.dt_ms,
                 app.steps_last_frame,
-                if app.world.clock().paused { "  PAUSED" } else { "" }
+                if run.clock().paused { "  PAUSED" } else { "" }
             ),
         );
         let phases: Vec<String> = Phase::ALL.iter().map(|&p| format!("{} {:.2}", p.name(), r.phases.get(p))).collect();

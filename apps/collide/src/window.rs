@@ -1,10 +1,11 @@
 //! The desktop window: winit's event loop, egui on top of the scene, the keys.
 //!
 //! Everything here is plumbing between winit, egui, the renderer's window surface and the [`App`]; the app's
-//! logic is in `app.rs` and its panels in `ui.rs`. The GPU side is collide-render's [`SurfaceRenderer`]: this
-//! file names no wgpu item, it only lends the frame's device, queue and encoder to egui's painter.
+//! logic is in `app.rs`, its panels in `ui.rs` and what each key does in `keys.rs`. The GPU side is
+//! collide-render's [`SurfaceRenderer`]: this file names no wgpu item, it only lends the frame's device, queue and
+//! encoder to egui's painter.
 
-use crate::app::{App, Command, Severity, WindowCommand};
+use crate::app::{App, Command, Panel, Severity, WindowCommand};
 use crate::settings::CameraMode;
 use collide_render::{SurfaceOptions, SurfaceRenderer};
 use std::sync::Arc;
@@ -75,9 +76,9 @@ impl Gfx {
             app.build_scene();
         } else {
             // Rendering off: only the clear, so the frame's cost is the step and the panels.
-            app.scene.clear_geometry();
+            app.drawing.scene.clear_geometry();
         }
-        frame.draw_scene(&app.scene);
+        frame.draw_scene(&app.drawing.scene);
         let screen =
             egui_wgpu::ScreenDescriptor { size_in_pixels: [width, height], pixels_per_point: ui.pixels_per_point };
         let mut overlay = frame.overlay();
@@ -218,7 +219,7 @@ impl Handler {
             frame,
             per(m.step_ms, m.steps),
             per(m.draw_ms, m.frames),
-            self.app.world.body_count(),
+            self.app.world.run().body_count(),
             if self.app.settings.render { "on" } else { "off" }
         );
     }
@@ -270,76 +271,10 @@ impl Handler {
         }
     }
 
-    /// A key the UI did not take.
+    /// A key the UI did not take: whatever the key table binds it to.
     fn key(&mut self, code: KeyCode, pressed: bool, ctrl: bool) {
-        let input = &mut self.app.input;
-        match code {
-            KeyCode::KeyW => input.forward = pressed,
-            KeyCode::KeyS => input.back = pressed,
-            KeyCode::KeyA => input.left = pressed,
-            KeyCode::KeyD => input.right = pressed,
-            KeyCode::Space => input.up = pressed,
-            KeyCode::ControlLeft | KeyCode::ControlRight => input.down = pressed,
-            KeyCode::ShiftLeft | KeyCode::ShiftRight => input.fast = pressed,
-            _ => {}
-        }
-        if !pressed {
-            return;
-        }
         let app = &mut self.app;
-        let s = &mut app.settings;
-        let command = match code {
-            KeyCode::KeyQ if ctrl => Some(Command::Window(WindowCommand::Quit)),
-            KeyCode::Escape => Some(Command::Window(WindowCommand::CaptureMouse(false))),
-            KeyCode::KeyG => Some(Command::PullTowardMe),
-            KeyCode::KeyP => Some(Command::SetPaused(!app.world.clock().paused)),
-            KeyCode::KeyN => Some(Command::SingleStep),
-            KeyCode::KeyR => Some(Command::Respawn),
-            KeyCode::KeyL => Some(Command::AddLight),
-            KeyCode::Home => Some(Command::ResetCamera),
-            KeyCode::F5 => Some(Command::Window(WindowCommand::SaveProfile)),
-            KeyCode::F6 => Some(Command::ToggleRecording),
-            // A replay: show the frame before or after the one on screen (playing goes on from it unless paused).
-            KeyCode::ArrowLeft | KeyCode::ArrowRight => app.world.player().map(|p| {
-                let shown = p.shown();
-                Command::Seek(if code == KeyCode::ArrowLeft { shown.saturating_sub(1) } else { shown + 1 })
-            }),
-            KeyCode::KeyC => {
-                s.camera = match s.camera {
-                    CameraMode::FirstPerson => CameraMode::Orbit,
-                    CameraMode::Orbit => CameraMode::FirstPerson,
-                };
-                None
-            }
-            KeyCode::KeyB => {
-                let name = app.world.algorithm().0.name;
-                let on = !s.debug_view(name);
-                s.debug_views.insert(name.to_owned(), on);
-                None
-            }
-            KeyCode::KeyV => {
-                s.render = !s.render;
-                None
-            }
-            KeyCode::F1 => {
-                s.show_help = !s.show_help;
-                None
-            }
-            KeyCode::F2 => {
-                s.show_controls = !s.show_controls;
-                None
-            }
-            KeyCode::F3 => {
-                s.show_stats = !s.show_stats;
-                None
-            }
-            KeyCode::F4 => {
-                s.show_profiler = !s.show_profiler;
-                None
-            }
-            _ => None,
-        };
-        app.commands.extend(command);
+        app.commands.extend(crate::keys::key(code, pressed, ctrl, &mut app.input));
     }
 }
 
@@ -389,7 +324,7 @@ impl ApplicationHandler for Handler {
                     }
                     MouseButton::Left if !pressed => gfx.orbit_drag = None,
                     MouseButton::Right if pressed && !egui_wants_pointer => {
-                        self.app.settings.show_controls = !self.app.settings.show_controls;
+                        self.app.commands.push(Command::TogglePanel(Panel::Controls));
                     }
                     _ => {}
                 }

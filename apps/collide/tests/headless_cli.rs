@@ -501,3 +501,25 @@ fn the_tunnel_config_counts_tunnelling_without_ccd_and_none_with_it() {
     assert!(count(&[]) > 0, "discrete detection misses hits");
     assert_eq!(count(&["--set", "ccd=true"]), 0);
 }
+
+/// A config written before `replay` chose the mode by itself (`scenario = "replay"` beside the file) still plays;
+/// the scenario line alone is refused in one line that says what to write instead.
+#[test]
+fn an_old_replay_config_plays_or_says_what_to_write() {
+    let dir = scratch("old-replay");
+    let file = dir.join("old.aabbs");
+    record_small(&file, 3, 40);
+    let old = dir.join("old.toml");
+    std::fs::write(&old, format!("scenario = \"replay\"\nreplay = {:?}\n", file.display().to_string())).unwrap();
+    let out = collide(&["--headless", old.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains(&format!("collide headless: replay {}", file.display())), "{stdout}");
+    assert!(stdout.contains("3 frames replayed"), "{stdout}");
+    rejects(
+        "old-replay-alone",
+        "seed = 2\nscenario = \"replay\"\n",
+        &[],
+        &["{file}:2: scenario = \"replay\" is not a scenario", "replay = \"FILE.aabbs\" (or --replay FILE)"],
+    );
+}

@@ -1,21 +1,15 @@
-//! The TOML config and its errors.
+//! The TOML config as written, and its errors.
 //!
 //! Every key has a default (`#[serde(default)]`), so a config names only what differs; unknown keys are errors
 //! (`deny_unknown_fields`), because a misspelt key silently ignored is a wrong experiment. Errors name the
 //! file and line of the offending key (or the `--set` that set it) and, where there is a list, the valid
-//! choices. [`Config::resolve`] turns a config into a checked [`Setup`] for the simulation.
+//! choices. A config is checked by resolving it, once, into a [`Plan`](crate::Plan) (`plan.rs`).
 
-use crate::memory::{self, TooBig};
-use crate::scenario::{Setup, ShapeMix, find_scenario, mean_body_volume};
-use collide_aabbs::Header;
-use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, Params};
 use collide_broadphase::{ParamInput, ParamValue};
-use collide_math::Vec3;
 use collide_timing::DtPolicy;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::{Path, PathBuf};
 
 /// A run's configuration, as written in TOML. See `configs/default.toml` and the README for every key.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -55,7 +49,8 @@ pub struct Config {
     pub seed: u64,
     /// Frames a headless run simulates (absent: [`DEFAULT_FRAMES`], or a replay's whole file).
     pub frames: Option<u64>,
-    /// With `scenario = "replay"`: the `.aabbs` file whose boxes are replayed (relative to the working folder).
+    /// A recorded `.aabbs` file to play instead of a generated scene (relative to the working folder); the scene
+    /// keys (`scenario`, `bodies`, …) are then not read.
     pub replay: Option<String>,
     /// The broadphase's registry name.
     pub algorithm: String,
@@ -93,25 +88,8 @@ impl Default for Config {
     }
 }
 
-/// A replay's config, checked ([`Config::resolve_replay`], used by [`crate::Replay`]): the file, its header, the frames to play and the dt each frame stands for.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ReplaySetup {
-    /// The `.aabbs` file.
-    pub path: PathBuf,
-    /// Its header (checked).
-    pub header: Header,
-    /// Frames to play: the config's `frames` when it is less than the file's, else the whole file.
-    pub frames: u64,
-    /// Seconds each frame stands for (`[time] dt`): the file does not say, and some broadphases read it.
-    pub dt: f32,
-}
-
 /// Frames a headless run of a generated scene simulates when the config does not say.
 pub const DEFAULT_FRAMES: u64 = 600;
-
-/// The scenario name of a replay: not a row of [`SCENARIOS`](crate::SCENARIOS) (nothing is spawned), the boxes come
-/// frame by frame from the `replay` file (see [`crate::Replay`]).
-pub const REPLAY_SCENARIO: &str = "replay";
 
 /// One value of a `[params.NAME]` table: a number, or a list of algorithm names (a string of comma-separated names
 /// is accepted too, which is what `--set params.auto.candidates=sap,mbp` gives).
@@ -137,7 +115,7 @@ impl ParamEntry {
         }
     }
 
-    /// The form [`Params::resolve`] checks.
+    /// The form [`Params::resolve`](collide_algorithms::Params::resolve) checks.
     #[must_use]
     pub fn input(&self) -> ParamInput<'_> {
         match self {
@@ -218,15 +196,20 @@ impl std::error::Error for ConfigError {}
 
 /// Where a config came from, kept to point errors at lines.
 #[derive(Clone, Debug, Default)]
-struct Source {
+pub(crate) struct Written {
     origin: String,
     text: String,
     overrides: Vec<(String, String)>,
 }
 
-impl Source {
+impl Written {
+    /// A config with no text to point into (one built or edited in code): errors name `origin` alone.
+    pub(crate) fn named(origin: &str) -> Self {
+        Self { origin: origin.to_owned(), ..Self::default() }
+    }
+
     /// The error for the key at `path` (`["time", "dt"]`): the `--set` that set it last, else its line.
-    fn error_at(&self, path: &[&str], message: String) -> ConfigError {
+    pub(crate) fn error_at(&self, path: &[&str], message: String) -> ConfigError {
         let dotted = path.join(".");
         if let Some((k, v)) = self.overrides.iter().rev().find(|(k, _)| *k == dotted) {
             return ConfigError { origin: format!("--set {k}={v}"), line: None, message };
@@ -235,7 +218,7 @@ impl Source {
     }
 
     /// `value` for the key at `path` when it is a finite number above 0, else its error.
-    fn positive(&self, path: &[&str], value: f32) -> Result<f32, ConfigError> {
+    pub(crate) fn positive(&self, path: &[&str], value: f32) -> Result<f32, ConfigError> {
         if value.is_finite() && value > 0.0 {
             Ok(value)
         } else {
@@ -244,7 +227,7 @@ impl Source {
     }
 
     /// `value` for the key at `path` when it is a finite number, 0 or above, else its error.
-    fn non_negative(&self, path: &[&str], value: f32) -> Result<f32, ConfigError> {
+    pub(crate) fn non_negative(&self, path: &[&str], value: f32) -> Result<f32, ConfigError> {
         if value.is_finite() && value >= 0.0 {
             Ok(value)
         } else {
@@ -310,21 +293,10 @@ fn set_path(table: &mut toml::Table, path: &[&str], value: toml::Value) -> Resul
 }
 
 impl Config {
-    /// Read `path` and apply `overrides` (`KEY=VALUE`, dotted keys for tables).
-    pub fn load(path: &Path, overrides: &[String]) -> Result<Self, ConfigError> {
-        let origin = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-            origin: origin.clone(),
-            line: None,
-            message: format!("cannot read config: {e}"),
-        })?;
-        Self::parse(&text, &origin, overrides)
-    }
-
-    /// Parse config `text` (named `origin` in errors), apply `overrides`, and check everything
-    /// ([`Config::resolve`] must succeed). On error nothing is returned: there is no half-applied config.
-    pub fn parse(text: &str, origin: &str, overrides: &[String]) -> Result<Self, ConfigError> {
-        let mut source = Source { origin: origin.to_owned(), text: text.to_owned(), overrides: Vec::new() };
+    /// Parse config `text` (named `origin` in errors) and apply `overrides` (`KEY=VALUE`, dotted keys for tables):
+    /// the TOML's syntax and types, and its keys, checked; its values are checked by [`Plan`](crate::Plan).
+    pub(crate) fn read(text: &str, origin: &str, overrides: &[String]) -> Result<(Self, Written), ConfigError> {
+        let mut written = Written { origin: origin.to_owned(), text: text.to_owned(), overrides: Vec::new() };
         let toml_error = |e: toml::de::Error, origin: &str, text: &str| ConfigError {
             origin: origin.to_owned(),
             line: e.span().map(|s| line_of_offset(text, s.start)),
@@ -356,234 +328,16 @@ impl Config {
                 config = toml::Value::Table(table.clone())
                     .try_into()
                     .map_err(|e: toml::de::Error| bad(e.message().trim().replace('\n', " ")))?;
-                source.overrides.push((key.to_owned(), value.to_owned()));
+                written.overrides.push((key.to_owned(), value.to_owned()));
             }
         }
-        if config.is_replay() {
-            config.check_replay(&source)?;
-        } else {
-            config.check(&source)?;
-        }
-        Ok(config)
-    }
-
-    /// `true` for `scenario = "replay"`: the boxes come from a file, through [`crate::Replay`], not a simulation.
-    #[must_use]
-    pub fn is_replay(&self) -> bool {
-        self.scenario == REPLAY_SCENARIO
+        Ok((config, written))
     }
 
     /// The frames a headless run of a generated scene simulates.
     #[must_use]
     pub fn frames(&self) -> u64 {
         self.frames.unwrap_or(DEFAULT_FRAMES)
-    }
-
-    /// Check a replay's config and open its file's header: what [`crate::Replay`] needs. Errors about the file
-    /// name the file (and, for what its header says, the problem), like any config error.
-    pub fn resolve_replay(&self) -> Result<ReplaySetup, ConfigError> {
-        self.check_replay(&Source { origin: "config".into(), ..Source::default() })
-    }
-
-    /// Check the config and resolve it into a [`Setup`] with the scenario's defaults filled in. A replay has no
-    /// setup (nothing is spawned): see [`Config::resolve_replay`].
-    pub fn resolve(&self) -> Result<Setup, ConfigError> {
-        self.check(&Source { origin: "config".into(), ..Source::default() })
-    }
-
-    /// The algorithm row and its resolved parameters.
-    pub fn algorithm(&self) -> Result<(&'static AlgorithmDescriptor, Params), ConfigError> {
-        let source = Source { origin: "config".into(), ..Source::default() };
-        self.check_algorithm(&source)
-    }
-
-    fn check_algorithm(&self, source: &Source) -> Result<(&'static AlgorithmDescriptor, Params), ConfigError> {
-        let descriptor =
-            collide_algorithms::find(&self.algorithm).map_err(|e| source.error_at(&["algorithm"], e.to_string()))?;
-        for (name, table) in &self.params {
-            let d = collide_algorithms::find(name).map_err(|e| {
-                let key = table.keys().next().map_or("", String::as_str);
-                source.error_at(&["params", name, key], format!("in [params.{name}]: {e}"))
-            })?;
-            if let Err(e) = Params::resolve(d.params, table.iter().map(|(k, v)| (k.as_str(), v.input())), ALGORITHMS) {
-                let key = e.param_name().to_owned();
-                return Err(source.error_at(&["params", name, &key], format!("in [params.{name}]: {e}")));
-            }
-        }
-        let given = self.params.get(descriptor.name);
-        let params = Params::resolve(
-            descriptor.params,
-            given.into_iter().flatten().map(|(k, v)| (k.as_str(), v.input())),
-            ALGORITHMS,
-        )
-        .expect("checked above");
-        Ok((descriptor, params))
-    }
-
-    fn check(&self, source: &Source) -> Result<Setup, ConfigError> {
-        let err = |path: &[&str], message: String| source.error_at(path, message);
-        if self.is_replay() {
-            let message = "scenario = \"replay\" plays a recorded file; it spawns no scene (use Replay)".to_owned();
-            return Err(err(&["scenario"], message));
-        }
-        let scenario =
-            find_scenario(&self.scenario).map_err(|m| err(&["scenario"], format!("{m}, {REPLAY_SCENARIO}")))?;
-        if self.replay.is_some() {
-            return Err(err(&["replay"], "`replay` is read only with scenario = \"replay\"".into()));
-        }
-        let (algorithm, _) = self.check_algorithm(source)?;
-
-        let bodies = match self.bodies {
-            Some(0) => return Err(err(&["bodies"], "bodies = 0: need at least 1 body".into())),
-            Some(n) if n > u32::MAX as usize / 2 => {
-                return Err(err(&["bodies"], format!("bodies = {n}: at most {} are supported", u32::MAX / 2)));
-            }
-            Some(n) if scenario.fixed_bodies && n != scenario.default_bodies => {
-                return Err(err(
-                    &["bodies"],
-                    format!("bodies = {n}: scenario `{}` always has {} bodies", scenario.name, scenario.default_bodies),
-                ));
-            }
-            Some(n) => n,
-            None => scenario.default_bodies,
-        };
-        let positive = |path: &[&str], value: f32| source.positive(path, value);
-        let in_unit = |path: &[&str], value: f32| -> Result<f32, ConfigError> {
-            if (0.0..=1.0).contains(&value) {
-                Ok(value)
-            } else {
-                Err(err(path, format!("{} = {value}: must be between 0 and 1", path.join("."))))
-            }
-        };
-        let radius = positive(&["radius"], self.radius.unwrap_or(scenario.default_radius))?;
-        let radius_spread = in_unit(&["radius_spread"], self.radius_spread)?;
-        if radius_spread >= 1.0 {
-            return Err(err(&["radius_spread"], "radius_spread = 1: radii would reach zero; use less than 1".into()));
-        }
-        let shape = ShapeMix::find(&self.shape).map_err(|m| err(&["shape"], m))?;
-        let half_extents = match self.half_extents {
-            Some(h) => {
-                for x in h {
-                    if !(x.is_finite() && x > 0.0) {
-                        let message = format!("half_extents = {h:?}: every half extent must be a positive number");
-                        return Err(err(&["half_extents"], message));
-                    }
-                }
-                Vec3::from_array(h)
-            }
-            None => Vec3::splat(radius),
-        };
-        let half_extents_spread = in_unit(&["half_extents_spread"], self.half_extents_spread)?;
-        if half_extents_spread >= 1.0 {
-            let message = "half_extents_spread = 1: half extents would reach zero; use less than 1".into();
-            return Err(err(&["half_extents_spread"], message));
-        }
-        let friction = source.non_negative(&["friction"], self.friction)?;
-        let container = match self.container_width {
-            Some(w) => collide_math::Aabb::from_center_radius(Vec3::ZERO, positive(&["container_width"], w)? / 2.0),
-            None => (scenario.container)(bodies, mean_body_volume(radius, radius_spread, shape, half_extents)),
-        };
-        // A container sized from the bodies' volume: a radius so small that the volume rounds to zero (1e-30
-        // cubed) or so large that it overflows would size it to nothing or to infinity. Say so, at the radius.
-        let room = container.extents().min_element();
-        if !(room.is_finite() && room > 0.0) {
-            return Err(err(
-                &["radius"],
-                format!(
-                    "radius = {radius:e}: the scenario sizes its container from the bodies' volume, which is {} at \
-                     this radius; give a radius between 1e-6 and 1e6, or set container_width",
-                    if room.is_finite() { "too small to represent" } else { "too large to represent" }
-                ),
-            ));
-        }
-        let speed = source.non_negative(&["speed"], self.speed.unwrap_or_else(|| (scenario.speed)(&container)))?;
-        let gravity = self.gravity.unwrap_or(scenario.default_gravity);
-        if !gravity.is_finite() {
-            return Err(err(&["gravity"], format!("gravity = {gravity}: must be a finite number")));
-        }
-        let restitution = in_unit(&["restitution"], self.restitution.unwrap_or(scenario.default_restitution))?;
-        let resting_fraction = in_unit(&["resting_fraction"], self.resting_fraction)?;
-        self.check_frames_and_time(source)?;
-
-        let mut setup = Setup {
-            scenario,
-            bodies,
-            radius,
-            radius_spread,
-            speed,
-            container,
-            gravity: Vec3::new(0.0, -gravity, 0.0),
-            resting_fraction,
-            resolution: self.resolution,
-            restitution,
-            seed: self.seed,
-            ccd: self.ccd,
-            obstacles: Vec::new(),
-            shape,
-            half_extents,
-            half_extents_spread,
-            friction,
-        };
-        setup.obstacles = (scenario.obstacles)(&setup);
-        let largest = 2.0 * setup.max_radius();
-        let room = container.extents().min_element();
-        if largest > room {
-            let path: &[&str] = if self.container_width.is_some() { &["container_width"] } else { &["radius"] };
-            return Err(err(
-                path,
-                format!("a body {largest} across does not fit in the container, whose smallest side is {room}"),
-            ));
-        }
-        // Last: a run the machine cannot hold is refused before anything is allocated (see `memory`).
-        let need = memory::estimate(&setup, algorithm.name, self.frames());
-        if let Err((blame, message)) = memory::check(&need, algorithm.name, memory::available()) {
-            return Err(match blame {
-                TooBig::Bodies => err(&["bodies"], format!("bodies = {}: {message}", setup.bodies)),
-                TooBig::Frames => err(&["frames"], format!("frames = {}: {message}", self.frames())),
-            });
-        }
-        Ok(setup)
-    }
-
-    /// `frames` and the `[time]` table, which every kind of run reads.
-    fn check_frames_and_time(&self, source: &Source) -> Result<(), ConfigError> {
-        let err = |path: &[&str], message: String| source.error_at(path, message);
-        if self.frames == Some(0) {
-            return Err(err(&["frames"], "frames = 0: need at least 1 frame".into()));
-        }
-        source.positive(&["time", "dt"], self.time.dt)?;
-        if let Some(cap) = self.time.cap {
-            source.positive(&["time", "cap"], cap)?;
-        }
-        source.non_negative(&["time", "scale"], self.time.scale)?;
-        if self.time.max_steps == 0 {
-            return Err(err(&["time", "max_steps"], "time.max_steps = 0: need at least 1".into()));
-        }
-        Ok(())
-    }
-
-    /// A replay: the algorithm, `frames` and `[time]` as for any run, then the file's header (its errors name the
-    /// file) and whether one frame of its boxes fits in memory — the file itself streams, whatever its size. The
-    /// scene keys (`bodies`, `radius`, …) are not read: the boxes come from the file.
-    fn check_replay(&self, source: &Source) -> Result<ReplaySetup, ConfigError> {
-        let err = |path: &[&str], message: String| source.error_at(path, message);
-        let (algorithm, _) = self.check_algorithm(source)?;
-        self.check_frames_and_time(source)?;
-        let Some(file) = &self.replay else {
-            let message = "scenario = \"replay\" needs the file: replay = \"FILE.aabbs\" (or --replay FILE)";
-            return Err(err(&["scenario"], message.into()));
-        };
-        let path = PathBuf::from(file);
-        let header = collide_aabbs::Reader::open(&path).map_err(file_error)?.header().clone();
-        let frames = self.frames.map_or(header.frames, |f| f.min(header.frames));
-        let need = memory::estimate_replay(header.n as usize, algorithm.name, frames);
-        if let Err((_, message)) = memory::check(&need, algorithm.name, memory::available()) {
-            let problem = collide_aabbs::Problem::TooBig(format!(
-                "the file streams a frame at a time, but one frame must fit: {message}"
-            ));
-            return Err(file_error(collide_aabbs::AabbsError::new(&path, problem)));
-        }
-        Ok(ReplaySetup { path, header, frames, dt: self.time.dt })
     }
 
     /// The config as TOML text (for the app's "save").

@@ -9,8 +9,10 @@
 //!   scripted scenes, a `script` run before every step (which may pull, resize and append bodies) with the named
 //!   [`ScenePhase`]s it divides a run into. The `tour` is seven phases of [`TOUR_PHASE_STEPS`] steps built so
 //!   that different broadphases win different phases.
-//! - [`Config`]: the TOML config (serde, `deny_unknown_fields`), `--set KEY=VALUE` overrides, and errors that
-//!   name the file, the line and the valid choices ([`ConfigError`]).
+//! - [`Config`]: the TOML config as written (serde, `deny_unknown_fields`) and `--set KEY=VALUE` overrides;
+//!   [`Plan`]: the config checked and resolved once — the [`Source`] of the boxes (a generated scene's [`Setup`]
+//!   or a recorded file's [`ReplaySetup`]), the algorithm and its parameters, the [`TimePolicy`] — with errors
+//!   that name the file, the line and the valid choices ([`ConfigError`]).
 //! - [`Simulation`]: one step is integrate → boxes → broadphase → narrowphase → resolution → walls → record, one
 //!   list of stages, each a puffin scope and a timed field of the [`FrameRecord`], each handing the next what it
 //!   found. The box phase fills the broadphase's motion hint (`Frame::with_moved`) as it writes the boxes, and
@@ -20,12 +22,14 @@
 //!   the contacts' bodies and the box pass's list go to the walls. Records stay in memory and are written as CSV
 //!   at the end of a run ([`write_csv`]), with the scripted phase of each step.
 //!
-//! - [`Replay`]: `scenario = "replay"` — the boxes of a `.aabbs` file (Broadmark's format, `collide-aabbs`) fed
-//!   frame by frame to any broadphase, with no physics: read → broadphase → record, apart from the simulation's
-//!   step. Its config keys go through [`Config`] like any other; the file's errors name the file, the frame and
-//!   the box.
-//! - [`memory`]: what a run needs and whether the machine has it, checked by [`Config::parse`] before anything is
-//!   allocated (and the body columns reserved with `try_reserve` by [`Simulation::new`]).
+//! - [`Replay`]: `replay = "FILE.aabbs"` — the boxes of a `.aabbs` file (Broadmark's format, `collide-aabbs`)
+//!   fed frame by frame to any broadphase, with no physics: read → broadphase → record, apart from the
+//!   simulation's step. Its config keys go through [`Plan`] like any other; the file's errors name the file, the
+//!   frame and the box.
+//! - [`Run`]: what a simulation and a replay both offer — records, summary, clock, algorithm, boxes — so that the
+//!   app and the headless runner drive either without asking which.
+//! - [`memory`]: what a run needs and whether the machine has it, checked when a [`Plan`] is resolved, before
+//!   anything is allocated (and the body columns reserved with `try_reserve` by [`Simulation::of`]).
 //!
 //! Nothing in the step allocates once its buffers have grown to the scene (pairs, contacts, boxes, motion flags).
 //!
@@ -133,8 +137,10 @@ mod continuous;
 pub mod memory;
 mod obstacles;
 mod passes;
+mod plan;
 mod record;
 mod replay;
+mod run;
 mod scenario;
 mod simulation;
 mod speed_hint;
@@ -146,11 +152,11 @@ mod testing;
 mod tunnelling;
 
 pub use bodies::{Bodies, Spin};
-pub use config::{
-    Config, ConfigError, DEFAULT_FRAMES, ParamEntry, PolicyName, REPLAY_SCENARIO, ReplaySetup, TimeConfig,
-};
+pub use config::{Config, ConfigError, DEFAULT_FRAMES, ParamEntry, PolicyName, TimeConfig};
+pub use plan::{Plan, ReplaySetup, Source, TimePolicy};
 pub use record::{CSV_HEADER, FrameRecord, RunSummary, write_csv};
 pub use replay::Replay;
+pub use run::Run;
 pub use scenario::{SCENARIOS, ScenarioDescriptor, ScenePhase, Setup, ShapeMix, TOUR_PHASE_STEPS, find_scenario};
 pub use simulation::Simulation;
 pub use speed_hint::speed_hint;

@@ -1,12 +1,12 @@
 //! Whether the machine can hold a run, decided before anything is allocated.
 //!
 //! `bodies = 2000000000` used to end in "memory allocation failed" and a backtrace (exit code 134): the spawn
-//! asked for the whole body array at once. Now [`Config::parse`](crate::Config::parse) estimates what the run
-//! needs — the simulation's columns, the broadphase's structures and the per-step records — and compares it with
-//! what this machine can give ([`available`]); a run that cannot fit is a config error like any other (one line,
-//! exit code 2), naming the key and the largest body count that would fit. What the estimate misses is caught by
-//! [`Simulation::new`](crate::Simulation::new), which reserves the body columns with `try_reserve` and turns a
-//! refusal into the same kind of error.
+//! asked for the whole body array at once. Now resolving the config ([`Plan::parse`](crate::Plan::parse))
+//! estimates what the run needs — the simulation's columns, the broadphase's structures and the per-step records —
+//! and compares it with what this machine can give ([`available`]); a run that cannot fit is a config error like
+//! any other (one line, exit code 2), naming the key and the largest body count that would fit. What the estimate
+//! misses is caught by [`Simulation::of`](crate::Simulation::of), which reserves the body columns with
+//! `try_reserve` and turns a refusal into the same kind of error.
 //!
 //! The figures are peaks measured with a counting allocator (a release build, 40 steps of the `uniform` scene at
 //! 200 000 bodies; the `mixed-sizes` and `cluster` scenes and 10⁶ bodies gave the same within 10%). The pairs

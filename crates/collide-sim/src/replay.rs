@@ -7,16 +7,21 @@
 //! motion hint is exact: a box is marked resting when it is bit for bit the box of the frame the broadphase saw
 //! before (a sleeping body in the recording engine), and every box is moved after a seek or an algorithm switch.
 //!
+//! A replay keeps a hash of every frame's sorted pairs ([`Replay::pairs_hash`]): two algorithms that agree give
+//! the same. Its clock is the plan's: the window plays one frame per step the clock grants; a headless run plays
+//! the frames as fast as they are read.
+//!
 //! [`Simulation`]: crate::Simulation
 
-use crate::config::{Config, ConfigError, ReplaySetup, file_error};
+use crate::config::{ConfigError, file_error};
+use crate::plan::{Plan, ReplaySetup};
 use crate::record::{FrameRecord, RunSummary};
 use collide_aabbs::{AabbsError, Header, Reader};
 use collide_algorithms::{AlgorithmDescriptor, Params};
 use collide_broadphase::parallel::on_worker;
 use collide_broadphase::{Broadphase, Frame, PairList};
 use collide_math::Aabb;
-use collide_timing::{Phase, PhaseTimer};
+use collide_timing::{Clock, DtPolicy, Phase, PhaseTimer};
 use std::time::Instant;
 
 /// A recorded scene played into a broadphase (see the module docs).
@@ -38,19 +43,25 @@ pub struct Replay {
     records: Vec<FrameRecord>,
     /// Frames fed so far.
     played: u64,
+    /// FNV-1a over every played frame's sorted pairs, each frame closed by a marker.
+    pairs_hash: Fnv,
+    clock: Clock,
 }
 
 impl Replay {
-    /// The replay `config` describes (`scenario = "replay"`), its file opened and every frame it will play checked
-    /// — streamed, a frame at a time — so that a bad box is reported before anything is measured. Errors name the
-    /// file, and the frame and box.
-    pub fn new(config: &Config) -> Result<Self, ConfigError> {
-        let setup = config.resolve_replay()?;
-        let (algorithm, params) = config.algorithm()?;
-        Self::from_parts(setup, algorithm, params).map_err(file_error)
+    /// The replay `plan` describes (`replay = "FILE.aabbs"`), its file opened and every frame it will play checked
+    /// — streamed, a frame at a time — so that a bad box is reported before anything is measured; on the plan's
+    /// clock. Errors name the file, and the frame and box. A plan of a generated scene has no file: an error
+    /// ([`crate::Simulation::of`] simulates it).
+    pub fn of(plan: &Plan) -> Result<Self, ConfigError> {
+        let (algorithm, params) = plan.algorithm();
+        let mut replay = Self::from_parts(plan.replay()?.clone(), algorithm, params.clone()).map_err(file_error)?;
+        replay.clock = plan.time().clock();
+        Ok(replay)
     }
 
-    /// A replay from already checked parts; the file's frames to play are checked here.
+    /// A replay from already checked parts, on a fixed clock of the setup's dt; the file's frames to play are
+    /// checked here.
     pub fn from_parts(
         setup: ReplaySetup,
         algorithm: &'static AlgorithmDescriptor,
@@ -71,6 +82,8 @@ impl Replay {
             pairs: PairList::new(),
             records: Vec::new(),
             played: 0,
+            pairs_hash: Fnv::default(),
+            clock: Clock::new(DtPolicy::Fixed { dt: setup.dt }),
             setup,
         })
     }
@@ -117,6 +130,10 @@ impl Replay {
             tunnelled: 0,
             stats: self.broadphase.stats(),
         });
+        for p in &self.pairs {
+            self.pairs_hash.add(u64::from(p.a) << 32 | u64::from(p.b));
+        }
+        self.pairs_hash.add(u64::MAX);
         self.played += 1;
         Ok(true)
     }
@@ -157,6 +174,7 @@ impl Replay {
     pub fn seek(&mut self, frame: u64) -> Result<(), AabbsError> {
         self.reader.seek(frame)?;
         self.played = 0;
+        self.pairs_hash = Fnv::default();
         self.setup.frames = self.reader.header().frames;
         self.fresh = true;
         Ok(())
@@ -192,6 +210,24 @@ impl Replay {
     #[must_use]
     pub fn played(&self) -> u64 {
         self.played
+    }
+
+    /// A hash of the sorted pairs of every frame played since the start (or the last seek): two algorithms that
+    /// agree give the same.
+    #[must_use]
+    pub fn pairs_hash(&self) -> u64 {
+        self.pairs_hash.0
+    }
+
+    /// The clock (the window's pace; a headless run ignores it).
+    #[must_use]
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// The clock, to pause, single-step or take a new policy.
+    pub fn clock_mut(&mut self) -> &mut Clock {
+        &mut self.clock
     }
 
     /// The last frame's boxes.
@@ -239,6 +275,24 @@ impl Replay {
     #[must_use]
     pub fn summary(&self) -> RunSummary {
         RunSummary::of(&self.records)
+    }
+}
+
+/// FNV-1a over 64-bit words.
+#[derive(Clone, Copy, Debug)]
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn add(&mut self, word: u64) {
+        for byte in word.to_le_bytes() {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
     }
 }
 

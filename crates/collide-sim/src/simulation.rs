@@ -3,7 +3,7 @@ use crate::passes::{BoxPass, WallLists};
 use crate::record::{FrameRecord, RunSummary};
 use crate::scenario::{Setup, pull_toward};
 use crate::stages::{Contacts, Geometry, NarrowphaseBuffers, StepContext, shape_stages};
-use crate::{Bodies, Config, ConfigError};
+use crate::{Bodies, Config, ConfigError, Plan};
 use collide_algorithms::{AlgorithmDescriptor, Params};
 use collide_broadphase::parallel::{keep_awake, on_worker};
 use collide_broadphase::{Broadphase, Frame, Pair, PairList, Parallelism, Resize};
@@ -56,15 +56,13 @@ pub struct Simulation {
 }
 
 impl Simulation {
-    /// A simulation of `config`, spawned and ready for its first step. Besides the config's own errors
-    /// ([`Config::resolve`], which estimates the memory the run needs), the body columns and the per-body buffers of
-    /// the step are reserved with `try_reserve` for the scene's largest body count: an allocator that refuses is an
-    /// error naming `bodies`, not an abort.
-    pub fn new(config: &Config) -> Result<Self, ConfigError> {
-        let setup = config.resolve()?;
-        let (algorithm, params) = config.algorithm()?;
-        let clock = Clock::new(config.time.policy()).with_cap(config.time.cap).with_scale(config.time.scale);
-        let mut sim = Self::unspawned(setup, algorithm, params, clock);
+    /// A simulation of the scene `plan` describes, spawned and ready for its first step. The body columns and the
+    /// per-body buffers of the step are reserved with `try_reserve` for the scene's largest body count: an
+    /// allocator that refuses is an error naming `bodies`, not an abort. A plan that replays a file has no scene
+    /// to simulate: an error ([`crate::Replay::of`] plays it).
+    pub fn of(plan: &Plan) -> Result<Self, ConfigError> {
+        let (algorithm, params) = plan.algorithm();
+        let mut sim = Self::unspawned(plan.scene()?.clone(), algorithm, params.clone(), plan.time().clock());
         let bodies = sim.setup.bodies.saturating_mul(sim.setup.scenario.growth);
         sim.try_reserve(bodies).map_err(|e| ConfigError {
             origin: "config".into(),
@@ -73,6 +71,12 @@ impl Simulation {
         })?;
         sim.respawn();
         Ok(sim)
+    }
+
+    /// A simulation of a config built in code: [`Plan::new`] (which checks it, estimating the memory the run
+    /// needs), then [`Simulation::of`].
+    pub fn new(config: &Config) -> Result<Self, ConfigError> {
+        Self::of(&Plan::new(config.clone())?)
     }
 
     /// A simulation from already checked parts.

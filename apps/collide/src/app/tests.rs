@@ -2,8 +2,10 @@
 //! window: [`App`] is the state apart from the window and the GPU).
 
 use super::*;
+use crate::drawing::{ContactRuns, OBSTACLE_COLOR};
 use collide_aabbs::{Reader, Writer};
 use collide_broadphase::{PairList, reference_pairs};
+use glam::Vec3;
 use std::path::{Path, PathBuf};
 
 fn scratch(name: &str) -> PathBuf {
@@ -14,7 +16,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn app(config: Config) -> App {
-    App::new(config, "test.toml".into(), Settings::default()).unwrap()
+    App::new(Plan::new(config).unwrap(), "test.toml".into(), Settings::default()).unwrap()
 }
 
 fn sim_config(scenario: &str, bodies: usize) -> Config {
@@ -22,12 +24,7 @@ fn sim_config(scenario: &str, bodies: usize) -> Config {
 }
 
 fn replay_config(file: &Path) -> Config {
-    Config {
-        scenario: collide_sim::REPLAY_SCENARIO.into(),
-        replay: Some(file.display().to_string()),
-        algorithm: "octree-dup".into(),
-        ..Config::default()
-    }
+    Config { replay: Some(file.display().to_string()), algorithm: "octree-dup".into(), ..Config::default() }
 }
 
 fn run(app: &mut App, command: Command) {
@@ -161,7 +158,7 @@ fn a_replay_plays_scrubs_and_loops_frame_by_frame_in_the_window() {
     run(&mut app, Command::Seek(4));
     app.update(1.0 / 60.0, 1.0);
     assert_eq!(shown(&app), 4);
-    assert!(app.world.clock().paused);
+    assert!(app.world.run().clock().paused);
     // Paused, N plays exactly one frame; R goes back to the first.
     run(&mut app, Command::Seek(1));
     run(&mut app, Command::SingleStep);
@@ -180,8 +177,8 @@ fn a_replayed_frame_is_drawn_as_its_boxes_with_brute_forces_pairs_flashing() {
     let mut app = app(replay_config(&file));
     run(&mut app, Command::Seek(2));
     app.build_scene();
-    assert!(app.scene.spheres.is_empty());
-    assert_eq!(app.scene.boxes.len(), 40);
+    assert!(app.drawing.scene.spheres.is_empty());
+    assert_eq!(app.drawing.scene.boxes.len(), 40);
     let mut pairs = PairList::new();
     reference_pairs(&frames[2], &mut pairs);
     assert!(!pairs.is_empty(), "the fixture has overlapping boxes");
@@ -190,7 +187,7 @@ fn a_replayed_frame_is_drawn_as_its_boxes_with_brute_forces_pairs_flashing() {
         touching[p.a as usize] = true;
         touching[p.b as usize] = true;
     }
-    for (i, (drawn, b)) in app.scene.boxes.iter().zip(&frames[2]).enumerate() {
+    for (i, (drawn, b)) in app.drawing.scene.boxes.iter().zip(&frames[2]).enumerate() {
         assert_eq!(drawn.center, b.center().to_array(), "box {i}");
         assert_eq!(drawn.half_extents, (b.extents() * 0.5).to_array(), "box {i}");
         assert_eq!(drawn.flash > 0.0, touching[i], "box {i}: flashes exactly when brute force pairs it");
@@ -226,7 +223,7 @@ fn switching_between_a_replay_and_a_simulation_and_the_algorithm_live() {
     let mut pinned = replay_config(&file);
     pinned.algorithm = "sap".into();
     run(&mut app, Command::SetConfig(Box::new(pinned)));
-    assert_eq!(app.world.algorithm().0.name, "sap");
+    assert_eq!(app.world.run().algorithm().0.name, "sap");
     app.update(1.0 / 60.0, 1.0);
     assert_eq!(app.last.algorithm, "sap");
     run(&mut app, Command::SetConfig(Box::new(sim_config("uniform", 100))));
@@ -256,8 +253,14 @@ fn the_tunnels_wall_is_drawn_inside_the_container() {
     let mut plain = app(sim_config("uniform", 64));
     let mut tunnel = app(sim_config("tunnel", 64));
     tunnel.build_scene();
-    let wall: Vec<Vec3> =
-        tunnel.scene.lines.iter().filter(|v| v.color == OBSTACLE_COLOR).map(|v| Vec3::from(v.position)).collect();
+    let wall: Vec<Vec3> = tunnel
+        .drawing
+        .scene
+        .lines
+        .iter()
+        .filter(|v| v.color == OBSTACLE_COLOR)
+        .map(|v| Vec3::from(v.position))
+        .collect();
     assert_eq!(wall.len(), 2 * (12 + 2), "twelve edges and two diagonals");
     let container = tunnel.container();
     let thickness = wall.iter().map(|p| p.x.abs()).fold(0.0_f32, f32::max);
@@ -268,7 +271,7 @@ fn the_tunnels_wall_is_drawn_inside_the_container() {
     let span = wall.iter().map(|p| p.y).fold(f32::MIN, f32::max) - wall.iter().map(|p| p.y).fold(f32::MAX, f32::min);
     assert!((span - container.extents().y).abs() < 1e-4, "across the whole container: {span}");
     plain.build_scene();
-    assert!(plain.scene.lines.iter().all(|v| v.color != OBSTACLE_COLOR));
+    assert!(plain.drawing.scene.lines.iter().all(|v| v.color != OBSTACLE_COLOR));
 }
 
 /// A body in contact every step (resting on the floor) flashes when the contact begins and fades to its colour; a
@@ -306,11 +309,11 @@ fn a_contact_flashes_when_it_begins_and_resting_bodies_fade() {
 #[test]
 fn the_run_s_tunnelled_total_survives_the_cleared_records_and_a_respawn_resets_it() {
     let mut tunnel = app(Config { ccd: false, ..sim_config("tunnel", 64) });
-    let dt = tunnel.world.clock().nominal_dt();
+    let dt = tunnel.world.run().clock().nominal_dt();
     let mut last_frames = 0;
     for _ in 0..120 {
         tunnel.update(dt, 16.0 / 9.0);
-        last_frames = last_frames.max(tunnel.world.records().len());
+        last_frames = last_frames.max(tunnel.world.run().records().len());
     }
     assert!(last_frames <= 1, "the records are cleared every frame");
     assert!(tunnel.tunnelled > 0, "without ccd the thin wall lets bodies through");

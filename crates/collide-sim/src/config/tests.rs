@@ -1,4 +1,5 @@
 use super::*;
+use crate::ShapeMix;
 
 fn parse(text: &str, overrides: &[&str]) -> Result<Config, ConfigError> {
     let overrides: Vec<String> = overrides.iter().map(|s| (*s).to_owned()).collect();

@@ -1,5 +1,5 @@
 use super::*;
-use crate::Simulation;
+use crate::{Config, Simulation};
 use collide_aabbs::Writer;
 use std::path::PathBuf;
 
@@ -10,8 +10,8 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn config(text: &str) -> Config {
-    Config::parse(text, "test.toml", &[]).unwrap()
+fn plan(text: &str) -> Plan {
+    Plan::parse(text, "test.toml", &[]).unwrap()
 }
 
 fn bits(boxes: &[Aabb]) -> Vec<[u32; 6]> {
@@ -29,7 +29,7 @@ fn sorted(mut pairs: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
 }
 
 fn record(sim_config: &str, frames: usize, path: &std::path::Path) -> Recorded {
-    let mut sim = Simulation::new(&config(sim_config)).unwrap();
+    let mut sim = Simulation::of(&plan(sim_config)).unwrap();
     let container = sim.setup().container;
     let mut writer = Writer::create(path, "collide test", "Spheres", sim.bodies().len(), container).unwrap();
     let (mut boxes, mut pairs) = (Vec::new(), Vec::new());
@@ -50,9 +50,8 @@ fn a_recorded_run_replays_with_the_same_boxes_and_pairs_frame_by_frame() {
     let (boxes, pairs) = record("scenario = \"cluster\"\nbodies = 800\nalgorithm = \"sap\"\n", 24, &path);
     // Replayed into another algorithm than the recording's, and into `auto` switching every 3 frames.
     for (algorithm, extra) in [("kd", ""), ("auto", "[params.auto]\nforce_every = 3\n")] {
-        let text =
-            format!("scenario = \"replay\"\nreplay = \"{}\"\nalgorithm = \"{algorithm}\"\n{extra}", path.display());
-        let mut replay = Replay::new(&config(&text)).unwrap();
+        let text = format!("replay = \"{}\"\nalgorithm = \"{algorithm}\"\n{extra}", path.display());
+        let mut replay = Replay::of(&plan(&text)).unwrap();
         assert_eq!(replay.setup().frames, 24);
         for (f, (expected_boxes, expected_pairs)) in boxes.iter().zip(&pairs).enumerate() {
             let r = *replay.step().unwrap().expect("a frame");
@@ -79,8 +78,7 @@ fn the_motion_hint_marks_exactly_the_boxes_that_changed() {
         w.write_frame(&frame).unwrap();
     }
     w.finish().unwrap();
-    let mut replay =
-        Replay::new(&config(&format!("scenario = \"replay\"\nreplay = \"{}\"\n", path.display()))).unwrap();
+    let mut replay = Replay::of(&plan(&format!("replay = \"{}\"\n", path.display()))).unwrap();
     let mut hints = Vec::new();
     while replay.step().unwrap().is_some() {
         hints.push(replay.moved().to_vec());
@@ -101,24 +99,80 @@ fn replay_configs_are_checked_like_any_other() {
     let dir = scratch("config");
     let path = dir.join("ok.aabbs");
     record("bodies = 50\n", 5, &path);
-    let error = |text: &str| Config::parse(text, "test.toml", &[]).unwrap_err().to_string();
-    assert_eq!(
-        error("scenario = \"replay\"\n"),
-        "test.toml:1: scenario = \"replay\" needs the file: replay = \"FILE.aabbs\" (or --replay FILE)"
-    );
-    assert_eq!(error("replay = \"x.aabbs\"\n"), "test.toml:1: `replay` is read only with scenario = \"replay\"");
+    let error = |text: &str| Plan::parse(text, "test.toml", &[]).unwrap_err().to_string();
     let missing = dir.join("missing.aabbs");
-    let e = error(&format!("scenario = \"replay\"\nreplay = \"{}\"\n", missing.display()));
+    let e = error(&format!("replay = \"{}\"\n", missing.display()));
     assert!(e.starts_with(&format!("{}: No such file", missing.display())), "{e}");
-    let e = error(&format!("scenario = \"replay\"\nreplay = \"{}\"\nalgorithm = \"nope\"\n", path.display()));
-    assert!(e.starts_with("test.toml:3: unknown algorithm `nope`"), "{e}");
+    let e = error(&format!("replay = \"{}\"\nalgorithm = \"nope\"\n", path.display()));
+    assert!(e.starts_with("test.toml:2: unknown algorithm `nope`"), "{e}");
+    let e = error(&format!("replay = \"{}\"\n[time]\ndt = 0\n", path.display()));
+    assert!(e.starts_with("test.toml:3: time.dt = 0: must be a positive number"), "{e}");
+    // "replay" is no scenario: the list of valid ones does not offer it.
     let e = error("scenario = \"replays\"\n");
-    assert!(e.contains("valid scenarios: thesis,") && e.ends_with(", replay"), "{e}");
+    let valid = e.split_once("valid scenarios: ").map(|(_, list)| list).unwrap_or_default();
+    assert!(valid.starts_with("thesis,") && !valid.contains("replay"), "{e}");
     // The frames to play: the file's, or fewer.
-    let text = format!("scenario = \"replay\"\nreplay = \"{}\"\n", path.display());
-    assert_eq!(config(&text).resolve_replay().unwrap().frames, 5);
-    assert_eq!(config(&format!("{text}frames = 3\n")).resolve_replay().unwrap().frames, 3);
-    assert_eq!(config(&format!("{text}frames = 300\n")).resolve_replay().unwrap().frames, 5);
-    assert!(config(&text).resolve().is_err(), "a replay spawns no scene");
-    assert!(Simulation::new(&config(&text)).is_err());
+    let text = format!("replay = \"{}\"\n", path.display());
+    assert_eq!(plan(&text).frames(), 5);
+    assert_eq!(plan(&format!("{text}frames = 3\n")).frames(), 3);
+    assert_eq!(plan(&format!("{text}frames = 300\n")).frames(), 5);
+    // The scene keys are not read: a replay with a bad body count plays.
+    assert_eq!(plan(&format!("{text}bodies = 0\nscenario = \"nope\"\n")).frames(), 5);
+    let e = Simulation::of(&plan(&text)).err().expect("a replay spawns no scene").to_string();
+    assert!(e.contains("spawns no scene") && !e.contains('\n'), "{e}");
+    assert!(config_of(&text).resolve().is_err(), "a replay has no setup");
+    let e = Replay::of(&plan("bodies = 5\n")).err().expect("a scene has no file to play").to_string();
+    assert!(e.contains("replay = \"FILE.aabbs\"") && !e.contains('\n'), "{e}");
+}
+
+fn config_of(text: &str) -> Config {
+    Config::parse(text, "test.toml", &[]).unwrap()
+}
+
+/// Configs written before `replay` chose the mode by itself said `scenario = "replay"` beside the file: they play
+/// as before. The scenario alone gets one line saying what to write instead.
+#[test]
+fn old_replay_configs_play_or_say_what_to_write() {
+    let dir = scratch("old");
+    let path = dir.join("old.aabbs");
+    record("bodies = 20\n", 4, &path);
+    let old = format!("scenario = \"replay\"\nreplay = \"{}\"\nalgorithm = \"sap\"\n", path.display());
+    let mut replay = Replay::of(&plan(&old)).unwrap();
+    let mut frames = 0;
+    while replay.step().unwrap().is_some() {
+        frames += 1;
+    }
+    assert_eq!(frames, 4);
+    let e = Plan::parse("bodies = 5\nscenario = \"replay\"\n", "old.toml", &[]).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "old.toml:2: scenario = \"replay\" is not a scenario: a recorded file is played by replay = \"FILE.aabbs\" \
+         (or --replay FILE), without a scenario line"
+    );
+    let e = Plan::parse("", "x", &["scenario=replay".to_owned()]).unwrap_err().to_string();
+    assert!(e.starts_with("--set scenario=replay: scenario = \"replay\" is not a scenario") && !e.contains('\n'));
+}
+
+/// The pairs hash is over the sorted pairs: every algorithm gives the same, and a seek starts it again.
+#[test]
+fn every_algorithm_gives_the_same_pairs_hash() {
+    let dir = scratch("hash");
+    let path = dir.join("hash.aabbs");
+    record("scenario = \"cluster\"\nbodies = 400\n", 8, &path);
+    let hash = |algorithm: &str| {
+        let mut replay =
+            Replay::of(&plan(&format!("replay = \"{}\"\nalgorithm = \"{algorithm}\"\n", path.display()))).unwrap();
+        replay.run(u64::MAX, |_, _| {}).unwrap();
+        assert_eq!(replay.played(), 8);
+        replay.pairs_hash()
+    };
+    let brute = hash("brute");
+    assert_eq!(hash("sap"), brute);
+    assert_eq!(hash("lbvh"), brute);
+    let mut replay = Replay::of(&plan(&format!("replay = \"{}\"\n", path.display()))).unwrap();
+    let fresh = replay.pairs_hash();
+    replay.step().unwrap();
+    assert_ne!(replay.pairs_hash(), fresh);
+    replay.seek(0).unwrap();
+    assert_eq!(replay.pairs_hash(), fresh);
 }
