@@ -69,6 +69,19 @@ pub const MIN_SAMPLE_BODIES: usize = 1024;
 /// tree's second call rebuilds with the reaches it has just measured).
 pub const CATCH_UP_CALLS: u32 = 2;
 
+/// One frame of a sampled probe, as the runner measured it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SampleFrame {
+    /// The probed candidate's time on the sample, ms.
+    pub probe_ms: f64,
+    /// The active candidate's time on the same sample, ms.
+    pub active_ms: f64,
+    /// Bodies in the sample.
+    pub bodies: usize,
+    /// The rest the probe cost this frame (listing the sub-box's bodies, gathering their boxes), ms.
+    pub extra_ms: f64,
+}
+
 /// What the runner of the candidates must do after a frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Order {
@@ -512,14 +525,14 @@ impl Controller {
     }
 
     /// After the active candidate answered a frame whose features are `features` in `active_ms`; the probed
-    /// candidate (if any) ran the same frame in `probe_ms`; the sampled probe (if any) ran its candidate and the
-    /// active one on `sample.2` bodies in `sample.0` and `sample.1` ms: learn, and say what to do.
+    /// candidate (if any) ran the same frame in `probe_ms`; the sampled probe (if any) ran its frame `sample`:
+    /// learn, and say what to do.
     pub fn after_frame(
         &mut self,
         features: &Features,
         active_ms: f64,
         probe_ms: Option<f64>,
-        sample: Option<(f64, f64, usize)>,
+        sample: Option<SampleFrame>,
     ) -> Order {
         self.features = *features;
         match (&mut self.job, probe_ms, sample) {
@@ -528,10 +541,10 @@ impl Controller {
                 *spent_ms += ms;
                 self.last_ran[*candidate] = self.frame;
             }
-            (Job::Sample { times, spent_ms, bodies, candidate }, _, Some((probe, active, n))) => {
-                times.push(probe, active);
-                *spent_ms += probe + active;
-                *bodies = n;
+            (Job::Sample { times, spent_ms, bodies, candidate }, _, Some(frame)) => {
+                times.push(frame.probe_ms, frame.active_ms);
+                *spent_ms += frame.probe_ms + frame.active_ms + frame.extra_ms;
+                *bodies = frame.bodies;
                 self.last_ran[*candidate] = self.frame;
             }
             _ => {}
@@ -768,7 +781,8 @@ impl Controller {
         let e = self.estimates[c];
         let share = self.config.sample_share.max(MIN_SAMPLE_BODIES as f64 / self.features.n.max(1) as f64);
         let cost = share * (e.ms + active_ms) * f64::from(self.config.sample_frames + 1);
-        let saving = (active_ms - e.optimistic()).max(0.0) * self.config.remaining(self.frame);
+        // A loan is for a saving the model expects, not one it only hopes for.
+        let saving = (active_ms - e.ms).max(0.0) * self.config.remaining(self.frame);
         if !self.budget.allows(cost, saving, active_ms) {
             return Order::Stay;
         }

@@ -133,7 +133,7 @@ pub mod trace_replay;
 #[cfg(test)]
 mod tests;
 
-pub use controller::{Controller, MAX_PROBE_FRAMES, Order};
+pub use controller::{Controller, MAX_PROBE_FRAMES, Order, SampleFrame};
 pub use features::{FeatureSampler, Features};
 pub use log::{Decision, DecisionKind, DecisionLog};
 pub use model::{CostModel, Estimate, Prior};

@@ -400,9 +400,9 @@ impl CostModel {
 
     /// A sampled probe ran candidate `c` and the `active` one on the same spatial sample of `sample_n` bodies of
     /// the scene of features `f`: `probe_ms` against `sample_active_ms`; the active one's typical frame on the
-    /// whole scene is `active_ms`. The ratio measured on the sample, over the prior's ratio at the sample's size,
-    /// is the correction: carried to the whole scene by the prior's ratio at its size (each candidate's
-    /// dependence on n), with [`SAMPLED_SIGMA`].
+    /// whole scene is `active_ms`. The ratio measured on the sample is carried to the whole scene by half the
+    /// change the prior predicts between the sample's size and the scene's (each candidate's dependence on n),
+    /// with [`SAMPLED_SIGMA`].
     #[allow(clippy::too_many_arguments)]
     pub fn observe_sample(
         &mut self,
@@ -437,7 +437,13 @@ impl CostModel {
         }
         let r = Regime::of(f).0 as usize;
         let base_a = self.base(active, f).0;
-        let prior_ratio = self.base(c, measured_at).0 / self.base(active, measured_at).0;
+        // What the prior says of the two where they were measured. For a sample, half of its change from the
+        // sample's size to the scene's: the prior's dependence on n is fitted over the registry's scenes, and in a
+        // scene unlike them it carried a ratio measured right on the sample (kd at half of hgrid, in rapier's
+        // pile at 10⁴ bodies) to a wrong one on the scene (0.85, where kd stayed at 0.45); half the change keeps
+        // most of what the prior knows of parallel sections and tree depths and halves its error elsewhere.
+        let ratio_at = |g: &Features| self.base(c, g).0 / self.base(active, g).0;
+        let prior_ratio = (ratio_at(measured_at) * ratio_at(f)).sqrt();
         // The active candidate anchors the comparison: if it has no offset here yet, it is the reference (0).
         let anchor = &mut self.learned[active][r];
         if anchor.last.is_none() {

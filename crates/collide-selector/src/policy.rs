@@ -106,8 +106,9 @@ impl PolicyConfig {
     }
 }
 
-/// The probe budget starts with this many of the first measured frames, so the first frames can measure.
-const INITIAL_GRANT_FRAMES: f64 = 8.0;
+/// The probe budget starts with this many of the first measured frames, so the first frames can measure: two
+/// sampled probes, about, or a cheap whole one. More would be a large share of a short run (3 of 110 frames).
+const INITIAL_GRANT_FRAMES: f64 = 2.0;
 /// The bucket holds at most this many active frames' worth: after a quiet minute the selector can probe a few
 /// candidates at once, but it cannot save up for a storm of probes.
 const BUCKET_FRAMES: f64 = 40.0;
@@ -352,7 +353,7 @@ mod tests {
     fn the_budget_fills_by_its_share_and_lends_only_to_a_probe_that_pays_ten_times_over() {
         let mut b = Budget::default();
         b.tick(10.0, 0.03);
-        assert!((b.tokens_ms() - (80.0 + 0.3)).abs() < 1e-9, "the grant of 8 frames, and the share");
+        assert!((b.tokens_ms() - (20.0 + 0.3)).abs() < 1e-9, "the grant of 2 frames, and the share");
         b.spend(100.0);
         assert!(b.tokens_ms() < 0.0);
         assert!(!b.allows(5.0, 40.0, 10.0), "a modest saving waits for the bucket");

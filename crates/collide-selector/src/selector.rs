@@ -2,7 +2,7 @@
 //! switches.
 
 use crate::builder::{self, Builder, Job};
-use crate::controller::{CATCH_UP_CALLS, Controller, MIN_SAMPLE_BODIES, Order};
+use crate::controller::{CATCH_UP_CALLS, Controller, MIN_SAMPLE_BODIES, Order, SampleFrame};
 use crate::features::{FeatureSampler, Features};
 use crate::log::DecisionLog;
 use crate::model::{CostModel, Estimate, Prior};
@@ -193,6 +193,8 @@ pub struct Selector {
     scratch: PairList,
     /// The sampled probe's bodies.
     sub: SubBox,
+    /// The time drawing the sub-box took, charged to the sampled probe with its first frame.
+    sample_draw_ms: f64,
     builder: Builder,
     beside: Beside,
     /// Counts resizes and resets: a build beside started before the last one is stale.
@@ -227,6 +229,7 @@ impl Selector {
             last_pairs: None,
             scratch: PairList::new(),
             sub: SubBox::default(),
+            sample_draw_ms: 0.0,
             builder: Builder::default(),
             beside: Beside::default(),
             generation: 0,
@@ -366,7 +369,8 @@ impl Selector {
                 let active = self.controller.active();
                 self.slots[c].scout().reset();
                 self.slots[active].scout().reset();
-                ms_since(t)
+                self.sample_draw_ms = ms_since(t);
+                self.sample_draw_ms
             }
             Order::BuildBeside(c) => {
                 self.totals.builds_beside += 1;
@@ -443,8 +447,8 @@ impl Selector {
     }
 
     /// The sampled probe's frame: gather the sample's boxes, run the active candidate's scout and the probed
-    /// one's on them. Returns their times and the bodies, and the time spent gathering.
-    fn run_sample(&mut self, c: usize, frame: &Frame<'_>) -> ((f64, f64, usize), f64) {
+    /// one's on them.
+    fn run_sample(&mut self, c: usize, frame: &Frame<'_>) -> SampleFrame {
         scope!("auto: sample", self.slots[c].name);
         let active = self.controller.active();
         let t = Instant::now();
@@ -458,7 +462,8 @@ impl Selector {
         let t = Instant::now();
         self.slots[c].scout().find_pairs(&sample, &mut self.scratch);
         let probe_ms = ms_since(t);
-        ((probe_ms, active_ms, boxes.len()), gather_ms)
+        let extra_ms = gather_ms + std::mem::take(&mut self.sample_draw_ms);
+        SampleFrame { probe_ms, active_ms, bodies: boxes.len(), extra_ms }
     }
 }
 
@@ -510,10 +515,13 @@ impl Broadphase for Selector {
             ms
         });
         let sampled = self.controller.sampling().map(|c| {
-            let (times, gather_ms) = self.run_sample(c, frame);
-            self.slots[c].probe_ms += times.0 + times.1 + gather_ms;
-            probe_ms += times.0 + times.1 + gather_ms;
-            times
+            let draw_ms = self.sample_draw_ms;
+            let sample = self.run_sample(c, frame);
+            // The draw was counted in its own frame's probe time; the controller hears of it now.
+            let here = sample.probe_ms + sample.active_ms + sample.extra_ms - draw_ms;
+            self.slots[c].probe_ms += here;
+            probe_ms += here;
+            sample
         });
         let order = {
             scope!("auto: model, policy", "");

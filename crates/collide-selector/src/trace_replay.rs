@@ -14,7 +14,7 @@
 //! scene, the slowdown a build beside causes the active candidate, and a probe's effect on the active
 //! candidate's caches. Tune on replays, judge with the live `selector` bench study.
 
-use crate::controller::{CATCH_UP_CALLS, Controller, Order};
+use crate::controller::{CATCH_UP_CALLS, Controller, Order, SampleFrame};
 use crate::model::Prior;
 use crate::policy::PolicyConfig;
 use crate::trace::Trace;
@@ -108,11 +108,16 @@ pub fn replay_trace(trace: &Trace, policy: PolicyConfig, prior: Prior, overhead_
         let probe_ms = controller.probing().map(cost);
         let sample = sampling.filter(|_| controller.sampling().is_some()).map(|c| {
             let share = policy.sample_share;
-            (frame.ms[c] * share, frame.ms[active] * share, frame.features.n)
+            SampleFrame {
+                probe_ms: frame.ms[c] * share,
+                active_ms: frame.ms[active] * share,
+                bodies: frame.features.n,
+                extra_ms: 0.0,
+            }
         });
         fresh = None;
         let order = controller.after_frame(&frame.features, active_ms, probe_ms, sample);
-        spent += probe_ms.unwrap_or(0.0) + sample.map_or(0.0, |(p, a, _)| p + a);
+        spent += probe_ms.unwrap_or(0.0) + sample.map_or(0.0, |s| s.probe_ms + s.active_ms);
         match order {
             Order::Probe(c) | Order::Switch { to: c, warm: true } => {
                 let ms = warm(t, c);
@@ -348,11 +353,12 @@ mod tests {
         let r = replay_trace(&trace, PolicyConfig::default(), prior, 0.0);
         assert_eq!(r.frames[0].active, 0, "the prior's pick");
         let switched = r.frames.iter().position(|f| f.active == 1).expect("found out and switched");
-        assert!(switched < 60, "switched at frame {switched}");
+        // Exploration waits for the budget to hold a few frames (the first grant is for the model's own probes).
+        assert!(switched < 100, "switched at frame {switched}");
         assert!(r.frames[switched..].iter().all(|f| f.active == 1), "and stayed");
         let log = r.controller.log();
         assert!(log.iter().any(|d| d.kind == crate::DecisionKind::Sampled && d.to == "b"), "measured on a sample");
-        assert!(r.total_ms(0..600) < 1.2 * trace.pinned_ms(1, 0..600), "auto {} ms", r.total_ms(0..600));
+        assert!(r.total_ms(0..600) < 1.5 * trace.pinned_ms(1, 0..600), "auto {} ms", r.total_ms(0..600));
     }
 
     #[test]

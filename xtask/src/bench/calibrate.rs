@@ -7,7 +7,9 @@
 //! - **steady**: every window of frames after the first two: the median broadphase time;
 //! - **build**: one per run: the extra cost of its first two frames over two steady ones (a tree's construction,
 //!   a grid's first allocations, the dynamic tree's second call that rebuilds with measured reaches), with the
-//!   features of the second frame (the speed measured, the pairs of the first).
+//!   features of the first frame (the speed hint, the pairs estimated from the sample).
+//!
+//! Every run is made three times, each in a fresh process, and each row is the median of its three.
 //!
 //! Two log-linear models per candidate are fitted to the rows by ridge regression ([`fit_rows`]) and written as
 //! `prior.toml` beside the report, with the machine, the commit and each candidate's parameters; `--install`
@@ -78,6 +80,26 @@ fn runs_at(scene: &Scene, n: usize) -> Option<usize> {
 
 /// The first frames of a run, whose excess over steady frames is the candidate's build.
 const BUILD_FRAMES: usize = 2;
+/// Each run is made this many times, each in its own process, and every row is the median of its repeats: a
+/// build is one or two frames of one run, and one frame the machine stalled would otherwise be the row.
+const REPEATS: usize = 3;
+
+/// The rows of repeated runs of one scene merged: each row's time is the median of its repeats' (the features
+/// are the first run's; the runs are the same scene, seed and candidate). Rows only some repeats reached (a run
+/// ended early) are the first run's.
+fn median_of_runs(mut runs: Vec<Vec<Sample>>) -> Vec<Sample> {
+    if runs.is_empty() {
+        return Vec::new();
+    }
+    let mut first = runs.remove(0);
+    for row in &mut first {
+        let mut times: Vec<f64> = std::iter::once(row.ms)
+            .chain(runs.iter().filter_map(|r| r.iter().find(|s| s.window == row.window).map(|s| s.ms)))
+            .collect();
+        row.ms = median(std::mem::take(&mut times));
+    }
+    first
+}
 
 /// The candidates `auto` chooses from by default.
 fn candidates() -> Vec<&'static AlgorithmDescriptor> {
@@ -144,9 +166,11 @@ fn measure_scene(
         })
         .collect();
     // The build: the first frames' excess over as many steady ones (the first window's median), with the
-    // features of the second frame (its speed measured, the first frame's pairs), at least a twentieth of a
-    // steady frame (a logarithm needs a positive cost, and a build is never free).
-    if let (Some(steady), Some(&(features, _))) = (samples.first().map(|s| s.ms), first.last()) {
+    // features of the first frame — what `auto` decides its first pick on (the simulation's speed hint, pairs per
+    // body estimated from the sample) —, at least a twentieth of a steady frame (a logarithm needs a positive
+    // cost, and a build is never free). The second frame's measured speed would mislead: the spawn's overlaps are
+    // pushed apart in the first step, which moves a slow scene's bodies eight times their own speed.
+    if let (Some(steady), Some(&(features, _))) = (samples.first().map(|s| s.ms), first.first()) {
         let excess = first.iter().map(|f| f.1).sum::<f64>() - first.len() as f64 * steady;
         samples.push(Sample {
             scene: scene.label,
@@ -206,7 +230,10 @@ pub fn calibrate(ctx: &mut Ctx) -> Result<(), String> {
                     continue;
                 };
                 ctx.progress.start(&format!("calibrate {} {} n={n}", candidate.name, scene.label));
-                let got = measure_scene(scene, n, candidate, frames)?;
+                let repeats = if ctx.quick { 1 } else { REPEATS };
+                let runs: Vec<Vec<Sample>> =
+                    (0..repeats).map(|_| measure_scene(scene, n, candidate, frames)).collect::<Result<_, _>>()?;
+                let got = median_of_runs(runs);
                 ctx.progress.finish_one();
                 worst = got.iter().map(|s| s.ms).fold(worst, f64::max);
                 samples.extend(got);
