@@ -19,104 +19,112 @@
 //!
 //! # How
 //!
-//! [`Selector`] is a [`Broadphase`](collide_broadphase::Broadphase) itself. It owns one instance of each
-//! candidate — by default every registered algorithm but brute force, pair counting and itself, so algorithms
-//! registered later join by their registry row — and runs one of them per frame. The registry hands it the
-//! descriptor table when it is built, so this crate does not depend on the registry and there is no cycle.
+//! [`Selector`] is a [`Broadphase`](collide_broadphase::Broadphase) itself. It holds every candidate — by default
+//! every registered algorithm but brute force, pair counting and itself, so algorithms registered later join by
+//! their registry row — makes an instance of one when it needs it, and runs one per frame. The registry hands it
+//! the descriptor table when it is built, so this crate does not depend on the registry and there is no cycle.
 //!
-//! 1. **Features** ([`features`]), every frame, from at most 2048 sampled bodies (a bounded cost): `n`; the
-//!    active candidate's measured time (the selector times `find_pairs` itself) and its counters; pairs per
-//!    body (local density — what every pair search pays for); the normalised speed, mean and p90 (centre
-//!    displacement over box size — what incremental algorithms pay for); clustering (Σ occupancy² of a
-//!    coarse grid, 1 for uniform — what makes cells and slabs uneven); size spread (p99/median — what defeats
-//!    octrees with duplicates); and the resting fraction (what static trees exploit), from the frame's motion
-//!    hint when it has one.
-//! 2. **A cost model** ([`model`]): a log-linear prior per candidate, fitted offline by `cargo xtask bench
-//!    --study calibrate` and stored in `data/prior.toml` with its machine and commit. Predictions are
-//!    *relative*: a candidate's cost is the active candidate's measured cost times the prior's ratio of the two,
-//!    so whatever slows every candidate alike (load, another CPU) cancels. Each probe measures the ratio itself
-//!    and folds the gap into an offset per candidate and per regime (coarse bins of speed, pairs per body and
-//!    resting fraction). Each prediction has an uncertainty: the prior's residual for a candidate never
-//!    measured in this regime, small for one measured moments ago on similar features, growing as the features
-//!    drift from that measurement.
-//! 3. **Probes and the switch policy** ([`policy`], driven by the [`Controller`]). A candidate is *probed* —
-//!    warm-started from the active candidate's pairs and run beside it for four frames, its pairs discarded —
-//!    when (a) **the scene has changed**: on the first frames, when the active candidate's cost jumps (three
-//!    frames outside [½, 2]× its recent median), after a resize, and when the features settle into another
-//!    *regime* (coarse bins of speed, crowding and rest) for ten frames, a *survey* measures the candidate
-//!    predicted cheapest among those within 1.25× of the active one, whatever the margin says; (b) it is
-//!    predicted cheaper by the margin (10%) for four frames in a row; or (c) the model is unsure of it and its
-//!    optimistic estimate could be cheaper. The first probe frame pays for what the warm start left to do and is
-//!    not compared; the least of the other three, against the active one's least on the same frames, each
-//!    charged its candidate's learned *spike factor* (how much its own occasional expensive frames add to its
-//!    typical one), is the comparison. A probe whose frame costs three times the active one's (six times on its
-//!    first frame) cannot win and ends at once. Only a probe that measured the candidate cheaper by the margin
-//!    switches — and the newcomer is then already warm, so the switch frame does not spike. Probes spend from a
-//!    budget of 3% of the broadphase's time, counted in frames of the active candidate (a start grant of 8, a
-//!    bucket of 40), a warm start counted as at most four of the candidate's predicted frames; a probe predicted to
-//!    pay for itself three times over within the 120-frame horizon may borrow 30 frames' worth, ten times over 600
-//!    (the active candidate has just become a bad choice, and waiting costs more than the probe), and a survey
-//!    after a jump in the active candidate's cost may borrow 30 whatever the prediction (what the model knows of
-//!    the others was learned on the scene before the jump); a probe is
-//!    charged its frames clipped at four times its least, so a frame the machine stalled is not its fault. After a
-//!    switch nothing is decided for 12 frames; going back to a candidate left in the last 600 frames needs twice
-//!    the margin. A candidate never measured in the scene's current regime may be explored again after a quarter
-//!    of the usual gap.
-//! 4. **Warm switches:** [`Broadphase::warm_start`](collide_broadphase::Broadphase::warm_start) hands a
-//!    newcomer the current frame's pairs, so incremental sweep-and-prune starts from one radix sort plus the
-//!    known pairs, never from insertion-sorting a random order.
-//! 5. **The decision log** ([`log`]): every probe, switch and rejection with the frame, the features, every
-//!    candidate's prediction and the reason in words; `collide --headless --decisions FILE` writes it as CSV
-//!    and the app shows it.
+//! What `auto` is judged by is what a user pays from the first frame: its first pick, its probes and its builds
+//! included, at every scale (the bench's live `selector` study). So:
+//!
+//! 1. **The first frame picks from the boxes and the prior** ([`Controller::start`]). The features
+//!    ([`features`]) are measured on the frame's boxes before any candidate runs: `n`, the size spread, the
+//!    clustering, pairs per body *estimated from the feature sample* (the sampled boxes, inflated until they
+//!    fill space as densely as the scene, counted by a sort and sweep), and the speed — which one frame of boxes
+//!    cannot tell, so it comes from the frame's **speed hint** ([`Frame::with_speed`]
+//!    (collide_broadphase::Frame::with_speed)) when the caller knows its velocities (the simulation does). The
+//!    prior then predicts each candidate's **steady frame and its build** (the extra cost of its first two
+//!    frames: a tree's construction, a grid's first allocations), and the first pick is the cheapest over the
+//!    first 60 frames, build included. Without a speed, only a candidate *cheap to build* (a structure rebuilt
+//!    every frame) is picked, and the second frame, which measures the speed from the displacement of the
+//!    sample's centres, decides again over every candidate ([`Controller::before_frame`]) and runs the newcomer
+//!    cold — before any costly structure was built for nothing.
+//! 2. **A cost model** ([`model`]): per candidate a log-linear prior of its steady frame and of its build, fitted
+//!    by `cargo xtask bench --study calibrate` from 2 000 to 10⁶ bodies, each candidate run live from its first
+//!    frame in a fresh process, and stored in `data/prior.toml` with its machine, commit and each candidate's
+//!    parameters (a test fails when a registered candidate has no fit or was fitted with other parameters).
+//!    Predictions are *relative*: a candidate's cost is the active candidate's measured cost times the prior's
+//!    ratio of the two, so whatever slows every candidate alike (load, another CPU) cancels. What probes measure
+//!    is folded into an offset per candidate and per regime (coarse bins of speed, pairs per body and rest);
+//!    every prediction carries an uncertainty — the prior's residual, or the measurement's, growing with its age,
+//!    with the features' drift and with a jump in the common level.
+//! 3. **Probes cost a sliver of a frame** ([`policy`], driven by the [`Controller`]). A candidate that could be
+//!    cheaper (its optimistic estimate beats the active one by the margin, 10%) and was not measured lately is
+//!    measured on a **spatial sample**: a sub-box of the scene holding a few percent of the bodies (at least
+//!    1024) — the scene as it is there, at its own density — on which the candidate and the active one run side
+//!    by side for four frames, each in an instance of its own (a *scout*). Their ratio is carried to the whole
+//!    scene by half the change the prior predicts between the sample's size and the scene's. A candidate that
+//!    the sample and the model place within the margin's reach but not beyond doubt gets a **full probe**: it runs
+//!    beside the active one on whole frames (its pairs discarded), and only that measurement switches. Below
+//!    4096 bodies whole frames are cheap and probes are whole. While the probe budget is comfortable, candidates
+//!    never measured in the scene's regime are sampled too, so a prior that is confidently wrong is found out.
+//! 4. **A switch pays for itself.** A candidate takes over only when its saving per frame, times the frames
+//!    expected to remain (at least the frames run so far, at least 60), exceeds its build and what is left to
+//!    probe. A build that would make a frame hitch (more than two of the active candidate's frames) is made
+//!    **beside** the active candidate, on a thread of its own, from a copy of one frame's boxes and pairs,
+//!    followed by two catch-up calls on later frames (the dearest calls of an incremental structure after its
+//!    build); the newcomer then takes over with a steady frame. After a switch nothing is decided for 12 frames;
+//!    going back to the candidate left within 600 frames needs twice the margin.
+//! 5. **The budget counts real time.** Probes — sampled and whole, their builds, the sub-box's listing and
+//!    gathering included, with no clip — spend milliseconds from a bucket that fills by `probe_share` (3%) of
+//!    every measured frame, starts with two frames, and holds forty; a probe whose candidate is expected to save
+//!    ten times its cost may borrow sixty frames. A candidate idle for 600 frames is freed (its instance
+//!    dropped; it is made again if ever needed), so `auto` does not hold every candidate's memory for ever.
+//! 6. **The decision log** ([`log`]): every first pick, sampled probe and its result, full probe, build beside,
+//!    switch, rejection and freeing, with the frame, the features, every candidate's prediction and the reason
+//!    in words; `collide --headless --decisions FILE` writes it as CSV and the app shows it.
 //!
 //! The decisions live in a [`Controller`] fed with numbers only (features and milliseconds), apart from the
-//! clock and the broadphases: [`Selector`] runs the real candidates and times them, and [`replay`] feeds the same
-//! controller the costs a [`trace`] recorded, so a policy is judged on the same frames without the machine's
-//! noise (`cargo xtask bench --study selector-trace` records traces, the `replay` example judges a policy on
-//! them against the per-phase oracle and every pinned candidate).
+//! clock and the broadphases: [`Selector`] runs the real candidates and times them, and [`trace_replay`] feeds
+//! the same controller the costs a [`trace`] recorded, so a policy can be tried on the same frames without the
+//! machine's noise (`cargo xtask bench --study selector-trace` records traces; the `replay` example judges a
+//! policy on them). The figures that judge `auto` come from the live study, not from replays.
 //!
 //! Switching never changes a pair: every candidate answers the exact pair set (the conformance kit checks each,
-//! and checks `auto` in a forced-switch mode that changes candidate every k frames). Only the time changes.
+//! and checks `auto` in a forced-switch mode that changes candidate every k frames, through probes and through
+//! builds beside). Only the time changes.
 //!
 //! # Failure modes
 //!
 //! - **Noise.** On a shared 2-core machine one frame can take twice its usual time. The active cost is the
-//!   median of its last 24 frames times its spike factor (frames over four times the typical count as four, so a
-//!   stalled frame teaches little); the two frames after a start, a warm switch or a resize teach nothing. A
-//!   probe compares the least of three frames with the active one's least on the *same* frames, so a stalled
-//!   frame is never the one compared and load common to both cancels.
+//!   median of its last 24 frames times its spike factor (frames over four times the typical count as four); the
+//!   two frames after a start, a cold switch or a resize teach nothing. A probe compares the least of its frames
+//!   with the active one's least on the *same* frames, so a stalled frame is never the one compared and load
+//!   common to both cancels.
+//! - **A sample unlike the scene.** A sub-box sees one place: a cluster's core, a pile's floor. Its result
+//!   carries an uncertainty of its own (×/÷ 1.22) and alone never switches a candidate that is only within reach;
+//!   successive samples are centred on different bodies.
 //! - **A scene that changes under the active candidate** (bodies grow, a crowd forms at once): three frames in a
-//!   row outside [½, 2]× its recent median make it forget its recent frames, so its typical frame follows at
-//!   once, and nothing is decided for 10 frames, so that a switch is compared with frames of the new scene.
+//!   row outside [½, 2]× its recent median make it forget its recent frames, and the jump of the common level
+//!   widens every other estimate's uncertainty, so the candidates that could now win are sampled again.
 //! - **A prior from another machine** ranks candidates wrongly at first; every measurement corrects the
-//!   candidate it measured, in its regime, and the first probes correct the rest. Refit with `cargo xtask bench
-//!   --study calibrate --install`.
-//! - **Probe cost.** A probe runs two broadphases in one frame; a frame with a probe costs up to twice the usual.
-//!   The budget bounds the total; only candidates that could win are probed.
-//! - **Thrash** on a scene at a decision boundary: bounded by the margin, the confirmation probe, the cooldown
-//!   and the doubled margin for going back (tested with a synthetic oscillation).
-//! - **Memory:** every candidate keeps its buffers once it has run, so `auto` holds the sum of its candidates'
-//!   memory. Narrow the list with the `candidates` parameter when that matters.
-//! - **Cache effects** a probe cannot see: a probe runs with the active candidate's data in the cache beside it.
-//! - **Invalid boxes and far bodies** (see `collide_broadphase::invalid`) are the candidates' to handle: each
-//!   leaves an invalid box out and keeps far bodies from piling the others together, and `auto` hands them the
-//!   frame as it came, its policy included. Its own feature sample compares with `total_cmp`, so a NaN in it
-//!   skews a feature, never the answer.
+//!   candidate it measured, in its regime. Refit with `cargo xtask bench --study calibrate --install`.
+//! - **Builds beside** take a core while they run: the active candidate's parallel sections then share the
+//!   machine with them. The build's own parallel sections run serially on its thread.
+//! - **Thrash** on a scene at a decision boundary: bounded by the margin, the payback rule, the cooldown and the
+//!   doubled margin for going back (tested with synthetic oscillations).
+//! - **Invalid boxes and far bodies** (see `collide_broadphase::invalid`) are the candidates' to handle; `auto`
+//!   hands them the frame as it came, its policy included (a scout's sample treats an invalid box as overlapping
+//!   nothing). Its own feature sample compares with `total_cmp`, so a NaN in it skews a feature, never the answer.
 //!
 //! # Complexity
 //!
 //! Per frame, beyond the active candidate's own cost: O(s) for the features over a sample of s ≤ 2048 bodies
-//! plus clearing a 4096-cell grid, O(c) for the model over c candidates, O(1) for the policy and the log (a ring
-//! allocated once), O(24 log 24) for the active candidate's recent median. Probes add their candidate's cost on at most the budget's share of the frames. Memory: the
-//! candidates' structures, plus O(s) for the sample and 1024 log entries.
+//! (the size spread and clustering every eighth frame, with a 4096-cell clear), O(c) for the model over c
+//! candidates, O(1) for the policy and the log (a ring allocated once), O(24 log 24) for the active candidate's
+//! recent median. A first frame adds O(s log s) for the pair estimate. A sampled probe adds O(n) once to list its
+//! sub-box and O(k) per frame to gather its k bodies, plus two candidates' cost on k bodies; a full probe a second
+//! candidate's cost on the whole frame; a build beside O(n + p) to copy a frame's boxes and pairs. Memory: the
+//! candidates that ran lately and their scouts, O(s) for the sample and 1024 log entries.
 //!
 //! # Performance tips
 //!
+//! - Give the frame a speed hint (`Frame::with_speed`, `|v|·dt / size` averaged over your bodies): the first
+//!   frame then builds the right structure at once.
+//! - Give it a motion hint (`Frame::with_moved`): the resting fraction is then exact and the octree's static tree
+//!   and the dynamic tree use it too.
 //! - Narrow `candidates` to the algorithms that can win your scenes: fewer probes, less memory.
-//! - Recalibrate on your own machine (`cargo xtask bench --study calibrate --install`): the prior then ranks
-//!   candidates right from the first frame.
-//! - Give the frame a motion hint (`Frame::with_moved`): the resting fraction is then exact and the octree's
-//!   static tree uses it too.
+//! - Recalibrate on your own machine (`cargo xtask bench --study calibrate --install`).
 //! - For one scene that does not change, pin the winner `auto` settles on: it saves the features and the probes.
 
 mod builder;

@@ -22,29 +22,9 @@ use super::Ctx;
 use super::live::Outcome;
 use super::pinned_cache::{self, Cached, PinnedCache};
 use super::selector_report;
-use super::selector_scenes::{self, RunLimits, Scene};
+use super::selector_scenes::{self, Run, RunLimits, Scene, SceneRuns};
 use collide_algorithms::ALGORITHMS;
 use collide_selector::{EXCLUDED, NAME};
-
-/// One run as the study holds it: its outcome, and for a pinned run read from the cache, when it was measured.
-#[derive(Clone, Debug)]
-pub struct Run {
-    /// What the run printed (or, failed, its status and no steps).
-    pub outcome: Outcome,
-    /// `Some(when, version)` when it came from the cache.
-    pub cached: Option<(String, String)>,
-}
-
-/// Every run of one scene: auto's first, then the pinned candidates' in [`pinned`] order.
-#[derive(Clone, Debug)]
-pub struct SceneRuns {
-    /// The scene.
-    pub scene: Scene,
-    /// auto's run.
-    pub auto: Run,
-    /// The pinned runs.
-    pub pinned: Vec<Run>,
-}
 
 /// The candidates `auto` chooses from by default, each of which runs pinned.
 #[must_use]
@@ -160,11 +140,6 @@ fn cross_check(runs: &mut SceneRuns, mismatches: &mut Vec<String>) {
     }
 }
 
-/// Steps of the tour: its phases end to end.
-pub(super) fn tour_steps() -> usize {
-    let tour = collide_sim::find_scenario("tour").expect("the tour is registered");
-    tour.phases.last().map_or(0, |last| last.start as usize + collide_sim::TOUR_PHASE_STEPS as usize)
-}
 
 #[cfg(test)]
 mod tests {

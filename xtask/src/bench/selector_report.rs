@@ -7,9 +7,8 @@ use super::live::Outcome;
 use super::plot::{self, Band, Chart, Series, Style};
 use super::report::{self, Section};
 use super::rows::{DtMode, Metric, Row};
-use super::selector::{Run, SceneRuns};
 use super::selector_judge::{self as judge, Pass, RegretColumn, Times, TourVerdict, Verdict};
-use super::selector_scenes::{HITCH, HITCH_FROM, Source, TOUR_FULL, Target};
+use super::selector_scenes::{HITCH, HITCH_FROM, Run, SceneRuns, Source, TOUR_FULL, Target};
 use collide_sim::Summary;
 use std::fmt::Write as _;
 

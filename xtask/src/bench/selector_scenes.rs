@@ -2,7 +2,7 @@
 //! to on each (issue 30's "Done when"), in a full run and in `--quick`; the `--selector-scenes` and
 //! `--selector-bodies` filters; the rapier-baked scenes' files, baked when missing, and their frame windows.
 
-use super::live::Spec;
+use super::live::{Outcome, Spec};
 use std::path::{Path, PathBuf};
 
 /// Frames of a 10⁴ / 10⁵-body scene when `--frames` does not say (the issue's "first 110 frames").
@@ -261,7 +261,7 @@ fn every_scene(ask: &Ask) -> Vec<Scene> {
                 });
             }
         }
-        let mut tour = sim("tour", 100_000, super::selector::tour_steps() as u64, tour_target);
+        let mut tour = sim("tour", 100_000, tour_steps() as u64, tour_target);
         tour.name = TOUR_FULL.into();
         out.push(tour);
         for &name in MILLION {
@@ -342,6 +342,32 @@ pub fn prepare(scenes: &mut [Scene]) -> Result<(), String> {
         scene.checks.retain(|&f| f < scene.frames);
     }
     Ok(())
+}
+
+/// One run as the study holds it: its outcome, and for a pinned run read from the cache, when it was measured.
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// What the run printed (or, failed, its status and no steps).
+    pub outcome: Outcome,
+    /// `Some(when, version)` when it came from the cache.
+    pub cached: Option<(String, String)>,
+}
+
+/// Every run of one scene: auto's first, then the pinned candidates' in [`pinned`] order.
+#[derive(Clone, Debug)]
+pub struct SceneRuns {
+    /// The scene.
+    pub scene: Scene,
+    /// auto's run.
+    pub auto: Run,
+    /// The pinned runs.
+    pub pinned: Vec<Run>,
+}
+
+/// Steps of the tour: its phases end to end.
+pub fn tour_steps() -> usize {
+    let tour = collide_sim::find_scenario("tour").expect("the tour is registered");
+    tour.phases.last().map_or(0, |last| last.start as usize + collide_sim::TOUR_PHASE_STEPS as usize)
 }
 
 #[cfg(test)]

@@ -83,7 +83,7 @@ pub fn selector_trace(ctx: &mut Ctx) -> Result<(), String> {
     header.extend(names.iter().copied());
     header.extend(["auto (replayed)", "auto / best pinned", "auto / per-phase oracle", "switches", "probes"]);
     let mut table = Vec::new();
-    let mut runs: Vec<(&'static str, usize, usize)> = vec![("tour", tour_n, super::selector::tour_steps())];
+    let mut runs: Vec<(&'static str, usize, usize)> = vec![("tour", tour_n, super::selector_scenes::tour_steps())];
     let steps = if ctx.quick { 60 } else { 300 };
     for s in &scenarios {
         for &n in &sizes {
