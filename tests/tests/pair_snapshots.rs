@@ -39,7 +39,7 @@ fn two_balls_meet_once() {
         .records()
         .iter()
         .filter(|r| r.pairs > 0)
-        .map(|r| format!("step {}: {} pair, {} contact", r.frame, r.pairs, r.contacts))
+        .map(|r| format!("step {}: {} pair, {} contact", r.step, r.pairs, r.contacts))
         .collect();
     insta::assert_snapshot!(touching.join("\n"));
 }

@@ -19,7 +19,7 @@ use crate::settings::{CameraMode, Light, Settings};
 use crate::world::World;
 use collide_math::Aabb;
 use collide_selector::Selector;
-use collide_sim::{Config, FrameRecord, Plan, Source};
+use collide_sim::{Config, Plan, Source, StepRecord};
 use collide_timing::Window;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -159,7 +159,7 @@ pub struct App {
     /// Frame times, ms, for the graph and the fps.
     pub frame_ms: Window,
     /// The last step's record.
-    pub last: FrameRecord,
+    pub last: StepRecord,
     /// Steps the last frame ran.
     pub steps_last_frame: u32,
     /// How long the last scene drawing took on the CPU side (building instances and recording), ms.
@@ -212,7 +212,7 @@ impl App {
             commands: Vec::new(),
             status: None,
             frame_ms: Window::new(GRAPH_FRAMES),
-            last: FrameRecord::default(),
+            last: StepRecord::default(),
             steps_last_frame: 0,
             render_ms: 0.0,
             frames: 0,

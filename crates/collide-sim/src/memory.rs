@@ -13,7 +13,7 @@
 //! (8 bytes each, and 40 per contact) come on top: they depend on the scene, not on the body count, and a
 //! scene dense enough for them to matter is far from these limits.
 
-use crate::record::FrameRecord;
+use crate::record::StepRecord;
 use crate::scenario::Setup;
 
 /// Bytes the simulation keeps per body: position, velocity (12 each), radius, inverse mass (4 each), last
@@ -54,7 +54,7 @@ pub struct Need {
 pub fn estimate(setup: &Setup, algorithm: &str, frames: u64) -> Need {
     let bodies = setup.bodies.saturating_mul(setup.scenario.growth);
     let per_body = SIM_BYTES_PER_BODY + broadphase_bytes_per_body(algorithm, bodies);
-    let records = frames.saturating_mul(size_of::<FrameRecord>() as u64);
+    let records = frames.saturating_mul(size_of::<StepRecord>() as u64);
     let bytes = (bodies as u64).saturating_mul(per_body).saturating_add(records);
     Need { bodies, per_body, records, bytes }
 }
@@ -80,7 +80,7 @@ pub const REPLAY_BYTES_PER_BOX: u64 = 49;
 #[must_use]
 pub fn estimate_replay(n: usize, algorithm: &str, frames: u64) -> Need {
     let per_body = REPLAY_BYTES_PER_BOX + broadphase_bytes_per_body(algorithm, n);
-    let records = frames.saturating_mul(size_of::<FrameRecord>() as u64);
+    let records = frames.saturating_mul(size_of::<StepRecord>() as u64);
     let bytes = (n as u64).saturating_mul(per_body).saturating_add(records);
     Need { bodies: n, per_body, records, bytes }
 }
@@ -90,7 +90,7 @@ pub fn estimate_replay(n: usize, algorithm: &str, frames: u64) -> Need {
 pub enum TooBig {
     /// The bodies (and their structures) are most of it.
     Bodies,
-    /// The per-frame records are most of it.
+    /// The per-step records are most of it.
     Frames,
 }
 
@@ -103,13 +103,13 @@ pub fn check(need: &Need, algorithm: &str, available: Option<u64>) -> Result<(),
     }
     let body_bytes = need.bytes - need.records;
     if need.records > body_bytes {
-        let frames = available / (size_of::<FrameRecord>() as u64).max(1);
+        let frames = available / (size_of::<StepRecord>() as u64).max(1);
         return Err((
             TooBig::Frames,
             format!(
                 "a headless run keeps one {}-byte record per frame: about {} for these frames, and this machine has \
                  {} available; use at most about {frames} frames",
-                size_of::<FrameRecord>(),
+                size_of::<StepRecord>(),
                 bytes(need.records),
                 bytes(available)
             ),
@@ -156,7 +156,7 @@ mod tests {
         let plain = estimate(&setup("bodies = 1000\n"), "octree-dup", 600);
         assert_eq!(plain.bodies, 1000);
         assert_eq!(plain.per_body, SIM_BYTES_PER_BODY + 750);
-        assert_eq!(plain.bytes, 1000 * plain.per_body + 600 * size_of::<FrameRecord>() as u64);
+        assert_eq!(plain.bytes, 1000 * plain.per_body + 600 * size_of::<StepRecord>() as u64);
         let tour = estimate(&setup("scenario = \"tour\"\nbodies = 1000\n"), "octree-dup", 600);
         assert_eq!(tour.bodies, 2000, "the tour doubles");
         let unknown = estimate(&setup("bodies = 1000\n"), "not-measured-yet", 0);

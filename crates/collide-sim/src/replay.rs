@@ -15,7 +15,7 @@
 
 use crate::config::{ConfigError, file_error};
 use crate::plan::{Plan, ReplaySetup};
-use crate::record::{FrameRecord, RunSummary};
+use crate::record::{RunSummary, StepRecord};
 use collide_aabbs::{AabbsError, Header, Reader};
 use collide_algorithms::{AlgorithmDescriptor, Params};
 use collide_broadphase::parallel::on_worker;
@@ -40,7 +40,7 @@ pub struct Replay {
     params: Params,
     broadphase: Box<dyn Broadphase>,
     pairs: PairList,
-    records: Vec<FrameRecord>,
+    records: Vec<StepRecord>,
     /// Frames fed so far.
     played: u64,
     /// FNV-1a over every played frame's sorted pairs, each frame closed by a marker.
@@ -90,7 +90,7 @@ impl Replay {
 
     /// Feed the next frame to the broadphase: read it, mark the boxes that changed, find the pairs (sorted after
     /// the timed phase, so that the pairs hash and the drawn pairs do not depend on the algorithm), record. `Ok(None)` once the frames to play are done or the file has ended.
-    pub fn step(&mut self) -> Result<Option<&FrameRecord>, AabbsError> {
+    pub fn step(&mut self) -> Result<Option<&StepRecord>, AabbsError> {
         let fed = on_worker(|| self.step_on_this_thread())?;
         Ok(if fed { self.records.last() } else { None })
     }
@@ -116,8 +116,8 @@ impl Replay {
         }
         timer.end(Phase::Broadphase);
         self.pairs.sort();
-        self.records.push(FrameRecord {
-            frame,
+        self.records.push(StepRecord {
+            step: frame,
             n: self.aabbs.len() as u32,
             algorithm: self.broadphase.active_name(),
             phase: "",
@@ -260,9 +260,9 @@ impl Replay {
         (self.algorithm, &self.params)
     }
 
-    /// Every frame's record so far.
+    /// Every step's record so far (one step per frame).
     #[must_use]
-    pub fn records(&self) -> &[FrameRecord] {
+    pub fn records(&self) -> &[StepRecord] {
         &self.records
     }
 

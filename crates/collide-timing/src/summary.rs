@@ -4,7 +4,7 @@ pub fn relative_dt(dt_seconds: f64) -> f64 {
     dt_seconds / f64::from(crate::FRAME_60HZ)
 }
 
-/// [`relative_dt`] of a duration in milliseconds, the unit of frame records and CSVs.
+/// [`relative_dt`] of a duration in milliseconds, the unit of step records and CSVs.
 #[must_use]
 pub fn relative_dt_ms(dt_ms: f64) -> f64 {
     relative_dt(dt_ms / 1000.0)

@@ -19,7 +19,7 @@ use collide_broadphase::Frame;
 use collide_broadphase::PairList;
 use collide_broadphase::parallel::on_worker;
 use collide_selector::{DecisionKind, FeatureSampler, Features, Selector, Totals};
-use collide_sim::{FrameRecord, Phase, Replay, ReplaySetup};
+use collide_sim::{Phase, Replay, ReplaySetup, StepRecord};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
@@ -365,7 +365,7 @@ impl<'a> Watch<'a> {
     }
 
     /// After frame `f`: check its pairs when asked (with `check`, untimed); `false` when a limit ends the run.
-    fn after(&mut self, f: u64, record: &FrameRecord, check: impl FnOnce() -> Result<(), String>) -> bool {
+    fn after(&mut self, f: u64, record: &StepRecord, check: impl FnOnce() -> Result<(), String>) -> bool {
         if self.spec.check.contains(&f) {
             self.checks.push(check());
         }
@@ -461,7 +461,7 @@ fn replay(spec: &Spec, algorithm: &'static AlgorithmDescriptor) -> Result<Outcom
 
 fn outcome(
     algorithm: &AlgorithmDescriptor,
-    records: &[FrameRecord],
+    records: &[StepRecord],
     hash: u64,
     watch: Watch<'_>,
     auto: Option<AutoLog>,

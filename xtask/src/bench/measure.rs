@@ -5,7 +5,7 @@ use super::rows::{DtMode, Metric, Row};
 use collide_algorithms::{AlgorithmDescriptor, Params};
 use collide_broadphase::{Pair, PairList, reference_pairs};
 use collide_math::Aabb;
-use collide_sim::{Config, FrameRecord, ParamEntry, Phase, PolicyName, Simulation, Summary, TimeConfig};
+use collide_sim::{Config, ParamEntry, Phase, PolicyName, Simulation, StepRecord, Summary, TimeConfig};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -221,7 +221,7 @@ pub fn simulation(config: &Config) -> Result<Simulation, String> {
 
 /// Run one point: warm up, check pairs, measure the floor, measure steps until the point's budget, the frame
 /// limit or `max_frames`. Returns the row and, with `keep_frames`, every step's record.
-pub fn run_sim_point(p: &SimPoint, limits: &Limits) -> Result<(Row, Vec<FrameRecord>), String> {
+pub fn run_sim_point(p: &SimPoint, limits: &Limits) -> Result<(Row, Vec<StepRecord>), String> {
     let mut cfg = config(p.scenario, p.n, p.speed, p.algorithm, &p.params, false);
     cfg.resolution = p.resolution;
     let baseline = alloc::reset_peak();
@@ -280,7 +280,7 @@ pub fn run_sim_point(p: &SimPoint, limits: &Limits) -> Result<(Row, Vec<FrameRec
 
 /// The row for `measured` step records of point `p`.
 #[must_use]
-pub fn summarize(p: &SimPoint, measured: &[FrameRecord], checks: &[Result<(), String>], status: String) -> Row {
+pub fn summarize(p: &SimPoint, measured: &[StepRecord], checks: &[Result<(), String>], status: String) -> Row {
     let steps: Vec<f64> = measured.iter().map(|r| r.step_ms).collect();
     let bp: Vec<f64> = measured.iter().map(|r| r.phases.get(Phase::Broadphase)).collect();
     let pairs: Vec<f64> = measured.iter().map(|r| r.pairs as f64).collect();

@@ -12,7 +12,7 @@ use super::rows::{self, Row};
 use super::scaling::SCENARIO;
 use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, ParamSpec, Params};
 use collide_broadphase::ParamKind;
-use collide_sim::{FrameRecord, Phase};
+use collide_sim::{Phase, StepRecord};
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -55,7 +55,7 @@ pub fn cluster(ctx: &mut Ctx) -> Result<(), String> {
                 frames_csv,
                 "{},{n},{},{:.4},{bp:.4},{},{},{}",
                 algorithm.name,
-                r.frame,
+                r.step,
                 r.step_ms,
                 r.pairs,
                 r.contacts,
@@ -79,7 +79,7 @@ pub fn cluster(ctx: &mut Ctx) -> Result<(), String> {
 /// One algorithm's step records through the cluster.
 struct AlgorithmRun {
     name: &'static str,
-    records: Vec<FrameRecord>,
+    records: Vec<StepRecord>,
 }
 
 /// The cluster study's charts (broadphase cost and pairs per step) and report section.
@@ -93,11 +93,11 @@ fn cluster_section(ctx: &mut Ctx, rows: &[Row], series: &[AlgorithmRun], n: usiz
     let mut pairs =
         Chart::new("Pairs per step (the same for every algorithm)", "step", "broadphase pairs (log)").log(false, true);
     for run in series {
-        let pts = run.records.iter().map(|r| (r.frame as f64, r.phases.get(Phase::Broadphase))).collect();
+        let pts = run.records.iter().map(|r| (r.step as f64, r.phases.get(Phase::Broadphase))).collect();
         cost.series.push(Series::line(run.name, pts));
     }
     if let Some(run) = series.first() {
-        let pts = run.records.iter().map(|r| (r.frame as f64, r.pairs as f64)).collect();
+        let pts = run.records.iter().map(|r| (r.step as f64, r.pairs as f64)).collect();
         pairs.series.push(Series::line(format!("pairs ({})", run.name), pts));
     }
     let png = ctx.plot("cluster", &[cost, pairs])?;

@@ -371,7 +371,7 @@ fn play_ours(scene: &Scene, algorithm: &'static AlgorithmDescriptor, budgets: Bu
         Replay::from_parts(setup, algorithm, Params::defaults(algorithm.params)).map_err(|e| e.to_string())?;
     let mut tally = Tally::new(scene, algorithm.name.to_owned(), budgets);
     while let Some(record) = replay.step().map_err(|e| e.to_string())? {
-        let (frame, ms, active) = (record.frame, record.phases.get(Phase::Broadphase), record.algorithm);
+        let (frame, ms, active) = (record.step, record.phases.get(Phase::Broadphase), record.algorithm);
         match tally.frame(frame, ms, replay.pairs().as_slice(), active) {
             Next::Go => {}
             Next::JumpTo(target) => replay.seek(target).map_err(|e| e.to_string())?,

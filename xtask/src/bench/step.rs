@@ -10,7 +10,7 @@
 use super::Ctx;
 use super::plot::{self, Chart, Series, Style};
 use super::report::{self, Section};
-use collide_sim::{Config, FrameRecord, Phase, Simulation};
+use collide_sim::{Config, Phase, Simulation, StepRecord};
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -100,7 +100,7 @@ fn measure(ctx: &Ctx, n: usize) -> Result<Point, String> {
 }
 
 /// The columns of [`COLUMNS`] averaged over `records`.
-fn means(records: &[FrameRecord]) -> [f64; 8] {
+fn means(records: &[StepRecord]) -> [f64; 8] {
     let mut sum = [0.0; 8];
     for r in records {
         for (k, phase) in OWN.iter().enumerate() {

@@ -55,7 +55,7 @@ fn a_recorded_run_replays_with_the_same_boxes_and_pairs_frame_by_frame() {
         assert_eq!(replay.setup().frames, 24);
         for (f, (expected_boxes, expected_pairs)) in boxes.iter().zip(&pairs).enumerate() {
             let r = *replay.step().unwrap().expect("a frame");
-            assert_eq!(r.frame, f as u64);
+            assert_eq!(r.step, f as u64);
             assert_eq!(&bits(replay.aabbs()), expected_boxes, "{algorithm}: frame {f}: boxes bit for bit");
             // Each algorithm finds the pairs in its own order (the step does not sort them).
             let got = sorted(replay.pairs().iter().map(|p| (p.a, p.b)).collect());
