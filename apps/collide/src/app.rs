@@ -20,7 +20,7 @@ use crate::world::World;
 use collide_math::Aabb;
 use collide_selector::Selector;
 use collide_sim::{Config, Plan, Source, StepRecord};
-use collide_timing::Window;
+use collide_timing::RecentSamples;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -157,7 +157,7 @@ pub struct App {
     /// The last message for the user.
     pub status: Option<Status>,
     /// Frame times, ms, for the graph and the fps.
-    pub frame_ms: Window,
+    pub frame_ms: RecentSamples,
     /// The last step's record.
     pub last: StepRecord,
     /// Steps the last frame ran.
@@ -211,7 +211,7 @@ impl App {
             mouse_captured: false,
             commands: Vec::new(),
             status: None,
-            frame_ms: Window::new(GRAPH_FRAMES),
+            frame_ms: RecentSamples::new(GRAPH_FRAMES),
             last: StepRecord::default(),
             steps_last_frame: 0,
             render_ms: 0.0,

@@ -53,14 +53,14 @@ impl Summary {
 
 /// The last `capacity` samples, for rolling statistics and the app's frame-time graph.
 #[derive(Clone, Debug)]
-pub struct Window {
+pub struct RecentSamples {
     samples: Vec<f64>,
     capacity: usize,
     next: usize,
 }
 
-impl Window {
-    /// An empty window holding at most `capacity` samples (at least 1).
+impl RecentSamples {
+    /// Empty, holding at most `capacity` samples (at least 1).
     #[must_use]
     pub fn new(capacity: usize) -> Self {
         let capacity = capacity.max(1);
@@ -119,14 +119,14 @@ mod tests {
     }
 
     #[test]
-    fn window_keeps_the_latest_in_order() {
-        let mut w = Window::new(3);
+    fn recent_samples_keep_the_latest_in_order() {
+        let mut w = RecentSamples::new(3);
         for x in 1..=5 {
             w.push(f64::from(x));
         }
         assert_eq!(w.iter().collect::<Vec<_>>(), [3.0, 4.0, 5.0]);
         assert_eq!(w.summary().max, 5.0);
-        let mut partial = Window::new(4);
+        let mut partial = RecentSamples::new(4);
         partial.push(1.0);
         partial.push(2.0);
         assert_eq!(partial.iter().collect::<Vec<_>>(), [1.0, 2.0]);
