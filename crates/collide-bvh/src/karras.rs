@@ -35,7 +35,7 @@ use crate::bounds::is_usable;
 use crate::flat::{FlatBvh, Inner, LEAF};
 use crate::morton::{self, Grid, UNUSABLE};
 use crate::refine::{LONG_RUN, Refiner};
-use collide_broadphase::grid::{bulk_bounds, sampled_bounds};
+use collide_broadphase::region_grid::{bulk_bounds, sampled_bounds};
 use collide_broadphase::{Parallelism, Tally, radix};
 use collide_math::{Aabb, Vec3};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};

@@ -191,9 +191,9 @@
 //! - `debug.rs`: the debug view: one box per occupied cell, the level as depth.
 //! - `grid.rs`: [`Grid`], the public type behind the `Broadphase` trait: plans, runs the passes, counts.
 //!
-//! [`bulk_bounds`]: collide_broadphase::grid::bulk_bounds
-//! [`sampled_bounds`]: collide_broadphase::grid::sampled_bounds
-//! [`OUTLIER_RATIO`]: collide_broadphase::grid::OUTLIER_RATIO
+//! [`bulk_bounds`]: collide_broadphase::region_grid::bulk_bounds
+//! [`sampled_bounds`]: collide_broadphase::region_grid::sampled_bounds
+//! [`OUTLIER_RATIO`]: collide_broadphase::region_grid::OUTLIER_RATIO
 //! [`InvalidBoxes`]: collide_broadphase::InvalidBoxes
 //! [`InvalidBoxes::Panic`]: collide_broadphase::InvalidBoxes::Panic
 //! [`is_valid_box`]: collide_broadphase::is_valid_box

@@ -22,13 +22,13 @@
 //! - **Partitions.** The rows of each level's torus are cut into partitions, the tasks of the build and the
 //!   search: as many as asked for (one when the frame runs serially), shared among the levels by their entries.
 //!
-//! [`bulk_bounds`]: collide_broadphase::grid::bulk_bounds
-//! [`sampled_bounds`]: collide_broadphase::grid::sampled_bounds
-//! [`OUTLIER_RATIO`]: collide_broadphase::grid::OUTLIER_RATIO
+//! [`bulk_bounds`]: collide_broadphase::region_grid::bulk_bounds
+//! [`sampled_bounds`]: collide_broadphase::region_grid::sampled_bounds
+//! [`OUTLIER_RATIO`]: collide_broadphase::region_grid::OUTLIER_RATIO
 
 use crate::plan::{Cells, Level, MAX_LEVELS, MAX_TORUS_BITS, Plan, XBins, is_valid, levels, natural_level};
 use collide_broadphase::Aabb;
-use collide_broadphase::grid::{bulk_bounds, sampled_bounds};
+use collide_broadphase::region_grid::{bulk_bounds, sampled_bounds};
 
 /// The most boxes the planner reads: enough for stable quantiles (the 10th percentile of 1024 is off by about a
 /// percentile), few enough to stay far below a frame's cost — the plan runs on one thread, and 4096 boxes (about

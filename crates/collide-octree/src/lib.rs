@@ -103,7 +103,7 @@
 //! built with, which was valid. So it costs nothing to the searches and appears in no pair.
 //!
 //! Far bodies do not stretch the tree. The root covers the bulk of the bodies (their full bounds, unless those are
-//! more than 4× wider than a trimmed sample's: `collide_broadphase::grid::bulk_bounds`), and the far ones fall in
+//! more than 4× wider than a trimmed sample's: `collide_broadphase::region_grid::bulk_bounds`), and the far ones fall in
 //! the border cells, whose membership reaches to infinity; a node whose items would all go down one child, or
 //! whose split the variant refuses, is re-centred on a cube around its items when they fill at most half its side
 //! (the split planes move, the membership cells still partition the parent's). One body at 1e30 among 3 000 in

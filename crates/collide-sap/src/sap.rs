@@ -10,8 +10,10 @@ use crate::pairset::PairSet;
 use crate::region::{Quantizer, Region};
 use crate::update::{self, Sorted};
 use crate::{transfers, validate};
-use collide_broadphase::grid::{GridPolicy, NO_REGIONS, RegionGrid, RegionRange, range_contains, sampled_bounds};
 use collide_broadphase::radix::sort_by_high_bits;
+use collide_broadphase::region_grid::{
+    GridPolicy, NO_REGIONS, RegionGrid, RegionRange, range_contains, sampled_bounds,
+};
 use collide_broadphase::{Aabb, Broadphase, Frame, Pair, PairList, Parallelism, Resize, Stats, Tally};
 
 /// How the last [`find_pairs`](Broadphase::find_pairs) call got its pairs.

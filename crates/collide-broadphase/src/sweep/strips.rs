@@ -108,7 +108,7 @@ const START_SAMPLE: usize = 64;
 
 // A list whose starts span more than `OUTLIER_RATIO` times the trimmed sample's range is cut over the sample's
 // range: the region grid's rule.
-use crate::grid::OUTLIER_RATIO;
+use crate::region_grid::OUTLIER_RATIO;
 
 impl Default for StartSample {
     fn default() -> Self {
