@@ -130,7 +130,7 @@ pub const GRAPH_FRAMES: usize = 240;
 
 /// The app's state.
 pub struct App {
-    /// The config the world runs, resolved (its config as written is what "save" writes).
+    /// The config the world runs, checked into a plan (its config as written is what "save" writes).
     pub plan: Plan,
     /// The UI's working copy of the config.
     pub edit: Config,
@@ -479,7 +479,7 @@ impl App {
         self.drawing.follow(&self.world);
     }
 
-    /// Switch to `config`, as edited in the panels: resolved once, then [`App::set_plan`]. A config that fails
+    /// Switch to `config`, as edited in the panels: checked once, then [`App::set_plan`]. A config that fails
     /// leaves the running world as it was, and puts the editor back in step with it.
     fn set_config(&mut self, config: Config) {
         match Plan::new(config) {

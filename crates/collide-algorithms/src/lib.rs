@@ -158,7 +158,7 @@ mod tests {
     fn auto_conforms_when_forced_to_switch_every_frame_and_every_seventh() {
         let auto = find(collide_selector::NAME).unwrap();
         for k in [1.0, 7.0] {
-            let params = Params::resolve_numbers(auto.params, [("force_every", k)]).unwrap();
+            let params = Params::from_numbers(auto.params, [("force_every", k)]).unwrap();
             collide_broadphase::conformance::assert_conforms(|| (auto.build)(&params));
         }
     }
@@ -172,7 +172,7 @@ mod tests {
         assert_eq!(selector.candidate_names(), expected);
         let list = ["sap".to_owned(), "mbp".to_owned()];
         let given = [("candidates", collide_broadphase::ParamInput::List(&list))];
-        let params = Params::resolve(auto.params, given, ALGORITHMS).unwrap();
+        let params = Params::from_input(auto.params, given, ALGORITHMS).unwrap();
         assert_eq!(collide_selector::Selector::from_params(ALGORITHMS, &params).candidate_names(), ["sap", "mbp"]);
     }
 

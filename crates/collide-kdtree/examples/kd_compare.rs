@@ -114,7 +114,7 @@ fn kd_params(text: &str) -> Params {
             (k, v.parse().expect("a number"))
         })
         .collect();
-    Params::resolve_numbers(collide_kdtree::PARAMS, given).expect("valid kd parameters")
+    Params::from_numbers(collide_kdtree::PARAMS, given).expect("valid kd parameters")
 }
 
 /// Mean, p50, p95 and the fastest of `ms`: on a busy machine the fastest frames are the ones nothing preempted.

@@ -196,7 +196,7 @@ pub const MBP_PARAMS: &[ParamSpec] = &[ParamSpec::integer(
 )];
 
 impl SweepAndPrune {
-    /// Build from resolved [`SAP_PARAMS`].
+    /// Build from checked [`SAP_PARAMS`].
     #[must_use]
     pub fn from_params(params: &collide_broadphase::Params) -> Self {
         Self::with_regions(params.get("rebuild_swaps_per_body"), params.get("regions_per_axis") as usize)
@@ -204,7 +204,7 @@ impl SweepAndPrune {
 }
 
 impl MultiBoxPruning {
-    /// Build from resolved [`MBP_PARAMS`].
+    /// Build from checked [`MBP_PARAMS`].
     #[must_use]
     pub fn from_params(params: &collide_broadphase::Params) -> Self {
         Self::new(params.get("regions_per_axis") as usize)

@@ -10,7 +10,7 @@
 //!   [`ScenePhase`]s it divides a run into. The `tour` is seven phases of [`TOUR_PHASE_STEPS`] steps built so
 //!   that different broadphases win different phases.
 //! - [`Config`]: the TOML config as written (serde, `deny_unknown_fields`) and `--set KEY=VALUE` overrides;
-//!   [`Plan`]: the config checked and resolved once — the [`Source`] of the boxes (a generated scene's [`Setup`]
+//!   [`Plan`]: the config checked once — the [`Source`] of the boxes (a generated scene's [`Setup`]
 //!   or a recorded file's [`ReplaySetup`]), the algorithm and its parameters, the [`TimePolicy`] — with errors
 //!   that name the file, the line and the valid choices ([`ConfigError`]).
 //! - [`Simulation`]: one step is integrate → boxes → broadphase → narrowphase → resolution → walls → record, one
@@ -28,7 +28,7 @@
 //!   frame and the box.
 //! - [`Run`]: what a simulation and a replay both offer — records, summary, clock, algorithm, boxes — so that the
 //!   app and the headless runner drive either without asking which.
-//! - [`memory`]: what a run needs and whether the machine has it, checked when a [`Plan`] is resolved, before
+//! - [`memory`]: what a run needs and whether the machine has it, checked when a [`Plan`] is made, before
 //!   anything is allocated (and the body columns reserved with `try_reserve` by [`Simulation::of`]).
 //!
 //! Nothing in the step allocates once its buffers have grown to the scene (pairs, contacts, boxes, motion flags).

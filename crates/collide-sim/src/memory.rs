@@ -1,7 +1,7 @@
 //! Whether the machine can hold a run, decided before anything is allocated.
 //!
 //! `bodies = 2000000000` used to end in "memory allocation failed" and a backtrace (exit code 134): the spawn
-//! asked for the whole body array at once. Now resolving the config ([`Plan::parse`](crate::Plan::parse))
+//! asked for the whole body array at once. Now checking the config ([`Plan::parse`](crate::Plan::parse))
 //! estimates what the run needs — the simulation's columns, the broadphase's structures and the per-step records —
 //! and compares it with what this machine can give ([`available`]); a run that cannot fit is a config error like
 //! any other (one line, exit code 2), naming the key and the largest body count that would fit. What the estimate
@@ -145,10 +145,10 @@ fn bytes(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Config;
+    use crate::Plan;
 
     fn setup(text: &str) -> Setup {
-        Config::parse(text, "test.toml", &[]).unwrap().resolve().unwrap()
+        Plan::parse(text, "test.toml", &[]).unwrap().scene().unwrap().clone()
     }
 
     #[test]

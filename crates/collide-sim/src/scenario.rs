@@ -5,7 +5,7 @@ use crate::Bodies;
 use collide_math::{Aabb, Obb, Quat, Rng, Vec3};
 use std::f32::consts::PI;
 
-/// A scene, resolved: every parameter the spawn needs, with the scenario's defaults filled in and checked.
+/// A scene, checked: every parameter the spawn needs, with the scenario's defaults filled in and checked.
 #[derive(Clone, Debug)]
 pub struct Setup {
     /// The scenario row.
@@ -216,7 +216,7 @@ pub struct ScenarioDescriptor {
     /// The scene's named phases, by first step, ascending (empty for scenes without phases): the records'
     /// `phase` column and the bench's per-phase sums read them.
     pub phases: &'static [ScenePhase],
-    /// The scene's static obstacles for a resolved setup (its radius and container); most scenes have none.
+    /// The scene's static obstacles for a checked setup (its radius and container); most scenes have none.
     pub obstacles: fn(&Setup) -> Vec<Obb>,
     /// The most bodies the script makes, as a multiple of the configured count (the tour doubles; 1 for scenes
     /// that never append), so that a run is refused up front when the machine cannot hold its largest moment.
@@ -728,11 +728,10 @@ mod tests {
 
     #[test]
     fn far_clusters_sit_at_the_corners_of_a_world_a_thousand_times_wider() {
-        let setup = crate::Config::parse("scenario = \"far-clusters\"\nbodies = 8000", "test", &[])
-            .and_then(|c| c.resolve())
-            .unwrap();
+        let plan = crate::Plan::parse("scenario = \"far-clusters\"\nbodies = 8000", "test", &[]).unwrap();
+        let setup = plan.scene().unwrap();
         let mut bodies = Bodies::default();
-        (setup.scenario.spawn)(&setup, &mut Rng::new(1), &mut bodies);
+        (setup.scenario.spawn)(setup, &mut Rng::new(1), &mut bodies);
         let cluster = setup.container.extents().x / FAR_SPREAD;
         // 1000 bodies per cluster at 2% volume fraction.
         let fraction = 1000.0 * mean_sphere_volume(0.5, 0.0) / cluster.powi(3);
@@ -750,7 +749,7 @@ mod tests {
     #[test]
     fn far_clusters_stay_at_their_corners() {
         let config = "scenario = \"far-clusters\"\nbodies = 800\nalgorithm = \"sap\"";
-        let mut sim = crate::Simulation::new(&crate::Config::parse(config, "test", &[]).unwrap()).unwrap();
+        let mut sim = crate::Simulation::of(&crate::Plan::parse(config, "test", &[]).unwrap()).unwrap();
         let container = sim.setup().container;
         for _ in 0..1200 {
             sim.step(1.0 / 60.0);

@@ -468,7 +468,7 @@ impl Simulation {
         (self.algorithm, &self.params)
     }
 
-    /// The resolved scene.
+    /// The scene, checked, its defaults filled in.
     #[must_use]
     pub fn setup(&self) -> &Setup {
         &self.setup

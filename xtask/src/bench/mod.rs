@@ -166,7 +166,7 @@ pub struct Ctx {
     machine: String,
     /// `--install`: the calibrate study also installs its prior.
     pub install_prior: bool,
-    /// The replay study's scenes (resolved and their headers checked before any study runs).
+    /// The replay study's scenes (found and their headers checked before any study runs).
     pub scenes: replay::Scenes,
     /// What the selector study runs (`--frames`, `--selector-scenes`, `--selector-bodies`).
     pub selector: selector_scenes::Ask,

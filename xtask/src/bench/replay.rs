@@ -57,7 +57,7 @@ pub const EVERY_FRAME_MAX: usize = 2000;
 /// contender has played the file).
 const MAX_CHECKED: usize = 64;
 
-/// Where the scenes come from, resolved before any study runs so that a bad folder or file stops the bench at once.
+/// Where the scenes come from, found before any study runs so that a bad folder or file stops the bench at once.
 #[derive(Clone, Debug)]
 pub enum Scenes {
     /// The `.aabbs` files of a folder, sorted by name, every header checked.

@@ -1,5 +1,5 @@
 use super::*;
-use crate::{Config, Simulation};
+use crate::Simulation;
 use collide_aabbs::Writer;
 use std::path::PathBuf;
 
@@ -120,13 +120,9 @@ fn replay_configs_are_checked_like_any_other() {
     assert_eq!(plan(&format!("{text}bodies = 0\nscenario = \"nope\"\n")).frames(), 5);
     let e = Simulation::of(&plan(&text)).err().expect("a replay spawns no scene").to_string();
     assert!(e.contains("spawns no scene") && !e.contains('\n'), "{e}");
-    assert!(config_of(&text).resolve().is_err(), "a replay has no setup");
+    assert!(plan(&text).scene().is_err(), "a replay has no setup");
     let e = Replay::of(&plan("bodies = 5\n")).err().expect("a scene has no file to play").to_string();
     assert!(e.contains("replay = \"FILE.aabbs\"") && !e.contains('\n'), "{e}");
-}
-
-fn config_of(text: &str) -> Config {
-    Config::parse(text, "test.toml", &[]).unwrap()
 }
 
 /// Configs written before `replay` chose the mode by itself said `scenario = "replay"` beside the file: they play
