@@ -1,3 +1,4 @@
+use crate::fnv::Fnv;
 use collide_broadphase::Resize;
 use collide_math::{Aabb, Obb, Quat, Vec3};
 use collide_narrowphase::{Shape, ShapeColumns, Solid};
@@ -340,27 +341,21 @@ impl Bodies {
     /// spin add their rotations and angular velocities (a scene without them hashes as before they existed).
     #[must_use]
     pub fn state_hash(&self) -> u64 {
-        let mut h: u64 = 0xCBF2_9CE4_8422_2325;
-        let mut eat = |x: u32| {
-            for byte in x.to_le_bytes() {
-                h ^= u64::from(byte);
-                h = h.wrapping_mul(0x0100_0000_01B3);
-            }
-        };
-        eat(self.len() as u32);
+        let mut h = Fnv::default();
+        h.add_u32(self.len() as u32);
         for (p, v) in self.position.iter().zip(&self.velocity) {
             for x in [p.x, p.y, p.z, v.x, v.y, v.z] {
-                eat(x.to_bits());
+                h.add_u32(x.to_bits());
             }
         }
         if let Some(s) = &self.spin {
             for (q, w) in s.rotation.iter().zip(&s.angular_velocity) {
                 for x in [q.x, q.y, q.z, q.w, w.x, w.y, w.z] {
-                    eat(x.to_bits());
+                    h.add_u32(x.to_bits());
                 }
             }
         }
-        h
+        h.value()
     }
 }
 

@@ -134,6 +134,7 @@ mod bodies;
 mod ccd;
 mod config;
 mod continuous;
+mod fnv;
 pub mod memory;
 mod obstacles;
 mod passes;

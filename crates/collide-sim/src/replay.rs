@@ -14,6 +14,7 @@
 //! [`Simulation`]: crate::Simulation
 
 use crate::config::{ConfigError, file_error};
+use crate::fnv::Fnv;
 use crate::plan::{Plan, ReplaySetup};
 use crate::record::{RunSummary, StepRecord};
 use collide_aabbs::{AabbsError, Header, Reader};
@@ -131,9 +132,9 @@ impl Replay {
             stats: self.broadphase.stats(),
         });
         for p in &self.pairs {
-            self.pairs_hash.add(u64::from(p.a) << 32 | u64::from(p.b));
+            self.pairs_hash.add_u64(u64::from(p.a) << 32 | u64::from(p.b));
         }
-        self.pairs_hash.add(u64::MAX);
+        self.pairs_hash.add_u64(u64::MAX);
         self.played += 1;
         Ok(true)
     }
@@ -216,7 +217,7 @@ impl Replay {
     /// agree give the same.
     #[must_use]
     pub fn pairs_hash(&self) -> u64 {
-        self.pairs_hash.0
+        self.pairs_hash.value()
     }
 
     /// The clock (the window's pace; a headless run ignores it).
@@ -275,24 +276,6 @@ impl Replay {
     #[must_use]
     pub fn summary(&self) -> RunSummary {
         RunSummary::of(&self.records)
-    }
-}
-
-/// FNV-1a over 64-bit words.
-#[derive(Clone, Copy, Debug)]
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv {
-    fn add(&mut self, word: u64) {
-        for byte in word.to_le_bytes() {
-            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-        }
     }
 }
 
