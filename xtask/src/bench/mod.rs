@@ -48,6 +48,7 @@ mod plot;
 mod progress;
 mod reference;
 mod replay;
+mod replay_play;
 mod replay_report;
 mod report;
 mod rows;

@@ -6,7 +6,7 @@
 use super::Ctx;
 use super::contenders;
 use super::plot::{Chart, Series, Style};
-use super::replay::{EVERY_FRAME_MAX, Play, Scene, last_quarter_start, row};
+use super::replay_play::{EVERY_FRAME_MAX, Play, Scene, last_quarter_start, row};
 use super::report::{self, Section};
 use super::rows::{self, Row};
 use std::fmt::Write as _;
