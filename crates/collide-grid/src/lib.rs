@@ -152,8 +152,8 @@
 //!   modelled work, so that work stealing evens them out.
 //! - The frame's motion hint is not read, and a warm grid allocates nothing per frame beyond what rayon's job
 //!   queue may (`tests/warm_allocations.rs`).
-//! - `examples/grid_timing.rs` times `grid`, `hgrid`, `octree-dup` and `mbp` side by side on the same boxes, and
-//!   is a steady workload for `valgrind --tool=callgrind`.
+//! - `cargo xtask bench --study side-by-side` (comparison `grids`) times `grid`, `hgrid`, `octree-dup` and `mbp`
+//!   interleaved on the same recorded boxes, and is a steady workload for `valgrind --tool=callgrind`.
 //!
 //! # Measured
 //!
