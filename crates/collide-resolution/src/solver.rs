@@ -23,7 +23,7 @@
 //! and stores on x86): each body is written by at most one task between two joins, so nothing races; the atomics
 //! only let tasks write entries that Rust cannot prove apart.
 //!
-//! **Bodies that spin** (`solver_spin.rs`): a step with boxes or friction resolves its manifolds beside the sphere
+//! **Bodies that spin** (`solver/spin.rs`): a step with boxes or friction resolves its manifolds beside the sphere
 //! contacts through [`Solver::solve_spin`] (a link keeps its manifold's index in its padding), on the same levels,
 //! with a second local array for the marked bodies' rotations.
 
@@ -408,11 +408,9 @@ fn for_chunks(parallelism: Parallelism, bodies: usize, f: impl Fn(Range<usize>) 
     }
 }
 
-#[path = "solver_spin.rs"]
 mod spin;
 
 pub use spin::SpinColumns;
 
 #[cfg(test)]
-#[path = "solver_tests.rs"]
 mod tests;

@@ -191,5 +191,4 @@ fn resolve_spin(state: &[Local], spin: &[LocalSpin], link: &Link, manifolds: &[(
 }
 
 #[cfg(test)]
-#[path = "solver_spin_tests.rs"]
 mod tests;
