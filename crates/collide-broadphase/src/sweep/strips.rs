@@ -12,6 +12,9 @@
 //! every pair is tested exactly once, as the plain sweeps test it.
 
 use super::{PairSink, SweepBox, sweep, sweep_two};
+// A list whose starts span more than `OUTLIER_RATIO` times the trimmed sample's range is cut over the sample's
+// range: the region grid's rule.
+use crate::region_grid::OUTLIER_RATIO;
 
 /// The most strips of a cut: past it the strips are wider than the widest box (a list spread over a range of more
 /// than 1024 box widths gains little from finer strips, and the scatter's counts stay small).
@@ -105,10 +108,6 @@ struct StartSample {
 
 /// The most starts a [`StartSample`] keeps.
 const START_SAMPLE: usize = 64;
-
-// A list whose starts span more than `OUTLIER_RATIO` times the trimmed sample's range is cut over the sample's
-// range: the region grid's rule.
-use crate::region_grid::OUTLIER_RATIO;
 
 impl Default for StartSample {
     fn default() -> Self {
