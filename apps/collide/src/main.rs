@@ -89,7 +89,7 @@ struct Cli {
     record: Option<PathBuf>,
 
     /// Replay the boxes of FILE.aabbs (Broadmark's format) instead of simulating: `replay = FILE` in the config.
-    /// The config's algorithm, parameters, frames and [time] dt apply; its scene keys do not.
+    /// The config's algorithm, parameters, frames and `[time] dt` apply; its scene keys do not.
     #[arg(long, value_name = "FILE.aabbs")]
     replay: Option<PathBuf>,
 

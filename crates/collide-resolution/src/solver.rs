@@ -49,7 +49,7 @@ const LOW_RANKS: usize = 1024;
 /// Contacts per task of the passes over contacts.
 const CONTACTS_PER_CHUNK: usize = 1024;
 
-/// Bodies per chunk of the passes over body ranges under `parallelism`: [`BODIES_PER_CHUNK`], or fewer when a
+/// Bodies per chunk of the passes over body ranges under `parallelism`: `BODIES_PER_CHUNK` (2048), or fewer when a
 /// test lowers the threshold below it (down to 64), so that its small scenes still split into several chunks.
 /// Every pass of a step over body ranges (here and in the simulation) uses this one value.
 #[must_use]

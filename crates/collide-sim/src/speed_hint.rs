@@ -11,7 +11,7 @@ use collide_math::{Aabb, Vec3};
 /// Bodies read for the hint: a stride through the columns, so the cost is bounded whatever the body count.
 const SAMPLED: usize = 256;
 
-/// The mean of `|v|·dt / size` over up to [`SAMPLED`] bodies spread through the columns, `size` being the
+/// The mean of `|v|·dt / size` over up to `SAMPLED` (256) bodies spread through the columns, `size` being the
 /// longest side of the body's box. 0 for no bodies. O(256).
 #[must_use]
 pub fn speed_hint(velocity: &[Vec3], aabbs: &[Aabb], dt: f32) -> f32 {
