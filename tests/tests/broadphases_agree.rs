@@ -6,7 +6,7 @@
 //! the **same state hash** whichever algorithm found the pairs.
 
 use collide_broadphase::{PairList, reference_pairs};
-use collide_sim::{Config, Simulation};
+use collide_sim::{Plan, Simulation};
 
 fn simulation(scenario: &str, bodies: usize, algorithm: &str, extra: &[&str]) -> Simulation {
     let mut overrides = vec![
@@ -16,7 +16,7 @@ fn simulation(scenario: &str, bodies: usize, algorithm: &str, extra: &[&str]) ->
         "seed=7".into(),
     ];
     overrides.extend(extra.iter().map(|s| (*s).to_owned()));
-    Simulation::new(&Config::parse("", "test", &overrides).expect("valid config")).expect("valid setup")
+    Simulation::of(&Plan::parse("", "test", &overrides).expect("valid config")).expect("valid setup")
 }
 
 /// Run `steps` steps of every algorithm on `scenario`, checking each step's pairs against the reference and

@@ -6,7 +6,7 @@
 
 use collide_broadphase::{PairList, reference_pairs};
 use collide_math::Rng;
-use collide_sim::{Config, Simulation};
+use collide_sim::{Plan, Simulation};
 
 /// Frames per run.
 const FRAMES: u64 = 1000;
@@ -15,7 +15,7 @@ const BODIES: usize = 500;
 
 fn churn_run(scenario: &str, algorithm: &str) {
     let overrides = [format!("scenario={scenario}"), format!("bodies={BODIES}"), format!("algorithm={algorithm}")];
-    let mut sim = Simulation::new(&Config::parse("", "churn", &overrides).unwrap()).unwrap();
+    let mut sim = Simulation::of(&Plan::parse("", "churn", &overrides).unwrap()).unwrap();
     let mut rng = Rng::new(0xC4_0123);
     let (mut expected, mut doomed) = (PairList::new(), Vec::new());
     let mut pairs_seen = 0;

@@ -1,4 +1,4 @@
-//! Every config shipped in `configs/` loads, resolves and runs: a renamed key or scenario breaks this test
+//! Every config shipped in `configs/` loads, checks and runs: a renamed key or scenario breaks this test
 //! rather than a user's first run.
 
 use collide_sim::{Plan, Simulation, Source};

@@ -12,7 +12,7 @@
 
 use collide_broadphase::Parallelism;
 use collide_broadphase::conformance::{in_pool, with_default_parallelism};
-use collide_sim::{Config, SCENARIOS, Simulation};
+use collide_sim::{Plan, SCENARIOS, Simulation};
 
 /// Bodies and steps of a scenario's run: its scripted phases whole (the tour's seven, the cluster's pull and
 /// release) and a few steps more.
@@ -52,10 +52,10 @@ fn hash_of(
 ) -> u64 {
     let mut overrides: Vec<String> = overrides.iter().map(|s| (*s).to_owned()).collect();
     overrides.extend([format!("bodies={bodies}"), format!("algorithm={algorithm}")]);
-    let config = Config::parse("", "determinism", &overrides).unwrap();
+    let plan = Plan::parse("", "determinism", &overrides).unwrap();
     in_pool(threads, || {
         with_default_parallelism(parallelism, || {
-            let mut sim = Simulation::new(&config).unwrap();
+            let mut sim = Simulation::of(&plan).unwrap();
             sim.run(steps, |_, _| {});
             sim.state_hash()
         })
@@ -136,10 +136,10 @@ fn tunnel_with_ccd_hashes_the_same_across_algorithms_and_thread_counts() {
                 shape.to_owned(),
                 format!("algorithm={algorithm}"),
             ];
-            let config = Config::parse("", "determinism", &overrides).unwrap();
+            let plan = Plan::parse("", "determinism", &overrides).unwrap();
             in_pool(threads, || {
                 with_default_parallelism(parallelism, || {
-                    let mut sim = Simulation::new(&config).unwrap();
+                    let mut sim = Simulation::of(&plan).unwrap();
                     sim.run(200, |_, _| {});
                     assert_eq!(sim.summary().tunnelled, 0, "{shape}: {algorithm} on {threads} thread(s)");
                     sim.state_hash()

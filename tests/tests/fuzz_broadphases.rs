@@ -155,8 +155,8 @@ impl World {
             Op::Break { share, seed } => {
                 let mut rng = Rng::new(u64::from(seed));
                 for i in self.some(&mut rng, share) {
-                    let kind = rng.below(u32::from(collide_broadphase::conformance::invalid::KINDS)) as u8;
-                    self.boxes[i] = collide_broadphase::conformance::invalid::corrupt(self.boxes[i], kind);
+                    let kind = rng.below(u32::from(collide_broadphase::conformance::broken::KINDS)) as u8;
+                    self.boxes[i] = collide_broadphase::conformance::broken::corrupt(self.boxes[i], kind);
                     self.broken[i] = true;
                 }
             }

@@ -1,5 +1,5 @@
 //! Property-based fuzzing of the config parser: arbitrary TOML documents and `--set` overrides give either a
-//! valid config — one that resolves, and that a simulation runs when it is small — or a one-line error naming the
+//! valid config — one that checks into a plan, and that a simulation runs when it is small — or a one-line error naming the
 //! file or the `--set`, never a panic.
 //!
 //! Documents are built from every config key (and the registry's parameters, and keys that do not exist) set to
@@ -16,16 +16,16 @@ use collide_sim::{Plan, Simulation, Source};
 use config_input::{document, override_arg};
 use proptest::prelude::*;
 
-/// Parse `text` with `overrides`: a valid config resolves to a plan of a scene (and, when small, runs a step);
+/// Parse `text` with `overrides`: a valid config checks into a plan of a scene (and, when small, runs a step);
 /// an error is one line naming its origin.
 fn check(text: &str, overrides: &[String]) -> Result<(), String> {
     match Plan::parse(text, "fuzz.toml", overrides) {
         Ok(plan) => {
             let Source::Scene(setup) = plan.source() else {
-                return Err("a config without a `replay` file resolved to a replay".into());
+                return Err("a config without a `replay` file became a replay".into());
             };
             if setup.bodies * setup.scenario.growth <= 3000 && setup.scenario.name != "tour" {
-                let mut sim = Simulation::of(&plan).map_err(|e| format!("resolved but no simulation: {e}"))?;
+                let mut sim = Simulation::of(&plan).map_err(|e| format!("planned but no simulation: {e}"))?;
                 sim.step(sim.clock().nominal_dt());
             }
             Ok(())

@@ -1,11 +1,11 @@
 //! Insta snapshots of sorted pair lists for small named scenes of the shared scenarios: a change in spawning,
 //! stepping or overlap rules shows up as a readable diff.
 
-use collide_sim::{Config, Simulation};
+use collide_sim::{Plan, Simulation};
 
 fn pairs_after(scenario: &str, bodies: usize, steps: u64) -> String {
     let overrides = [format!("scenario={scenario}"), format!("bodies={bodies}"), "seed=3".into()];
-    let mut sim = Simulation::new(&Config::parse("", "test", &overrides).unwrap()).unwrap();
+    let mut sim = Simulation::of(&Plan::parse("", "test", &overrides).unwrap()).unwrap();
     sim.run(steps, |_, _| {});
     let mut text = format!("{scenario}, {bodies} bodies, after {steps} steps: {} pairs\n", sim.pairs().len());
     let mut pairs = sim.pairs().clone();
@@ -33,13 +33,13 @@ fn cluster_200_at_its_densest() {
 
 #[test]
 fn two_balls_meet_once() {
-    let mut sim = Simulation::new(&Config::parse("scenario = \"two-balls\"", "test", &[]).unwrap()).unwrap();
+    let mut sim = Simulation::of(&Plan::parse("scenario = \"two-balls\"", "test", &[]).unwrap()).unwrap();
     sim.run(150, |_, _| {});
     let touching: Vec<String> = sim
         .records()
         .iter()
         .filter(|r| r.pairs > 0)
-        .map(|r| format!("step {}: {} pair, {} contact", r.frame, r.pairs, r.contacts))
+        .map(|r| format!("step {}: {} pair, {} contact", r.step, r.pairs, r.contacts))
         .collect();
     insta::assert_snapshot!(touching.join("\n"));
 }

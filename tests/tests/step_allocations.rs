@@ -10,7 +10,7 @@
 
 use collide_broadphase::Parallelism;
 use collide_broadphase::conformance::{in_pool, with_default_parallelism};
-use collide_sim::{Config, Simulation};
+use collide_sim::{Plan, Simulation};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -51,9 +51,9 @@ fn allocations() -> u64 {
 /// threads with every default threshold at `parallelism`.
 fn step_allocations(overrides: &[&str], warmup: u64, measured: u64, parallelism: Parallelism) -> u64 {
     let overrides: Vec<String> = overrides.iter().map(|s| (*s).to_owned()).collect();
-    let config = Config::parse("algorithm = \"brute\"\n", "test", &overrides).unwrap();
+    let plan = Plan::parse("algorithm = \"brute\"\n", "test", &overrides).unwrap();
     in_pool(2, || {
-        let mut sim = with_default_parallelism(parallelism, || Simulation::new(&config).unwrap());
+        let mut sim = with_default_parallelism(parallelism, || Simulation::of(&plan).unwrap());
         // `run` reserves its records up front; clearing keeps that capacity for the measured run.
         sim.run(warmup + measured, |_, _| {});
         sim.respawn();

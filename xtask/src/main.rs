@@ -32,7 +32,7 @@ struct Cli {
 enum Command {
     /// Run every check CI runs: fmt, the workspace tests, the renderer and app checks, the bench smoke test.
     Test(test::Args),
-    /// Measure every broadphase and the peers; write CSVs, PNG plots and report.md to bench-results/<machine>/.
+    /// Measure every broadphase and the peers; write CSVs, PNG plots and report.md to `bench-results/<machine>/`.
     Bench(bench::Args),
     /// Run the fuzz targets for N minutes with fresh seeds; failures are kept in tests/fuzz-regressions/.
     Fuzz(fuzz::Args),

@@ -19,8 +19,8 @@ use crate::settings::{CameraMode, Light, Settings};
 use crate::world::World;
 use collide_math::Aabb;
 use collide_selector::Selector;
-use collide_sim::{Config, FrameRecord, Plan, Source};
-use collide_timing::Window;
+use collide_sim::{Config, Plan, Source, StepRecord};
+use collide_timing::RecentSamples;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -130,7 +130,7 @@ pub const GRAPH_FRAMES: usize = 240;
 
 /// The app's state.
 pub struct App {
-    /// The config the world runs, resolved (its config as written is what "save" writes).
+    /// The config the world runs, checked into a plan (its config as written is what "save" writes).
     pub plan: Plan,
     /// The UI's working copy of the config.
     pub edit: Config,
@@ -157,9 +157,9 @@ pub struct App {
     /// The last message for the user.
     pub status: Option<Status>,
     /// Frame times, ms, for the graph and the fps.
-    pub frame_ms: Window,
+    pub frame_ms: RecentSamples,
     /// The last step's record.
-    pub last: FrameRecord,
+    pub last: StepRecord,
     /// Steps the last frame ran.
     pub steps_last_frame: u32,
     /// How long the last scene drawing took on the CPU side (building instances and recording), ms.
@@ -211,8 +211,8 @@ impl App {
             mouse_captured: false,
             commands: Vec::new(),
             status: None,
-            frame_ms: Window::new(GRAPH_FRAMES),
-            last: FrameRecord::default(),
+            frame_ms: RecentSamples::new(GRAPH_FRAMES),
+            last: StepRecord::default(),
             steps_last_frame: 0,
             render_ms: 0.0,
             frames: 0,
@@ -479,7 +479,7 @@ impl App {
         self.drawing.follow(&self.world);
     }
 
-    /// Switch to `config`, as edited in the panels: resolved once, then [`App::set_plan`]. A config that fails
+    /// Switch to `config`, as edited in the panels: checked once, then [`App::set_plan`]. A config that fails
     /// leaves the running world as it was, and puts the editor back in step with it.
     fn set_config(&mut self, config: Config) {
         match Plan::new(config) {

@@ -9,7 +9,7 @@ use crate::report::{self, Report};
 use collide_aabbs::{AabbsError, Writer};
 use collide_broadphase::Broadphase;
 use collide_selector::Selector;
-use collide_sim::{FrameRecord, Phase, RunSummary, write_csv};
+use collide_sim::{Phase, RunSummary, StepRecord, write_csv};
 use std::path::Path;
 
 /// Run the CLI's config headless. Errors are one line, for `error: …` and exit code 2.
@@ -62,7 +62,7 @@ fn check_decisions(cli: &Cli, broadphase: &dyn Broadphase, name: &str) -> Result
 }
 
 /// A line every `every` frames (0: none).
-fn progress(every: u64, f: u64, frames: u64, last: Option<&FrameRecord>) {
+fn progress(every: u64, f: u64, frames: u64, last: Option<&StepRecord>) {
     if every > 0 && (f + 1).is_multiple_of(every) {
         let r = last.copied().unwrap_or_default();
         eprintln!(
@@ -77,12 +77,7 @@ fn progress(every: u64, f: u64, frames: u64, last: Option<&FrameRecord>) {
 }
 
 /// The files a run writes at its end: the CSV, auto's decisions and the recording.
-fn outputs(
-    cli: &Cli,
-    records: &[FrameRecord],
-    broadphase: &dyn Broadphase,
-    recording: Recording,
-) -> Result<(), String> {
+fn outputs(cli: &Cli, records: &[StepRecord], broadphase: &dyn Broadphase, recording: Recording) -> Result<(), String> {
     if let Some(csv) = &cli.csv {
         write_csv(csv, records).map_err(|e| format!("--csv {}: {e}", csv.display()))?;
         println!("wrote {} rows to {}", records.len(), csv.display());

@@ -89,7 +89,7 @@ struct Cli {
     record: Option<PathBuf>,
 
     /// Replay the boxes of FILE.aabbs (Broadmark's format) instead of simulating: `replay = FILE` in the config.
-    /// The config's algorithm, parameters, frames and [time] dt apply; its scene keys do not.
+    /// The config's algorithm, parameters, frames and `[time] dt` apply; its scene keys do not.
     #[arg(long, value_name = "FILE.aabbs")]
     replay: Option<PathBuf>,
 
@@ -149,7 +149,7 @@ fn overrides(cli: &Cli) -> Vec<String> {
     overrides
 }
 
-/// The run's config, resolved once, and the path the window shows and saves to: CONFIG when given; else
+/// The run's config, checked once into a plan, and the path the window shows and saves to: CONFIG when given; else
 /// `configs/default.toml` when the working folder has it; else the copy built into the binary.
 fn load(cli: &Cli) -> Result<(Plan, PathBuf), ConfigError> {
     let overrides = overrides(cli);

@@ -635,7 +635,7 @@ fn stats(ui: &mut Ui, app: &App) {
 }
 
 /// The scene's phase at the last step, or `-` for scenes without phases.
-fn phase_label(r: &collide_sim::FrameRecord) -> &'static str {
+fn phase_label(r: &collide_sim::StepRecord) -> &'static str {
     if r.phase.is_empty() { "-" } else { r.phase }
 }
 

@@ -29,7 +29,7 @@
 //!   [`sweep::Strips`], [`sweep::sweep_strips`], [`sweep::sweep_two_strips`], a sorted list cut across a cross
 //!   axis so that a sweep tests only boxes in the same or neighbouring strips) and its branch-free pair buffer
 //!   ([`sweep::PairSink`]);
-//! - [`grid`]: the coarse region grid, planned by one function from an algorithm's [`grid::GridPolicy`];
+//! - [`region_grid`]: the coarse region grid, planned by one function from an algorithm's [`region_grid::GridPolicy`];
 //! - [`ownership`]: the min-corner rule that reports a pair found in several cells once;
 //! - [`parallel`]: [`Parallelism`], the one serial-or-parallel threshold, and the one place work is sent to
 //!   rayon's threads ([`Parallelism::for_each`], [`parallel::PairChunks`]). With the `profile` feature each
@@ -48,7 +48,7 @@
 //!   candidates (boxes that overlap the scanning box on the sweep axis); each candidate is one four-lane
 //!   comparison. [`sweep::all_pairs`]: m(m − 1)/2 tests, no order needed. In strips ([`sweep::sweep_strips`]):
 //!   O(m + n + t') for n strips, t' the candidates within neighbouring strips.
-//! - [`grid::RegionGrid::plan`]: O(n); a box's regions O(1), visiting them O(regions touched).
+//! - [`region_grid::RegionGrid::plan`]: O(n); a box's regions O(1), visiting them O(regions touched).
 //! - [`parallel::PairChunks::run`]: the work itself plus one copy of the pairs found in parallel (each chunk's
 //!   buffer appended in order).
 //!
@@ -65,7 +65,6 @@
 
 mod debug;
 mod frame;
-pub mod grid;
 pub mod invalid;
 mod oracle;
 pub mod ownership;
@@ -74,6 +73,7 @@ pub mod parallel;
 mod params;
 pub mod prefetch;
 pub mod radix;
+pub mod region_grid;
 mod stats;
 pub mod sweep;
 

@@ -27,7 +27,7 @@ pub enum ParamKind {
         integer: bool,
     },
     /// A non-empty list of registry names, none of them in `excluded` (the meta-broadphase's candidates). The
-    /// default is every registered algorithm not excluded; it is resolved against the table the algorithm is
+    /// default is every registered algorithm not excluded; it is read against the table the algorithm is
     /// built with, so algorithms registered later join by their row.
     Algorithms {
         /// Names that may not be listed (the oracle, the meta-broadphase itself).
@@ -74,7 +74,7 @@ impl ParamSpec {
     }
 }
 
-/// A resolved parameter value.
+/// A checked parameter value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamValue {
     /// A number.
@@ -94,7 +94,7 @@ pub enum ParamInput<'a> {
     List(&'a [String]),
 }
 
-/// Resolved parameter values: every parameter of the algorithm, checked, defaults filled in.
+/// Checked parameter values: every parameter of the algorithm, checked, defaults filled in.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Params {
     values: Vec<(&'static str, ParamValue)>,
@@ -103,7 +103,7 @@ pub struct Params {
 impl Params {
     /// Check `given` against `spec` (unknown names, ranges, whole numbers, registry names) and fill in the
     /// defaults. `registry` is the table names are checked against.
-    pub fn resolve<'s>(
+    pub fn from_input<'s>(
         spec: &'static [ParamSpec],
         given: impl IntoIterator<Item = (&'s str, ParamInput<'s>)>,
         registry: &[AlgorithmDescriptor],
@@ -126,20 +126,20 @@ impl Params {
                     }
                     ParamValue::Number(value)
                 }
-                ParamKind::Algorithms { .. } => ParamValue::Algorithms(resolve_names(s, input, registry)?),
+                ParamKind::Algorithms { .. } => ParamValue::Algorithms(check_names(s, input, registry)?),
             };
             params.set_value(s.name, value);
         }
         Ok(params)
     }
 
-    /// [`Params::resolve`] for numbers only (code and tests that set numeric parameters; a list parameter given
+    /// [`Params::from_input`] for numbers only (code and tests that set numeric parameters; a list parameter given
     /// this way is an error, since no registry is at hand to check its names).
-    pub fn resolve_numbers<'s>(
+    pub fn from_numbers<'s>(
         spec: &'static [ParamSpec],
         given: impl IntoIterator<Item = (&'s str, f64)>,
     ) -> Result<Self, ParamError> {
-        Self::resolve(spec, given.into_iter().map(|(n, v)| (n, ParamInput::Number(v))), &[])
+        Self::from_input(spec, given.into_iter().map(|(n, v)| (n, ParamInput::Number(v))), &[])
     }
 
     /// Every parameter at its default.
@@ -150,7 +150,7 @@ impl Params {
 
     /// The number `name`. Panics when the algorithm asks for a parameter its own spec does not declare, or
     /// declares as a list — a programming error caught by the first test, never by user input (that goes
-    /// through [`Params::resolve`]).
+    /// through [`Params::from_input`]).
     #[must_use]
     pub fn get(&self, name: &str) -> f64 {
         match self.value(name) {
@@ -205,7 +205,7 @@ impl Params {
 }
 
 /// Check a list of names against the registry and the spec's exclusions.
-fn resolve_names(
+fn check_names(
     spec: &ParamSpec,
     input: ParamInput<'_>,
     registry: &[AlgorithmDescriptor],
@@ -352,7 +352,7 @@ pub struct AlgorithmDescriptor {
     pub summary: &'static str,
     /// Its tunable parameters.
     pub params: &'static [ParamSpec],
-    /// Build one with resolved parameters.
+    /// Build one with checked parameters.
     pub build: fn(&Params) -> Box<dyn Broadphase>,
 }
 
@@ -399,68 +399,4 @@ pub fn find_algorithm<'t>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const SPEC: &[ParamSpec] =
-        &[ParamSpec::integer("max_leaf", "", 32.0, 1.0, 1024.0), ParamSpec::number("loose", "", 2.0, 1.0, 4.0)];
-
-    fn n(name: &str, value: f64) -> (&str, ParamInput<'_>) {
-        (name, ParamInput::Number(value))
-    }
-
-    #[test]
-    fn resolve_fills_defaults_and_rejects_bad_values_by_name() {
-        let p = Params::resolve(SPEC, [n("max_leaf", 8.0)], &[]).unwrap();
-        assert_eq!(p.get("max_leaf"), 8.0);
-        assert_eq!(p.get("loose"), 2.0);
-        assert_eq!(p.to_string(), "max_leaf=8 loose=2");
-        let e = Params::resolve(SPEC, [n("max_leef", 8.0)], &[]).unwrap_err();
-        assert_eq!(e.to_string(), "unknown parameter `max_leef`; valid parameters: max_leaf, loose");
-        let e = Params::resolve(SPEC, [n("max_leaf", 0.0)], &[]).unwrap_err();
-        assert!(e.to_string().contains("1..=1024"), "{e}");
-        assert!(Params::resolve(SPEC, [n("max_leaf", 2.5)], &[]).is_err());
-        assert!(Params::resolve(SPEC, [n("loose", f64::NAN)], &[]).is_err());
-        let e = Params::resolve(SPEC, [("loose", ParamInput::Text("big"))], &[]).unwrap_err();
-        assert_eq!(e.to_string(), "`loose` must be a number");
-    }
-
-    fn dummy(_: &Params) -> Box<dyn Broadphase> {
-        unreachable!("the list tests never build")
-    }
-
-    const LIST: &[ParamSpec] = &[ParamSpec::algorithms("candidates", "", &["brute", "auto"])];
-
-    fn registry() -> Vec<AlgorithmDescriptor> {
-        ["brute", "sap", "mbp", "auto"]
-            .into_iter()
-            .map(|name| AlgorithmDescriptor { name, summary: "", params: &[], build: dummy })
-            .collect()
-    }
-
-    #[test]
-    fn algorithm_lists_check_names_against_the_registry_and_the_exclusions() {
-        let table = registry();
-        let p = Params::defaults(LIST);
-        assert!(p.algorithms("candidates").is_empty(), "the default is every accepted name");
-        assert_eq!(p.to_string(), "candidates=all");
-        assert_eq!(LIST[0].accepted_names(&table).collect::<Vec<_>>(), ["sap", "mbp"]);
-
-        let p = Params::resolve(LIST, [("candidates", ParamInput::Text("mbp, sap,mbp"))], &table).unwrap();
-        assert_eq!(p.algorithms("candidates"), ["mbp", "sap"], "order kept, repeats dropped");
-        assert_eq!(p.to_string(), "candidates=mbp|sap");
-        let list = ["sap".to_owned()];
-        let p = Params::resolve(LIST, [("candidates", ParamInput::List(&list))], &table).unwrap();
-        assert_eq!(p.algorithms("candidates"), ["sap"]);
-
-        let e = Params::resolve(LIST, [("candidates", ParamInput::Text("brute"))], &table).unwrap_err();
-        assert_eq!(e.to_string(), "`candidates`: `brute` is not a candidate; valid names: sap, mbp");
-        let e = Params::resolve(LIST, [("candidates", ParamInput::Text("sapp"))], &table).unwrap_err();
-        assert!(e.to_string().contains("`sapp` is not a candidate"), "{e}");
-        let e = Params::resolve(LIST, [("candidates", ParamInput::List(&[]))], &table).unwrap_err();
-        assert_eq!(e.to_string(), "`candidates` is empty: name at least one of sap, mbp");
-        let e = Params::resolve(LIST, [n("candidates", 3.0)], &table).unwrap_err();
-        assert!(e.to_string().starts_with("`candidates` must be a list"), "{e}");
-        assert_eq!(e.param_name(), "candidates");
-    }
-}
+mod tests;

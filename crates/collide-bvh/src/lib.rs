@@ -190,8 +190,9 @@
 //! | `uniform` | 10⁶ | `mbp` | `parry-bvh-rebuild` | 0.19 / 0.18 |
 //!
 //! Issue 14's target for `bvh-dynamic` (≤ ⅕ of `parry-bvh-refit` on `slow` at 10⁵, no motion hint, as the peers
-//! study runs it), with xtask's `tree_peers` example (a recording of 200 frames, 120 of them warm-up, both
-//! contenders interleaved frame by frame inside `on_worker`, 2 threads), the version with the re-insertions
+//! study runs it), with xtask's former `tree_peers` example — now the bench's `side-by-side` study, comparison
+//! `trees` — (a recording of 200 frames, 120 of them warm-up, both contenders interleaved frame by frame inside
+//! `on_worker`, 2 threads), the version with the re-insertions
 //! beside the walk against the one before it, in turn, three rounds each, load average 1.5–1.9:
 //!
 //! | bodies | before: ours / parry-refit, ms | ratio | re-insertions beside the walk | ratio |

@@ -480,7 +480,7 @@ fn lbvh_stats_describe_the_tree() {
 
 #[test]
 fn params_map_to_the_config() {
-    let p = collide_broadphase::Params::resolve_numbers(
+    let p = collide_broadphase::Params::from_numbers(
         crate::DYNAMIC_PARAMS,
         [("horizon", 30.0), ("margin", 0.2), ("settle", 4.0), ("rebuild_share", 0.5)],
     )

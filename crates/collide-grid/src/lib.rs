@@ -152,8 +152,8 @@
 //!   modelled work, so that work stealing evens them out.
 //! - The frame's motion hint is not read, and a warm grid allocates nothing per frame beyond what rayon's job
 //!   queue may (`tests/warm_allocations.rs`).
-//! - `examples/grid_timing.rs` times `grid`, `hgrid`, `octree-dup` and `mbp` side by side on the same boxes, and
-//!   is a steady workload for `valgrind --tool=callgrind`.
+//! - `cargo xtask bench --study side-by-side` (comparison `grids`) times `grid`, `hgrid`, `octree-dup` and `mbp`
+//!   interleaved on the same recorded boxes, and is a steady workload for `valgrind --tool=callgrind`.
 //!
 //! # Measured
 //!
@@ -191,9 +191,9 @@
 //! - `debug.rs`: the debug view: one box per occupied cell, the level as depth.
 //! - `grid.rs`: [`Grid`], the public type behind the `Broadphase` trait: plans, runs the passes, counts.
 //!
-//! [`bulk_bounds`]: collide_broadphase::grid::bulk_bounds
-//! [`sampled_bounds`]: collide_broadphase::grid::sampled_bounds
-//! [`OUTLIER_RATIO`]: collide_broadphase::grid::OUTLIER_RATIO
+//! [`bulk_bounds`]: collide_broadphase::region_grid::bulk_bounds
+//! [`sampled_bounds`]: collide_broadphase::region_grid::sampled_bounds
+//! [`OUTLIER_RATIO`]: collide_broadphase::region_grid::OUTLIER_RATIO
 //! [`InvalidBoxes`]: collide_broadphase::InvalidBoxes
 //! [`InvalidBoxes::Panic`]: collide_broadphase::InvalidBoxes::Panic
 //! [`is_valid_box`]: collide_broadphase::is_valid_box

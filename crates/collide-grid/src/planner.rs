@@ -22,13 +22,13 @@
 //! - **Partitions.** The rows of each level's torus are cut into partitions, the tasks of the build and the
 //!   search: as many as asked for (one when the frame runs serially), shared among the levels by their entries.
 //!
-//! [`bulk_bounds`]: collide_broadphase::grid::bulk_bounds
-//! [`sampled_bounds`]: collide_broadphase::grid::sampled_bounds
-//! [`OUTLIER_RATIO`]: collide_broadphase::grid::OUTLIER_RATIO
+//! [`bulk_bounds`]: collide_broadphase::region_grid::bulk_bounds
+//! [`sampled_bounds`]: collide_broadphase::region_grid::sampled_bounds
+//! [`OUTLIER_RATIO`]: collide_broadphase::region_grid::OUTLIER_RATIO
 
 use crate::plan::{Cells, Level, MAX_LEVELS, MAX_TORUS_BITS, Plan, XBins, is_valid, levels, natural_level};
 use collide_broadphase::Aabb;
-use collide_broadphase::grid::{bulk_bounds, sampled_bounds};
+use collide_broadphase::region_grid::{bulk_bounds, sampled_bounds};
 
 /// The most boxes the planner reads: enough for stable quantiles (the 10th percentile of 1024 is off by about a
 /// percentile), few enough to stay far below a frame's cost — the plan runs on one thread, and 4096 boxes (about
@@ -336,107 +336,4 @@ fn auto_cell(reference: f32, factor: f32, bounds: &Aabb, n: usize) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use collide_math::{Rng, Vec3};
-
-    fn request(kind: Kind, parts: usize) -> Request {
-        Request { kind, cell_factor: 2.0, cell_size: 0.0, parts }
-    }
-
-    #[test]
-    fn uniform_cells_follow_the_median_box_and_tori_the_body_count() {
-        let mut rng = Rng::new(1);
-        // 10 000 boxes of side 1 (a few of side 50) over x in [0, 1000], y and z in [0, 100].
-        let aabbs: Vec<Aabb> = (0..10_000)
-            .map(|i| {
-                let c = Vec3::new(rng.range_f32(0.0, 1000.0), rng.range_f32(0.0, 100.0), rng.range_f32(0.0, 100.0));
-                Aabb::from_center_radius(c, if i % 100 == 0 { 25.0 } else { 0.5 })
-            })
-            .collect();
-        let (mut planner, mut plan) = (Planner::default(), Plan::default());
-        planner.plan(&aabbs, &request(Kind::Uniform, 16), &mut plan);
-        assert_eq!(plan.cells.edge, [2.0, 2.0]);
-        // Side 50 over cells of 2: 25 or 26 cells, natural level 4 or 5. Merging the small bodies into cells of 32
-        // or more would put hundreds in a column: the small bodies keep level 0, and the large ones share one level
-        // (a level each would make each scan level 0 for a handful of bodies).
-        let big = plan.map[5];
-        assert_eq!(plan.present, 1 | 1 << big, "{:#b}", plan.present);
-        assert_eq!((plan.map[0], plan.map[4]), (0, big));
-        assert!(plan.map.windows(2).all(|w| w[0] <= w[1]) && (0..MAX_LEVELS).all(|l| usize::from(plan.map[l]) >= l));
-        // Level 0: the bounds' 75 × 75 cells (side 50 reaches 25 past them) fold onto 64 × 64 (at most 4950
-        // columns); the large bodies' level holds the bounds' few cells on at least 4 × 4 columns.
-        assert_eq!(plan.levels[0].torus(), [64, 64]);
-        assert_eq!(plan.levels[usize::from(big)].torus(), [4, 4]);
-        // 16 partitions asked for, shared by the levels' work; each level at least one.
-        let parts = [plan.levels[0].parts(), plan.levels[usize::from(big)].parts()];
-        assert!(parts[0] >= 4 && parts[1] >= 1 && parts[0] + parts[1] <= 32, "{parts:?}");
-        assert_eq!(plan.parts(), parts[0] + parts[1]);
-        // Serially: one partition per level.
-        planner.plan(&aabbs, &request(Kind::Uniform, 1), &mut plan);
-        assert_eq!(plan.part_level, [0, big]);
-    }
-
-    #[test]
-    fn a_level_the_sample_missed_is_added_and_kept() {
-        let mut rng = Rng::new(2);
-        let mut aabbs: Vec<Aabb> =
-            (0..5000).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(100.0)), 0.5)).collect();
-        aabbs[1] = Aabb::from_center_radius(Vec3::splat(50.0), 10.0);
-        for kind in [Kind::Uniform, Kind::Hierarchical] {
-            let (mut planner, mut plan) = (Planner::default(), Plan::default());
-            let req = request(kind, 1);
-            planner.plan(&aabbs, &req, &mut plan);
-            assert_eq!(plan.present, 1, "{kind:?}: the sample (a stride of 2) misses body 1");
-            assert!(!planner.met(1, &req, &mut plan), "nothing new");
-            // Side 20 over cells of 2: 10 or 11 cells, natural level 3 or 4.
-            let big = natural_level(plan.cells.of_box([40.0; 2], [60.0; 2]));
-            assert!(planner.met(1 | 1 << big, &req, &mut plan), "{kind:?}");
-            assert_eq!(plan.present, 1 | 1 << big);
-            assert_eq!(plan.part_level, [0, big as u8]);
-            planner.plan(&aabbs, &req, &mut plan);
-            assert_eq!(plan.present, 1 | 1 << big, "{kind:?}: kept from the last frame");
-        }
-    }
-
-    #[test]
-    fn degenerate_scenes_still_get_a_usable_plan() {
-        let (mut planner, mut plan) = (Planner::default(), Plan::default());
-        for (name, aabbs) in [
-            ("empty", vec![]),
-            ("one point", vec![Aabb::from_center_radius(Vec3::splat(3.0), 0.0); 100]),
-            ("points", (0..100).map(|i| Aabb::from_center_radius(Vec3::splat(i as f32), 0.0)).collect()),
-            ("huge", vec![Aabb::new(Vec3::splat(-1e30), Vec3::splat(1e30)); 3]),
-        ] {
-            for kind in [Kind::Uniform, Kind::Hierarchical] {
-                planner.plan(&aabbs, &request(kind, 4), &mut plan);
-                let c = plan.cells.edge[0];
-                assert!(c > 0.0 && c.is_finite(), "{name}: cell {c}");
-                assert_eq!(plan.parts() == 0, name == "empty", "{name}: a partition per level present");
-            }
-        }
-        // Points 1 apart on a diagonal of 100: cells from the density, 99 / 100^(1/3).
-        let points: Vec<Aabb> = (0..100).map(|i| Aabb::from_center_radius(Vec3::splat(i as f32), 0.0)).collect();
-        planner.plan(&points, &request(Kind::Uniform, 1), &mut plan);
-        assert!((plan.cells.edge[0] - 99.0 / 100f64.cbrt()).abs() < 1e-3, "{:?}", plan.cells.edge);
-        // A fixed cell size wins.
-        let fixed = Request { cell_size: 3.5, ..request(Kind::Uniform, 1) };
-        planner.plan(&[Aabb::from_center_radius(Vec3::ZERO, 1.0)], &fixed, &mut plan);
-        assert_eq!(plan.cells.edge, [3.5, 3.5]);
-    }
-
-    #[test]
-    fn tori_fit_the_bounds_or_fold_onto_the_budget() {
-        assert_eq!(torus_bits([51.0, 51.0], 10_000.0), [6, 6]);
-        assert_eq!(torus_bits([270.0, 70.0], 1e6), [8, 6], "270 cells fold onto 256, 70 onto 64");
-        assert_eq!(torus_bits([90.0, 90.0], 1e6), [7, 7], "90 cells are too many to fold onto 64");
-        assert_eq!(torus_bits([3.0, 0.5], 10_000.0), [2, 2], "at least four columns along each axis");
-        // 50 000 × 50 000 cells, 100 000 entries: folded onto 2^15 columns, square.
-        assert_eq!(torus_bits([5e4, 5e4], 1e5), [7, 8]);
-        // A flat world: the thin axis keeps its cells.
-        assert_eq!(torus_bits([1e6, 2.0], 1e5), [13, 2]);
-        assert_eq!(torus_bits([f64::INFINITY, f64::NAN], 10.0), [2, 2]);
-        assert_eq!(torus_bits([3e4, 20.0], 1e5), [11, 4], "15 bits: the thin axis keeps its 20 cells, folded onto 16");
-        assert_eq!(torus_bits([1e9, 1e9], 1e12), [MAX_TORUS_BITS, MAX_TORUS_BITS]);
-    }
-}
+mod tests;

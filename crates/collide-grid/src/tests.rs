@@ -218,14 +218,14 @@ fn stats_count_the_cells_and_the_work() {
 #[test]
 fn params_map_to_the_config() {
     let p =
-        collide_broadphase::Params::resolve_numbers(crate::PARAMS, [("cell_factor", 3.0), ("cell_size", 2.5)]).unwrap();
+        collide_broadphase::Params::from_numbers(crate::PARAMS, [("cell_factor", 3.0), ("cell_size", 2.5)]).unwrap();
     let grid = Grid::from_params(Kind::Hierarchical, &p);
     assert_eq!(grid.config().cell_factor, 3.0);
     assert_eq!(grid.config().cell_size, 2.5);
     assert_eq!(grid.name(), "hgrid");
     let d = Grid::from_params(Kind::Uniform, &collide_broadphase::Params::defaults(crate::PARAMS));
     assert_eq!((d.name(), d.config()), ("grid", GridConfig::default()));
-    assert!(collide_broadphase::Params::resolve_numbers(crate::PARAMS, [("cell_factor", 0.1)]).is_err());
+    assert!(collide_broadphase::Params::from_numbers(crate::PARAMS, [("cell_factor", 0.1)]).is_err());
     // A factor below 1/4 and a non-finite cell size are clamped.
     let clamped =
         Grid::new(Kind::Uniform, GridConfig { cell_factor: 0.01, cell_size: f32::NAN, ..GridConfig::default() });

@@ -386,7 +386,7 @@ fn debug_geometry_shows_every_node_clipped_to_the_bodies() {
 
 #[test]
 fn params_map_to_the_config() {
-    let p = collide_broadphase::Params::resolve_numbers(
+    let p = collide_broadphase::Params::from_numbers(
         crate::PARAMS,
         [("max_leaf", 7.0), ("period", 0.5), ("max_ratio", 3.0), ("max_depth", 20.0)],
     )

@@ -17,8 +17,8 @@ use crate::tree::{
     ITEM_BYTES, Item, NODE_BYTES, NONE, Node, Shape, Tree, Variant, center, child_mask, child_of_point, sides,
     split_is_useless, split_keeps_too_many,
 };
-use collide_broadphase::grid::{bulk_bounds, sampled_bounds_of};
 use collide_broadphase::radix::{float_key, sort_by_high_bits};
+use collide_broadphase::region_grid::{bulk_bounds, sampled_bounds_of};
 use collide_broadphase::{Parallelism, Tally};
 use collide_math::{Aabb, Vec3};
 
@@ -102,7 +102,7 @@ impl TreeBuilder {
         let mut tally = Tally::work(input.len() as u64, input.len() as u64 * ITEM_BYTES);
         // The root covers the bulk of the bodies: a few far ones (at ±1e30, say) fall in the border cells, whose
         // membership reaches to infinity, instead of stretching the root so that the others need 100 levels to
-        // separate (`collide_broadphase::grid::bulk_bounds`: the full bounds unless they are 4× a trimmed
+        // separate (`collide_broadphase::region_grid::bulk_bounds`: the full bounds unless they are 4× a trimmed
         // sample's, O(64) per build).
         let bulk = bulk_bounds(Aabb::new(bmin, bmax), sampled_bounds_of(input, |it| &it.aabb));
         let (bmin, bmax) = (bulk.min, bulk.max);

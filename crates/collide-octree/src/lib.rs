@@ -77,8 +77,9 @@
 //! only when at least [`OctreeConfig::static_share`] (0.7) of the bodies did not move in the frame, and dropped
 //! when fewer than 0.6 are still live in it.
 //!
-//! Measured on the `rest` workload of the `octree_timing` example (uniform bodies, 90% at rest), serial CPU per
-//! frame, split on against off (best of several runs, Debian 12, 2 cores, shared machine):
+//! Measured on the `rest` workload of the former `octree_timing` example (uniform bodies, 90% at rest; the bench's
+//! `side-by-side` study, comparison `octrees`, now runs this scene), serial CPU per frame, split on against off
+//! (best of several runs, Debian 12, 2 cores, shared machine):
 //!
 //! | bodies | dup            | nodup          |
 //! |--------|----------------|----------------|
@@ -103,7 +104,7 @@
 //! built with, which was valid. So it costs nothing to the searches and appears in no pair.
 //!
 //! Far bodies do not stretch the tree. The root covers the bulk of the bodies (their full bounds, unless those are
-//! more than 4× wider than a trimmed sample's: `collide_broadphase::grid::bulk_bounds`), and the far ones fall in
+//! more than 4× wider than a trimmed sample's: `collide_broadphase::region_grid::bulk_bounds`), and the far ones fall in
 //! the border cells, whose membership reaches to infinity; a node whose items would all go down one child, or
 //! whose split the variant refuses, is re-centred on a cube around its items when they fill at most half its side
 //! (the split planes move, the membership cells still partition the parent's). One body at 1e30 among 3 000 in
@@ -189,7 +190,7 @@
 //! - `looseness` 2 is the classic choice; 1 makes loose behave like nodup by centre, larger values push bodies
 //!   deeper at the cost of more overlapping loose bounds.
 //! - Scenes where most bodies rest gain most from the static/dynamic split (at 90% at rest and 10⁵ bodies: 3.5×
-//!   serial in `octree_timing`, above; 2–2.3× through `collide --headless` with 2 threads); it
+//!   serial in the measurement above; 2–2.3× through `collide --headless` with 2 threads); it
 //!   costs one O(n) comparison when fewer rest than `static_share` (turn it off with `static_split = 0` if even
 //!   that matters). Give the frame the motion hint ([`Frame::with_moved`](collide_broadphase::Frame::with_moved))
 //!   when you know it: the classification then reads a flag per body instead of comparing two boxes.

@@ -293,8 +293,8 @@ fn nodup_keeps_root_straddlers_at_the_root() {
 
 #[test]
 fn params_map_to_the_config() {
-    let p = collide_broadphase::Params::resolve_numbers(crate::LOOSE_PARAMS, [("max_leaf", 7.0), ("looseness", 1.5)])
-        .unwrap();
+    let p =
+        collide_broadphase::Params::from_numbers(crate::LOOSE_PARAMS, [("max_leaf", 7.0), ("looseness", 1.5)]).unwrap();
     let o = Octree::from_params(Variant::Loose, &p);
     assert_eq!(o.config().max_leaf, 7);
     assert_eq!(o.config().max_depth, 10);
@@ -302,11 +302,11 @@ fn params_map_to_the_config() {
     assert!(o.config().static_split, "on by default");
     assert_eq!(o.name(), "octree-loose");
     for (value, on) in [(0.0, false), (1.0, true)] {
-        let p = collide_broadphase::Params::resolve_numbers(crate::PARAMS, [("static_split", value)]).unwrap();
+        let p = collide_broadphase::Params::from_numbers(crate::PARAMS, [("static_split", value)]).unwrap();
         assert_eq!(Octree::from_params(Variant::Dup, &p).config().static_split, on);
     }
-    assert!(collide_broadphase::Params::resolve_numbers(crate::PARAMS, [("static_split", 0.5)]).is_err());
-    assert!(collide_broadphase::Params::resolve_numbers(crate::PARAMS, [("static_split", 2.0)]).is_err());
+    assert!(collide_broadphase::Params::from_numbers(crate::PARAMS, [("static_split", 0.5)]).is_err());
+    assert!(collide_broadphase::Params::from_numbers(crate::PARAMS, [("static_split", 2.0)]).is_err());
 }
 
 /// A dense cloud of bodies as large as a twentieth of it: hundreds straddle every plane of the upper nodes, so

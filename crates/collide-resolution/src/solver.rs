@@ -23,7 +23,7 @@
 //! and stores on x86): each body is written by at most one task between two joins, so nothing races; the atomics
 //! only let tasks write entries that Rust cannot prove apart.
 //!
-//! **Bodies that spin** (`solver_spin.rs`): a step with boxes or friction resolves its manifolds beside the sphere
+//! **Bodies that spin** (`solver/spin.rs`): a step with boxes or friction resolves its manifolds beside the sphere
 //! contacts through [`Solver::solve_spin`] (a link keeps its manifold's index in its padding), on the same levels,
 //! with a second local array for the marked bodies' rotations.
 
@@ -49,7 +49,7 @@ const LOW_RANKS: usize = 1024;
 /// Contacts per task of the passes over contacts.
 const CONTACTS_PER_CHUNK: usize = 1024;
 
-/// Bodies per chunk of the passes over body ranges under `parallelism`: [`BODIES_PER_CHUNK`], or fewer when a
+/// Bodies per chunk of the passes over body ranges under `parallelism`: `BODIES_PER_CHUNK` (2048), or fewer when a
 /// test lowers the threshold below it (down to 64), so that its small scenes still split into several chunks.
 /// Every pass of a step over body ranges (here and in the simulation) uses this one value.
 #[must_use]
@@ -408,11 +408,9 @@ fn for_chunks(parallelism: Parallelism, bodies: usize, f: impl Fn(Range<usize>) 
     }
 }
 
-#[path = "solver_spin.rs"]
 mod spin;
 
 pub use spin::SpinColumns;
 
 #[cfg(test)]
-#[path = "solver_tests.rs"]
 mod tests;

@@ -467,5 +467,4 @@ pub fn spin_wall(state: &mut SpinState, shape: WallShape, container: &Aabb, mate
 }
 
 #[cfg(test)]
-#[path = "spin_tests.rs"]
 mod tests;

@@ -62,7 +62,7 @@
 //! where it makes the sort keys, `pair-count` where it makes each axis's keys (comparing one axis at a time would
 //! pair an inverted box).
 //!
-//! The grids of `sap` and `mbp` cover the bulk of the bodies (`collide_broadphase::grid`'s plan): a few bodies at
+//! The grids of `sap` and `mbp` cover the bulk of the bodies (`collide_broadphase::region_grid`'s plan): a few bodies at
 //! ±1e30 go to the border regions instead of stretching every region so that all the others share one, which made
 //! `mbp` a single sort-and-sweep of everything. `sap` decides whether its grid is outgrown from the same trimmed
 //! sample, so far bodies do not re-plan it either. `sort-sweep` and `pair-count` sort far coordinates like any
@@ -76,7 +76,7 @@
 //! procedure, tested directly); bodies moving between regions (`transfers.rs`), the frame pass (`update.rs`) and
 //! the invariants' check (`validate.rs`); and on top the public types (`sap.rs`, `mbp.rs`, `sort_sweep.rs`,
 //! `pair_count.rs`). The radix sort, the box sweep (`sort-sweep` and `mbp`), the region grid and its planning
-//! (`sap` and `mbp`, each with its own [`GridPolicy`](collide_broadphase::grid::GridPolicy) explained beside
+//! (`sap` and `mbp`, each with its own [`GridPolicy`](collide_broadphase::region_grid::GridPolicy) explained beside
 //! it), the min-corner ownership rule (`mbp`) and the parallel runner are `collide-broadphase`'s, shared with the
 //! octrees and the crates to come.
 //!
@@ -196,7 +196,7 @@ pub const MBP_PARAMS: &[ParamSpec] = &[ParamSpec::integer(
 )];
 
 impl SweepAndPrune {
-    /// Build from resolved [`SAP_PARAMS`].
+    /// Build from checked [`SAP_PARAMS`].
     #[must_use]
     pub fn from_params(params: &collide_broadphase::Params) -> Self {
         Self::with_regions(params.get("rebuild_swaps_per_body"), params.get("regions_per_axis") as usize)
@@ -204,7 +204,7 @@ impl SweepAndPrune {
 }
 
 impl MultiBoxPruning {
-    /// Build from resolved [`MBP_PARAMS`].
+    /// Build from checked [`MBP_PARAMS`].
     #[must_use]
     pub fn from_params(params: &collide_broadphase::Params) -> Self {
         Self::new(params.get("regions_per_axis") as usize)

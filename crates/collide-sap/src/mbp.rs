@@ -11,13 +11,13 @@
 //! entered in — exactly one region reports the pair, with no hash set or sort-and-dedup pass. Pairs of bodies
 //! that sit in one region each skip the check.
 //!
-//! The grid is `collide_broadphase::grid`'s, planned every frame; each region's sort-and-sweep is the shared box
+//! The grid is `collide_broadphase::region_grid`'s, planned every frame; each region's sort-and-sweep is the shared box
 //! sweep (`collide_broadphase::sweep`) over records named by their place in the region, so that the ownership
 //! check of the pairs found reads the region's own records. Regions are independent, so they are processed in
 //! parallel (rayon) in chunks of about equal entry counts.
 //!
 //! The grid covers the bulk of the bodies: a few far ones (at ±1e30, say) go to the border regions instead of
-//! stretching every region over the whole range (`collide_broadphase::grid`'s plan), which would put all the others
+//! stretching every region over the whole range (`collide_broadphase::region_grid`'s plan), which would put all the others
 //! into one region and make this one sort-and-sweep of everything. An invalid box (`collide_broadphase::invalid`)
 //! is in no region: the pass that computes every body's regions leaves it out.
 //!
@@ -36,10 +36,10 @@
 //! each and never smaller than twice the mean box size. Set it by hand for strongly clustered scenes, where a
 //! finer grid splits the clusters. From [`Parallelism::DEFAULT_MIN_WORK`] bodies the regions run on all threads.
 
-use collide_broadphase::grid::{GridPolicy, NO_REGIONS, RegionGrid, RegionRange, range_contains, range_len};
 use collide_broadphase::ownership::owner_point;
 use collide_broadphase::parallel::PairChunks;
 use collide_broadphase::radix::float_key;
+use collide_broadphase::region_grid::{GridPolicy, NO_REGIONS, RegionGrid, RegionRange, range_contains, range_len};
 use collide_broadphase::sweep::{PairSink, SinkBuffer, SweepBox, sweep_sparse};
 use collide_broadphase::{Aabb, Broadphase, DebugBox, DebugGeometry, Frame, Pair, PairList, Parallelism, Stats, Tally};
 

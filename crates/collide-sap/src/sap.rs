@@ -10,8 +10,10 @@ use crate::pairset::PairSet;
 use crate::region::{Quantizer, Region};
 use crate::update::{self, Sorted};
 use crate::{transfers, validate};
-use collide_broadphase::grid::{GridPolicy, NO_REGIONS, RegionGrid, RegionRange, range_contains, sampled_bounds};
 use collide_broadphase::radix::sort_by_high_bits;
+use collide_broadphase::region_grid::{
+    GridPolicy, NO_REGIONS, RegionGrid, RegionRange, range_contains, sampled_bounds,
+};
 use collide_broadphase::{Aabb, Broadphase, Frame, Pair, PairList, Parallelism, Resize, Stats, Tally};
 
 /// How the last [`find_pairs`](Broadphase::find_pairs) call got its pairs.
@@ -60,8 +62,9 @@ pub const MAX_SAP_REGIONS_PER_AXIS: usize = 64;
 
 /// SAP's automatic grid ([`GridPolicy`]).
 const GRID: GridPolicy = GridPolicy {
-    // About 256 bodies per region measured best with the `sap_timing` example (128: more transfers and copies;
-    // 512 equal): a region's arrays of a few thousand endpoints stay in L1/L2 while they are sorted.
+    // About 256 bodies per region measured best with the former `sap_timing` example (128: more transfers and
+    // copies; 512 equal): a region's arrays of a few thousand endpoints stay in L1/L2 while they are sorted. The
+    // bench's `side-by-side` study (comparison `sap`) now sets the regional SAP beside the thesis's one region.
     bodies_per_region: SweepAndPrune::BODIES_PER_REGION,
     // Regions at least 4 mean boxes wide: a body is copied into (1 + 1/4)³ ≈ 2 regions at most on average, each
     // copy three arrays to sort and refresh every frame, and a body crosses a border (a transfer: a merge and a
@@ -123,8 +126,8 @@ impl Default for SweepAndPrune {
 }
 
 impl SweepAndPrune {
-    /// The default swap budget per body, per axis and frame. Measured with the `sap_timing` example at 10⁵ bodies
-    /// (2 cores, loaded): a swap with its events costs ~13 ns, and multi-box pruning, which answers while the
+    /// The default swap budget per body, per axis and frame. Measured with the former `sap_timing` example at 10⁵
+    /// bodies (2 cores, loaded): a swap with its events costs ~13 ns, and multi-box pruning, which answers while the
     /// budget keeps failing, ~7.5 ms — about 2 swaps per body and axis. Regions make 0.13 swaps per body and axis on
     /// thesis-slow at 10⁵ bodies and 0.34 at 10⁶; the thesis's full speed makes ~8 (37 ms incremental against
     /// 7.5 ms for multi-box pruning), so the budget stops those frames. With global arrays (`regions_per_axis =

@@ -20,8 +20,8 @@
 
 use crate::endpoints::{body, is_end, merge_into, of_box, order, relabel};
 use crate::region::{Quantizer, Region};
-use collide_broadphase::grid::{RegionRange, range_contains};
 use collide_broadphase::radix::float_key;
+use collide_broadphase::region_grid::{RegionRange, range_contains};
 use collide_broadphase::{Aabb, Pair, Tally};
 
 /// Gather the members' boxes of this frame into the region's local keys and quantised intervals: one random read

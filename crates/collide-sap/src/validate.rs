@@ -7,7 +7,7 @@ use crate::endpoints::{body, first_unsorted, is_end, order};
 use crate::pairset::PairSet;
 use crate::region::Region;
 use collide_broadphase::Pair;
-use collide_broadphase::grid::{RegionGrid, RegionRange, range_contains, range_len};
+use collide_broadphase::region_grid::{RegionGrid, RegionRange, range_contains, range_len};
 use std::collections::HashSet;
 
 /// Per body and axis, the keys of its begin and end read back from the arrays (equal in every region), with the

@@ -3,7 +3,7 @@
 //! Every key has a default (`#[serde(default)]`), so a config names only what differs; unknown keys are errors
 //! (`deny_unknown_fields`), because a misspelt key silently ignored is a wrong experiment. Errors name the
 //! file and line of the offending key (or the `--set` that set it) and, where there is a list, the valid
-//! choices. A config is checked by resolving it, once, into a [`Plan`](crate::Plan) (`plan.rs`).
+//! choices. A config is checked once, into a [`Plan`](crate::Plan) (`plan.rs`).
 
 use collide_broadphase::{ParamInput, ParamValue};
 use collide_timing::DtPolicy;
@@ -115,7 +115,7 @@ impl ParamEntry {
         }
     }
 
-    /// The form [`Params::resolve`](collide_algorithms::Params::resolve) checks.
+    /// The form [`Params::from_input`](collide_algorithms::Params::from_input) checks.
     #[must_use]
     pub fn input(&self) -> ParamInput<'_> {
         match self {

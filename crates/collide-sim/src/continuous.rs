@@ -14,7 +14,7 @@
 //! - [`Detection::obstacles`], after the walls: every body pushed out of the obstacles (`obstacles.rs`; with `ccd`,
 //!   those a crowd pushed through one put back on their side first); out, the bodies that crossed one, counted.
 //!
-//! The counts add up to [`FrameRecord::tunnelled`](crate::FrameRecord::tunnelled).
+//! The counts add up to [`StepRecord::tunnelled`](crate::StepRecord::tunnelled).
 
 use crate::Bodies;
 use crate::ccd::Impacts;

@@ -10,11 +10,11 @@
 //!   [`ScenePhase`]s it divides a run into. The `tour` is seven phases of [`TOUR_PHASE_STEPS`] steps built so
 //!   that different broadphases win different phases.
 //! - [`Config`]: the TOML config as written (serde, `deny_unknown_fields`) and `--set KEY=VALUE` overrides;
-//!   [`Plan`]: the config checked and resolved once — the [`Source`] of the boxes (a generated scene's [`Setup`]
+//!   [`Plan`]: the config checked once — the [`Source`] of the boxes (a generated scene's [`Setup`]
 //!   or a recorded file's [`ReplaySetup`]), the algorithm and its parameters, the [`TimePolicy`] — with errors
 //!   that name the file, the line and the valid choices ([`ConfigError`]).
 //! - [`Simulation`]: one step is integrate → boxes → broadphase → narrowphase → resolution → walls → record, one
-//!   list of stages, each a puffin scope and a timed field of the [`FrameRecord`], each handing the next what it
+//!   list of stages, each a puffin scope and a timed field of the [`StepRecord`], each handing the next what it
 //!   found. The box phase fills the broadphase's motion hint (`Frame::with_moved`) as it writes the boxes, and
 //!   lists the bodies outside the container; the broadphase's pairs go to the narrowphase; the narrowphase's
 //!   contacts go to resolution, which marks their bodies (`collide_resolution::ContactBodies`) and recomputes a
@@ -28,7 +28,7 @@
 //!   frame and the box.
 //! - [`Run`]: what a simulation and a replay both offer — records, summary, clock, algorithm, boxes — so that the
 //!   app and the headless runner drive either without asking which.
-//! - [`memory`]: what a run needs and whether the machine has it, checked when a [`Plan`] is resolved, before
+//! - [`memory`]: what a run needs and whether the machine has it, checked when a [`Plan`] is made, before
 //!   anything is allocated (and the body columns reserved with `try_reserve` by [`Simulation::of`]).
 //!
 //! Nothing in the step allocates once its buffers have grown to the scene (pairs, contacts, boxes, motion flags).
@@ -98,7 +98,7 @@
 //! by `box_box` and the spin response against the immovable obstacle), and a body whose centre ended on the
 //! other side of an obstacle's mid-plane (across its thinnest axis) along a path that met it (the body's own shape
 //! on its path) is counted as tunnelled — one that was pushed out on the far side included. The counts are
-//! [`FrameRecord::tunnelled`], the CSV's `tunnelled` column and the run summary's total. With `ccd` the pair
+//! [`StepRecord::tunnelled`], the CSV's `tunnelled` column and the run summary's total. With `ccd` the pair
 //! count is 0 by construction (every meeting is resolved or, measured again, did not happen), and so is the wall
 //! count: a body's own motion stops at the wall's face, and a body the contact solver pushed through (a crowd's
 //! push-out, which no time of impact sees) is put back on its side before the count — how often is
@@ -134,6 +134,7 @@ mod bodies;
 mod ccd;
 mod config;
 mod continuous;
+mod fnv;
 pub mod memory;
 mod obstacles;
 mod passes;
@@ -154,7 +155,7 @@ mod tunnelling;
 pub use bodies::{Bodies, Spin};
 pub use config::{Config, ConfigError, DEFAULT_FRAMES, ParamEntry, PolicyName, TimeConfig};
 pub use plan::{Plan, ReplaySetup, Source, TimePolicy};
-pub use record::{CSV_HEADER, FrameRecord, RunSummary, write_csv};
+pub use record::{CSV_HEADER, RunSummary, StepRecord, write_csv};
 pub use replay::Replay;
 pub use run::Run;
 pub use scenario::{SCENARIOS, ScenarioDescriptor, ScenePhase, Setup, ShapeMix, TOUR_PHASE_STEPS, find_scenario};

@@ -1,7 +1,7 @@
 //! Whether the machine can hold a run, decided before anything is allocated.
 //!
 //! `bodies = 2000000000` used to end in "memory allocation failed" and a backtrace (exit code 134): the spawn
-//! asked for the whole body array at once. Now resolving the config ([`Plan::parse`](crate::Plan::parse))
+//! asked for the whole body array at once. Now checking the config ([`Plan::parse`](crate::Plan::parse))
 //! estimates what the run needs — the simulation's columns, the broadphase's structures and the per-step records —
 //! and compares it with what this machine can give ([`available`]); a run that cannot fit is a config error like
 //! any other (one line, exit code 2), naming the key and the largest body count that would fit. What the estimate
@@ -13,7 +13,7 @@
 //! (8 bytes each, and 40 per contact) come on top: they depend on the scene, not on the body count, and a
 //! scene dense enough for them to matter is far from these limits.
 
-use crate::record::FrameRecord;
+use crate::record::StepRecord;
 use crate::scenario::Setup;
 
 /// Bytes the simulation keeps per body: position, velocity (12 each), radius, inverse mass (4 each), last
@@ -54,7 +54,7 @@ pub struct Need {
 pub fn estimate(setup: &Setup, algorithm: &str, frames: u64) -> Need {
     let bodies = setup.bodies.saturating_mul(setup.scenario.growth);
     let per_body = SIM_BYTES_PER_BODY + broadphase_bytes_per_body(algorithm, bodies);
-    let records = frames.saturating_mul(size_of::<FrameRecord>() as u64);
+    let records = frames.saturating_mul(size_of::<StepRecord>() as u64);
     let bytes = (bodies as u64).saturating_mul(per_body).saturating_add(records);
     Need { bodies, per_body, records, bytes }
 }
@@ -80,7 +80,7 @@ pub const REPLAY_BYTES_PER_BOX: u64 = 49;
 #[must_use]
 pub fn estimate_replay(n: usize, algorithm: &str, frames: u64) -> Need {
     let per_body = REPLAY_BYTES_PER_BOX + broadphase_bytes_per_body(algorithm, n);
-    let records = frames.saturating_mul(size_of::<FrameRecord>() as u64);
+    let records = frames.saturating_mul(size_of::<StepRecord>() as u64);
     let bytes = (n as u64).saturating_mul(per_body).saturating_add(records);
     Need { bodies: n, per_body, records, bytes }
 }
@@ -90,7 +90,7 @@ pub fn estimate_replay(n: usize, algorithm: &str, frames: u64) -> Need {
 pub enum TooBig {
     /// The bodies (and their structures) are most of it.
     Bodies,
-    /// The per-frame records are most of it.
+    /// The per-step records are most of it.
     Frames,
 }
 
@@ -103,13 +103,13 @@ pub fn check(need: &Need, algorithm: &str, available: Option<u64>) -> Result<(),
     }
     let body_bytes = need.bytes - need.records;
     if need.records > body_bytes {
-        let frames = available / (size_of::<FrameRecord>() as u64).max(1);
+        let frames = available / (size_of::<StepRecord>() as u64).max(1);
         return Err((
             TooBig::Frames,
             format!(
                 "a headless run keeps one {}-byte record per frame: about {} for these frames, and this machine has \
                  {} available; use at most about {frames} frames",
-                size_of::<FrameRecord>(),
+                size_of::<StepRecord>(),
                 bytes(need.records),
                 bytes(available)
             ),
@@ -143,59 +143,4 @@ fn bytes(n: u64) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::Config;
-
-    fn setup(text: &str) -> Setup {
-        Config::parse(text, "test.toml", &[]).unwrap().resolve().unwrap()
-    }
-
-    #[test]
-    fn the_estimate_grows_with_bodies_growth_and_frames() {
-        let plain = estimate(&setup("bodies = 1000\n"), "octree-dup", 600);
-        assert_eq!(plain.bodies, 1000);
-        assert_eq!(plain.per_body, SIM_BYTES_PER_BODY + 750);
-        assert_eq!(plain.bytes, 1000 * plain.per_body + 600 * size_of::<FrameRecord>() as u64);
-        let tour = estimate(&setup("scenario = \"tour\"\nbodies = 1000\n"), "octree-dup", 600);
-        assert_eq!(tour.bodies, 2000, "the tour doubles");
-        let unknown = estimate(&setup("bodies = 1000\n"), "not-measured-yet", 0);
-        assert_eq!(unknown.per_body, SIM_BYTES_PER_BODY + 1_500, "an unlisted algorithm is estimated high");
-        let small = estimate(&setup("bodies = 10000\n"), "pair-count", 0).per_body;
-        let large = estimate(&setup("bodies = 80000\n"), "pair-count", 0).per_body;
-        assert!(large > 3 * small, "pair counting grows per body: {small} then {large}");
-    }
-
-    #[test]
-    fn a_run_that_does_not_fit_says_how_many_bodies_or_frames_would() {
-        // Parsing this config would already refuse it on this machine: the count is set after.
-        let mut huge = setup("bodies = 1000\n");
-        huge.bodies = 2_000_000_000;
-        let need = estimate(&huge, "octree-dup", 600);
-        let (blame, message) = check(&need, "octree-dup", Some(8_000_000_000)).unwrap_err();
-        assert_eq!(blame, TooBig::Bodies);
-        assert!(message.contains("needs about 1.6 TB") && message.contains("816 bytes per body"), "{message}");
-        assert!(
-            message.contains("this machine has 8.0 GB available; about 9803") && !message.contains('\n'),
-            "{message}"
-        );
-        assert!(check(&need, "octree-dup", None).is_ok(), "nothing known of the machine: no check");
-        let frames = estimate(&setup("bodies = 1000\n"), "octree-dup", 100_000_000_000);
-        let (blame, message) = check(&frames, "octree-dup", Some(8_000_000_000)).unwrap_err();
-        assert_eq!(blame, TooBig::Frames);
-        assert!(message.contains("use at most about"), "{message}");
-        assert!(check(&estimate(&setup(""), "auto", 600), "auto", Some(8_000_000_000)).is_ok(), "the default fits");
-        assert_eq!(
-            (bytes(512), bytes(1_500), bytes(7_600_000_000)),
-            ("512 B".into(), "1.5 KB".into(), "7.6 GB".into())
-        );
-    }
-
-    #[test]
-    fn this_machine_reports_its_memory() {
-        if cfg!(target_os = "linux") {
-            let bytes = available().expect("/proc/meminfo");
-            assert!(bytes > 64 << 20, "{bytes}");
-        }
-    }
-}
+mod tests;

@@ -1,7 +1,7 @@
-//! A config resolved once: what a run plays, with which broadphase, at what pace.
+//! A config checked once into a plan: what a run plays, with which broadphase, at what pace.
 //!
 //! [`Config`] is the config as written — the TOML's keys, which the app's panels edit and "save" writes. A
-//! [`Plan`] is that config checked and resolved, once, into what a run needs:
+//! [`Plan`] is that config checked, once, and turned into what a run needs:
 //!
 //! - the [`Source`] of the boxes: a generated scene ([`Setup`], the scenario's defaults filled in) or a recorded
 //!   `.aabbs` file ([`ReplaySetup`], its header read and checked);
@@ -26,7 +26,7 @@ use collide_timing::{Clock, DtPolicy};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-/// A config checked and resolved once (see the module docs).
+/// A config checked once, and what a run needs of it (see the module docs).
 #[derive(Clone)]
 pub struct Plan {
     config: Config,
@@ -94,7 +94,7 @@ impl fmt::Debug for Plan {
 }
 
 impl Plan {
-    /// Read the config at `path`, apply `overrides` (`KEY=VALUE`, dotted keys for tables) and resolve it.
+    /// Read the config at `path`, apply `overrides` (`KEY=VALUE`, dotted keys for tables) and check it into a plan.
     pub fn load(path: &Path, overrides: &[String]) -> Result<Self, ConfigError> {
         let origin = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
@@ -105,20 +105,21 @@ impl Plan {
         Self::parse(&text, &origin, overrides)
     }
 
-    /// Parse config `text` (named `origin` in errors), apply `overrides` and resolve it. On error nothing is
+    /// Parse config `text` (named `origin` in errors), apply `overrides` and check it into a plan. On error nothing is
     /// returned: there is no half-applied config.
     pub fn parse(text: &str, origin: &str, overrides: &[String]) -> Result<Self, ConfigError> {
         let (config, written) = Config::read(text, origin, overrides)?;
-        Self::resolve(config, &written)
+        Self::checked(config, &written)
     }
 
-    /// Resolve a config built or edited in code (the app's panels). Its errors have no line to point at: they are
+    /// Check a config built or edited in code (the app's panels). Its errors have no line to point at: they are
     /// named `config`.
     pub fn new(config: Config) -> Result<Self, ConfigError> {
-        Self::resolve(config, &Written::named("config"))
+        Self::checked(config, &Written::named("config"))
     }
 
-    fn resolve(config: Config, written: &Written) -> Result<Self, ConfigError> {
+    /// Check every key `config` holds, each error pointed at its key by `written`, and build the plan.
+    fn checked(config: Config, written: &Written) -> Result<Self, ConfigError> {
         let checks = Checks { config: &config, written };
         // In the order the keys are read: the scenario first, then the algorithm, then the rest.
         let (source, algorithm, params) = match &config.replay {
@@ -203,28 +204,6 @@ fn not_this_source(message: String) -> ConfigError {
     ConfigError { origin: "config".into(), line: None, message }
 }
 
-/// A config's checks without the plan, for code that edits a config before running it (the bench builds its
-/// configs in code, and changes them between runs).
-impl Config {
-    /// Read `path`, apply `overrides` and check it, keeping only the config as written: for code that edits a
-    /// config before running it. A run resolves its config once, with [`Plan::load`].
-    pub fn load(path: &Path, overrides: &[String]) -> Result<Self, ConfigError> {
-        Plan::load(path, overrides).map(Plan::into_config)
-    }
-
-    /// Parse `text` (named `origin` in errors), apply `overrides` and check it, keeping only the config as
-    /// written (see [`Config::load`]; a run uses [`Plan::parse`]).
-    pub fn parse(text: &str, origin: &str, overrides: &[String]) -> Result<Self, ConfigError> {
-        Plan::parse(text, origin, overrides).map(Plan::into_config)
-    }
-
-    /// Check the config and resolve the generated scene it describes, the scenario's defaults filled in (for code
-    /// that builds a simulation from parts; a run takes a whole [`Plan`]). A replay has no scene: an error.
-    pub fn resolve(&self) -> Result<Setup, ConfigError> {
-        Plan::new(self.clone())?.scene().cloned()
-    }
-}
-
 /// The checks of one config, each error pointed at its key by where the config was written.
 struct Checks<'a> {
     config: &'a Config,
@@ -237,7 +216,7 @@ impl Checks<'_> {
     }
 
     /// The algorithm row, every `[params.NAME]` table (each names a registered algorithm and holds its
-    /// parameters), and the chosen algorithm's parameters resolved.
+    /// parameters), and the chosen algorithm's parameters checked.
     fn algorithm(&self) -> Result<(&'static AlgorithmDescriptor, Params), ConfigError> {
         let config = self.config;
         let descriptor =
@@ -248,11 +227,11 @@ impl Checks<'_> {
                 let key = table.keys().next().map_or("", String::as_str);
                 self.err(&["params", name, key], format!("in [params.{name}]: {e}"))
             })?;
-            let params = Params::resolve(d.params, table.iter().map(|(k, v)| (k.as_str(), v.input())), ALGORITHMS)
+            let params = Params::from_input(d.params, table.iter().map(|(k, v)| (k.as_str(), v.input())), ALGORITHMS)
                 .map_err(|e| {
-                    let key = e.param_name().to_owned();
-                    self.err(&["params", name, &key], format!("in [params.{name}]: {e}"))
-                })?;
+                let key = e.param_name().to_owned();
+                self.err(&["params", name, &key], format!("in [params.{name}]: {e}"))
+            })?;
             if d.name == descriptor.name {
                 chosen = Some(params);
             }

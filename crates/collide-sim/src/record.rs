@@ -6,9 +6,9 @@ use std::path::Path;
 
 /// What one step did and how long each phase took.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct FrameRecord {
-    /// The step number, from 0.
-    pub frame: u64,
+pub struct StepRecord {
+    /// The step number, from 0 (the CSV keeps the column name `frame`, which scripts and tests read).
+    pub step: u64,
     /// Bodies in the step.
     pub n: u32,
     /// The registry name of the broadphase that answered (for `auto`, the candidate it ran).
@@ -41,12 +41,12 @@ resolution_ms,walls_ms,pairs,contacts,removed,tunnelled,relative_dt,stats";
 
 /// Write `records` as CSV to `path`: a header row, then one row per step. Written to a temporary file beside
 /// `path` and renamed, so that an interrupted write never leaves a half file under the real name.
-pub fn write_csv(path: &Path, records: &[FrameRecord]) -> std::io::Result<()> {
+pub fn write_csv(path: &Path, records: &[StepRecord]) -> std::io::Result<()> {
     let mut text = String::with_capacity(64 + records.len() * 160);
     text.push_str(CSV_HEADER);
     text.push('\n');
     for r in records {
-        let _ = write!(text, "{},{},{},{},{:.4},{:.4}", r.frame, r.n, r.algorithm, r.phase, r.dt_ms, r.step_ms);
+        let _ = write!(text, "{},{},{},{},{:.4},{:.4}", r.step, r.n, r.algorithm, r.phase, r.dt_ms, r.step_ms);
         for phase in Phase::ALL {
             let _ = write!(text, ",{:.4}", r.phases.get(phase));
         }
@@ -79,17 +79,17 @@ pub struct RunSummary {
     pub mean_contacts: f64,
     /// Bodies removed for non-finite state over the run.
     pub removed: u64,
-    /// Tunnelled bodies and pairs over the run ([`FrameRecord::tunnelled`]), warm-up included.
+    /// Tunnelled bodies and pairs over the run ([`StepRecord::tunnelled`]), warm-up included.
     pub tunnelled: u64,
 }
 
 impl RunSummary {
     /// Summarise `records`, skipping the first `min(10, frames / 10)` as warm-up.
     #[must_use]
-    pub fn of(records: &[FrameRecord]) -> Self {
+    pub fn of(records: &[StepRecord]) -> Self {
         let warmup = (records.len() / 10).min(10);
         let measured = &records[warmup..];
-        let of = |f: &dyn Fn(&FrameRecord) -> f64| Summary::of(&measured.iter().map(f).collect::<Vec<_>>());
+        let of = |f: &dyn Fn(&StepRecord) -> f64| Summary::of(&measured.iter().map(f).collect::<Vec<_>>());
         let mut phase_means = [0.0; 6];
         for (slot, phase) in phase_means.iter_mut().zip(Phase::ALL) {
             *slot = of(&|r| r.phases.get(phase)).mean;

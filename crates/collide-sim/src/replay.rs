@@ -14,8 +14,9 @@
 //! [`Simulation`]: crate::Simulation
 
 use crate::config::{ConfigError, file_error};
+use crate::fnv::Fnv;
 use crate::plan::{Plan, ReplaySetup};
-use crate::record::{FrameRecord, RunSummary};
+use crate::record::{RunSummary, StepRecord};
 use collide_aabbs::{AabbsError, Header, Reader};
 use collide_algorithms::{AlgorithmDescriptor, Params};
 use collide_broadphase::parallel::on_worker;
@@ -40,7 +41,7 @@ pub struct Replay {
     params: Params,
     broadphase: Box<dyn Broadphase>,
     pairs: PairList,
-    records: Vec<FrameRecord>,
+    records: Vec<StepRecord>,
     /// Frames fed so far.
     played: u64,
     /// FNV-1a over every played frame's sorted pairs, each frame closed by a marker.
@@ -90,7 +91,7 @@ impl Replay {
 
     /// Feed the next frame to the broadphase: read it, mark the boxes that changed, find the pairs (sorted after
     /// the timed phase, so that the pairs hash and the drawn pairs do not depend on the algorithm), record. `Ok(None)` once the frames to play are done or the file has ended.
-    pub fn step(&mut self) -> Result<Option<&FrameRecord>, AabbsError> {
+    pub fn step(&mut self) -> Result<Option<&StepRecord>, AabbsError> {
         let fed = on_worker(|| self.step_on_this_thread())?;
         Ok(if fed { self.records.last() } else { None })
     }
@@ -116,8 +117,8 @@ impl Replay {
         }
         timer.end(Phase::Broadphase);
         self.pairs.sort();
-        self.records.push(FrameRecord {
-            frame,
+        self.records.push(StepRecord {
+            step: frame,
             n: self.aabbs.len() as u32,
             algorithm: self.broadphase.active_name(),
             phase: "",
@@ -131,9 +132,9 @@ impl Replay {
             stats: self.broadphase.stats(),
         });
         for p in &self.pairs {
-            self.pairs_hash.add(u64::from(p.a) << 32 | u64::from(p.b));
+            self.pairs_hash.add_u64(u64::from(p.a) << 32 | u64::from(p.b));
         }
-        self.pairs_hash.add(u64::MAX);
+        self.pairs_hash.add_u64(u64::MAX);
         self.played += 1;
         Ok(true)
     }
@@ -216,7 +217,7 @@ impl Replay {
     /// agree give the same.
     #[must_use]
     pub fn pairs_hash(&self) -> u64 {
-        self.pairs_hash.0
+        self.pairs_hash.value()
     }
 
     /// The clock (the window's pace; a headless run ignores it).
@@ -260,9 +261,9 @@ impl Replay {
         (self.algorithm, &self.params)
     }
 
-    /// Every frame's record so far.
+    /// Every step's record so far (one step per frame).
     #[must_use]
-    pub fn records(&self) -> &[FrameRecord] {
+    pub fn records(&self) -> &[StepRecord] {
         &self.records
     }
 
@@ -275,24 +276,6 @@ impl Replay {
     #[must_use]
     pub fn summary(&self) -> RunSummary {
         RunSummary::of(&self.records)
-    }
-}
-
-/// FNV-1a over 64-bit words.
-#[derive(Clone, Copy, Debug)]
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv {
-    fn add(&mut self, word: u64) {
-        for byte in word.to_le_bytes() {
-            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-        }
     }
 }
 

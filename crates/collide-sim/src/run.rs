@@ -6,7 +6,7 @@
 //! step by step. What only one of them has (the bodies, the scene's setup; the file's header, seeking) stays on
 //! the type.
 
-use crate::record::{FrameRecord, RunSummary};
+use crate::record::{RunSummary, StepRecord};
 use crate::{Replay, Simulation};
 use collide_aabbs::AabbsError;
 use collide_algorithms::{AlgorithmDescriptor, Params};
@@ -17,7 +17,7 @@ use collide_timing::Clock;
 /// A run of a simulation or a replay (see the module docs).
 pub trait Run {
     /// Every step's record since the start or since they were last cleared.
-    fn records(&self) -> &[FrameRecord];
+    fn records(&self) -> &[StepRecord];
 
     /// Forget the records (the app keeps only the last: a long session's would grow without bound).
     fn clear_records(&mut self);
@@ -71,7 +71,7 @@ pub trait Run {
 /// handed to the type's own.
 macro_rules! same_named {
     ($t:ident) => {
-        fn records(&self) -> &[FrameRecord] {
+        fn records(&self) -> &[StepRecord] {
             $t::records(self)
         }
 

@@ -1,6 +1,6 @@
 use crate::continuous::{self, Continuous};
 use crate::passes::{BoxPass, WallLists};
-use crate::record::{FrameRecord, RunSummary};
+use crate::record::{RunSummary, StepRecord};
 use crate::scenario::{Setup, pull_toward};
 use crate::stages::{Contacts, Geometry, NarrowphaseBuffers, StepContext, shape_stages};
 use crate::{Bodies, Config, ConfigError, Plan};
@@ -45,7 +45,7 @@ pub struct Simulation {
     rng: Rng,
     step: u64,
     time: f64,
-    records: Vec<FrameRecord>,
+    records: Vec<StepRecord>,
     last_frame_seconds: f32,
     // Reused buffers for the rare removal of non-finite bodies (and for `churn`).
     doomed: Vec<u32>,
@@ -199,7 +199,7 @@ impl Simulation {
     }
 
     /// One step of `dt` seconds: script → integrate → boxes → broadphase → narrowphase → resolution → walls →
-    /// record, each phase a timed field of the [`FrameRecord`] and a puffin scope; data flows one way, each phase
+    /// record, each phase a timed field of the [`StepRecord`] and a puffin scope; data flows one way, each phase
     /// handing the next what it found (boxes, pairs, contacts, the contacts' bodies). In a scene that can tunnel,
     /// continuous detection adds its parts at their places (`continuous.rs`).
     ///
@@ -207,7 +207,7 @@ impl Simulation {
     /// sections of the broadphase would often run serially on a two-core machine. A caller that steps many
     /// times from outside the pool saves the hand-over per step by wrapping its loop in [`on_worker`] itself
     /// (as [`Simulation::run`] and [`Simulation::frame`] do).
-    pub fn step(&mut self, dt: f32) -> &FrameRecord {
+    pub fn step(&mut self, dt: f32) -> &StepRecord {
         on_worker(|| self.step_on_this_thread(dt));
         self.records.last().expect("a step records itself")
     }
@@ -339,8 +339,8 @@ impl Simulation {
     }
 
     fn record(&mut self, dt: f32, start: Instant, timer: &PhaseTimer, removed: u32, tunnelled: u32) {
-        let record = FrameRecord {
-            frame: self.step,
+        let record = StepRecord {
+            step: self.step,
             n: self.bodies.len() as u32,
             algorithm: self.broadphase.active_name(),
             phase: self.setup.scenario.phase_at(self.step),
@@ -468,7 +468,7 @@ impl Simulation {
         (self.algorithm, &self.params)
     }
 
-    /// The resolved scene.
+    /// The scene, checked, its defaults filled in.
     #[must_use]
     pub fn setup(&self) -> &Setup {
         &self.setup
@@ -499,7 +499,7 @@ impl Simulation {
 
     /// Every step's record so far.
     #[must_use]
-    pub fn records(&self) -> &[FrameRecord] {
+    pub fn records(&self) -> &[StepRecord] {
         &self.records
     }
 

@@ -13,12 +13,12 @@
 use collide_math::{Quat, Vec3};
 use collide_narrowphase::Shape;
 use collide_resolution::advance_rotation;
-use collide_sim::{Bodies, Config, Simulation, Spin};
+use collide_sim::{Bodies, Plan, Simulation, Spin};
 use glam::DVec3;
 
 fn sim(overrides: &[&str]) -> Simulation {
     let overrides: Vec<String> = overrides.iter().map(|s| (*s).to_owned()).collect();
-    Simulation::new(&Config::parse("", "shapes test", &overrides).unwrap()).unwrap()
+    Simulation::of(&Plan::parse("", "shapes test", &overrides).unwrap()).unwrap()
 }
 
 const DT: f32 = 1.0 / 60.0;

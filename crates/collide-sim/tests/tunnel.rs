@@ -2,11 +2,11 @@
 //! body is on, and the velocities and momentum of a head-on pair — independent of the `tunnelled` counter, which
 //! is checked against them.
 
-use collide_sim::{Config, Simulation, Spin};
+use collide_sim::{Plan, Simulation, Spin};
 
 fn sim(overrides: &[&str]) -> Simulation {
     let overrides: Vec<String> = overrides.iter().map(|s| (*s).to_owned()).collect();
-    Simulation::new(&Config::parse("", "tunnel test", &overrides).unwrap()).unwrap()
+    Simulation::of(&Plan::parse("", "tunnel test", &overrides).unwrap()).unwrap()
 }
 
 /// The tunnel's wall is the plane x = 0; every body starts on its −x side.
@@ -127,11 +127,11 @@ fn head_on_with_ccd_the_spheres_bounce_at_the_time_of_impact() {
 #[test]
 fn ccd_is_a_checked_boolean_key() {
     // The config's usual error for a wrong type: the file, the line, what was expected.
-    let err = Config::parse("seed = 3\nccd = \"yes\"\n", "bad.toml", &[]).unwrap_err().to_string();
+    let err = Plan::parse("seed = 3\nccd = \"yes\"\n", "bad.toml", &[]).unwrap_err().to_string();
     assert!(err.starts_with("bad.toml:2") && err.contains("boolean"), "{err}");
-    let err = Config::parse("", "x", &["ccd=2".to_owned()]).unwrap_err().to_string();
+    let err = Plan::parse("", "x", &["ccd=2".to_owned()]).unwrap_err().to_string();
     assert!(err.contains("ccd") && err.contains("boolean"), "{err}");
-    assert!(!Config::parse("", "x", &[]).unwrap().ccd, "off by default");
+    assert!(!Plan::parse("", "x", &[]).unwrap().config().ccd, "off by default");
 }
 
 /// Two boxes (turned at random by the scene's seed) at 240 units/s head-on, 3 units apart: the step takes each
@@ -190,9 +190,9 @@ fn head_on_with_ccd_the_boxes_bounce_at_their_time_of_impact() {
 #[test]
 fn a_scene_of_fast_thin_boxes_without_ccd_or_obstacles_pays_for_no_count() {
     let toml = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../configs/mixed.toml")).unwrap();
-    let config = Config::parse(&toml, "mixed.toml", &["bodies=3000".to_owned(), "speed=30".to_owned()]).unwrap();
-    assert!(!config.ccd);
-    let mut s = Simulation::new(&config).unwrap();
+    let plan = Plan::parse(&toml, "mixed.toml", &["bodies=3000".to_owned(), "speed=30".to_owned()]).unwrap();
+    assert!(!plan.config().ccd);
+    let mut s = Simulation::of(&plan).unwrap();
     let setup = s.setup();
     let thinnest = setup.half_extents.min_element() * (1.0 - setup.half_extents_spread);
     assert!(setup.speed / 60.0 > 2.0 * thinnest, "its boxes can pass through each other in a step");

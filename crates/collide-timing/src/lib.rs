@@ -14,7 +14,7 @@
 //! plus a **cap** on the real time taken per frame (slow motion rather than tunneling), a **time scale**
 //! (0 pauses) and single stepping.
 //!
-//! [`Summary`] and [`Window`] compute mean, percentiles and max of frame times over a whole run or the last
+//! [`Summary`] and [`RecentSamples`] compute mean, percentiles and max of frame times over a whole run or the last
 //! frames; [`PhaseTimes`] is the per-phase record of one step; [`relative_dt`] is the thesis's "dt / 16.67 ms".
 
 mod clock;
@@ -23,7 +23,7 @@ mod summary;
 
 pub use clock::{Clock, DtPolicy, Steps};
 pub use phases::{Phase, PhaseTimer, PhaseTimes};
-pub use summary::{Summary, Window, relative_dt, relative_dt_ms};
+pub use summary::{RecentSamples, Summary, relative_dt, relative_dt_ms};
 
 /// One frame at 60 Hz, in seconds: the thesis's reference frame.
 pub const FRAME_60HZ: f32 = 1.0 / 60.0;

@@ -4,7 +4,7 @@ pub fn relative_dt(dt_seconds: f64) -> f64 {
     dt_seconds / f64::from(crate::FRAME_60HZ)
 }
 
-/// [`relative_dt`] of a duration in milliseconds, the unit of frame records and CSVs.
+/// [`relative_dt`] of a duration in milliseconds, the unit of step records and CSVs.
 #[must_use]
 pub fn relative_dt_ms(dt_ms: f64) -> f64 {
     relative_dt(dt_ms / 1000.0)
@@ -53,14 +53,14 @@ impl Summary {
 
 /// The last `capacity` samples, for rolling statistics and the app's frame-time graph.
 #[derive(Clone, Debug)]
-pub struct Window {
+pub struct RecentSamples {
     samples: Vec<f64>,
     capacity: usize,
     next: usize,
 }
 
-impl Window {
-    /// An empty window holding at most `capacity` samples (at least 1).
+impl RecentSamples {
+    /// Empty, holding at most `capacity` samples (at least 1).
     #[must_use]
     pub fn new(capacity: usize) -> Self {
         let capacity = capacity.max(1);
@@ -103,32 +103,4 @@ impl Window {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn percentiles_by_nearest_rank() {
-        let samples: Vec<f64> = (1..=100).map(f64::from).collect();
-        let s = Summary::of(&samples);
-        assert_eq!((s.count, s.min, s.p50, s.p95, s.p99, s.max), (100, 1.0, 50.0, 95.0, 99.0, 100.0));
-        assert_eq!(s.mean, 50.5);
-        assert_eq!(Summary::of(&[]).count, 0);
-        assert_eq!(Summary::of(&[7.0]).p99, 7.0);
-        assert!((relative_dt(1.0 / 30.0) - 2.0).abs() < 1e-6);
-        assert!((relative_dt_ms(1000.0 / 30.0) - 2.0).abs() < 1e-6);
-    }
-
-    #[test]
-    fn window_keeps_the_latest_in_order() {
-        let mut w = Window::new(3);
-        for x in 1..=5 {
-            w.push(f64::from(x));
-        }
-        assert_eq!(w.iter().collect::<Vec<_>>(), [3.0, 4.0, 5.0]);
-        assert_eq!(w.summary().max, 5.0);
-        let mut partial = Window::new(4);
-        partial.push(1.0);
-        partial.push(2.0);
-        assert_eq!(partial.iter().collect::<Vec<_>>(), [1.0, 2.0]);
-    }
-}
+mod tests;

@@ -16,10 +16,9 @@
 use super::measure;
 use collide_algorithms::{AlgorithmDescriptor, Params};
 use collide_broadphase::Frame;
-use collide_broadphase::PairList;
 use collide_broadphase::parallel::on_worker;
 use collide_selector::{DecisionKind, FeatureSampler, Features, Selector, Totals};
-use collide_sim::{FrameRecord, Phase, Replay, ReplaySetup};
+use collide_sim::{Phase, Replay, ReplaySetup, StepRecord};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::Command;
@@ -365,7 +364,7 @@ impl<'a> Watch<'a> {
     }
 
     /// After frame `f`: check its pairs when asked (with `check`, untimed); `false` when a limit ends the run.
-    fn after(&mut self, f: u64, record: &FrameRecord, check: impl FnOnce() -> Result<(), String>) -> bool {
+    fn after(&mut self, f: u64, record: &StepRecord, check: impl FnOnce() -> Result<(), String>) -> bool {
         if self.spec.check.contains(&f) {
             self.checks.push(check());
         }
@@ -444,11 +443,9 @@ fn replay(spec: &Spec, algorithm: &'static AlgorithmDescriptor) -> Result<Outcom
         replay.seek(spec.from).map_err(|e| e.to_string())?;
     }
     let mut watch = Watch::new(spec);
-    let mut hash = PairsHash::default();
     on_worker(|| -> Result<(), String> {
         for f in 0..spec.frames {
             let record = *replay.step().map_err(|e| e.to_string())?.ok_or("the file ended early")?;
-            hash.add_frame(replay.pairs());
             if !watch.after(f, &record, || measure::check_against_brute(replay.aabbs(), replay.pairs())) {
                 break;
             }
@@ -456,12 +453,12 @@ fn replay(spec: &Spec, algorithm: &'static AlgorithmDescriptor) -> Result<Outcom
         Ok(())
     })?;
     let auto = auto_log(replay.broadphase());
-    Ok(outcome(algorithm, replay.records(), hash.0, watch, auto))
+    Ok(outcome(algorithm, replay.records(), replay.pairs_hash(), watch, auto))
 }
 
 fn outcome(
     algorithm: &AlgorithmDescriptor,
-    records: &[FrameRecord],
+    records: &[StepRecord],
     hash: u64,
     watch: Watch<'_>,
     auto: Option<AutoLog>,
@@ -495,31 +492,6 @@ fn auto_log(broadphase: &dyn collide_broadphase::Broadphase) -> Option<AutoLog> 
         initial: initial.to_owned(),
         decisions_csv: selector.decisions().to_csv(selector.candidate_names()),
     })
-}
-
-/// A hash of every frame's sorted pairs (a replay has no state to hash): two algorithms that found the same
-/// pairs on the same frames agree.
-#[derive(Debug)]
-struct PairsHash(u64);
-
-impl Default for PairsHash {
-    fn default() -> Self {
-        Self(0x9e37_79b9_7f4a_7c15)
-    }
-}
-
-impl PairsHash {
-    fn add(&mut self, word: u64) {
-        // FxHash's step: a rotate, a xor and a multiply per word.
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-
-    fn add_frame(&mut self, pairs: &PairList) {
-        for p in pairs {
-            self.add(u64::from(p.a) << 32 | u64::from(p.b));
-        }
-        self.add(u64::MAX);
-    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use super::rows::{DtMode, Metric, Row};
 use collide_algorithms::{AlgorithmDescriptor, Params};
 use collide_broadphase::{Pair, PairList, reference_pairs};
 use collide_math::Aabb;
-use collide_sim::{Config, FrameRecord, ParamEntry, Phase, PolicyName, Simulation, Summary, TimeConfig};
+use collide_sim::{Config, ParamEntry, Phase, PolicyName, Simulation, StepRecord, Summary, TimeConfig};
 use std::collections::BTreeMap;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -221,7 +221,7 @@ pub fn simulation(config: &Config) -> Result<Simulation, String> {
 
 /// Run one point: warm up, check pairs, measure the floor, measure steps until the point's budget, the frame
 /// limit or `max_frames`. Returns the row and, with `keep_frames`, every step's record.
-pub fn run_sim_point(p: &SimPoint, limits: &Limits) -> Result<(Row, Vec<FrameRecord>), String> {
+pub fn run_sim_point(p: &SimPoint, limits: &Limits) -> Result<(Row, Vec<StepRecord>), String> {
     let mut cfg = config(p.scenario, p.n, p.speed, p.algorithm, &p.params, false);
     cfg.resolution = p.resolution;
     let baseline = alloc::reset_peak();
@@ -280,7 +280,7 @@ pub fn run_sim_point(p: &SimPoint, limits: &Limits) -> Result<(Row, Vec<FrameRec
 
 /// The row for `measured` step records of point `p`.
 #[must_use]
-pub fn summarize(p: &SimPoint, measured: &[FrameRecord], checks: &[Result<(), String>], status: String) -> Row {
+pub fn summarize(p: &SimPoint, measured: &[StepRecord], checks: &[Result<(), String>], status: String) -> Row {
     let steps: Vec<f64> = measured.iter().map(|r| r.step_ms).collect();
     let bp: Vec<f64> = measured.iter().map(|r| r.phases.get(Phase::Broadphase)).collect();
     let pairs: Vec<f64> = measured.iter().map(|r| r.pairs as f64).collect();
@@ -428,105 +428,4 @@ pub fn floor_ms(aabbs: &[Aabb]) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn p(a: u32, b: u32) -> Pair {
-        Pair { a, b }
-    }
-
-    #[test]
-    fn diff_counts_missing_extra_duplicated_and_unordered_pairs() {
-        let expected = [p(0, 1), p(0, 2), p(3, 4)];
-        assert_eq!(diff(&expected, &mut [p(3, 4), p(0, 2), p(0, 1)]), PairDiff::default());
-        let d = diff(&expected, &mut [p(1, 0), p(0, 1), p(5, 6), p(3, 4)]);
-        assert_eq!((d.missing, d.extra, d.duplicates, d.unordered), (1, 1, 1, 1));
-        assert_eq!(d.first_missing, Some(p(0, 2)));
-        assert_eq!(d.first_extra, Some(p(5, 6)));
-        let e = d.into_result().unwrap_err();
-        assert_eq!(e, "1 missing e.g. (0, 2), 1 extra e.g. (5, 6), 1 duplicated, 1 unordered");
-        assert_eq!(diff(&expected, &mut []).missing, 3);
-        assert_eq!(diff(&[], &mut [p(1, 2)]).extra, 1);
-    }
-
-    #[test]
-    fn guard_stops_on_slow_points_spent_budgets_and_predictions() {
-        let mut g = SeriesGuard::with(Duration::from_secs(60), 1000.0);
-        assert_eq!(g.skip(1000), None);
-        g.record(1000, 100.0);
-        assert_eq!(g.skip(5000), None);
-        assert!(g.skip(20_000).unwrap().contains("linear from n=1000"), "{:?}", g.skip(20_000));
-        g.record(5000, 1500.0);
-        assert!(g.skip(6000).unwrap().starts_with("n=5000 took 1500 ms/step"));
-        let spent = SeriesGuard::with(Duration::ZERO, 1000.0);
-        std::thread::sleep(Duration::from_millis(2));
-        assert!(spent.skip(10).unwrap().contains("budget"));
-    }
-
-    /// Pair counting's lists grew 46× from 10⁵ to 10⁶ bodies on `mixed-sizes` and the bench was killed for memory:
-    /// a point whose heap, grown quadratically from the last one, would pass the limit is skipped.
-    #[test]
-    fn guard_skips_points_whose_heap_would_outgrow_the_limit() {
-        let mut g = SeriesGuard::with(Duration::from_secs(60), 1e9);
-        g.record(100_000, 1.0);
-        g.record_memory(100_000, 50 << 20);
-        assert_eq!(g.skip(1_000_000), None, "50 MiB·10² = 4.9 GiB is under the limit");
-        g.record_memory(100_000, 100 << 20);
-        let why = g.skip(1_000_000).expect("100 MiB·10² = 9.8 GiB is over the limit");
-        assert!(why.contains("9.8 GiB") && why.contains("n=100000"), "{why}");
-        assert_eq!(g.skip(200_000), None, "100 MiB·2² is under it");
-    }
-
-    /// The peers study's contenders take turns: each series' budget counts the time charged to it, not the time
-    /// since the study started the scene (which once skipped every contender after the first few at 10⁶ bodies).
-    #[test]
-    fn a_charged_guard_counts_only_its_own_time() {
-        let mut g = SeriesGuard::with(Duration::from_millis(50), 1e9);
-        g.charge(Duration::from_millis(10));
-        std::thread::sleep(Duration::from_millis(60));
-        assert_eq!(g.skip(10), None, "60 ms passed, 10 charged");
-        g.charge(Duration::from_millis(45));
-        assert!(g.skip(10).expect("55 ms charged").contains("budget"));
-    }
-
-    /// A guard charged from the start is not spent by waiting while others run (the peers study's contenders
-    /// after a slow one were all skipped, their clocks running from the scene's start).
-    #[test]
-    fn a_guard_charged_from_the_start_is_not_spent_by_waiting() {
-        let budget = Duration::from_millis(20);
-        let (mut charged, waiting) = (SeriesGuard::charged(budget, 1e9), SeriesGuard::with(budget, 1e9));
-        std::thread::sleep(Duration::from_millis(30));
-        assert_eq!(charged.skip(1000), None);
-        assert!(waiting.skip(1000).is_some(), "an uncharged guard's clock runs");
-        charged.charge(Duration::from_millis(25));
-        assert!(charged.skip(1000).is_some(), "its own time spends it");
-    }
-
-    #[test]
-    fn a_small_point_runs_checks_and_hashes() {
-        let algorithm = collide_algorithms::find("brute").unwrap();
-        let point = SimPoint {
-            study: "test",
-            series: "brute".into(),
-            scenario: "thesis",
-            algorithm,
-            params: Params::defaults(algorithm.params),
-            n: 200,
-            speed: None,
-            resolution: true,
-            warmup: 2,
-            max_frames: 12,
-            keep_frames: true,
-        };
-        let limits = Limits { min_frames: 5, ..Limits::quick() };
-        let (row, frames) = run_sim_point(&point, &limits).unwrap();
-        assert!(row.check.starts_with("brute ok"), "{}", row.check);
-        assert!(row.frames >= 5 && row.frames <= 12, "{}", row.frames);
-        assert_eq!(frames.len(), 2 + row.frames);
-        assert_eq!(row.hash_step, 7);
-        assert_ne!(row.state_hash, 0);
-        assert!(row.floor_ms > 0.0 && row.time.mean > 0.0);
-        let (again, _) = run_sim_point(&point, &limits).unwrap();
-        assert_eq!(again.state_hash, row.state_hash, "fixed dt: the same steps give the same state");
-    }
-}
+mod tests;

@@ -24,6 +24,9 @@
 //!   meta-broadphase's controller replayed on them (the policy judged without the machine's noise).
 //! - [`replay`]: every algorithm and the peers on recorded `.aabbs` box streams (`--scenes DIR`: scenes baked by
 //!   a real physics engine, or anyone's), timed per frame, pair sets checked against brute force.
+//! - [`side_by_side`]: a few broadphases and their variants (trees against parry, kd against the octrees, the
+//!   grids, the octrees at rest, sweep-and-prune's regions) interleaved frame by frame on the same recorded frames,
+//!   their ratios to a reference.
 //!
 //! Algorithms come from `collide_algorithms::ALGORITHMS` at run time: a row added there joins every study it fits
 //! (the octree studies take the rows with octree parameters, the SAP studies the `sap` family).
@@ -48,6 +51,7 @@ mod plot;
 mod progress;
 mod reference;
 mod replay;
+mod replay_play;
 mod replay_report;
 mod report;
 mod rows;
@@ -57,6 +61,7 @@ mod selector;
 mod selector_judge;
 mod selector_report;
 mod selector_scenes;
+mod side_by_side;
 mod step;
 mod trace;
 
@@ -76,7 +81,7 @@ pub struct Args {
     quick: bool,
     /// Run only these studies (repeat the flag or separate with commas); default: all.
     /// Studies: off, scaling, scaling-step, peers, cluster, octree-params, sap-speed, sap-feedback, calibrate,
-    /// selector, selector-trace, replay, narrowphase.
+    /// selector, selector-trace, replay, narrowphase, side-by-side.
     #[arg(long = "study", alias = "suite", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
     studies: Vec<String>,
     /// Output folder; default `bench-results/<machine>/`.
@@ -142,6 +147,7 @@ pub const STUDIES: &[&str] = &[
     "selector-trace",
     "replay",
     "narrowphase",
+    "side-by-side",
 ];
 
 /// What every study gets: sizes and limits for this mode, the output folder, progress, collected results.
@@ -166,7 +172,7 @@ pub struct Ctx {
     machine: String,
     /// `--install`: the calibrate study also installs its prior.
     pub install_prior: bool,
-    /// The replay study's scenes (resolved and their headers checked before any study runs).
+    /// The replay study's scenes (found and their headers checked before any study runs).
     pub scenes: replay::Scenes,
     /// What the selector study runs (`--frames`, `--selector-scenes`, `--selector-bodies`).
     pub selector: selector_scenes::Ask,
@@ -316,6 +322,7 @@ fn run_studies(ctx: &mut Ctx, studies: &[&'static str]) -> Result<(), String> {
             "selector-trace" => trace::selector_trace(ctx)?,
             "replay" => replay::replay(ctx)?,
             "narrowphase" => narrowphase::narrowphase(ctx)?,
+            "side-by-side" => side_by_side::side_by_side(ctx)?,
             other => unreachable!("`{other}` was checked against STUDIES"),
         }
         ctx.progress.clear();
@@ -345,23 +352,4 @@ fn check_files(out: &Path, files: &[String]) -> Result<(), String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn studies_are_checked_and_kept_in_run_order() {
-        assert_eq!(selected(&[]).unwrap(), STUDIES);
-        let picked = selected(&["sap-speed".into(), "off".into()]).unwrap();
-        assert_eq!(picked, ["off", "sap-speed"]);
-        let e = selected(&["scalin".into()]).unwrap_err();
-        assert!(e.starts_with("unknown study `scalin`; valid studies: off, scaling"), "{e}");
-    }
-
-    #[test]
-    fn body_counts_read_with_suffixes() {
-        assert_eq!(parse_count("10000"), Ok(10_000));
-        assert_eq!(parse_count("10k"), Ok(10_000));
-        assert_eq!(parse_count("1M"), Ok(1_000_000));
-        assert_eq!(parse_count("1m").unwrap_err(), "`1m` is not a body count (10000, 10k, 1M)");
-    }
-}
+mod tests;

@@ -12,7 +12,7 @@ use super::rows::{self, Row};
 use super::scaling::SCENARIO;
 use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, ParamSpec, Params};
 use collide_broadphase::ParamKind;
-use collide_sim::{FrameRecord, Phase};
+use collide_sim::{Phase, StepRecord};
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -55,7 +55,7 @@ pub fn cluster(ctx: &mut Ctx) -> Result<(), String> {
                 frames_csv,
                 "{},{n},{},{:.4},{bp:.4},{},{},{}",
                 algorithm.name,
-                r.frame,
+                r.step,
                 r.step_ms,
                 r.pairs,
                 r.contacts,
@@ -79,7 +79,7 @@ pub fn cluster(ctx: &mut Ctx) -> Result<(), String> {
 /// One algorithm's step records through the cluster.
 struct AlgorithmRun {
     name: &'static str,
-    records: Vec<FrameRecord>,
+    records: Vec<StepRecord>,
 }
 
 /// The cluster study's charts (broadphase cost and pairs per step) and report section.
@@ -93,11 +93,11 @@ fn cluster_section(ctx: &mut Ctx, rows: &[Row], series: &[AlgorithmRun], n: usiz
     let mut pairs =
         Chart::new("Pairs per step (the same for every algorithm)", "step", "broadphase pairs (log)").log(false, true);
     for run in series {
-        let pts = run.records.iter().map(|r| (r.frame as f64, r.phases.get(Phase::Broadphase))).collect();
+        let pts = run.records.iter().map(|r| (r.step as f64, r.phases.get(Phase::Broadphase))).collect();
         cost.series.push(Series::line(run.name, pts));
     }
     if let Some(run) = series.first() {
-        let pts = run.records.iter().map(|r| (r.frame as f64, r.pairs as f64)).collect();
+        let pts = run.records.iter().map(|r| (r.step as f64, r.pairs as f64)).collect();
         pairs.series.push(Series::line(format!("pairs ({})", run.name), pts));
     }
     let png = ctx.plot("cluster", &[cost, pairs])?;
@@ -251,15 +251,4 @@ fn sweep(ctx: &mut Ctx, param: &str, n: usize, rows: &mut Vec<Row>) -> Result<St
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sweeps_stay_inside_the_declared_range() {
-        let spec = ParamSpec::integer("max_leaf", "", 4.0, 2.0, 64.0);
-        assert_eq!(sweep_values(&spec, false), [2.0, 4.0, 8.0, 16.0, 32.0, 64.0]);
-        let depth = ParamSpec::integer("max_depth", "", 10.0, 0.0, 12.0);
-        assert_eq!(sweep_values(&depth, false).len(), 12);
-        assert_eq!(sweep_values(&depth, true), [2.0, 6.0, 10.0]);
-    }
-}
+mod tests;

@@ -3,7 +3,7 @@
 //!
 //! For every `.aabbs` file of the scenes folder (sorted by name), one streaming pass first checks every box and
 //! computes the answer with brute force (`reference_pairs`) on the frames where that is affordable: every frame
-//! up to [`EVERY_FRAME_MAX`] boxes, above that frames spread evenly over the file, as many as the check budget's
+//! up to [`EVERY_FRAME_MAX`](super::replay_play::EVERY_FRAME_MAX) boxes, above that frames spread evenly over the file, as many as the check budget's
 //! O(n²) box tests allow (at least two: the first and the last). Then each contender plays the whole file alone,
 //! streamed again from the disk cache:
 //!
@@ -24,12 +24,16 @@
 //! budget is spent or after a frame over the frame limit; its row says so, and its statistics cover the frames it
 //! played.
 //!
+//! Layers, imports pointing down: `replay_play.rs` (one file checked, and one contender's play of it) ←
+//! `replay_report.rs` (the CSVs, plots and section) ← this module (the scenes folder and the study).
+//!
 //! # Complexity
 //!
 //! Per file of n boxes and F frames: 1 + 2·(ours) + (peers) streaming passes of O(n·F) over the file (the check
 //! pass; each of ours checks the file again before playing — `Replay`'s contract — then plays it), O(n²) box tests
 //! on each checked frame, and each contender's own cost per frame. Memory: one frame of boxes per pass, and the brute-force
-//! pairs of the checked frames (at most [`MAX_CHECKED`] above [`EVERY_FRAME_MAX`] boxes).
+//! pairs of the checked frames (at most [`MAX_CHECKED`](super::replay_play::MAX_CHECKED) above
+//! [`EVERY_FRAME_MAX`](super::replay_play::EVERY_FRAME_MAX) boxes).
 //!
 //! # Performance tips
 //!
@@ -38,26 +42,15 @@
 //! - A very long recording is cut by the budget, not skipped: the jump keeps the last quarter measured.
 
 use super::Ctx;
-use super::contenders::{self, Contender};
+use super::contenders;
 use super::measure;
-use super::progress::Progress;
+use super::replay_play::{Budgets, Play, Scene, play_ours, play_peer, prepare};
 use super::replay_report;
-use super::rows::{DtMode, Metric, Row};
-use collide_aabbs::{Header, Reader, Writer};
-use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, Params};
-use collide_broadphase::{Pair, PairList, reference_pairs};
-use collide_sim::{Phase, Replay, ReplaySetup, Summary};
+use collide_aabbs::{Reader, Writer};
+use collide_algorithms::{ALGORITHMS, Params};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
-/// Files with up to this many boxes are checked against brute force on every frame.
-pub const EVERY_FRAME_MAX: usize = 2000;
-
-/// Above [`EVERY_FRAME_MAX`], at most this many frames are checked (the answers are kept in memory until every
-/// contender has played the file).
-const MAX_CHECKED: usize = 64;
-
-/// Where the scenes come from, resolved before any study runs so that a bad folder or file stops the bench at once.
+/// Where the scenes come from, found before any study runs so that a bad folder or file stops the bench at once.
 #[derive(Clone, Debug)]
 pub enum Scenes {
     /// The `.aabbs` files of a folder, sorted by name, every header checked.
@@ -125,284 +118,6 @@ fn folder(dir: &Path) -> Result<Vec<PathBuf>, String> {
         Reader::open(file).map_err(|e| e.to_string())?;
     }
     Ok(files)
-}
-
-/// One file, checked, with the brute-force answer of its checked frames.
-pub struct Scene {
-    /// The file.
-    pub path: PathBuf,
-    /// Its name without the folder (the CSV's `scenario`, the plot's name).
-    pub name: String,
-    /// Its header.
-    pub header: Header,
-    /// The frames checked against brute force and their answers, in frame order.
-    pub truth: Vec<(u64, PairList)>,
-    /// The memory floor, ms (median over sampled frames).
-    pub floor_ms: f64,
-}
-
-/// The frames of a file of `n` boxes and `frames` frames to check against brute force: all of them up to
-/// [`EVERY_FRAME_MAX`] boxes; above, as many as `budget` box tests allow (O(n²) each), at least two and at most
-/// [`MAX_CHECKED`], spread evenly from the first frame to the last.
-#[must_use]
-pub fn check_frames(n: usize, frames: u64, budget: f64) -> Vec<u64> {
-    if n <= EVERY_FRAME_MAX || frames <= 2 {
-        return (0..frames).collect();
-    }
-    let per_frame = n as f64 * (n as f64 - 1.0) / 2.0;
-    let k = ((budget / per_frame) as u64).clamp(2, MAX_CHECKED as u64).min(frames);
-    (0..k).map(|i| i * (frames - 1) / (k - 1)).collect()
-}
-
-/// The study's budgets in one mode.
-#[derive(Clone, Copy, Debug)]
-pub struct Budgets {
-    /// Brute-force box tests the checks of one file may cost.
-    pub check_tests: f64,
-    /// How long one contender may play one file.
-    pub series: Duration,
-    /// After this long a play still short of the last quarter jumps there (half the series budget).
-    pub jump_after: Duration,
-    /// A frame slower than this, ms, ends a contender's play.
-    pub frame_ms: f64,
-}
-
-impl Budgets {
-    /// The budgets of `--quick` or of a full run.
-    #[must_use]
-    pub fn of(quick: bool) -> Self {
-        if quick {
-            let series = Duration::from_secs(3);
-            Self { check_tests: 2e8, series, jump_after: series / 2, frame_ms: 1000.0 }
-        } else {
-            let series = Duration::from_secs(90);
-            Self { check_tests: 3e10, series, jump_after: series / 2, frame_ms: 2500.0 }
-        }
-    }
-}
-
-/// Stream `path` once: every box checked as it is decoded, the answer of every checked frame, the memory floor.
-fn prepare(path: &Path, budgets: Budgets, progress: &mut Progress) -> Result<Scene, String> {
-    let mut reader = Reader::open(path).map_err(|e| e.to_string())?;
-    let header = reader.header().clone();
-    let wanted = check_frames(header.n as usize, header.frames, budgets.check_tests);
-    let name = path.file_name().map_or_else(|| path.display().to_string(), |f| f.to_string_lossy().into_owned());
-    progress.start(&format!("replay: checking {name}, brute force on {} of its frames", wanted.len()));
-    let (mut boxes, mut truth, mut floor) = (Vec::new(), Vec::new(), Vec::new());
-    let mut frame = 0;
-    while reader.read_frame(&mut boxes).map_err(|e| e.to_string())? {
-        if wanted.binary_search(&frame).is_ok() {
-            let mut pairs = PairList::new();
-            reference_pairs(&boxes, &mut pairs);
-            truth.push((frame, pairs));
-        }
-        if frame % 16 == 0 {
-            floor.push(measure::floor_ms(&boxes));
-        }
-        frame += 1;
-    }
-    Ok(Scene { path: path.to_path_buf(), name, header, truth, floor_ms: Summary::of(&floor).p50 })
-}
-
-/// One contender's play of one file.
-pub struct Play {
-    /// The contender's name.
-    pub name: String,
-    /// The file's frame of each entry below: 0, 1, 2, … and, after a jump, on from the jump's target.
-    pub frames: Vec<u64>,
-    /// ms of every frame played.
-    pub ms: Vec<f64>,
-    /// Pairs of every frame played.
-    pub pairs: Vec<u64>,
-    /// The candidate that answered each frame (the algorithm itself but for `auto`; the peer's name).
-    pub active: Vec<&'static str>,
-    /// The pair-set verdict over the checked frames it played.
-    pub check: String,
-    /// `ok`, or `short: …` when a budget stopped it or made it jump.
-    pub status: String,
-}
-
-impl Play {
-    /// A contender that did not play the file, and why.
-    fn skipped(name: &str, status: String) -> Self {
-        let (frames, ms, pairs, active) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        Self { name: name.to_owned(), frames, ms, pairs, active, check: "-".into(), status }
-    }
-}
-
-/// Frames played before the last quarter after a jump, so that the incremental structures are warm again when
-/// the last quarter starts (a seek marks every box moved).
-const JUMP_WARM: u64 = 8;
-
-/// The first frame of the last quarter of a file of `frames` frames (for a tiny file, its last frame).
-#[must_use]
-pub fn last_quarter_start(frames: u64) -> u64 {
-    frames - (frames / 4).max(1).min(frames)
-}
-
-/// What a play does after a frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Next {
-    /// The next frame.
-    Go,
-    /// Seek to this frame and go on from there: half the budget is spent and the last quarter is still ahead.
-    JumpTo(u64),
-    /// Stop: the budget is spent or a frame was over the limit.
-    Stop,
-}
-
-/// Counts a play's frames against the brute-force answers and the budgets. When half its time is spent and the
-/// last quarter is still [`JUMP_WARM`] frames away or more, it asks for a jump there, so that every contender is
-/// timed at the end of the recording — the pile at rest — whatever it cost before.
-struct Tally<'a> {
-    scene: &'a Scene,
-    play: Play,
-    next_truth: usize,
-    checked: usize,
-    bad: usize,
-    first_bad: Option<String>,
-    started: Instant,
-    budgets: Budgets,
-    jumped: bool,
-    scratch: Vec<Pair>,
-}
-
-impl<'a> Tally<'a> {
-    fn new(scene: &'a Scene, name: String, budgets: Budgets) -> Self {
-        let frames = usize::try_from(scene.header.frames).unwrap_or(0);
-        let play = Play {
-            name,
-            frames: Vec::with_capacity(frames),
-            ms: Vec::with_capacity(frames),
-            pairs: Vec::with_capacity(frames),
-            active: Vec::with_capacity(frames),
-            check: String::new(),
-            status: "ok".into(),
-        };
-        let scratch = Vec::new();
-        Self {
-            scene,
-            play,
-            next_truth: 0,
-            checked: 0,
-            bad: 0,
-            first_bad: None,
-            started: Instant::now(),
-            budgets,
-            jumped: false,
-            scratch,
-        }
-    }
-
-    /// Frame `frame` took `ms` and found `pairs` (any order; sorted here when the frame is checked); what next.
-    fn frame(&mut self, frame: u64, ms: f64, pairs: &[Pair], active: &'static str) -> Next {
-        self.play.frames.push(frame);
-        self.play.ms.push(ms);
-        self.play.pairs.push(pairs.len() as u64);
-        self.play.active.push(active);
-        // Answers of frames a jump skipped.
-        while self.scene.truth.get(self.next_truth).is_some_and(|t| t.0 < frame) {
-            self.next_truth += 1;
-        }
-        if let Some((f, truth)) = self.scene.truth.get(self.next_truth)
-            && *f == frame
-        {
-            self.next_truth += 1;
-            self.checked += 1;
-            self.scratch.clear();
-            self.scratch.extend_from_slice(pairs);
-            if let Err(e) = measure::diff(truth.as_slice(), &mut self.scratch).into_result() {
-                self.bad += 1;
-                self.first_bad.get_or_insert(format!("frame {frame}: {e}"));
-            }
-        }
-        let total = self.scene.header.frames;
-        let Budgets { series, jump_after, frame_ms, .. } = self.budgets;
-        if frame + 1 >= total {
-            return Next::Stop;
-        }
-        if ms > frame_ms {
-            self.stop(format!("short: frame {frame} took {ms:.0} ms > {frame_ms:.0} ms limit"));
-            return Next::Stop;
-        }
-        let elapsed = self.started.elapsed();
-        if elapsed > series {
-            self.stop(format!("short: budget of {} s spent at frame {frame} of {total}", series.as_secs()));
-            return Next::Stop;
-        }
-        let target = last_quarter_start(total).saturating_sub(JUMP_WARM);
-        if !self.jumped && elapsed >= jump_after && frame + 1 < target {
-            self.jumped = true;
-            let spent = format!("{:.1} s", elapsed.as_secs_f64());
-            self.stop(format!("short: {spent} spent at frame {frame}, jumped to frame {target}"));
-            return Next::JumpTo(target);
-        }
-        Next::Go
-    }
-
-    /// Say why the play stopped or jumped (after what it said before).
-    fn stop(&mut self, why: String) {
-        if self.play.status == "ok" {
-            self.play.status = why;
-        } else {
-            self.play.status = format!("{}; {}", self.play.status, why.trim_start_matches("short: "));
-        }
-    }
-
-    fn finish(mut self) -> Play {
-        self.play.check = match self.first_bad {
-            Some(e) => format!("MISMATCH vs brute on {} of {} checked frames, first {e}", self.bad, self.checked),
-            None if self.checked == 0 => "-".into(),
-            None => format!("brute ok ({} frames)", self.checked),
-        };
-        self.play
-    }
-}
-
-/// Play `scene` into our `algorithm` through `collide_sim::Replay` (its broadphase phase is the time).
-fn play_ours(scene: &Scene, algorithm: &'static AlgorithmDescriptor, budgets: Budgets) -> Result<Play, String> {
-    let setup = ReplaySetup {
-        path: scene.path.clone(),
-        header: scene.header.clone(),
-        frames: scene.header.frames,
-        dt: collide_timing::FRAME_60HZ,
-    };
-    let mut replay =
-        Replay::from_parts(setup, algorithm, Params::defaults(algorithm.params)).map_err(|e| e.to_string())?;
-    let mut tally = Tally::new(scene, algorithm.name.to_owned(), budgets);
-    while let Some(record) = replay.step().map_err(|e| e.to_string())? {
-        let (frame, ms, active) = (record.frame, record.phases.get(Phase::Broadphase), record.algorithm);
-        match tally.frame(frame, ms, replay.pairs().as_slice(), active) {
-            Next::Go => {}
-            Next::JumpTo(target) => replay.seek(target).map_err(|e| e.to_string())?,
-            Next::Stop => break,
-        }
-    }
-    Ok(tally.finish())
-}
-
-/// Play `scene` into a peer: each frame read untimed, the pair query timed.
-fn play_peer(scene: &Scene, peer: &mut dyn Contender, budgets: Budgets) -> Result<Play, String> {
-    let mut reader = Reader::open(&scene.path).map_err(|e| e.to_string())?;
-    let name = peer.name();
-    let active = contenders::PEERS.iter().copied().find(|p| *p == name).unwrap_or("peer");
-    let mut tally = Tally::new(scene, name, budgets);
-    let (mut boxes, mut out) = (Vec::new(), Vec::new());
-    loop {
-        let frame = reader.next_frame();
-        if !reader.read_frame(&mut boxes).map_err(|e| e.to_string())? {
-            break;
-        }
-        let t = Instant::now();
-        peer.find(&boxes, frame, &mut out);
-        let ms = t.elapsed().as_secs_f64() * 1e3;
-        match tally.frame(frame, ms, &out, active) {
-            Next::Go => {}
-            Next::JumpTo(target) => reader.seek(target).map_err(|e| e.to_string())?,
-            Next::Stop => break,
-        }
-    }
-    Ok(tally.finish())
 }
 
 /// The replay study.
@@ -477,186 +192,5 @@ fn record_quick_scene(ctx: &mut Ctx) -> Result<PathBuf, String> {
     Ok(path)
 }
 
-/// The summary row of one play.
-#[must_use]
-pub fn row(scene: &Scene, play: &Play) -> Row {
-    // The first frame builds every structure cold; the statistics are the frames after it.
-    let skip = usize::from(play.ms.len() > 1);
-    let timed = &play.ms[skip..];
-    let pairs: Vec<f64> = play.pairs[skip..].iter().map(|&p| p as f64).collect();
-    let time = Summary::of(timed);
-    Row {
-        study: "replay",
-        series: play.name.clone(),
-        scenario: scene.name.clone(),
-        algorithm: play.name.clone(),
-        n: scene.header.n as usize,
-        speed: f32::NAN,
-        dt_mode: DtMode::Fixed,
-        metric: Metric::Broadphase,
-        warmup: play.ms.len() - timed.len(),
-        frames: timed.len(),
-        time,
-        broadphase_ms: time.mean,
-        floor_ms: scene.floor_ms,
-        pairs: Summary::of(&pairs).mean,
-        check: play.check.clone(),
-        status: play.status.clone(),
-        ..Row::default()
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use collide_math::{Aabb, Rng, Vec3};
-
-    /// A folder of its own for one test.
-    fn folder_for(test: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("collide-replay-bench-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
-    /// `frames` frames of `n` boxes: every other body drifts, the rest keep their box bit for bit (the motion
-    /// hint's resting case), crowded enough for a few hundred pairs.
-    fn write_scene(dir: &Path, n: usize, frames: usize) -> PathBuf {
-        let mut rng = Rng::new(11);
-        let mut centers: Vec<Vec3> = (0..n).map(|_| rng.point_in(Vec3::splat(-8.0), Vec3::splat(8.0))).collect();
-        let path = dir.join("drift.aabbs");
-        let world = Aabb::new(Vec3::splat(-20.0), Vec3::splat(20.0));
-        let mut writer = Writer::create(&path, "test drift", "Cubes", n, world).unwrap();
-        for _ in 0..frames {
-            for c in centers.iter_mut().step_by(2) {
-                *c += Vec3::new(0.3, 0.1, -0.2);
-            }
-            let boxes: Vec<Aabb> = centers.iter().map(|&c| Aabb::from_center_radius(c, 0.7)).collect();
-            writer.write_frame(&boxes).unwrap();
-        }
-        writer.finish().unwrap();
-        path
-    }
-
-    #[test]
-    fn every_algorithm_and_peer_plays_a_file_with_the_brute_force_pairs() {
-        let dir = folder_for("plays");
-        let path = write_scene(&dir, 400, 6);
-        let budgets = Budgets::of(true);
-        let scene = prepare(&path, budgets, &mut Progress::new()).unwrap();
-        assert_eq!(scene.truth.iter().map(|t| t.0).collect::<Vec<_>>(), (0..6).collect::<Vec<_>>());
-        assert!(scene.truth.iter().all(|t| t.1.len() > 50), "the scene has pairs to get wrong");
-        let mut plays: Vec<Play> = ALGORITHMS.iter().map(|a| play_ours(&scene, a, budgets).unwrap()).collect();
-        for mut peer in contenders::peers() {
-            plays.push(play_peer(&scene, peer.as_mut(), budgets).unwrap());
-        }
-        assert_eq!(plays.len(), ALGORITHMS.len() + contenders::PEERS.len());
-        for p in &plays {
-            assert_eq!(p.check, "brute ok (6 frames)", "{}", p.name);
-            assert_eq!((p.ms.len(), p.status.as_str()), (6, "ok"), "{}", p.name);
-            let expected: Vec<u64> = scene.truth.iter().map(|t| t.1.len() as u64).collect();
-            assert_eq!(p.pairs, expected, "{}", p.name);
-        }
-        let auto = plays.iter().find(|p| p.name == collide_selector::NAME).unwrap();
-        assert!(auto.active.iter().all(|a| *a != collide_selector::NAME), "auto names the candidate that answered");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_wrong_pair_set_is_a_mismatch_naming_the_frame() {
-        let dir = folder_for("mismatch");
-        let scene = prepare(&write_scene(&dir, 300, 3), Budgets::of(true), &mut Progress::new()).unwrap();
-        let mut tally = Tally::new(&scene, "broken".into(), Budgets::of(true));
-        for (frame, truth) in &scene.truth {
-            let mut pairs = truth.as_slice().to_vec();
-            if *frame == 1 {
-                pairs.pop();
-            }
-            tally.frame(*frame, 0.1, &pairs, "broken");
-        }
-        let play = tally.finish();
-        assert!(
-            play.check.starts_with("MISMATCH vs brute on 1 of 3 checked frames, first frame 1: 1 missing"),
-            "{}",
-            play.check
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_spent_budget_or_a_slow_frame_ends_a_play_and_says_so() {
-        let dir = folder_for("budget");
-        let scene = prepare(&write_scene(&dir, 200, 4), Budgets::of(true), &mut Progress::new()).unwrap();
-        let spent = Budgets { series: Duration::ZERO, ..Budgets::of(true) };
-        let play = play_ours(&scene, collide_algorithms::find("sap").unwrap(), spent).unwrap();
-        assert_eq!((play.ms.len(), play.status.as_str()), (1, "short: budget of 0 s spent at frame 0 of 4"));
-        assert_eq!(play.check, "brute ok (1 frames)");
-        let mut tally = Tally::new(&scene, "slow".into(), Budgets::of(true));
-        assert_eq!(tally.frame(0, 1500.0, scene.truth[0].1.as_slice(), "slow"), Next::Stop);
-        assert_eq!(tally.finish().status, "short: frame 0 took 1500 ms > 1000 ms limit");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_play_that_spent_half_its_budget_jumps_to_the_last_quarter() {
-        let dir = folder_for("jump");
-        let budgets = Budgets { jump_after: Duration::ZERO, ..Budgets::of(true) };
-        let scene = prepare(&write_scene(&dir, 300, 40), budgets, &mut Progress::new()).unwrap();
-        // The last quarter of 40 frames starts at 30; the jump lands JUMP_WARM frames before it.
-        let expected: Vec<u64> = std::iter::once(0).chain(22..40).collect();
-        let mut plays = vec![play_ours(&scene, collide_algorithms::find("sap").unwrap(), budgets).unwrap()];
-        plays.push(play_peer(&scene, contenders::peers()[1].as_mut(), budgets).unwrap());
-        for play in &plays {
-            assert_eq!(play.frames, expected, "{}", play.name);
-            assert!(play.status.ends_with("spent at frame 0, jumped to frame 22"), "{}", play.status);
-            assert_eq!(play.check, "brute ok (19 frames)", "{}", play.name);
-            let truth: Vec<u64> = expected.iter().map(|&f| scene.truth[f as usize].1.len() as u64).collect();
-            assert_eq!(play.pairs, truth, "{}", play.name);
-        }
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_bad_file_in_the_folder_is_one_line_naming_it() {
-        let dir = folder_for("bad");
-        let path = write_scene(&dir, 100, 2);
-        let len = std::fs::metadata(&path).unwrap().len();
-        std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(len - 10).unwrap();
-        let e = scenes(Some(&dir), false, true).unwrap_err();
-        assert!(e.starts_with(&path.display().to_string()) && e.contains("truncated") && !e.contains('\n'), "{e}");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn the_last_quarter_starts_three_quarters_in() {
-        assert_eq!(last_quarter_start(200), 150);
-        assert_eq!(last_quarter_start(201), 151);
-        assert_eq!(last_quarter_start(3), 2, "a tiny file's last frame is its last quarter");
-        assert_eq!(last_quarter_start(1), 0);
-    }
-
-    #[test]
-    fn small_files_are_checked_on_every_frame_and_large_ones_on_spread_samples() {
-        assert_eq!(check_frames(300, 5, 0.0), vec![0, 1, 2, 3, 4]);
-        assert_eq!(check_frames(EVERY_FRAME_MAX, 3, 0.0), vec![0, 1, 2]);
-        // 100k boxes: 5e9 tests a frame, so a 3e10 budget affords 6 frames, first and last included.
-        assert_eq!(check_frames(100_000, 201, 3e10), vec![0, 40, 80, 120, 160, 200]);
-        // Nothing affordable still checks the first and the last frame.
-        assert_eq!(check_frames(100_000, 201, 0.0), vec![0, 200]);
-        // A generous budget is capped, and never asks for more frames than there are.
-        assert_eq!(check_frames(10_000, 1000, 1e15).len(), MAX_CHECKED);
-        assert_eq!(check_frames(10_000, 10, 1e15), (0..10).collect::<Vec<_>>());
-    }
-
-    #[test]
-    fn a_missing_or_empty_folder_is_one_line_naming_it() {
-        let missing = std::env::temp_dir().join("collide-replay-bench-no-such-folder");
-        let e = scenes(Some(&missing), false, true).unwrap_err();
-        assert!(e.starts_with("--scenes ") && e.contains("no-such-folder") && !e.contains('\n'), "{e}");
-        let empty = std::env::temp_dir().join(format!("collide-replay-bench-empty-{}", std::process::id()));
-        std::fs::create_dir_all(&empty).unwrap();
-        let e = scenes(Some(&empty), true, true).unwrap_err();
-        assert!(e.ends_with("no .aabbs files in this folder"), "{e}");
-        std::fs::remove_dir_all(&empty).unwrap();
-    }
-}
+mod tests;

@@ -6,7 +6,7 @@
 use super::Ctx;
 use super::contenders;
 use super::plot::{Chart, Series, Style};
-use super::replay::{EVERY_FRAME_MAX, Play, Scene, last_quarter_start, row};
+use super::replay_play::{EVERY_FRAME_MAX, Play, Scene, last_quarter_start, row};
 use super::report::{self, Section};
 use super::rows::{self, Row};
 use std::fmt::Write as _;
@@ -245,11 +245,4 @@ fn active_share(active: &[&'static str]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn active_shares_are_most_frequent_first() {
-        assert_eq!(active_share(&["grid", "sap", "sap", "sap"]), "`sap` (75%), `grid` (25%)");
-    }
-}
+mod tests;

@@ -83,8 +83,8 @@ simulation from the scenario registry, runs warm-up steps, then measures steps u
 limit or its step cap. The `selector` study is the exception: each of its runs is a process of its own, timed from \
 frame 0 without warm-up (its section says how).
 - **Times.** `step` rows time the whole simulation step (the thesis's measure: move, broadphase, narrowphase, \
-response, walls); `broadphase` rows time pair finding alone on boxes recorded from a simulation (peers study) or read from a \
-`.aabbs` file (replay study: ours through `collide_sim::Replay`, its broadphase phase; the peers around their query); \
+response, walls); `broadphase` rows time pair finding alone on boxes recorded from a simulation (peers and side-by-side \
+studies) or read from a `.aabbs` file (replay study: ours through `collide_sim::Replay`, its broadphase phase; the peers around their query); \
 `dt` rows (feedback loop) are the simulated dt, i.e. the previous frame's wall time. Statistics are over the \
 measured steps (nearest-rank percentiles). Relative dt = ms / 16.67.
 - **Fixed dt** of 1/60 s everywhere except the SAP feedback study, where dt is the real elapsed time, uncapped.
@@ -98,7 +98,7 @@ and its output pairs) running over the recorded frames.
 - **Pair checks.** Up to the mode's check size, the pair set of the step after warm-up and of the last step is \
 compared with `reference_pairs` (brute force, closed intervals). At every size, each point's state hash (all \
 positions and velocities) after the same step is compared across algorithms: a different pair set changes the \
-response and so the hash. Peers' pair sets are compared with the recorded ones on every frame. In the replay study every \
+response and so the hash. Peers' pair sets, and every side-by-side contender's, are compared with the recorded ones on every frame. In the replay study every \
 contender's pairs are compared with `reference_pairs` on every frame up to 2000 boxes, on evenly spread frames above.
 - **Budgets.** A series (one algorithm in one study) stops growing n once a step's mean exceeds the frame limit, \
 once a linear extrapolation from its last point would, or once it has spent its time budget; such points are rows \
@@ -182,20 +182,4 @@ pub fn stops(rows: &[Row]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn formatting_helpers() {
-        assert_eq!(count(10_000), "10k");
-        assert_eq!(count(12_800), "12.8k");
-        assert_eq!(count(1_000_000), "1M");
-        assert_eq!(ms(352.4), "352");
-        assert_eq!(ms(8.04), "8.04");
-        assert_eq!(bytes(3 << 20), "3.0 MB");
-        assert_eq!(table(&["a", "b"], [vec!["1".into(), "2".into()]]), "| a | b |\n|---|---|\n| 1 | 2 |\n");
-        assert_eq!(check_summary(&["brute ok (2 frames)", "hash ok"]), "brute + hash ok");
-        assert_eq!(check_summary(&["hash ok", "MISMATCH: x"]), "**MISMATCH**");
-        assert_eq!(check_summary(&["-"]), "-");
-    }
-}
+mod tests;

@@ -15,7 +15,7 @@ use super::rows::{self, DtMode, Metric, Row};
 use super::scaling::SCENARIO;
 use super::{Ctx, alloc};
 use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, Params};
-use collide_sim::{FrameRecord, Phase, Simulation, Summary};
+use collide_sim::{Phase, Simulation, StepRecord, Summary};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
@@ -270,7 +270,7 @@ pub fn feedback(ctx: &mut Ctx) -> Result<(), String> {
             }
             guard.record(n, Summary::of(&records.iter().map(|r| r.step_ms).collect::<Vec<_>>()).mean);
             write_feedback_frames(&mut frames_csv, &series, variant.algorithm.name, n, records);
-            let points = |f: fn(&FrameRecord) -> f64| -> Vec<(f64, f64)> {
+            let points = |f: fn(&StepRecord) -> f64| -> Vec<(f64, f64)> {
                 records.iter().enumerate().map(|(i, r)| (i as f64, f(r))).collect()
             };
             dt_chart.series.push(Series::line(series.clone(), points(relative_dt)));
@@ -295,12 +295,12 @@ pub fn feedback(ctx: &mut Ctx) -> Result<(), String> {
 }
 
 /// A frame's insertion-sort swaps (NaN for an algorithm that does not count them).
-fn swaps(r: &FrameRecord) -> f64 {
+fn swaps(r: &StepRecord) -> f64 {
     r.stats.get("swaps").unwrap_or(f64::NAN)
 }
 
 /// A frame's dt as a multiple of a 60 Hz frame.
-fn relative_dt(r: &FrameRecord) -> f64 {
+fn relative_dt(r: &StepRecord) -> f64 {
     collide_timing::relative_dt_ms(r.dt_ms)
 }
 
@@ -324,7 +324,7 @@ fn run_feedback_loop(sim: &mut Simulation, limits: &FeedbackLimits) -> String {
 }
 
 /// Append one run's frames to the per-frame CSV.
-fn write_feedback_frames(csv: &mut String, series: &str, algorithm: &str, n: usize, records: &[FrameRecord]) {
+fn write_feedback_frames(csv: &mut String, series: &str, algorithm: &str, n: usize, records: &[StepRecord]) {
     for (i, r) in records.iter().enumerate() {
         let _ = writeln!(
             csv,
@@ -341,7 +341,7 @@ fn write_feedback_frames(csv: &mut String, series: &str, algorithm: &str, n: usi
 }
 
 /// The summary row of a feedback run: the dt statistics of its frames.
-fn feedback_row(variant: &Variant, series: &str, n: usize, records: &[FrameRecord]) -> Row {
+fn feedback_row(variant: &Variant, series: &str, n: usize, records: &[StepRecord]) -> Row {
     let dts: Vec<f64> = records.iter().map(|r| r.dt_ms).collect();
     let bp: Vec<f64> = records.iter().map(|r| r.phases.get(Phase::Broadphase)).collect();
     Row {

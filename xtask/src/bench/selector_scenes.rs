@@ -284,7 +284,7 @@ fn checks(scene: &Scene, quick: bool) -> Vec<u64> {
     if scene.n > affordable || scene.frames == 0 {
         return Vec::new();
     }
-    if quick && matches!(scene.source, Source::Replay { .. }) && scene.n <= super::replay::EVERY_FRAME_MAX {
+    if quick && matches!(scene.source, Source::Replay { .. }) && scene.n <= super::replay_play::EVERY_FRAME_MAX {
         return (0..scene.frames).collect();
     }
     if quick && scene.name == TOUR_FULL {

@@ -10,7 +10,7 @@
 use super::Ctx;
 use super::plot::{self, Chart, Series, Style};
 use super::report::{self, Section};
-use collide_sim::{Config, FrameRecord, Phase, Simulation};
+use collide_sim::{Phase, Plan, Simulation, StepRecord};
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -61,11 +61,11 @@ pub fn scaling_step(ctx: &mut Ctx) -> Result<(), String> {
 /// Both simulations of size `n`, warmed up and then stepped in turn within the point's budget.
 fn measure(ctx: &Ctx, n: usize) -> Result<Point, String> {
     let overrides = [format!("scenario={SCENARIO}"), format!("bodies={n}"), format!("algorithm={ALGORITHM}")];
-    let config = Config::parse("", "scaling-step", &overrides).map_err(|e| e.to_string())?;
+    let plan = Plan::parse("", "scaling-step", &overrides).map_err(|e| e.to_string())?;
     let mut runs = Vec::new();
     for threads in THREADS {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().map_err(|e| e.to_string())?;
-        let sim = pool.install(|| Simulation::new(&config)).map_err(|e| e.to_string())?;
+        let sim = pool.install(|| Simulation::of(&plan)).map_err(|e| e.to_string())?;
         runs.push((pool, sim));
     }
     let load = load_average();
@@ -100,7 +100,7 @@ fn measure(ctx: &Ctx, n: usize) -> Result<Point, String> {
 }
 
 /// The columns of [`COLUMNS`] averaged over `records`.
-fn means(records: &[FrameRecord]) -> [f64; 8] {
+fn means(records: &[StepRecord]) -> [f64; 8] {
     let mut sum = [0.0; 8];
     for r in records {
         for (k, phase) in OWN.iter().enumerate() {

@@ -46,7 +46,9 @@ pub fn record(scenario: &'static str, n: usize, steps: usize) -> Result<Trace, S
     let stand_in = candidates()[0];
     let mut cfg = measure::config(scenario, n, None, stand_in, &Params::defaults(stand_in.params), false);
     cfg.resolution = scenario != "tour";
-    let setup = cfg.resolve().map_err(|e| format!("bench config {scenario}: {e}"))?;
+    let setup = collide_sim::Plan::new(cfg.clone())
+        .and_then(|p| p.scene().cloned())
+        .map_err(|e| format!("bench config {scenario}: {e}"))?;
     let clock = collide_timing::Clock::new(cfg.time.policy());
     let mut sim = Simulation::from_parts(setup, &RECORDER, Params::defaults(&[]), clock);
     let dt = collide_timing::FRAME_60HZ;

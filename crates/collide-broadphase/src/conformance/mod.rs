@@ -32,7 +32,8 @@
 //!   marked moved that did not move), so that a structure that reads the hint is checked on both of its paths;
 //! - the **invalid-box contract** ([`invalid`](self::invalid)): scenes and sequences with non-finite and inverted
 //!   boxes under [`InvalidBoxes::OverlapNothing`](crate::InvalidBoxes) (exactly the reference's pairs, which leave
-//!   them out), and the panic naming the body under [`InvalidBoxes::Panic`](crate::InvalidBoxes);
+//!   them out), and the panic naming the body under [`InvalidBoxes::Panic`](crate::InvalidBoxes); the boxes are
+//!   broken by [`broken::corrupt`], the one list of ways a box is invalid, which the moving sequences use too;
 //! - the **cost of far outliers** ([`cost`]): five bodies at ±1e30 may not multiply the box tests of an ordinary
 //!   scene (a structure sized on the bounds would pile everything else into one cell).
 //!
@@ -59,6 +60,7 @@
 //! [`reference_pairs`]: crate::reference_pairs
 
 mod alloc;
+pub mod broken;
 pub mod cost;
 pub mod invalid;
 mod parallel;

@@ -1,4 +1,4 @@
-use super::invalid::{break_and_heal, shown};
+use super::broken::{break_and_heal, shown};
 use super::scenes::WORLD;
 use super::{Checker, Failure};
 use crate::{Aabb, Broadphase, Frame, InvalidBoxes, Resize, same_bits};
@@ -139,7 +139,7 @@ struct Bodies {
     velocity: Vec<Vec3>,
     half: Vec<f32>,
     origin: Vec<Vec3>,
-    /// 0, or one more than the way the body's box is broken (see `invalid::shown`).
+    /// 0, or one more than the way the body's box is broken (see `broken::shown`).
     broken: Vec<u8>,
 }
 

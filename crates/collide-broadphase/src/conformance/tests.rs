@@ -290,7 +290,7 @@ fn scenes_have_the_promised_shapes() {
     assert!(scenes.iter().all(|s| s.aabbs.iter().all(Aabb::is_valid)), "every scene box is valid");
     let broken = invalid_scenes();
     assert!(broken.iter().all(|s| s.aabbs.iter().any(|b| !b.is_valid())), "every invalid scene has invalid boxes");
-    let kinds: Vec<Aabb> = (0..invalid::KINDS).map(|k| invalid::corrupt(Aabb::default(), k)).collect();
+    let kinds: Vec<Aabb> = (0..broken::KINDS).map(|k| broken::corrupt(Aabb::default(), k)).collect();
     assert!(kinds.iter().all(|b| !b.is_valid()), "{kinds:?}");
     let far = scenes.iter().find(|s| s.name == "far-outliers").unwrap();
     reference_pairs(&far.aabbs, &mut pairs);

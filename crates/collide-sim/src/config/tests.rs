@@ -1,9 +1,10 @@
 use super::*;
+use crate::Plan;
 use crate::ShapeMix;
 
-fn parse(text: &str, overrides: &[&str]) -> Result<Config, ConfigError> {
+fn parse(text: &str, overrides: &[&str]) -> Result<Plan, ConfigError> {
     let overrides: Vec<String> = overrides.iter().map(|s| (*s).to_owned()).collect();
-    Config::parse(text, "test.toml", &overrides)
+    Plan::parse(text, "test.toml", &overrides)
 }
 
 fn error(text: &str, overrides: &[&str]) -> String {
@@ -12,24 +13,25 @@ fn error(text: &str, overrides: &[&str]) -> String {
 
 #[test]
 fn an_empty_config_is_all_defaults() {
-    let c = parse("", &[]).unwrap();
-    assert_eq!(c, Config::default());
-    let setup = c.resolve().unwrap();
+    let plan = parse("", &[]).unwrap();
+    assert_eq!(*plan.config(), Config::default());
+    let setup = plan.scene().unwrap();
     assert_eq!((setup.scenario.name, setup.bodies, setup.radius), ("uniform", 10_000, 0.5));
 }
 
 #[test]
 fn overrides_set_any_key_including_tables() {
-    let c = parse(
+    let plan = parse(
         "scenario = \"thesis\"\n",
         &["bodies=1000", "algorithm=brute", "time.policy=variable", "time.cap=0.1", "resolution=false"],
     )
     .unwrap();
+    let c = plan.config();
     assert_eq!(c.bodies, Some(1000));
     assert_eq!(c.time.policy, PolicyName::Variable);
     assert_eq!(c.time.cap, Some(0.1));
     assert!(!c.resolution);
-    let setup = c.resolve().unwrap();
+    let setup = plan.scene().unwrap();
     assert_eq!(setup.speed, 0.6);
     assert_eq!(setup.container.min.y, -0.99);
 }
@@ -129,8 +131,8 @@ fn key_lines_follow_tables_and_dotted_keys() {
 
 #[test]
 fn a_config_survives_a_save_and_load() {
-    let c = parse("scenario = \"rain\"\nbodies = 77\n[time]\npolicy = \"accumulator\"\n", &[]).unwrap();
-    assert_eq!(parse(&c.to_toml(), &[]).unwrap(), c);
+    let c = parse("scenario = \"rain\"\nbodies = 77\n[time]\npolicy = \"accumulator\"\n", &[]).unwrap().into_config();
+    assert_eq!(parse(&c.to_toml(), &[]).unwrap().into_config(), c);
 }
 
 #[test]
@@ -163,7 +165,8 @@ fn bad_shapes_name_the_key_and_the_valid_choices() {
     assert!(e.starts_with("test.toml:3: a body 10.39") && e.contains("does not fit"), "{e}");
     let ok =
         parse("shape = \"mixed\"\nhalf_extents = [0.6, 0.4, 0.3]\nhalf_extents_spread = 0.5\nfriction = 0.7\n", &[]);
-    let setup = ok.unwrap().resolve().unwrap();
+    let plan = ok.unwrap();
+    let setup = plan.scene().unwrap();
     assert_eq!((setup.shape, setup.friction), (ShapeMix::Mixed, 0.7));
 }
 
@@ -173,9 +176,10 @@ fn bad_shapes_name_the_key_and_the_valid_choices() {
 fn boxes_fill_the_container_to_the_same_fraction_as_spheres() {
     let fraction = |shape: &str| {
         let config = parse(&format!("bodies = 1000\nshape = \"{shape}\"\nhalf_extents = [0.5, 0.3, 0.2]\n"), &[]);
-        let setup = config.unwrap().resolve().unwrap();
+        let plan = config.unwrap();
+        let setup = plan.scene().unwrap();
         let mut bodies = crate::Bodies::default();
-        (setup.scenario.spawn)(&setup, &mut collide_math::Rng::new(setup.seed), &mut bodies);
+        (setup.scenario.spawn)(setup, &mut collide_math::Rng::new(setup.seed), &mut bodies);
         setup.assign_shapes(&mut bodies, 0);
         let volume: f32 = (0..bodies.len())
             .map(|i| match bodies.obb(i) {

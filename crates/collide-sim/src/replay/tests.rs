@@ -1,5 +1,5 @@
 use super::*;
-use crate::{Config, Simulation};
+use crate::Simulation;
 use collide_aabbs::Writer;
 use std::path::PathBuf;
 
@@ -55,7 +55,7 @@ fn a_recorded_run_replays_with_the_same_boxes_and_pairs_frame_by_frame() {
         assert_eq!(replay.setup().frames, 24);
         for (f, (expected_boxes, expected_pairs)) in boxes.iter().zip(&pairs).enumerate() {
             let r = *replay.step().unwrap().expect("a frame");
-            assert_eq!(r.frame, f as u64);
+            assert_eq!(r.step, f as u64);
             assert_eq!(&bits(replay.aabbs()), expected_boxes, "{algorithm}: frame {f}: boxes bit for bit");
             // Each algorithm finds the pairs in its own order (the step does not sort them).
             let got = sorted(replay.pairs().iter().map(|p| (p.a, p.b)).collect());
@@ -120,13 +120,9 @@ fn replay_configs_are_checked_like_any_other() {
     assert_eq!(plan(&format!("{text}bodies = 0\nscenario = \"nope\"\n")).frames(), 5);
     let e = Simulation::of(&plan(&text)).err().expect("a replay spawns no scene").to_string();
     assert!(e.contains("spawns no scene") && !e.contains('\n'), "{e}");
-    assert!(config_of(&text).resolve().is_err(), "a replay has no setup");
+    assert!(plan(&text).scene().is_err(), "a replay has no setup");
     let e = Replay::of(&plan("bodies = 5\n")).err().expect("a scene has no file to play").to_string();
     assert!(e.contains("replay = \"FILE.aabbs\"") && !e.contains('\n'), "{e}");
-}
-
-fn config_of(text: &str) -> Config {
-    Config::parse(text, "test.toml", &[]).unwrap()
 }
 
 /// Configs written before `replay` chose the mode by itself said `scenario = "replay"` beside the file: they play

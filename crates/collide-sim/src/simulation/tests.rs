@@ -10,7 +10,7 @@ fn sorted(s: &Simulation) -> PairList {
 
 fn sim(text: &str, overrides: &[&str]) -> Simulation {
     let overrides: Vec<String> = overrides.iter().map(|s| (*s).to_owned()).collect();
-    Simulation::new(&Config::parse(text, "test.toml", &overrides).unwrap()).unwrap()
+    Simulation::of(&Plan::parse(text, "test.toml", &overrides).unwrap()).unwrap()
 }
 
 #[test]

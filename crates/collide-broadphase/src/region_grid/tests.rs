@@ -1,0 +1,91 @@
+use super::*;
+
+const POLICY: GridPolicy = GridPolicy { bodies_per_region: 8.0, min_width_in_mean_boxes: 2.0, max_per_axis: 16 };
+
+#[test]
+fn the_auto_grid_aims_at_the_policy_and_respects_the_floor_and_cap() {
+    // 1000 unit boxes spread over [0, 100]³: 8 bodies per region wants 125 regions, 5 per axis.
+    let aabbs: Vec<Aabb> = (0..1000)
+        .map(|i| {
+            let c = Vec3::new((i % 10) as f32, (i / 10 % 10) as f32, (i / 100) as f32) * 10.0 + 5.0;
+            Aabb::from_center_radius(c, 0.5)
+        })
+        .collect();
+    assert_eq!(RegionGrid::plan(&aabbs, 0, &POLICY).res(), [5, 5, 5]);
+    // Boxes 30 wide: the floor (2 × 30 = 60 of a 120 extent) leaves 2 regions per axis.
+    let wide: Vec<Aabb> = aabbs.iter().map(|b| Aabb::from_center_radius(b.center(), 15.0)).collect();
+    assert_eq!(RegionGrid::plan(&wide, 0, &POLICY).res(), [2, 2, 2]);
+    // A requested count is capped; a flat scene gets one region across.
+    assert_eq!(RegionGrid::plan(&aabbs, 40, &POLICY).res(), [16, 16, 16]);
+    let flat: Vec<Aabb> = aabbs.iter().map(|b| Aabb::new(b.min.with_z(0.0), b.max.with_z(0.0))).collect();
+    assert_eq!(RegionGrid::plan(&flat, 0, &POLICY).res()[2], 1);
+    assert_eq!(RegionGrid::plan(&[], 0, &POLICY).count(), 1);
+}
+
+#[test]
+fn cells_clamp_so_that_regions_partition_space() {
+    let aabbs = [Aabb::new(Vec3::ZERO, Vec3::splat(1.0)), Aabb::new(Vec3::splat(9.0), Vec3::splat(10.0))];
+    let grid = RegionGrid::plan(&aabbs, 5, &POLICY);
+    assert_eq!(grid.count(), 125);
+    assert_eq!(grid.cell(-1.0e9, 0), 0);
+    assert_eq!(grid.cell(1.0e9, 1), 4);
+    assert_eq!(grid.cell(4.0, 2), 2);
+    let far = Aabb::new(Vec3::new(-5.0, 3.9, 5.0), Vec3::new(2.5, 4.1, 50.0));
+    let range = grid.range(&far);
+    assert_eq!(range, [0, 1, 2, 1, 2, 4]);
+    let mut seen = Vec::new();
+    grid.for_each(&range, |r| seen.push(r));
+    assert_eq!(seen.len(), range_len(&range));
+    assert!(seen.iter().all(|&r| range_contains(&range, grid.coords(r)) && grid.index(grid.coords(r)) == r));
+    assert_eq!(grid.region_of(Vec3::new(2.5, 4.1, 50.0)), grid.index([1, 2, 4]));
+    assert_eq!(range_len(&NO_REGIONS), 0);
+    // The four-lane range is the scalar cells', at the walls, outside, and for non-finite coordinates.
+    let special = [-1.0e30, -5.0, -0.0, 0.0, 1.999_999, 2.0, 4.0, 9.999_999, 10.0, 1.0e30, f32::MAX, f32::MIN];
+    let special = special.into_iter().chain([f32::INFINITY, f32::NEG_INFINITY, f32::NAN]);
+    for x in special.chain((0..200).map(|i| i as f32 * 0.0617 - 1.0)) {
+        let b = Aabb::new(Vec3::new(x, -x, x * 0.5), Vec3::new(x + 0.3, 4.0, x));
+        let scalar = [b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z];
+        let want: Vec<u16> = (0..6).map(|i| grid.cell(scalar[i], i % 3)).collect();
+        assert_eq!(grid.range(&b).to_vec(), want, "{b:?}");
+        assert_eq!(grid.range_if_valid(&b), b.is_valid().then(|| grid.range(&b)), "{b:?}");
+    }
+    assert!(grid.outgrown(&Aabb::new(Vec3::ZERO, Vec3::splat(50.0))));
+    assert!(!grid.outgrown(&Aabb::new(Vec3::ZERO, Vec3::splat(12.0))));
+}
+
+/// 1000 unit boxes on a lattice in `[0, 100]³`, with `far` replacing bodies at the given places.
+fn lattice_with(far: &[(usize, Aabb)]) -> Vec<Aabb> {
+    let mut aabbs: Vec<Aabb> = (0..1000)
+        .map(|i| {
+            let c = Vec3::new((i % 10) as f32, (i / 10 % 10) as f32, (i / 100) as f32) * 10.0 + 5.0;
+            Aabb::from_center_radius(c, 0.5)
+        })
+        .collect();
+    for &(i, b) in far {
+        aabbs[i] = b;
+    }
+    aabbs
+}
+
+#[test]
+fn far_bodies_and_invalid_boxes_do_not_stretch_the_grid() {
+    let plain = RegionGrid::plan(&lattice_with(&[]), 0, &POLICY);
+    assert_eq!(plain.res(), [5, 5, 5]);
+    // Bodies at ±1e30 (one of them where the sample looks), one spanning everything, and invalid boxes.
+    let far = Aabb::from_center_radius(Vec3::splat(1.0e30), 1.0);
+    let spanning = Aabb::new(Vec3::splat(-1.0e30), Vec3::splat(1.0e30));
+    let nan = Aabb::new(Vec3::splat(f32::NAN), Vec3::ONE);
+    let infinite = Aabb::new(Vec3::NEG_INFINITY, Vec3::INFINITY);
+    let scene = lattice_with(&[(0, far), (333, spanning), (500, nan), (777, infinite), (999, nan)]);
+    let grid = RegionGrid::plan(&scene, 0, &POLICY);
+    assert_eq!(grid.res(), [5, 5, 5], "the bulk decides the grid");
+    let b = grid.bounds();
+    assert!(b.min.cmpge(Vec3::splat(0.0)).all() && b.max.cmple(Vec3::splat(100.0)).all(), "{b:?}");
+    // The far bodies are in the border regions, which reach to infinity.
+    assert_eq!(grid.range(&far), [4, 4, 4, 4, 4, 4]);
+    assert_eq!(grid.range(&spanning), [0, 0, 0, 4, 4, 4]);
+    // A scene that is all spread out keeps its full bounds.
+    let spread: Vec<Aabb> = (0..200).map(|i| Aabb::from_center_radius(Vec3::splat(i as f32 * 1e28), 1.0)).collect();
+    assert_eq!(RegionGrid::plan(&spread, 0, &POLICY).bounds().max.x, 199.0e28 + 1.0);
+    assert_eq!(sampled_bounds(&[nan, infinite]), Aabb::EMPTY);
+}
