@@ -24,12 +24,14 @@ use crate::policy::{Budget, PolicyConfig, Reason, Verdict};
 const RECENT_FRAMES: usize = 24;
 /// Steady frames of the active candidate before anything is decided on its median.
 const MIN_RECENT: usize = 4;
-/// A frame counts toward a candidate's spike factor as at most this many times the typical frame: an
-/// algorithm's own expensive frame (sweep-and-prune's rebuild, 5× its usual frame) counts nearly whole, a frame
-/// the scheduler stalled for 20× counts as four.
-const SPIKE_CLIP: f64 = 4.0;
-/// Weight of each active frame in a candidate's spike factor (an exponential mean over ~50 frames).
-const SPIKE_WEIGHT: f64 = 0.02;
+/// The highest of the recent frames left out of the active candidate's typical frame: a frame the scheduler stalled
+/// is rare, an algorithm's own expensive frames are not (the dynamic tree rebuilding every other call in a
+/// brownian gas costs twenty times its cheap calls), so the typical frame is the mean of the others, not a median
+/// that would see only the cheap calls.
+const TRIMMED: usize = 2;
+/// In a probe's comparison each frame counts as at most this many times the least of its kind on the same
+/// frames: an algorithm's own expensive frame counts whole, a frame the scheduler stalled for 20× counts as four.
+const CLIP: f64 = 4.0;
 /// Frames a probe or a sampled probe runs can be at most this many.
 pub const MAX_PROBE_FRAMES: usize = 8;
 /// The normalised speed the first frame's choice assumes when it does not know the speed: a tenth of a box
@@ -61,6 +63,17 @@ const EXPLORE_BUDGET_FRAMES: f64 = 4.0;
 /// Exploration reaches candidates the model predicts at most this many times dearer than the active one: the
 /// prior is rarely off by more, and a sample of a candidate ten times dearer costs for nothing.
 const EXPLORE_REACH: f64 = 4.0;
+/// Frames between two decisions while nothing is in progress (see [`Controller::wants_features`]).
+pub const DECIDE_EVERY: u64 = 4;
+/// A candidate is sampled again no sooner than this many frames after its last sample, unless the active
+/// candidate's cost jumped since: a scene drifting slowly (a pile forming) would otherwise have its candidates
+/// sampled again every few frames, each sample telling what the last one did.
+const RESAMPLE_GAP: u64 = 60;
+/// A probe may make a frame cost at most this many of the active candidate's frames beside it: a sampled probe's
+/// two scouts on their sub-box, or a whole probe's candidate (its first frame after a warm start twice that). A
+/// scene whose running candidate is far cheaper than the others (a dynamic tree in a slow drift, 0.02 ms where a
+/// grid takes 0.3) is not probed: nothing could beat it by the margin, and any probe would be a hitch.
+const PROBE_FRAME_SHARE: f64 = 1.0;
 /// The fewest bodies a sampled probe's sub-box aims at: below, every candidate's cost is its fixed overheads,
 /// and the prior (fitted from 2 000 bodies up) cannot carry the ratio to the scene.
 pub const MIN_SAMPLE_BODIES: usize = 1024;
@@ -101,7 +114,7 @@ pub enum Order {
     /// discarded), passing its time to [`Controller::after_frame`].
     Probe(usize),
     /// Warm-start candidate `c` beside the active one, on another thread, from a copy of this frame's boxes and
-    /// pairs, then run it on [`CATCH_UP_CALLS`] later frames there; report through [`Controller::built`].
+    /// pairs, then run it on `CATCH_UP_CALLS` (2) later frames there; report through [`Controller::built`].
     BuildBeside(usize),
     /// From the next frame on, run candidate `c` and the active one on a spatial sample of the bodies, passing
     /// both times to [`Controller::after_frame`].
@@ -126,6 +139,16 @@ impl Recent {
     fn median(&self) -> f64 {
         let mut values = self.values;
         median(&mut values[..self.len])
+    }
+
+    /// The mean without the [`TRIMMED`] highest frames (none while fewer than 12 frames are kept, one from 6).
+    fn typical(&self) -> f64 {
+        let mut values = self.values;
+        let v = &mut values[..self.len];
+        v.sort_unstable_by(f64::total_cmp);
+        let drop = if self.len >= 12 { TRIMMED } else { usize::from(self.len >= 6) };
+        let kept = &v[..self.len - drop];
+        if kept.is_empty() { 0.0 } else { kept.iter().sum::<f64>() / kept.len() as f64 }
     }
 }
 
@@ -167,11 +190,16 @@ impl Pairs {
         if self.frames > 1 { 1..self.frames } else { 0..self.frames }
     }
 
-    /// The least of each on the compared frames: a frame the scheduler stalled is never the least, and load
-    /// common to both cancels.
-    fn leasts(&self) -> (f64, f64) {
+    /// The mean of each over the compared frames, each frame clipped at [`CLIP`] times the least of its kind:
+    /// load common to both cancels, a frame the scheduler stalled counts little, and an algorithm whose frames
+    /// alternate between cheap and dear is charged for both.
+    fn means(&self) -> (f64, f64) {
         let s = self.steady();
-        (least(&self.probe_ms[s.clone()]), least(&self.active_ms[s]))
+        let mean = |v: &[f64]| {
+            let clip = CLIP * least(v);
+            v.iter().map(|&ms| ms.min(clip)).sum::<f64>() / v.len().max(1) as f64
+        };
+        (mean(&self.probe_ms[s.clone()]), mean(&self.active_ms[s]))
     }
 
     /// `true` when the last frame shows the candidate cannot win (see [`HOPELESS`]).
@@ -225,9 +253,6 @@ pub struct Controller {
     job: Job,
     /// The active candidate's recent steady frames.
     recent: Recent,
-    /// Per candidate: how much its mean frame exceeds its typical (median) frame when it runs — 1 for an
-    /// algorithm whose frames all cost alike, more for one with its own expensive frames (see [`SPIKE_CLIP`]).
-    spike: Vec<f64>,
     /// Per candidate: `true` when its structure has followed every frame since its last warm start (the active
     /// one always; a probed one), so it can take over without one.
     in_sync: Vec<bool>,
@@ -235,7 +260,9 @@ pub struct Controller {
     holding: Vec<bool>,
     /// Per candidate: the frame it last ran (active, probed, sampled or built).
     last_ran: Vec<u64>,
-    /// This frame's estimates, per candidate (the active one's is its measured median × spike factor).
+    /// Per candidate: the frame its last sampled probe ended.
+    last_sampled: Vec<Option<u64>>,
+    /// This frame's estimates, per candidate (the active one's is its measured typical frame).
     estimates: Vec<Estimate>,
     /// This frame's predicted builds, per candidate (ms).
     builds: Vec<f64>,
@@ -282,10 +309,10 @@ impl Controller {
             active: 0,
             job: Job::Idle,
             recent: Recent::default(),
-            spike: vec![1.0; n],
             in_sync: vec![false; n],
             holding: vec![false; n],
             last_ran: vec![0; n],
+            last_sampled: vec![None; n],
             estimates: vec![Estimate::default(); n],
             builds: vec![0.0; n],
             budget: Budget::default(),
@@ -404,6 +431,7 @@ impl Controller {
 
     /// The prior's steady frame and build of every candidate for `features`, at the prior's own level.
     fn prior_costs(&mut self, features: &Features) {
+        self.model.prepare(features);
         for c in 0..self.names.len() {
             let (ms, sigma) = self.model.base(c, features);
             self.estimates[c] = Estimate { ms, sigma, measured: false };
@@ -520,7 +548,7 @@ impl Controller {
 
     /// The common level now (see [`CostModel::level`]).
     fn level(&self) -> f64 {
-        let active_ms = if self.recent.len > 0 { self.recent.median() } else { self.estimates[self.active].ms };
+        let active_ms = if self.recent.len > 0 { self.recent.typical() } else { self.estimates[self.active].ms };
         self.model.level(self.active, active_ms, &self.features)
     }
 
@@ -549,6 +577,35 @@ impl Controller {
             }
             _ => {}
         }
+        let cold = self.learn(active_ms);
+        self.estimate_all(features);
+        let order = self.decide(cold);
+        self.frame += 1;
+        order
+    }
+
+    /// `true` when the next frame needs its features measured and a decision: the first two frames, every
+    /// [`DECIDE_EVERY`]-th, and every frame while a probe, a sampled probe or a build runs. On the others the
+    /// runner calls [`Controller::quiet_frame`] and skips the features: a scene does not change in four frames,
+    /// and the selector's own work then stays a sliver of the cheapest candidate's frame (a dynamic tree's
+    /// 15 µs in a slow drift of 10⁴ bodies).
+    #[must_use]
+    pub fn wants_features(&self) -> bool {
+        !matches!(self.job, Job::Idle)
+            || self.frame < 2
+            || self.frame.is_multiple_of(DECIDE_EVERY)
+            || self.force_every > 0
+    }
+
+    /// A frame without features or decision (see [`Controller::wants_features`]): the active candidate answered
+    /// in `active_ms`.
+    pub fn quiet_frame(&mut self, active_ms: f64) {
+        let _ = self.learn(active_ms);
+        self.frame += 1;
+    }
+
+    /// Learn from the active candidate's frame; `true` while its frames are cold.
+    fn learn(&mut self, active_ms: f64) -> bool {
         self.last_ran[self.active] = self.frame;
         let cold = self.cold > 0;
         if cold {
@@ -556,17 +613,9 @@ impl Controller {
         } else {
             self.watch_for_jump(active_ms);
             self.recent.push(active_ms);
-            if self.recent.len >= RECENT_FRAMES / 3 {
-                let ratio = (active_ms / self.recent.median().max(1e-9)).clamp(1.0, SPIKE_CLIP);
-                let spike = &mut self.spike[self.active];
-                *spike += SPIKE_WEIGHT * (ratio - *spike);
-            }
             self.budget.tick(active_ms, self.config.probe_share);
         }
-        self.estimate_all(features);
-        let order = self.decide(cold);
-        self.frame += 1;
-        order
+        cold
     }
 
     /// An idle candidate whose memory may be freed now: not active, not in a job, not in sync, holding memory,
@@ -602,23 +651,25 @@ impl Controller {
         if self.jump >= JUMP_FRAMES {
             self.jump = 0;
             self.recent = Recent::default();
+            // The scene changed under the active candidate: what the samples said no longer holds.
+            self.last_sampled.iter_mut().for_each(|s| *s = None);
         }
     }
 
-    /// Every candidate's estimate for `features`: the active one's is its measured median × spike factor, the
-    /// others' are predicted relative to it (see [`CostModel`]), each times its own spike factor. Before the
-    /// active candidate has a steady frame, the prior's milliseconds stand in for its measurement.
+    /// Every candidate's estimate for `features`: the active one's is its measured typical frame, the others'
+    /// are predicted relative to it (see [`CostModel`]). Before the active candidate has a steady frame, the
+    /// prior's milliseconds stand in for its measurement.
     fn estimate_all(&mut self, features: &Features) {
         let features = Self::first_features(features);
+        self.model.prepare(&features);
         let measured = self.recent.len > 0;
-        let active_ms = if measured { self.recent.median() } else { self.model.base(self.active, &features).0 };
+        let active_ms = if measured { self.recent.typical() } else { self.model.base(self.active, &features).0 };
         let level = self.model.level(self.active, active_ms, &features);
         for c in 0..self.names.len() {
             self.estimates[c] = if c == self.active {
-                Estimate { ms: active_ms * self.spike[c], sigma: 0.0, measured }
+                Estimate { ms: active_ms, sigma: 0.0, measured }
             } else {
-                let e = self.model.predict(c, self.active, active_ms, &features, self.frame);
-                Estimate { ms: e.ms * self.spike[c], ..e }
+                self.model.predict(c, self.active, active_ms, &features, self.frame)
             };
             self.builds[c] = self.model.build(c, &features, level);
         }
@@ -688,6 +739,14 @@ impl Controller {
         if back_soon { 2.0 * self.config.margin } else { self.config.margin }
     }
 
+    /// What a frame of `c` beside the active candidate may cost, for the hitch guard: its estimate, or the prior's
+    /// own milliseconds if more. An estimate is relative to the active candidate, so when the prior is far off
+    /// for the active one (the dynamic tree at 0.015 ms where the prior said 0.14), every estimate inherits its
+    /// error; the prior's absolute figure for `c` is not tied to it.
+    fn probe_frame_ms(&self, c: usize) -> f64 {
+        self.estimates[c].ms.max(self.model.base(c, &Self::first_features(&self.features)).0)
+    }
+
     /// `c`'s build if it took over now (0 when it is in sync).
     fn build_of(&self, c: usize) -> f64 {
         if self.in_sync[c] { 0.0 } else { self.builds[c] }
@@ -745,6 +804,7 @@ impl Controller {
                 }
             })
             .filter(|&c| self.config.pays(self.frame, active_ms, self.estimates[c].optimistic(), probe_cost(self, c)))
+            .filter(|&c| self.probe_frame_ms(c) <= PROBE_FRAME_SHARE * active_ms)
             .min_by(|a, b| by(Estimate::optimistic)(self, a, b));
         if let Some(c) = whole {
             let cost = probe_cost(self, c);
@@ -767,19 +827,26 @@ impl Controller {
             return Order::Stay;
         }
         let unmeasured = |e: &Estimate| !e.measured || e.sigma > RESAMPLE_SIGMA;
+        let share = self.config.sample_share.max(MIN_SAMPLE_BODIES as f64 / self.features.n.max(1) as f64);
+        let frame = self.frame;
+        let sampleable = |s: &Self, c: usize| {
+            s.last_sampled[c].is_none_or(|at| frame >= at + RESAMPLE_GAP)
+                && share * (s.probe_frame_ms(c) + active_ms) <= PROBE_FRAME_SHARE * active_ms
+        };
         let promising = others()
+            .filter(|&c| sampleable(self, c))
             .filter(|&c| verdict(self, c) != Verdict::No && unmeasured(&self.estimates[c]))
             .filter(|&c| self.config.pays(self.frame, active_ms, self.estimates[c].optimistic(), self.build_of(c)))
             .min_by(|a, b| by(Estimate::optimistic)(self, a, b));
         let comfortable = self.budget.tokens_ms() >= EXPLORE_BUDGET_FRAMES * active_ms;
         let explore = || {
             others()
+                .filter(|&c| sampleable(self, c))
                 .filter(|&c| !self.estimates[c].measured && self.estimates[c].ms < EXPLORE_REACH * active_ms)
                 .min_by(|a, b| by(|e| e.ms)(self, a, b))
         };
         let Some(c) = promising.or_else(|| if comfortable { explore() } else { None }) else { return Order::Stay };
         let e = self.estimates[c];
-        let share = self.config.sample_share.max(MIN_SAMPLE_BODIES as f64 / self.features.n.max(1) as f64);
         let cost = share * (e.ms + active_ms) * f64::from(self.config.sample_frames + 1);
         // A loan is for a saving the model expects, not one it only hopes for.
         let saving = (active_ms - e.ms).max(0.0) * self.config.remaining(self.frame);
@@ -837,22 +904,15 @@ impl Controller {
         let Job::Sample { candidate: c, times, spent_ms, bodies } = self.job else { return };
         self.job = Job::Idle;
         self.budget.spend(spent_ms);
-        let (probe_least, active_least) = times.leasts();
-        let active_ms = self.recent.median().max(1e-9);
+        let (probe_mean, active_mean) = times.means();
+        let active_ms = self.recent.typical().max(1e-9);
         let features = Self::first_features(&self.features);
-        self.model.observe_sample(
-            c,
-            self.active,
-            &features,
-            bodies,
-            self.frame,
-            (probe_least, active_least),
-            active_ms,
-        );
+        self.model.observe_sample(c, self.active, &features, bodies, self.frame, (probe_mean, active_mean), active_ms);
+        self.last_sampled[c] = Some(self.frame);
         self.estimate_all(&features);
         let reason = Reason::Sampled {
-            probe_ms: probe_least,
-            active_sample_ms: active_least,
+            probe_ms: probe_mean,
+            active_sample_ms: active_mean,
             bodies,
             predicted_ms: self.estimates[c].ms,
             active_ms: self.estimates[self.active].ms,
@@ -865,19 +925,13 @@ impl Controller {
         let Job::Probe { candidate: c, times, spent_ms } = self.job else { return Order::Stay };
         self.job = Job::Idle;
         self.budget.spend(spent_ms);
-        let (probe_least, active_least) = times.leasts();
-        let probe_cost = probe_least * self.spike[c];
-        let active_cost = active_least * self.spike[self.active];
-        // The model keeps typical frames, comparable with the active candidate's recent median: both leasts
-        // scaled by the machine's noise on those frames (the active candidate's median over its least there).
-        let mut active_steady = times.active_ms;
-        let noise = (median(&mut active_steady[times.steady()]) / active_least).clamp(1.0, 2.0);
+        let (probe_cost, active_cost) = times.means();
         let features = Self::first_features(&self.features);
-        self.model.observe_probe(c, self.active, &features, self.frame, probe_least * noise, active_least * noise);
+        self.model.observe_probe(c, self.active, &features, self.frame, probe_cost, active_cost);
         let cheaper = probe_cost < active_cost * (1.0 - self.margin_for(c));
         if cheaper && self.config.pays(self.frame, active_cost, probe_cost, 0.0) {
             let from = self.active;
-            self.estimates[c] = Estimate { ms: probe_cost * noise, sigma: MEASURED_SIGMA, measured: true };
+            self.estimates[c] = Estimate { ms: probe_cost, sigma: MEASURED_SIGMA, measured: true };
             self.switch_to(c, 0);
             self.push_log(
                 DecisionKind::Switch,
@@ -924,7 +978,6 @@ impl Controller {
         self.job = Job::Idle;
         self.in_sync.iter_mut().for_each(|s| *s = false);
         self.recent = Recent::default();
-        self.spike.iter_mut().for_each(|s| *s = 1.0);
         self.budget = Budget::default();
         self.model.forget();
         self.features = Features::default();
@@ -934,6 +987,7 @@ impl Controller {
         self.jump = 0;
         self.last_switch = None;
         self.previous = None;
+        self.last_sampled.iter_mut().for_each(|s| *s = None);
     }
 
     fn push_log(&mut self, kind: DecisionKind, from: usize, to: usize, reason: Reason) {
@@ -971,93 +1025,4 @@ impl Controller {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn features(speed: f64) -> Features {
-        Features {
-            n: 10_000,
-            pairs_per_body: 0.5,
-            speed_mean: speed,
-            speed_known: true,
-            clustering: 1.0,
-            size_spread: 1.0,
-            resting: 0.0,
-        }
-    }
-
-    /// A controller over two candidates the prior does not know, past its cold frames, with a measured median.
-    fn warmed() -> Controller {
-        let mut c = Controller::new(vec!["a", "b"], PolicyConfig::default(), Prior::builtin(), 0);
-        c.start(features(0.2));
-        for _ in 0..RECENT_FRAMES {
-            let _ = c.after_frame(&features(0.2), 1.0, None, None);
-        }
-        c.job = Job::Idle;
-        c
-    }
-
-    #[test]
-    fn a_hopeless_probe_ends_at_once_and_a_fair_one_runs_its_frames() {
-        let mut c = warmed();
-        assert_eq!(c.start_probe(1, Reason::Forced), Order::Probe(1));
-        // Its first frame costs ten times the active one's: more than it could ever win back.
-        assert_eq!(c.after_frame(&features(0.2), 1.0, Some(10.0), None), Order::Stay);
-        assert_eq!(c.probing(), None, "ended after one frame");
-        let last = c.log().iter().last().expect("logged");
-        assert_eq!(last.kind, DecisionKind::Reject);
-        // A probe whose first frame is dear but not hopeless (the warm start's leftovers) goes on.
-        let mut c = warmed();
-        let _ = c.start_probe(1, Reason::Forced);
-        let _ = c.after_frame(&features(0.2), 1.0, Some(2.5), None);
-        assert_eq!(c.probing(), Some(1));
-        // Its later frames are held to the tighter factor.
-        let _ = c.after_frame(&features(0.2), 1.0, Some(3.5), None);
-        assert_eq!(c.probing(), None, "a steady frame 3.5x the active one's ends it");
-    }
-
-    #[test]
-    fn a_first_frame_without_speed_picks_a_cheap_build_and_the_second_decides_on_the_measured_speed() {
-        let prior = Prior::builtin();
-        let names: Vec<&'static str> =
-            prior.fits.iter().map(|f| &*Box::leak(f.name.clone().into_boxed_str())).collect();
-        let mut c = Controller::new(names, PolicyConfig::default(), prior, 0);
-        let unknown = Features { speed_known: false, speed_mean: 0.0, ..features(0.0) };
-        let first = c.start(unknown);
-        assert!(c.builds()[first] <= CHEAP_BUILD * c.estimates()[first].ms, "{} is cheap to build", c.names()[first]);
-        assert!(matches!(c.log().iter().next().unwrap().reason, Reason::Initial { speed_known: false, .. }));
-        let _ = c.after_frame(&unknown, 1.0, None, None);
-        // The second frame knows the speed: the prior's cheapest over the horizon, build included.
-        let measured = features(0.001);
-        let second = c.before_frame(&measured).unwrap_or(first);
-        let horizon = f64::from(c.policy().min_horizon);
-        let cost = |k: usize| if k == first { 0.0 } else { c.builds()[k] } + horizon * c.estimates()[k].ms;
-        let best = (0..c.names().len()).min_by(|&a, &b| cost(a).total_cmp(&cost(b))).unwrap();
-        assert!(
-            cost(second) <= cost(best) / (1.0 - c.policy().margin) + 1e-9,
-            "{} against {}",
-            c.names()[second],
-            c.names()[best]
-        );
-        assert_eq!(c.before_frame(&measured), None, "only once");
-    }
-
-    #[test]
-    fn a_candidate_idle_for_long_is_freed_once() {
-        let mut c = warmed();
-        // No budget left for probes: nothing runs candidate 1 again.
-        c.budget.spend(1e12);
-        c.holding[1] = true;
-        c.last_ran[1] = c.frame;
-        for _ in 0..c.config.free_after {
-            let _ = c.after_frame(&features(0.2), 1.0, None, None);
-            c.job = Job::Idle;
-            assert_eq!(c.take_expired(), None);
-        }
-        let _ = c.after_frame(&features(0.2), 1.0, None, None);
-        c.job = Job::Idle;
-        assert_eq!(c.take_expired(), Some(1));
-        assert_eq!(c.take_expired(), None, "freed once");
-        assert_eq!(c.take_expired(), None, "the active one is never freed");
-    }
-}
+mod tests;

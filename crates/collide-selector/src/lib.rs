@@ -77,7 +77,7 @@
 //! The decisions live in a [`Controller`] fed with numbers only (features and milliseconds), apart from the
 //! clock and the broadphases: [`Selector`] runs the real candidates and times them, and [`trace_replay`] feeds
 //! the same controller the costs a [`trace`] recorded, so a policy can be tried on the same frames without the
-//! machine's noise (`cargo xtask bench --study selector-trace` records traces; the `replay` example judges a
+//! machine's noise (`cargo xtask bench --study selector-trace` records traces; the `trace_replay` example judges a
 //! policy on them). The figures that judge `auto` come from the live study, not from replays.
 //!
 //! Switching never changes a pair: every candidate answers the exact pair set (the conformance kit checks each,

@@ -42,8 +42,6 @@ pub const MEASURED_SIGMA: f64 = 0.1;
 /// Frames over which a measurement's uncertainty grows by one unit of `ln ms`: after a minute at 60 Hz a
 /// measurement says little more than the prior.
 const AGE_FRAMES_PER_SIGMA: f64 = 3600.0;
-/// Weight of a probe's result in the correction: a probe is a deliberate, side-by-side measurement.
-const PROBE_WEIGHT: f64 = 0.6;
 /// Weight of a measured build in its candidate's build correction.
 const BUILD_WEIGHT: f64 = 0.5;
 
@@ -76,6 +74,18 @@ impl Fit {
         let ln_ms: f64 = weights.iter().zip(features.regressors()).map(|(w, x)| w * x).sum();
         ln_ms.clamp(-20.0, 20.0).exp()
     }
+
+    /// The log-linear fit's steady frame for `features`, ms, without the anchors' correction.
+    #[must_use]
+    pub fn steady_ms(&self, features: &Features) -> f64 {
+        Self::eval(&self.weights, features)
+    }
+
+    /// The log-linear fit's build for `features`, ms, without the anchors' correction.
+    #[must_use]
+    pub fn build_ms(&self, features: &Features) -> f64 {
+        Self::eval(&self.build_weights, features)
+    }
 }
 
 /// The offline prior: one [`Fit`] per candidate, and where it was measured.
@@ -97,13 +107,59 @@ pub struct Prior {
     /// The fits.
     #[serde(rename = "fit")]
     pub fits: Vec<Fit>,
+    /// Where the fits are off: the calibration's scenes, each with every candidate's residual there (see
+    /// [`Anchor`]).
+    #[serde(rename = "anchor", default)]
+    pub anchors: Vec<Anchor>,
+}
+
+/// The number of coordinates of an [`Anchor`]: the regressors but the constant and `ln² n`.
+pub const ANCHOR_DIMS: usize = 6;
+
+/// The scale of each anchor coordinate: a difference of one scale counts as one unit of distance (`ln n`: a factor
+/// of 1.65 in bodies; pairs per body, size spread and clustering: of 1.28; speed: of 1.65; resting: 15%). Narrow
+/// enough that a scene's own anchors outweigh its neighbours': at twice these scales the tunnel's grid (0.9 ms at
+/// 10⁴ bodies, 0.5 by the fit) was corrected by a tenth of its residual, diluted by the uniform scenes nearby.
+const ANCHOR_SCALES: [f64; ANCHOR_DIMS] = [0.5, 0.25, 0.5, 0.15, 0.25, 0.25];
+/// The weight of "no correction" against the anchors: a query one unit of distance from a single anchor takes
+/// `e^−½ / (e^−½ + ANCHOR_SHRINK)` of its residual; a query far from every anchor takes none.
+const ANCHOR_SHRINK: f64 = 0.1;
+
+/// One calibration scene (a scenario at a body count, over a window of frames) where the log-linear fits are off:
+/// its features, and every candidate's residual there, `ln(measured / fit)`, in the order of [`Prior::fits`] (NaN
+/// where a candidate was not measured). The fits are smooth in the features; a scene's particulars — the tunnel's
+/// long swept boxes, the empty world of far clusters — are not, and the residuals of the scenes nearest a query
+/// correct the fit there (kernel-weighted, shrunk toward no correction where no scene is near).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Anchor {
+    /// `ln n, ln(1 + pairs per body), ln speed, resting, ln size spread, ln clustering`.
+    pub x: [f64; ANCHOR_DIMS],
+    /// Per candidate: the residual of its steady frame.
+    pub steady: Vec<f64>,
+    /// Per candidate: the residual of its build (NaN where the anchor has no build row).
+    pub build: Vec<f64>,
+}
+
+impl Anchor {
+    /// The anchor coordinates of `features`.
+    #[must_use]
+    pub fn coordinates(features: &Features) -> [f64; ANCHOR_DIMS] {
+        let r = features.regressors();
+        [r[1], r[3], r[4], r[5], r[6], r[7]]
+    }
 }
 
 impl Prior {
     /// The prior compiled into the crate. Panics only if the shipped file is broken, which a test checks.
     #[must_use]
     pub fn builtin() -> Self {
-        Self::parse(BUILTIN_PRIOR).expect("data/prior.toml is checked by the crate's tests")
+        // Parsed once per process: the anchors make the file tens of kilobytes, and the app builds a selector at
+        // every respawn.
+        static PARSED: std::sync::OnceLock<Prior> = std::sync::OnceLock::new();
+        PARSED
+            .get_or_init(|| Self::parse(BUILTIN_PRIOR).expect("data/prior.toml is checked by the crate's tests"))
+            .clone()
     }
 
     /// Read a prior written by [`Prior::to_toml`] (the calibrate study's output). The error names the problem.
@@ -118,6 +174,15 @@ impl Prior {
         }
         if let Some(f) = prior.fits.iter().find(|f| f.weights.iter().any(|w| !w.is_finite()) || !f.rmse.is_finite()) {
             return Err(format!("prior: the fit of `{}` has a non-finite weight", f.name));
+        }
+        let count = prior.fits.len();
+        if let Some(a) = prior.anchors.iter().find(|a| a.steady.len() != count || a.build.len() != count) {
+            return Err(format!(
+                "prior: an anchor at {:?} has {} steady and {} build residuals for {count} fits",
+                a.x,
+                a.steady.len(),
+                a.build.len()
+            ));
         }
         Ok(prior)
     }
@@ -140,18 +205,65 @@ impl Prior {
         self.fits.iter().find(|f| f.name == name)
     }
 
-    /// The prior's prediction of `name`'s steady frame in ms, and its residual, if it knows the candidate.
+    /// The prior's prediction of `name`'s steady frame in ms, and its residual, if it knows the candidate: the
+    /// log-linear fit, corrected by the anchors near `features`.
     #[must_use]
     pub fn predict(&self, name: &str, features: &Features) -> Option<(f64, f64)> {
-        let fit = self.fit(name)?;
-        Some((Fit::eval(&fit.weights, features), fit.rmse))
+        let k = self.fits.iter().position(|f| f.name == name)?;
+        let fit = &self.fits[k];
+        let (steady, _) = self.correction(k, &Anchor::coordinates(features));
+        Some((fit.steady_ms(features) * steady.exp(), fit.rmse))
     }
 
     /// The prior's prediction of `name`'s build (the extra cost of its first two frames) in ms, and its residual.
     #[must_use]
     pub fn predict_build(&self, name: &str, features: &Features) -> Option<(f64, f64)> {
-        let fit = self.fit(name)?;
-        Some((Fit::eval(&fit.build_weights, features), fit.build_rmse))
+        let k = self.fits.iter().position(|f| f.name == name)?;
+        let fit = &self.fits[k];
+        let (_, build) = self.correction(k, &Anchor::coordinates(features));
+        Some((fit.build_ms(features) * build.exp(), fit.build_rmse))
+    }
+
+    /// The residuals of fit `k` (steady, build) at anchor coordinates `x`: the anchors' residuals weighted by a
+    /// Gaussian kernel of their distance, shrunk toward 0 by [`ANCHOR_SHRINK`]. O(anchors).
+    fn correction(&self, k: usize, x: &[f64; ANCHOR_DIMS]) -> (f64, f64) {
+        let (mut steady, mut build) = ([0.0], [0.0]);
+        self.corrections(x, |j, s, b| {
+            if j == k {
+                steady[0] = s;
+                build[0] = b;
+            }
+        });
+        (steady[0], build[0])
+    }
+
+    /// Every fit's residuals (steady, build) at anchor coordinates `x`, handed to `each(fit index, steady,
+    /// build)` in fit order: one pass over the anchors for all fits (a kernel weight per anchor), so that a frame
+    /// pays O(anchors · fits) adds and O(anchors) exponentials. Allocates nothing for up to 16 fits.
+    pub fn corrections(&self, x: &[f64; ANCHOR_DIMS], mut each: impl FnMut(usize, f64, f64)) {
+        const MAX: usize = 16;
+        let count = self.fits.len().min(MAX);
+        let mut sum = [[0.0f64; 2]; MAX];
+        let mut weight = [[ANCHOR_SHRINK; 2]; MAX];
+        for a in &self.anchors {
+            let d2: f64 = (0..ANCHOR_DIMS).map(|i| ((x[i] - a.x[i]) / ANCHOR_SCALES[i]).powi(2)).sum();
+            if d2 > 40.0 {
+                continue; // a weight below e^-20: nothing
+            }
+            let w = (-0.5 * d2).exp();
+            for (k, (s, wt)) in sum.iter_mut().zip(weight.iter_mut()).take(count).enumerate() {
+                for (kind, residual) in [a.steady.get(k), a.build.get(k)].into_iter().enumerate() {
+                    if let Some(&r) = residual.filter(|r| r.is_finite()) {
+                        s[kind] += w * r;
+                        wt[kind] += w;
+                    }
+                }
+            }
+        }
+        for k in 0..count {
+            let corr = |kind: usize| (sum[k][kind] / weight[k][kind]).clamp(-3.0, 3.0);
+            each(k, corr(0), corr(1));
+        }
     }
 }
 
@@ -296,10 +408,12 @@ struct Learned {
 }
 
 /// The uncertainty of a ratio measured on a spatial sample of a few percent of the bodies and carried to the
-/// whole scene by the prior's dependence on n: the sample's own noise, and the prior's error in how the two
-/// candidates scale from the sample's size to the scene's (their parallel sections, for one, switch on only above
-/// a few thousand bodies).
-pub const SAMPLED_SIGMA: f64 = 0.2;
+/// whole scene by the prior's dependence on n: the sample's own noise, what a few cubes of the scene cannot show
+/// (its whole extent, the large bodies' reach), and the prior's error in how the two candidates scale from the
+/// sample's size to the scene's (their parallel sections, for one, switch on only above a few thousand bodies).
+/// ×/÷ 1.35: samples on the live study's scenes at 10⁴ bodies were off by up to 1.3× once the sample took bodies by
+/// centre in several cubes.
+pub const SAMPLED_SIGMA: f64 = 0.3;
 
 /// The prior plus the online corrections, for a fixed list of candidates.
 ///
@@ -319,18 +433,79 @@ pub struct CostModel {
     learned: Vec<[Learned; Regime::COUNT]>,
     /// Per candidate: EWMA of `ln(measured build / predicted build)`, 0 until one was measured.
     build_rel: Vec<f64>,
+    /// Per candidate: its fit's index in the prior, if the prior knows it.
+    fit_of: Vec<Option<usize>>,
+    /// The prior's predictions for the features of [`CostModel::prepare`]: per candidate (steady ms, sigma) and
+    /// build ms, asked for several times a frame.
+    cached: Option<Features>,
+    cached_base: Vec<(f64, f64)>,
+    cached_build: Vec<f64>,
+    /// The anchors' corrections per candidate (steady, build) and the anchor coordinates they were computed at:
+    /// a pass over the anchors costs microseconds, and features drift slowly, so they are computed again only
+    /// when the coordinates moved by [`CORRECTION_DRIFT`].
+    corrections: Vec<(f64, f64)>,
+    corrected_at: Option<[f64; ANCHOR_DIMS]>,
 }
+
+/// The distance (in anchor scale units) the features must move before the anchors' corrections are computed
+/// again: a tenth of the kernel's width, where a correction changes by a few percent at most.
+const CORRECTION_DRIFT: f64 = 0.1;
 
 impl CostModel {
     /// A model of `names` (the candidates, in the selector's order) on `prior`.
     #[must_use]
     pub fn new(prior: Prior, names: &[&'static str]) -> Self {
+        let fit_of = names.iter().map(|n| prior.fits.iter().position(|f| f.name == *n)).collect();
+        let fits = prior.fits.len();
         Self {
             prior,
             names: names.to_vec(),
             learned: vec![[Learned::default(); Regime::COUNT]; names.len()],
             build_rel: vec![0.0; names.len()],
+            fit_of,
+            cached: None,
+            cached_base: vec![(0.0, 0.0); names.len()],
+            cached_build: vec![0.0; names.len()],
+            corrections: vec![(0.0, 0.0); fits],
+            corrected_at: None,
         }
+    }
+
+    /// Compute the prior's predictions for `f` once, for the calls of this frame that ask about `f`.
+    pub fn prepare(&mut self, f: &Features) {
+        if self.cached.as_ref() == Some(f) {
+            return;
+        }
+        let x = Anchor::coordinates(f);
+        let moved = self.corrected_at.is_none_or(|at| {
+            (0..ANCHOR_DIMS).map(|i| ((x[i] - at[i]) / ANCHOR_SCALES[i]).powi(2)).sum::<f64>()
+                > CORRECTION_DRIFT * CORRECTION_DRIFT
+        });
+        if moved {
+            let corrections = &mut self.corrections;
+            self.prior.corrections(&x, |k, s, b| corrections[k] = (s, b));
+            self.corrected_at = Some(x);
+        }
+        self.cached = None;
+        let known = self.fit_of.iter().flatten().count();
+        let mut ln_sum = 0.0;
+        for c in 0..self.names.len() {
+            if let Some(k) = self.fit_of[c] {
+                let fit = &self.prior.fits[k];
+                let (s, b) = self.corrections[k];
+                let ms = fit.steady_ms(f) * s.exp();
+                self.cached_base[c] = (ms, fit.rmse.max(PRIOR_SIGMA_FLOOR));
+                self.cached_build[c] = fit.build_ms(f) * b.exp();
+                ln_sum += ms.ln();
+            }
+        }
+        // A candidate the prior does not know: the geometric mean of the known ones, wide open.
+        let mean = if known == 0 { 1.0 } else { (ln_sum / known as f64).exp() };
+        for c in (0..self.names.len()).filter(|&c| self.fit_of[c].is_none()) {
+            self.cached_base[c] = (mean, UNKNOWN_SIGMA);
+            self.cached_build[c] = 2.0 * mean;
+        }
+        self.cached = Some(*f);
     }
 
     /// The prior the model starts from.
@@ -341,6 +516,8 @@ impl CostModel {
 
     /// Forget what was learned (the scene's corrections); the prior stays.
     pub fn forget(&mut self) {
+        self.cached = None;
+        self.corrected_at = None;
         self.learned.iter_mut().for_each(|l| *l = [Learned::default(); Regime::COUNT]);
         self.build_rel.iter_mut().for_each(|b| *b = 0.0);
     }
@@ -349,6 +526,9 @@ impl CostModel {
     /// mean of the known candidates' predictions with a wide uncertainty, so that the first probe decides.
     #[must_use]
     pub fn base(&self, c: usize, f: &Features) -> (f64, f64) {
+        if self.cached.as_ref() == Some(f) {
+            return self.cached_base[c];
+        }
         if let Some((ms, rmse)) = self.prior.predict(self.names[c], f) {
             return (ms, rmse.max(PRIOR_SIGMA_FLOOR));
         }
@@ -364,6 +544,9 @@ impl CostModel {
     /// The prior's build of candidate `c` (ms at the prior's level); for a candidate it does not know, two of its
     /// base frames.
     fn base_build(&self, c: usize, f: &Features) -> f64 {
+        if self.cached.as_ref() == Some(f) {
+            return self.cached_build[c];
+        }
         self.prior.predict_build(self.names[c], f).map_or_else(|| 2.0 * self.base(c, f).0, |(ms, _)| ms)
     }
 
@@ -453,14 +636,23 @@ impl CostModel {
         let level = (active_ms / base_a).ln() - anchor.rel;
         let target = (ratio / prior_ratio).ln() + anchor.rel;
         let slot = &mut self.learned[c][r];
-        // The first measurement is taken whole; later ones are blended, a sampled one less than a whole-frame one,
-        // and a whole-frame one replaces what samples said more than it blends with it.
-        let (weight, sigma) = match slot.last {
-            None => (1.0, sigma),
-            Some(_) if sigma > slot.sigma => (PROBE_WEIGHT / 2.0, slot.sigma),
-            Some(_) => (PROBE_WEIGHT, sigma),
+        // The first measurement is taken whole. A later one that agrees with what was known (within twice their
+        // combined uncertainty) is combined with it by precision — two samples that tell the same ratio know it
+        // better than one —, what was known counting with the uncertainty its age and the features' drift gave
+        // it; one that disagrees replaces it (the scene changed).
+        let (rel, sigma) = match slot.last {
+            None => (target, sigma),
+            Some((seen_at, seen)) => {
+                let known = slot.sigma + frame.saturating_sub(seen_at) as f64 / AGE_FRAMES_PER_SIGMA + drift(&seen, f);
+                let (p_known, p_new) = (known.powi(-2), sigma.powi(-2));
+                if (target - slot.rel).abs() <= 2.0 * (known * known + sigma * sigma).sqrt() {
+                    ((slot.rel * p_known + target * p_new) / (p_known + p_new), (p_known + p_new).powf(-0.5))
+                } else {
+                    (target, sigma)
+                }
+            }
         };
-        slot.rel += weight * (target - slot.rel);
+        slot.rel = rel;
         slot.last = Some((frame, *f));
         slot.level = level;
         slot.sigma = sigma;
@@ -498,109 +690,4 @@ fn drift(a: &Features, b: &Features) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn features(n: usize, speed: f64, ppb: f64) -> Features {
-        Features {
-            n,
-            pairs_per_body: ppb,
-            speed_mean: speed,
-            speed_known: true,
-            clustering: 1.0,
-            size_spread: 1.0,
-            resting: 0.0,
-        }
-    }
-
-    #[test]
-    fn the_shipped_prior_parses_and_covers_every_candidate_it_names() {
-        let prior = Prior::builtin();
-        assert!(!prior.fits.is_empty());
-        assert_eq!(Prior::parse(&prior.to_toml()).unwrap(), prior, "to_toml and parse agree");
-        for f in &prior.fits {
-            let (ms, _) = prior.predict(&f.name, &features(100_000, 0.2, 1.0)).unwrap();
-            assert!(ms > 1e-3 && ms < 1e4, "{}: {ms} ms at 100k is not a plausible cost", f.name);
-        }
-    }
-
-    #[test]
-    fn a_prior_with_other_regressors_is_refused_with_the_way_out() {
-        let mut prior = Prior::builtin();
-        prior.regressors[1] = "n".into();
-        let e = Prior::parse(&prior.to_toml()).unwrap_err();
-        assert!(e.contains("refit with `cargo xtask bench --study calibrate`"), "{e}");
-        assert!(Prior::parse("machine = 3").unwrap_err().starts_with("prior: "));
-    }
-
-    #[test]
-    fn ridge_fit_recovers_a_log_linear_cost() {
-        // ms = 2e-5 · n · (1 + ppb)^0.5 · speed^0.3, sampled on a grid.
-        let mut rows = Vec::new();
-        for n in [1_000, 5_000, 20_000, 100_000, 400_000] {
-            for speed in [0.002, 0.02, 0.2, 1.0] {
-                for ppb in [0.1, 1.0, 10.0] {
-                    let ms = 2e-5 * n as f64 * (1.0f64 + ppb).powf(0.5) * (speed + 1e-3f64).powf(0.3);
-                    rows.push((features(n, speed, ppb), ms));
-                }
-            }
-        }
-        let (w, rmse) = fit_rows(&rows).unwrap();
-        assert!(rmse < 0.05, "rmse {rmse}");
-        // ln n and ln² n share the dependence on n, so check it through the predictions: 5× the bodies, 5× the cost.
-        let predict = |f: &Features| w.iter().zip(f.regressors()).map(|(w, x)| w * x).sum::<f64>().exp();
-        let ratio = predict(&features(100_000, 0.2, 1.0)) / predict(&features(20_000, 0.2, 1.0));
-        assert!((ratio / 5.0 - 1.0).abs() < 0.05, "cost ratio for 5× the bodies: {ratio}");
-        assert!((w[3] - 0.5).abs() < 0.05, "pairs weight {}", w[3]);
-        assert!((w[4] - 0.3).abs() < 0.05, "speed weight {}", w[4]);
-        assert!(fit_rows(&rows[..1]).is_none());
-    }
-
-    #[test]
-    fn predictions_are_relative_to_the_active_candidate_and_probes_correct_them() {
-        let prior = Prior::builtin();
-        let leak = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
-        let (a, b) = (leak(&prior.fits[0].name), leak(&prior.fits[1].name));
-        let mut model = CostModel::new(prior, &[a, b, "never-calibrated"]);
-        let f = features(50_000, 0.2, 1.0);
-        let (base_a, base_b) = (model.base(0, &f).0, model.base(1, &f).0);
-        // Never measured: the prior's ratio applied to whatever the active one costs now — on a machine twice
-        // as slow, both are predicted twice as dear.
-        let cold = model.predict(1, 0, 2.0 * base_a, &f, 0);
-        assert!((cold.ms / (2.0 * base_b) - 1.0).abs() < 1e-9, "{} against {}", cold.ms, 2.0 * base_b);
-        assert!(cold.sigma >= PRIOR_SIGMA_FLOOR);
-        // A probe finds b three times dearer, relative to a, than the prior said.
-        model.observe_probe(1, 0, &f, 10, 3.0 * base_b, base_a);
-        let warm = model.predict(1, 0, base_a, &f, 10);
-        assert!((warm.ms / (3.0 * base_b) - 1.0).abs() < 1e-9, "the first probe is taken as is: {}", warm.ms);
-        assert!((warm.sigma - MEASURED_SIGMA).abs() < 1e-9);
-        // The active one's cost doubling with the features unchanged: the ratio still stands, less surely.
-        let doubled = model.predict(1, 0, 2.0 * base_a, &f, 10);
-        assert!((doubled.ms / (6.0 * base_b) - 1.0).abs() < 1e-9);
-        assert!((doubled.sigma - MEASURED_SIGMA - 2f64.ln()).abs() < 1e-9, "{}", doubled.sigma);
-        // And the other way round: with b active, a is predicted a third as dear relative to b's prior.
-        let back = model.predict(0, 1, 3.0 * base_b, &f, 10);
-        assert!((back.ms / base_a - 1.0).abs() < 1e-9, "{} against {base_a}", back.ms);
-        assert!(back.sigma < 1e-9 + MEASURED_SIGMA, "the anchor was measured on the same frames");
-        // Half way from a fresh measurement to the prior's uncertainty, in frames of age.
-        let age = ((cold.sigma - MEASURED_SIGMA) / 2.0 * AGE_FRAMES_PER_SIGMA) as u64;
-        let half = model.predict(1, 0, base_a, &f, 10 + age);
-        let expected = MEASURED_SIGMA + age as f64 / AGE_FRAMES_PER_SIGMA;
-        assert!(expected < cold.sigma && (half.sigma - expected).abs() < 1e-9, "{age} frames older: {}", half.sigma);
-        let later = model.predict(1, 0, base_a, &f, 10 + 3600);
-        assert_eq!(later.sigma, cold.sigma, "a minute later the measurement says no more than the prior");
-        // Elsewhere, the active candidate costs what the prior says there (the common level unchanged).
-        let at = |g: &Features| model.predict(1, 0, model.base(0, g).0, g, 10);
-        let bigger = at(&features(200_000, 0.2, 1.0));
-        assert_eq!(bigger.sigma, cold.sigma, "four times the bodies is far from what was measured");
-        let near = at(&features(51_000, 0.2, 1.0));
-        assert!(near.sigma > warm.sigma && near.sigma < cold.sigma, "2% more bodies: a little less sure");
-        // Another regime keeps its own correction.
-        let slow = features(50_000, 0.001, 1.0);
-        assert_ne!(Regime::of(&slow), Regime::of(&f));
-        assert_eq!(at(&slow).sigma, cold.sigma);
-        // A candidate the prior does not know is wide open.
-        assert_eq!(model.predict(2, 0, base_a, &f, 0).sigma, UNKNOWN_SIGMA);
-        assert_eq!(Regime::of(&f).label(), "fast/crowded/moving");
-    }
-}
+mod tests;

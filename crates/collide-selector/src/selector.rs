@@ -195,6 +195,8 @@ pub struct Selector {
     sub: SubBox,
     /// The time drawing the sub-box took, charged to the sampled probe with its first frame.
     sample_draw_ms: f64,
+    /// Frames since the features were last measured.
+    since_measured: u32,
     builder: Builder,
     beside: Beside,
     /// Counts resizes and resets: a build beside started before the last one is stale.
@@ -230,6 +232,7 @@ impl Selector {
             scratch: PairList::new(),
             sub: SubBox::default(),
             sample_draw_ms: 0.0,
+            since_measured: 0,
             builder: Builder::default(),
             beside: Beside::default(),
             generation: 0,
@@ -238,7 +241,7 @@ impl Selector {
     }
 
     /// Build from the registry `table` (handed in, so this crate needs no dependency on the registry) and
-    /// resolved [`PARAMS`]: every candidate named by `candidates` (default: every row not in [`EXCLUDED`]),
+    /// checked [`PARAMS`]: every candidate named by `candidates` (default: every row not in [`EXCLUDED`]),
     /// each with its default parameters, on the built-in prior.
     #[must_use]
     pub fn from_params(table: &'static [AlgorithmDescriptor], params: &Params) -> Self {
@@ -467,7 +470,7 @@ impl Selector {
     }
 }
 
-/// The policy's knobs from resolved [`PARAMS`] (the rest at their defaults).
+/// The policy's knobs from checked [`PARAMS`] (the rest at their defaults).
 #[must_use]
 pub fn policy_from(params: &Params) -> PolicyConfig {
     PolicyConfig {
@@ -487,9 +490,14 @@ impl Broadphase for Selector {
         let start = Instant::now();
         // The scene first, from the boxes alone: the first frame's pick and the second's (when the first did not
         // know the speed) come before any candidate runs, so that nothing is built twice.
-        let features = {
+        let decides = !self.controller.started() || self.controller.wants_features();
+        self.since_measured += 1;
+        let features = if decides {
             scope!("auto: features", "");
-            self.sampler.measure(frame, self.last_pairs)
+            let frames = std::mem::replace(&mut self.since_measured, 0);
+            self.sampler.measure_over(frame, self.last_pairs, frames)
+        } else {
+            *self.sampler.last()
         };
         if !self.controller.started() {
             let c = self.controller.start(features);
@@ -523,9 +531,12 @@ impl Broadphase for Selector {
             probe_ms += here;
             sample
         });
-        let order = {
+        let order = if decides {
             scope!("auto: model, policy", "");
             self.controller.after_frame(&features, active_ms, probed, sampled)
+        } else {
+            self.controller.quiet_frame(active_ms);
+            Order::Stay
         };
         probe_ms += probed.unwrap_or(0.0) + self.obey(order, frame, out);
         if let Some(c) = self.controller.take_expired() {

@@ -122,7 +122,7 @@ fn run_checked(s: &mut Selector, frames: u64) {
 fn sampled_probes_run_on_a_sub_box_and_never_change_the_pairs() {
     // Candidates the prior does not know: the model is unsure of each, so the selector measures them on
     // samples (sampling from a few hundred bodies here, not the shipped 4096).
-    let policy = PolicyConfig { sample_from: 500, ..PolicyConfig::default() };
+    let policy = PolicyConfig { sample_from: 500, probe_share: 0.2, ..PolicyConfig::default() };
     let candidates = ["a", "b", "c"]
         .into_iter()
         .map(|name| Candidate::new(name, move || Box::new(Named(name, BruteForce::new()))))

@@ -2,7 +2,7 @@
 //!
 //! Every candidate of `auto` runs pinned through the same scenes — the scenario registry from 2 000 to 10⁶
 //! bodies, plus a resting scene — from its first frame, and each run gives two kinds of rows, with the features
-//! `auto` would measure (the selector's own [`FeatureSampler`], on the same boxes, before each frame, with the
+//! `auto` would measure (the selector's own [`FeatureSampler`](collide_selector::FeatureSampler), on the same boxes, before each frame, with the
 //! frame before's pair count):
 //! - **steady**: every window of frames after the first two: the median broadphase time;
 //! - **build**: one per run: the extra cost of its first two frames over two steady ones (a tree's construction,
@@ -24,7 +24,7 @@ use super::measure::SeriesGuard;
 use super::plot::{Chart, Series, Style};
 use super::report::{self, Section};
 use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, Params};
-use collide_selector::model::{Fit, REGRESSOR_NAMES, fit_rows};
+use collide_selector::model::{ANCHOR_DIMS, Anchor, Fit, REGRESSOR_NAMES, fit_rows};
 use collide_selector::{EXCLUDED, Features, Prior};
 use std::fmt::Write as _;
 
@@ -206,6 +206,15 @@ fn mean_features(w: &[(Features, f64)]) -> Features {
 
 /// The `calibrate` study: measure, fit, write `calibrate.csv`, `prior.toml`, a plot and the report section.
 pub fn calibrate(ctx: &mut Ctx) -> Result<(), String> {
+    let samples = match ctx.calibration_csv.clone() {
+        Some(path) => read_rows(&path)?,
+        None => measure_all(ctx)?,
+    };
+    finish(ctx, &samples)
+}
+
+/// Every candidate through every scene at every size.
+fn measure_all(ctx: &mut Ctx) -> Result<Vec<Sample>, String> {
     let candidates = candidates();
     let scenes = scenes(ctx.quick);
     let sizes = sizes(ctx.quick);
@@ -241,6 +250,12 @@ pub fn calibrate(ctx: &mut Ctx) -> Result<(), String> {
             guard.record(n, worst);
         }
     }
+    Ok(samples)
+}
+
+/// Fit, write `calibrate.csv`, `prior.toml`, a plot and the report section.
+fn finish(ctx: &mut Ctx, samples: &[Sample]) -> Result<(), String> {
+    let samples = samples.to_vec();
     let prior = fit(&samples, ctx)?;
     ctx.write_text("prior.toml", &prior.to_toml())?;
     ctx.write_text("calibrate.csv", &csv(&samples, &prior))?;
@@ -281,6 +296,7 @@ fn fit(samples: &[Sample], ctx: &Ctx) -> Result<Prior, String> {
             build_points: build.len(),
         });
     }
+    let anchors = anchors(samples, &fits);
     let machine = super::machine::Machine::detect(None);
     Ok(Prior {
         machine: ctx.machine.clone(),
@@ -290,7 +306,73 @@ fn fit(samples: &[Sample], ctx: &Ctx) -> Result<Prior, String> {
         date: today(),
         regressors: REGRESSOR_NAMES.iter().map(|&s| s.to_owned()).collect(),
         fits,
+        anchors,
     })
+}
+
+/// One anchor per calibration window (scene, size, window) and per build (scene, size): the mean of its rows'
+/// anchor coordinates, and each candidate's residual there against its log-linear fit.
+fn anchors(samples: &[Sample], fits: &[Fit]) -> Vec<Anchor> {
+    let mut keys: Vec<(&str, usize, usize)> = samples.iter().map(|s| (s.scene, s.n, s.window)).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.into_iter()
+        .filter_map(|key| {
+            let rows: Vec<&Sample> = samples.iter().filter(|s| (s.scene, s.n, s.window) == key).collect();
+            let first = rows.first()?;
+            let mut x = [0.0; ANCHOR_DIMS];
+            for r in &rows {
+                for (xi, v) in x.iter_mut().zip(Anchor::coordinates(&r.features)) {
+                    *xi += v / rows.len() as f64;
+                }
+            }
+            let residual = |fit: &Fit| {
+                rows.iter().find(|r| r.candidate == fit.name).map_or(f64::NAN, |r| {
+                    let predicted = if r.is_build() { fit.build_ms(&r.features) } else { fit.steady_ms(&r.features) };
+                    (r.ms / predicted).ln()
+                })
+            };
+            let residuals: Vec<f64> = fits.iter().map(residual).collect();
+            let none = vec![f64::NAN; fits.len()];
+            let (steady, build) = if first.is_build() { (none, residuals) } else { (residuals, none) };
+            Some(Anchor { x, steady, build })
+        })
+        .collect()
+}
+
+/// The rows of an earlier run's `calibrate.csv`, to fit again without measuring (`--calibration-csv`).
+fn read_rows(path: &std::path::Path) -> Result<Vec<Sample>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let leak = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
+    text.lines()
+        .enumerate()
+        .skip(1)
+        .map(|(i, line)| {
+            let c: Vec<&str> = line.split(',').collect();
+            let bad = |what: &str| format!("{}:{}: {what}", path.display(), i + 1);
+            if c.len() < 12 {
+                return Err(bad("a row has 13 columns"));
+            }
+            let num = |k: usize| c[k].parse::<f64>().map_err(|_| bad(&format!("column {} is not a number", k + 1)));
+            let features = Features {
+                n: c[4].parse().map_err(|_| bad("bodies"))?,
+                pairs_per_body: num(5)?,
+                speed_mean: num(6)?,
+                speed_known: c[7] == "true",
+                clustering: num(8)?,
+                size_spread: num(9)?,
+                resting: num(10)?,
+            };
+            Ok(Sample {
+                scene: leak(c[0]),
+                n: c[1].parse().map_err(|_| bad("n"))?,
+                candidate: leak(c[2]),
+                window: if c[3] == "build" { BUILD } else { c[3].parse().map_err(|_| bad("window"))? },
+                features,
+                ms: num(11)?,
+            })
+        })
+        .collect()
 }
 
 /// The threads the candidates ran on (rayon's global pool: `RAYON_NUM_THREADS`, else the cores).

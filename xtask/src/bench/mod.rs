@@ -121,6 +121,10 @@ pub struct Args {
     /// since (runs the pinned candidates the cache lacks).
     #[arg(long)]
     reuse_pinned: bool,
+    /// With the `calibrate` study: fit the prior on the rows of an earlier run's `calibrate.csv` instead of
+    /// measuring (to refit after a change of the model, without the half hour of runs).
+    #[arg(long, value_name = "FILE")]
+    calibration_csv: Option<PathBuf>,
 }
 
 /// A body count: `10000`, `10k`, `1M`.
@@ -178,6 +182,8 @@ pub struct Ctx {
     pub selector: selector_scenes::Ask,
     /// `--reuse-pinned`.
     pub selector_reuse_pinned: bool,
+    /// `--calibration-csv`.
+    pub calibration_csv: Option<PathBuf>,
     /// Runs that failed (a child process that crashed, say), each one line; any fails the command after the
     /// files are written.
     pub failures: Vec<String>,
@@ -279,6 +285,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         scenes,
         selector,
         selector_reuse_pinned: args.reuse_pinned,
+        calibration_csv: args.calibration_csv.clone(),
         failures: Vec::new(),
     };
     // Every study runs on one of rayon's threads, as the app's steps do: measured from a thread outside the pool,

@@ -9,7 +9,7 @@
 //! difference is the policy and how much the machine.
 //!
 //! Writes `selector-trace-<scene>-<n>.csv` per run (the traces: `cargo run --release -p collide-selector
-//! --example replay -- FILE` replays one with other knobs) and a report section.
+//! --example trace_replay -- FILE` replays one with other knobs) and a report section.
 
 use super::Ctx;
 use super::measure;
@@ -42,7 +42,7 @@ static RECORDER: AlgorithmDescriptor = AlgorithmDescriptor {
 
 /// Record `steps` steps of `scenario` with `n` bodies (response off for the tour, as in `configs/tour.toml`).
 pub fn record(scenario: &'static str, n: usize, steps: usize) -> Result<Trace, String> {
-    // The config names a registered algorithm so that it resolves; the simulation gets the recorder instead.
+    // The config names a registered algorithm so that it checks; the simulation gets the recorder instead.
     let stand_in = candidates()[0];
     let mut cfg = measure::config(scenario, n, None, stand_in, &Params::defaults(stand_in.params), false);
     cfg.resolution = scenario != "tour";

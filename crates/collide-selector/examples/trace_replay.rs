@@ -3,8 +3,8 @@
 //!
 //! ```sh
 //! cargo xtask bench --study selector-trace                       # records bench-results/<machine>/selector-trace-*.csv
-//! cargo run --release -p collide-selector --example replay -- bench-results/vm/selector-trace-*.csv
-//! cargo run --release -p collide-selector --example replay -- --set margin=0.2 --set probe_share=0.02 FILES…
+//! cargo run --release -p collide-selector --example trace_replay -- bench-results/vm/selector-trace-*.csv
+//! cargo run --release -p collide-selector --example trace_replay -- --set margin=0.2 --set probe_share=0.02 FILES…
 //! ```
 //!
 //! The knobs `--set` can change are those of [`PolicyConfig`]: margin, cooldown, probe_share, probe_frames,

@@ -1,0 +1,87 @@
+use super::*;
+
+fn features(speed: f64) -> Features {
+    Features {
+        n: 10_000,
+        pairs_per_body: 0.5,
+        speed_mean: speed,
+        speed_known: true,
+        clustering: 1.0,
+        size_spread: 1.0,
+        resting: 0.0,
+    }
+}
+
+/// A controller over two candidates the prior does not know, past its cold frames, with a measured median.
+fn warmed() -> Controller {
+    let mut c = Controller::new(vec!["a", "b"], PolicyConfig::default(), Prior::builtin(), 0);
+    c.start(features(0.2));
+    for _ in 0..RECENT_FRAMES {
+        let _ = c.after_frame(&features(0.2), 1.0, None, None);
+    }
+    c.job = Job::Idle;
+    c
+}
+
+#[test]
+fn a_hopeless_probe_ends_at_once_and_a_fair_one_runs_its_frames() {
+    let mut c = warmed();
+    assert_eq!(c.start_probe(1, Reason::Forced), Order::Probe(1));
+    // Its first frame costs ten times the active one's: more than it could ever win back.
+    assert_eq!(c.after_frame(&features(0.2), 1.0, Some(10.0), None), Order::Stay);
+    assert_eq!(c.probing(), None, "ended after one frame");
+    let last = c.log().iter().last().expect("logged");
+    assert_eq!(last.kind, DecisionKind::Reject);
+    // A probe whose first frame is dear but not hopeless (the warm start's leftovers) goes on.
+    let mut c = warmed();
+    let _ = c.start_probe(1, Reason::Forced);
+    let _ = c.after_frame(&features(0.2), 1.0, Some(2.5), None);
+    assert_eq!(c.probing(), Some(1));
+    // Its later frames are held to the tighter factor.
+    let _ = c.after_frame(&features(0.2), 1.0, Some(3.5), None);
+    assert_eq!(c.probing(), None, "a steady frame 3.5x the active one's ends it");
+}
+
+#[test]
+fn a_first_frame_without_speed_picks_a_cheap_build_and_the_second_decides_on_the_measured_speed() {
+    let prior = Prior::builtin();
+    let names: Vec<&'static str> = prior.fits.iter().map(|f| &*Box::leak(f.name.clone().into_boxed_str())).collect();
+    let mut c = Controller::new(names, PolicyConfig::default(), prior, 0);
+    let unknown = Features { speed_known: false, speed_mean: 0.0, ..features(0.0) };
+    let first = c.start(unknown);
+    assert!(c.builds()[first] <= CHEAP_BUILD * c.estimates()[first].ms, "{} is cheap to build", c.names()[first]);
+    assert!(matches!(c.log().iter().next().unwrap().reason, Reason::Initial { speed_known: false, .. }));
+    let _ = c.after_frame(&unknown, 1.0, None, None);
+    // The second frame knows the speed: the prior's cheapest over the horizon, build included.
+    let measured = features(0.001);
+    let second = c.before_frame(&measured).unwrap_or(first);
+    let horizon = f64::from(c.policy().min_horizon);
+    let cost = |k: usize| if k == first { 0.0 } else { c.builds()[k] } + horizon * c.estimates()[k].ms;
+    let best = (0..c.names().len()).min_by(|&a, &b| cost(a).total_cmp(&cost(b))).unwrap();
+    assert!(
+        cost(second) <= cost(best) / (1.0 - c.policy().margin) + 1e-9,
+        "{} against {}",
+        c.names()[second],
+        c.names()[best]
+    );
+    assert_eq!(c.before_frame(&measured), None, "only once");
+}
+
+#[test]
+fn a_candidate_idle_for_long_is_freed_once() {
+    let mut c = warmed();
+    // No budget left for probes: nothing runs candidate 1 again.
+    c.budget.spend(1e12);
+    c.holding[1] = true;
+    c.last_ran[1] = c.frame;
+    for _ in 0..c.config.free_after {
+        let _ = c.after_frame(&features(0.2), 1.0, None, None);
+        c.job = Job::Idle;
+        assert_eq!(c.take_expired(), None);
+    }
+    let _ = c.after_frame(&features(0.2), 1.0, None, None);
+    c.job = Job::Idle;
+    assert_eq!(c.take_expired(), Some(1));
+    assert_eq!(c.take_expired(), None, "freed once");
+    assert_eq!(c.take_expired(), None, "the active one is never freed");
+}

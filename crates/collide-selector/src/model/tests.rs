@@ -1,0 +1,105 @@
+use super::*;
+
+fn features(n: usize, speed: f64, ppb: f64) -> Features {
+    Features {
+        n,
+        pairs_per_body: ppb,
+        speed_mean: speed,
+        speed_known: true,
+        clustering: 1.0,
+        size_spread: 1.0,
+        resting: 0.0,
+    }
+}
+
+#[test]
+fn the_shipped_prior_parses_and_covers_every_candidate_it_names() {
+    let prior = Prior::builtin();
+    assert!(!prior.fits.is_empty());
+    // Compared as text: the anchors mark a candidate not measured there as NaN, which equals nothing.
+    assert_eq!(Prior::parse(&prior.to_toml()).unwrap().to_toml(), prior.to_toml(), "to_toml and parse agree");
+    for f in &prior.fits {
+        let (ms, _) = prior.predict(&f.name, &features(100_000, 0.2, 1.0)).unwrap();
+        assert!(ms > 1e-3 && ms < 1e4, "{}: {ms} ms at 100k is not a plausible cost", f.name);
+    }
+}
+
+#[test]
+fn a_prior_with_other_regressors_is_refused_with_the_way_out() {
+    let mut prior = Prior::builtin();
+    prior.regressors[1] = "n".into();
+    let e = Prior::parse(&prior.to_toml()).unwrap_err();
+    assert!(e.contains("refit with `cargo xtask bench --study calibrate`"), "{e}");
+    assert!(Prior::parse("machine = 3").unwrap_err().starts_with("prior: "));
+}
+
+#[test]
+fn ridge_fit_recovers_a_log_linear_cost() {
+    // ms = 2e-5 · n · (1 + ppb)^0.5 · speed^0.3, sampled on a grid.
+    let mut rows = Vec::new();
+    for n in [1_000, 5_000, 20_000, 100_000, 400_000] {
+        for speed in [0.002, 0.02, 0.2, 1.0] {
+            for ppb in [0.1, 1.0, 10.0] {
+                let ms = 2e-5 * n as f64 * (1.0f64 + ppb).powf(0.5) * (speed + 1e-3f64).powf(0.3);
+                rows.push((features(n, speed, ppb), ms));
+            }
+        }
+    }
+    let (w, rmse) = fit_rows(&rows).unwrap();
+    assert!(rmse < 0.05, "rmse {rmse}");
+    // ln n and ln² n share the dependence on n, so check it through the predictions: 5× the bodies, 5× the cost.
+    let predict = |f: &Features| w.iter().zip(f.regressors()).map(|(w, x)| w * x).sum::<f64>().exp();
+    let ratio = predict(&features(100_000, 0.2, 1.0)) / predict(&features(20_000, 0.2, 1.0));
+    assert!((ratio / 5.0 - 1.0).abs() < 0.05, "cost ratio for 5× the bodies: {ratio}");
+    assert!((w[3] - 0.5).abs() < 0.05, "pairs weight {}", w[3]);
+    assert!((w[4] - 0.3).abs() < 0.05, "speed weight {}", w[4]);
+    assert!(fit_rows(&rows[..1]).is_none());
+}
+
+#[test]
+fn predictions_are_relative_to_the_active_candidate_and_probes_correct_them() {
+    let prior = Prior::builtin();
+    let leak = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
+    let (a, b) = (leak(&prior.fits[0].name), leak(&prior.fits[1].name));
+    let mut model = CostModel::new(prior, &[a, b, "never-calibrated"]);
+    let f = features(50_000, 0.2, 1.0);
+    let (base_a, base_b) = (model.base(0, &f).0, model.base(1, &f).0);
+    // Never measured: the prior's ratio applied to whatever the active one costs now — on a machine twice
+    // as slow, both are predicted twice as dear.
+    let cold = model.predict(1, 0, 2.0 * base_a, &f, 0);
+    assert!((cold.ms / (2.0 * base_b) - 1.0).abs() < 1e-9, "{} against {}", cold.ms, 2.0 * base_b);
+    assert!(cold.sigma >= PRIOR_SIGMA_FLOOR);
+    // A probe finds b three times dearer, relative to a, than the prior said.
+    model.observe_probe(1, 0, &f, 10, 3.0 * base_b, base_a);
+    let warm = model.predict(1, 0, base_a, &f, 10);
+    assert!((warm.ms / (3.0 * base_b) - 1.0).abs() < 1e-9, "the first probe is taken as is: {}", warm.ms);
+    assert!((warm.sigma - MEASURED_SIGMA).abs() < 1e-9);
+    // The active one's cost doubling with the features unchanged: the ratio still stands, less surely.
+    let doubled = model.predict(1, 0, 2.0 * base_a, &f, 10);
+    assert!((doubled.ms / (6.0 * base_b) - 1.0).abs() < 1e-9);
+    assert!((doubled.sigma - MEASURED_SIGMA - 2f64.ln()).abs() < 1e-9, "{}", doubled.sigma);
+    // And the other way round: with b active, a is predicted a third as dear relative to b's prior.
+    let back = model.predict(0, 1, 3.0 * base_b, &f, 10);
+    assert!((back.ms / base_a - 1.0).abs() < 1e-9, "{} against {base_a}", back.ms);
+    assert!(back.sigma < 1e-9 + MEASURED_SIGMA, "the anchor was measured on the same frames");
+    // Half way from a fresh measurement to the prior's uncertainty, in frames of age.
+    let age = ((cold.sigma - MEASURED_SIGMA) / 2.0 * AGE_FRAMES_PER_SIGMA) as u64;
+    let half = model.predict(1, 0, base_a, &f, 10 + age);
+    let expected = MEASURED_SIGMA + age as f64 / AGE_FRAMES_PER_SIGMA;
+    assert!(expected < cold.sigma && (half.sigma - expected).abs() < 1e-9, "{age} frames older: {}", half.sigma);
+    let later = model.predict(1, 0, base_a, &f, 10 + 3600);
+    assert_eq!(later.sigma, cold.sigma, "a minute later the measurement says no more than the prior");
+    // Elsewhere, the active candidate costs what the prior says there (the common level unchanged).
+    let at = |g: &Features| model.predict(1, 0, model.base(0, g).0, g, 10);
+    let bigger = at(&features(200_000, 0.2, 1.0));
+    assert_eq!(bigger.sigma, cold.sigma, "four times the bodies is far from what was measured");
+    let near = at(&features(51_000, 0.2, 1.0));
+    assert!(near.sigma > warm.sigma && near.sigma < cold.sigma, "2% more bodies: a little less sure");
+    // Another regime keeps its own correction.
+    let slow = features(50_000, 0.001, 1.0);
+    assert_ne!(Regime::of(&slow), Regime::of(&f));
+    assert_eq!(at(&slow).sigma, cold.sigma);
+    // A candidate the prior does not know is wide open.
+    assert_eq!(model.predict(2, 0, base_a, &f, 0).sigma, UNKNOWN_SIGMA);
+    assert_eq!(Regime::of(&f).label(), "fast/crowded/moving");
+}

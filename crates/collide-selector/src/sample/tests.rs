@@ -1,0 +1,95 @@
+use super::*;
+use collide_math::{Rng, Vec3};
+
+/// The permutation sample the feature sampler draws (2048 of `n`).
+fn feature_sample(n: usize) -> Vec<u32> {
+    let mut s: Vec<u32> = (0..2048u64.min(n as u64)).map(|k| (k * 2_654_435_761 % n as u64) as u32).collect();
+    s.sort_unstable();
+    s
+}
+
+#[test]
+fn sub_boxes_hold_about_the_target_in_a_few_dense_cubes() {
+    let mut rng = Rng::new(4);
+    let aabbs: Vec<Aabb> =
+        (0..100_000).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(200.0)), 0.5)).collect();
+    let sample = feature_sample(aabbs.len());
+    let mut sub = SubBox::default();
+    let mut seen = Vec::new();
+    for _ in 0..8 {
+        let k = sub.draw(&aabbs, &sample, 4000);
+        assert!((1000..16_000).contains(&k), "{k} bodies for a target of 4000");
+        let ids = sub.ids();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]));
+        // Dense: the bodies are neighbours, not a thinned-out random subset — each has many others of the sample
+        // within the width a cube holding its share would have.
+        let cube = (200f32.powi(3) * k as f32 / (100_000.0 * CUBES as f32)).cbrt();
+        let near = |i: u32| {
+            let c = aabbs[i as usize].center();
+            ids.iter().filter(|&&j| (aabbs[j as usize].center() - c).abs().max_element() <= cube).count()
+        };
+        let lonely = ids.iter().step_by(50).filter(|&&i| near(i) < k / (8 * CUBES)).count();
+        assert_eq!(lonely, 0, "sampled bodies far from the others of their cube");
+        seen.push(ids[0]);
+    }
+    seen.dedup();
+    assert!(seen.len() > 4, "successive probes see different parts of the scene");
+    let boxes = sub.gather(&aabbs).to_vec();
+    assert_eq!(boxes.len(), sub.ids().len());
+    assert!(sub.ids().iter().zip(&boxes).all(|(&i, b)| aabbs[i as usize] == *b));
+}
+
+#[test]
+fn a_sample_holds_large_bodies_in_their_share_of_the_scene() {
+    // One body in ten eight times larger: by overlap, a cube would take large bodies from up to four of their
+    // radii around it; by centre it takes them as often as the scene has them.
+    let mut rng = Rng::new(6);
+    let aabbs: Vec<Aabb> = (0..50_000)
+        .map(|i| {
+            let r = if i % 10 == 0 { 4.0 } else { 0.5 };
+            Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(150.0)), r)
+        })
+        .collect();
+    let sample = feature_sample(aabbs.len());
+    let mut sub = SubBox::default();
+    let (mut large, mut all) = (0, 0);
+    for _ in 0..10 {
+        sub.draw(&aabbs, &sample, 2000);
+        all += sub.ids().len();
+        large += sub.ids().iter().filter(|&&i| i % 10 == 0).count();
+    }
+    let share = large as f64 / all as f64;
+    assert!((0.07..0.13).contains(&share), "large bodies are {share:.3} of the samples, 0.1 of the scene");
+}
+
+#[test]
+fn the_cubes_of_one_sample_reach_several_far_clusters() {
+    // Eight clusters at the corners of a world a thousand cluster widths wide.
+    let mut rng = Rng::new(8);
+    let corner = |k: usize| Vec3::new((k & 1) as f32, ((k >> 1) & 1) as f32, ((k >> 2) & 1) as f32) * 10_000.0;
+    let aabbs: Vec<Aabb> = (0..40_000)
+        .map(|i| Aabb::from_center_radius(corner(i % 8) + rng.point_in(Vec3::ZERO, Vec3::splat(10.0)), 0.1))
+        .collect();
+    let sample = feature_sample(aabbs.len());
+    let mut sub = SubBox::default();
+    for _ in 0..6 {
+        sub.draw(&aabbs, &sample, 1600);
+        let mut clusters: Vec<usize> = sub.ids().iter().map(|&i| i as usize % 8).collect();
+        clusters.sort_unstable();
+        clusters.dedup();
+        assert!(clusters.len() >= 2, "one sample sees clusters {clusters:?}");
+    }
+}
+
+#[test]
+fn a_crowd_at_one_point_is_capped_and_invalid_boxes_never_centre_a_cube() {
+    let mut aabbs = vec![Aabb::from_center_radius(Vec3::ONE, 0.5); 10_000];
+    aabbs[0] = Aabb::new(Vec3::splat(f32::NAN), Vec3::splat(f32::NAN));
+    let sample: Vec<u32> = (0..100).collect();
+    let mut sub = SubBox::default();
+    let k = sub.draw(&aabbs, &sample, 500);
+    assert_eq!(k, OVERFULL * 500, "capped");
+    assert!(sub.ids().iter().all(|&i| i != 0), "a NaN box is in no cube");
+    let nothing = vec![Aabb::new(Vec3::splat(f32::NAN), Vec3::splat(f32::NAN)); 10];
+    assert_eq!(sub.draw(&nothing, &[0, 1, 2], 5), 0);
+}
