@@ -61,8 +61,9 @@ const REPROBE_SIGMA: f64 = MEASURED_SIGMA + 0.05;
 /// this many of the active candidate's frames (so exploration never crowds out a probe that the model asks for).
 const EXPLORE_BUDGET_FRAMES: f64 = 4.0;
 /// Exploration reaches candidates the model predicts at most this many times dearer than the active one: the
-/// prior is rarely off by more, and a sample of a candidate ten times dearer costs for nothing.
-const EXPLORE_REACH: f64 = 4.0;
+/// prior is rarely off by more than 2× (kd in rapier's pile ran at half what it said), and sampling a candidate
+/// 3.1 times dearer (kd beside the dynamic tree on `slow` at 10⁴ bodies) made a frame of 17× for nothing.
+const EXPLORE_REACH: f64 = 3.0;
 /// Frames between two decisions while nothing is in progress (see [`Controller::wants_features`]).
 pub const DECIDE_EVERY: u64 = 4;
 /// A candidate is sampled again no sooner than this many frames after its last sample, unless the active

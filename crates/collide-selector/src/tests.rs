@@ -93,10 +93,15 @@ fn forced_mode_with_room_for_a_probe_probes_then_switches() {
 /// Frames of 3000 boxes drifting through a 40-unit cube: about one pair per body, enough bodies for a sampled
 /// probe's sub-box.
 fn drifting(step: u64) -> Vec<Aabb> {
+    drifting_n(step, 3000, 40.0)
+}
+
+/// `n` boxes drifting through a cube of side `side`.
+fn drifting_n(step: u64, n: usize, side: f32) -> Vec<Aabb> {
     let mut rng = collide_math::Rng::new(17);
-    (0..3000)
+    (0..n)
         .map(|_| {
-            let p = rng.point_in(collide_math::Vec3::ZERO, collide_math::Vec3::splat(40.0));
+            let p = rng.point_in(collide_math::Vec3::ZERO, collide_math::Vec3::splat(side));
             let v = rng.point_in(collide_math::Vec3::splat(-1.0), collide_math::Vec3::splat(1.0));
             Aabb::from_center_radius(p + v * (step as f32 * 0.05), 0.6)
         })
@@ -106,9 +111,13 @@ fn drifting(step: u64) -> Vec<Aabb> {
 /// Run `s` over `frames` drifting frames, checking every frame's pairs against brute force and the selector's
 /// invariants.
 fn run_checked(s: &mut Selector, frames: u64) {
+    run_checked_on(s, frames, drifting);
+}
+
+fn run_checked_on(s: &mut Selector, frames: u64, scene: impl Fn(u64) -> Vec<Aabb>) {
     let (mut out, mut expected) = (PairList::new(), PairList::new());
     for step in 0..frames {
-        let aabbs = drifting(step);
+        let aabbs = scene(step);
         s.find_pairs(&Frame::new(&aabbs).with_step(step), &mut out);
         reference_pairs(&aabbs, &mut expected);
         out.sort();
@@ -121,7 +130,8 @@ fn run_checked(s: &mut Selector, frames: u64) {
 #[test]
 fn sampled_probes_run_on_a_sub_box_and_never_change_the_pairs() {
     // Candidates the prior does not know: the model is unsure of each, so the selector measures them on
-    // samples (sampling from a few hundred bodies here, not the shipped 4096).
+    // samples (sampling from a few hundred bodies here, not the shipped 4096, with a share of the time large
+    // enough for brute force on the sample; the shipped values run in `the_shipped_thresholds_sample_a_large_scene_and_never_a_small_one`).
     let policy = PolicyConfig { sample_from: 500, probe_share: 0.2, ..PolicyConfig::default() };
     let candidates = ["a", "b", "c"]
         .into_iter()
@@ -143,6 +153,26 @@ fn sampled_probes_run_on_a_sub_box_and_never_change_the_pairs() {
             assert_eq!(d.kind, Sample, "{name}: {kinds:?}");
         }
     }
+}
+
+#[test]
+fn the_shipped_thresholds_sample_a_large_scene_and_never_a_small_one() {
+    // The shipped policy: scenes from `sample_from` (4096) bodies up are compared on samples, smaller ones never
+    // (on whole frames when the budget allows). Candidates the prior does not know, so the model is unsure of each and measures them.
+    assert_eq!(PolicyConfig::default().sample_from, 4096);
+    let unknown = || -> Vec<Candidate> {
+        ["a", "b"]
+            .into_iter()
+            .map(|name| Candidate::new(name, move || Box::new(Named(name, BruteForce::new()))))
+            .collect()
+    };
+    let kinds = |s: &Selector| s.decisions().iter().map(|d| d.kind).collect::<Vec<_>>();
+    let mut large = Selector::new(unknown(), PolicyConfig::default(), Prior::builtin(), 0);
+    run_checked_on(&mut large, 40, |step| drifting_n(step, 5000, 48.0));
+    assert!(large.totals().sampled > 0, "5000 bodies: {:?}", kinds(&large));
+    let mut small = Selector::new(unknown(), PolicyConfig::default(), Prior::builtin(), 0);
+    run_checked_on(&mut small, 60, |step| drifting_n(step, 3000, 40.0));
+    assert_eq!(small.totals().sampled, 0, "3000 bodies: {:?}", kinds(&small));
 }
 
 #[test]

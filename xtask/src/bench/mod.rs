@@ -121,6 +121,10 @@ pub struct Args {
     /// since (runs the pinned candidates the cache lacks).
     #[arg(long)]
     reuse_pinned: bool,
+    /// With the `selector` study: runs of every algorithm on each 10⁴- and 10⁵-body scene, interleaved, each
+    /// algorithm's figures from its run with the median mean (default 3; the tour and 10⁶ bodies run once).
+    #[arg(long, value_name = "N")]
+    rounds: Option<usize>,
     /// With the `calibrate` study: fit the prior on the rows of an earlier run's `calibrate.csv` instead of
     /// measuring (to refit after a change of the model, without the half hour of runs).
     #[arg(long, value_name = "FILE")]
@@ -250,6 +254,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         frames: args.frames,
         names: args.selector_scenes.clone(),
         bodies: args.selector_bodies.clone(),
+        rounds: args.rounds,
     };
     if studies.contains(&"selector") {
         // A bad scene name or size stops the bench before anything is measured.

@@ -42,43 +42,60 @@ pub fn selector_study(ctx: &mut Ctx) -> Result<(), String> {
     let reuse = ctx.selector_reuse_pinned;
     let names: Vec<&str> = std::iter::once(NAME).chain(pinned()).collect();
     let to_run = |scene: &Scene| {
-        names.iter().filter(|&&a| !(reuse && a != NAME && cache.get(&scene.key(), a, &version).is_some())).count()
+        (0..scene.rounds)
+            .map(|round| {
+                let key = round_key(scene, round);
+                names.iter().filter(|&&a| !(reuse && a != NAME && cache.get(&key, a, &version).is_some())).count()
+            })
+            .sum::<usize>()
     };
     ctx.progress.plan(scenes.iter().map(to_run).sum());
     let mut results = Vec::new();
     for (i, scene) in scenes.into_iter().enumerate() {
-        let mut runs: Vec<Option<Run>> = vec![None; names.len()];
-        for &slot in &rotated(names.len(), i) {
-            let algorithm = names[slot];
-            if reuse
-                && algorithm != NAME
-                && let Some(c) = cache.get(&scene.key(), algorithm, &version)
-            {
-                let cached = Some((c.recorded.clone(), c.version.clone()));
-                runs[slot] = Some(Run { outcome: c.outcome.clone(), cached });
-                continue;
-            }
-            ctx.progress.start(&format!("selector: {} {algorithm}, {} frames", scene.label(), scene.frames));
-            let outcome = scene.spec(algorithm, limits).spawn().unwrap_or_else(|e| {
-                ctx.progress.say(&format!("bench: selector: {e}"));
-                ctx.failures.push(e.clone());
-                Outcome {
-                    algorithm: algorithm.to_owned(),
-                    check: "-".into(),
-                    status: format!("failed: {e}"),
-                    ..Outcome::default()
+        let mut rounds: Vec<Vec<Run>> = vec![Vec::new(); names.len()];
+        for round in 0..scene.rounds {
+            let key = round_key(&scene, round);
+            for &slot in &rotated(names.len(), i + round) {
+                let algorithm = names[slot];
+                if reuse
+                    && algorithm != NAME
+                    && let Some(c) = cache.get(&key, algorithm, &version)
+                {
+                    let cached = Some((c.recorded.clone(), c.version.clone()));
+                    rounds[slot].push(Run { outcome: c.outcome.clone(), cached });
+                    continue;
                 }
-            });
-            if algorithm != NAME && outcome.complete() {
-                let run =
-                    Cached { version: version.clone(), recorded: pinned_cache::now_utc(), outcome: outcome.clone() };
-                cache.put(&scene.key(), run);
+                let of = if scene.rounds > 1 {
+                    format!(" (round {} of {})", round + 1, scene.rounds)
+                } else {
+                    String::new()
+                };
+                ctx.progress.start(&format!("selector: {} {algorithm}, {} frames{of}", scene.label(), scene.frames));
+                let outcome = scene.spec(algorithm, limits).spawn().unwrap_or_else(|e| {
+                    ctx.progress.say(&format!("bench: selector: {e}"));
+                    ctx.failures.push(e.clone());
+                    Outcome {
+                        algorithm: algorithm.to_owned(),
+                        check: "-".into(),
+                        status: format!("failed: {e}"),
+                        ..Outcome::default()
+                    }
+                });
+                if algorithm != NAME && outcome.complete() {
+                    let run = Cached {
+                        version: version.clone(),
+                        recorded: pinned_cache::now_utc(),
+                        outcome: outcome.clone(),
+                    };
+                    cache.put(&key, run);
+                }
+                rounds[slot].push(Run { outcome, cached: None });
+                ctx.progress.finish_one();
             }
-            runs[slot] = Some(Run { outcome, cached: None });
-            ctx.progress.finish_one();
         }
         cache.save()?;
-        let mut runs = runs.into_iter().map(|r| r.expect("every slot ran"));
+        let label = scene.label();
+        let mut runs = rounds.into_iter().map(|r| median_run(r, &label, &mut ctx.mismatches));
         let auto = runs.next().expect("auto's slot");
         let mut scene_runs = SceneRuns { scene, auto, pinned: runs.collect() };
         share_phases(&mut scene_runs);
@@ -87,6 +104,31 @@ pub fn selector_study(ctx: &mut Ctx) -> Result<(), String> {
     }
     ctx.files.push(pinned_cache::FILE.to_owned());
     selector_report::write(ctx, &results, &version)
+}
+
+/// The pinned cache's key of a scene's `round` (the first round's is the scene's own, as before rounds).
+fn round_key(scene: &Scene, round: usize) -> String {
+    if round == 0 { scene.key() } else { format!("{}-round{}", scene.key(), round + 1) }
+}
+
+/// An algorithm's runs of a scene, one per round: the one with the median mean broadphase frame stands for them
+/// (with an even count, the lower of the two middle ones). Every complete round must have reached the same state
+/// hash: a round that did not is a line in `mismatches`.
+#[must_use]
+pub fn median_run(mut runs: Vec<Run>, label: &str, mismatches: &mut Vec<String>) -> Run {
+    let mean = |r: &Run| {
+        let ms = r.outcome.ms();
+        if ms.is_empty() { f64::INFINITY } else { ms.iter().sum::<f64>() / ms.len() as f64 }
+    };
+    let complete: Vec<u64> = runs.iter().filter(|r| r.outcome.complete()).map(|r| r.outcome.hash).collect();
+    if let Some(&first) = complete.first()
+        && let Some(&other) = complete.iter().find(|&&h| h != first)
+    {
+        let algorithm = &runs[0].outcome.algorithm;
+        mismatches.push(format!("selector {algorithm} {label}: rounds reached hashes {first:016x} and {other:016x}"));
+    }
+    runs.sort_by(|a, b| mean(a).total_cmp(&mean(b)));
+    runs.swap_remove((runs.len() - 1) / 2)
 }
 
 /// The order of the runs on the `scene`-th scene: every slot once, starting one further on each scene.

@@ -105,8 +105,8 @@ fn a_replay_follows_the_cheaper_candidate_across_a_crossing() {
 
 #[test]
 fn a_confidently_wrong_prior_is_found_out_by_sampled_probes() {
-    // The prior says `a` costs 1 ms and `b` three times that, both within ±10%: the truth is the other way
-    // round. No rule that trusts the prior would ever try `b`; exploration of the candidates never measured
+    // The prior says `a` costs 1 ms and `b` two and a half times that, both within ±10%: the truth is the
+    // other way round (`b` a third of `a`). No rule that trusts the prior would ever try `b`; exploration of the candidates never measured
     // in the scene's regime does, on a sample, and the switch follows.
     use crate::model::{Fit, REGRESSOR_NAMES};
     let fit = |name: &str, ms: f64| Fit {
@@ -126,7 +126,7 @@ fn a_confidently_wrong_prior_is_found_out_by_sampled_probes() {
         commit: "test".into(),
         date: "today".into(),
         regressors: REGRESSOR_NAMES.iter().map(|&r| r.to_owned()).collect(),
-        fits: vec![fit("a", 1.0), fit("b", 3.0)],
+        fits: vec![fit("a", 1.0), fit("b", 2.5)],
         anchors: Vec::new(),
     };
     let trace = synthetic(&["a", "b"], 600, |c, _| [3.0, 1.0][c], |_| 0.5);

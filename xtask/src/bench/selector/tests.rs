@@ -35,6 +35,7 @@ fn hashes_are_cross_checked_and_phases_shared() {
         target: Target::Mean(1.15),
         checks: Vec::new(),
         window: String::new(),
+        rounds: 1,
     };
     let mut runs = SceneRuns {
         scene,
@@ -56,4 +57,28 @@ fn hashes_are_cross_checked_and_phases_shared() {
 fn the_tour_is_seven_phases_of_300_steps() {
     assert_eq!(tour_steps(), 2100);
     assert!(pinned().iter().all(|p| !EXCLUDED.contains(p)) && !pinned().is_empty());
+}
+
+#[test]
+fn the_run_with_the_median_mean_stands_for_its_rounds_and_rounds_must_agree() {
+    let timed = |ms: &[f64], hash: u64| {
+        let mut r = run("grid", hash, "ok", &vec![""; ms.len()]);
+        for (step, &m) in r.outcome.steps.iter_mut().zip(ms) {
+            step.ms = m;
+        }
+        r
+    };
+    let mut mismatches = Vec::new();
+    let three = vec![timed(&[3.0, 5.0], 5), timed(&[1.0, 1.0], 5), timed(&[0.5, 5.5], 5)];
+    let median = median_run(three, "uniform at 10k", &mut mismatches);
+    assert_eq!(median.outcome.ms(), [0.5, 5.5], "means 4, 1 and 3: the 3");
+    let two = vec![timed(&[5.0], 5), timed(&[2.0], 5)];
+    assert_eq!(median_run(two, "x", &mut mismatches).outcome.ms(), [2.0], "the lower of two");
+    assert!(mismatches.is_empty());
+    let disagree = vec![timed(&[1.0], 5), timed(&[1.0], 6)];
+    median_run(disagree, "uniform at 10k", &mut mismatches);
+    assert_eq!(
+        mismatches,
+        ["selector grid uniform at 10k: rounds reached hashes 0000000000000005 and 0000000000000006"]
+    );
 }

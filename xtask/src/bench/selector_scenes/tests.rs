@@ -38,6 +38,21 @@ fn filters_pick_scenes_and_sizes_and_name_the_valid_ones() {
     assert!(plan(&ask(&["rain"], &[1_000_000])).unwrap_err().contains("no scene has both"));
     let none = Ask { frames: Some(0), ..Ask::default() };
     assert_eq!(plan(&none).unwrap_err(), "--frames 0: a scene needs at least one frame");
+    let no_rounds = Ask { rounds: Some(0), ..Ask::default() };
+    assert_eq!(plan(&no_rounds).unwrap_err(), "--rounds 0: a scene needs at least one round");
+}
+
+#[test]
+fn scenes_of_ten_and_a_hundred_thousand_run_three_rounds_the_tour_and_a_million_one() {
+    let full = plan(&Ask::default()).unwrap();
+    for s in &full {
+        let expected = if s.n <= 100_000 && s.name != TOUR_FULL { DEFAULT_ROUNDS } else { 1 };
+        assert_eq!(s.rounds, expected, "{}", s.label());
+    }
+    assert!(full.iter().any(|s| s.n == 1_000_000) && full.iter().any(|s| s.rounds == 3));
+    let five = plan(&Ask { rounds: Some(5), bodies: vec![10_000], ..Ask::default() }).unwrap();
+    assert!(five.iter().all(|s| s.rounds == 5));
+    assert!(plan(&Ask { quick: true, ..Ask::default() }).unwrap().iter().all(|s| s.rounds == 1));
 }
 
 #[test]
@@ -63,6 +78,7 @@ fn a_window_past_the_file_moves_back_to_its_end() {
         target: Target::Mean(1.15),
         checks: vec![9],
         window: String::new(),
+        rounds: 1,
     }];
     prepare(&mut scenes).unwrap();
     assert_eq!(scenes[0].source, Source::Replay { path, from: 20 });
