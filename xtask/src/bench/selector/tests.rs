@@ -76,7 +76,7 @@ fn the_run_with_the_median_mean_stands_for_its_rounds_and_rounds_must_agree() {
     assert_eq!(median_run(two, "x", &mut mismatches).outcome.ms(), [2.0], "the lower of two");
     assert!(mismatches.is_empty());
     let disagree = vec![timed(&[1.0], 5), timed(&[1.0], 6)];
-    median_run(disagree, "uniform at 10k", &mut mismatches);
+    let _ = median_run(disagree, "uniform at 10k", &mut mismatches);
     assert_eq!(
         mismatches,
         ["selector grid uniform at 10k: rounds reached hashes 0000000000000005 and 0000000000000006"]
