@@ -6,7 +6,8 @@
 //! check and status, and every step's ms and pairs. Tab-separated because the checks and statuses hold commas.
 //!
 //! The code version is the last commit that touched what a pinned run executes — `crates/` but
-//! `crates/collide-selector`, `xtask/`, the workspace manifest and lock file — plus a hash of the uncommitted and new
+//! `crates/collide-selector`, `xtask/` but the study's own `bench/selector*`, `bench/mod.rs` and this file, the workspace
+//! manifest and lock file — plus a hash of the uncommitted and new
 //! changes to them, if any: a change to `auto` alone keeps the cache valid, any other change to the code
 //! invalidates it. A full run (no `--reuse-pinned`) writes its pinned runs into the file, replacing those of the
 //! same key.
@@ -124,8 +125,19 @@ fn parse(line: &str) -> Result<(String, Cached), String> {
     Ok((key.to_owned(), Cached { version: version.to_owned(), recorded: recorded.to_owned(), outcome }))
 }
 
-/// What a pinned run executes, as git paths: everything but `auto`'s crate.
-const PINNED_CODE: &[&str] = &["crates", "xtask", "Cargo.toml", "Cargo.lock", ":(exclude)crates/collide-selector"];
+/// What a pinned run executes, as git paths: everything but `auto`'s crate and the study's own planning, report,
+/// flags and this cache (`bench/selector*`, `bench/mod.rs`, `bench/pinned_cache*`), which a pinned run (`cargo
+/// xtask live-run`) does not execute.
+const PINNED_CODE: &[&str] = &[
+    "crates",
+    "xtask",
+    "Cargo.toml",
+    "Cargo.lock",
+    ":(exclude)crates/collide-selector",
+    ":(exclude)xtask/src/bench/selector*",
+    ":(exclude)xtask/src/bench/mod.rs",
+    ":(exclude)xtask/src/bench/pinned_cache*",
+];
 
 /// The code version of the pinned runs (see the module docs): `abc1234`, or `abc1234+d1f2e3d4` with uncommitted
 /// changes; `unknown` outside git.
