@@ -31,14 +31,14 @@
 //!    ([`features`]) are measured on the frame's boxes before any candidate runs: `n`, the size spread, the
 //!    clustering, pairs per body *estimated from the feature sample* (the sampled boxes, inflated until they
 //!    fill space as densely as the scene, counted by a sort and sweep), and the speed — which one frame of boxes
-//!    cannot tell, so it comes from the frame's **speed hint** ([`Frame::with_speed`]
-//!    (collide_broadphase::Frame::with_speed)) when the caller knows its velocities (the simulation does). The
-//!    prior then predicts each candidate's **steady frame and its build** (the extra cost of its first two
-//!    frames: a tree's construction, a grid's first allocations), and the first pick is the cheapest over the
-//!    first 60 frames, build included. Without a speed, only a candidate *cheap to build* (a structure rebuilt
-//!    every frame) is picked, and the second frame, which measures the speed from the displacement of the
-//!    sample's centres, decides again over every candidate ([`Controller::before_frame`]) and runs the newcomer
-//!    cold — before any costly structure was built for nothing.
+//!    cannot tell, so it comes from the frame's **speed hint**
+//!    ([`Frame::with_speed`](collide_broadphase::Frame::with_speed)) when the caller knows its velocities (the
+//!    simulation does). The prior then predicts each candidate's **steady frame and its build** (the extra cost
+//!    of its first two frames: a tree's construction, a grid's first allocations), and the first pick is the
+//!    cheapest over the first 60 frames, build included. Without a speed, only a candidate *cheap to build* (a
+//!    structure rebuilt every frame) is picked, and the second frame, which measures the speed from the
+//!    displacement of the sample's centres, decides again over every candidate ([`Controller::before_frame`])
+//!    and runs the newcomer cold — before any costly structure was built for nothing.
 //! 2. **A cost model** ([`model`]): per candidate a log-linear prior of its steady frame and of its build, fitted
 //!    by `cargo xtask bench --study calibrate` from 2 000 to 10⁶ bodies, each candidate run live from its first
 //!    frame in a fresh process, and stored in `data/prior.toml` with its machine, commit and each candidate's
@@ -141,7 +141,7 @@ pub mod trace_replay;
 #[cfg(test)]
 mod tests;
 
-pub use controller::{Controller, MAX_PROBE_FRAMES, Order, SampleFrame};
+pub use controller::{Controller, DECIDE_EVERY, MAX_PROBE_FRAMES, Order, SampleFrame};
 pub use features::{FeatureSampler, Features};
 pub use log::{Decision, DecisionKind, DecisionLog};
 pub use model::{CostModel, Estimate, Prior};

@@ -372,7 +372,7 @@ pub struct Run {
     pub cached: Option<(String, String)>,
 }
 
-/// Every run of one scene: auto's first, then the pinned candidates' in [`pinned`] order.
+/// Every run of one scene: auto's first, then the pinned candidates' in [`super::selector::pinned`] order.
 #[derive(Clone, Debug)]
 pub struct SceneRuns {
     /// The scene.
