@@ -411,7 +411,8 @@ struct Learned {
 /// whole scene by the prior's dependence on n: the sample's own noise, what a few cubes of the scene cannot show
 /// (its whole extent, the large bodies' reach), and the prior's error in how the two candidates scale from the
 /// sample's size to the scene's (their parallel sections, for one, switch on only above a few thousand bodies).
-/// ×/÷ 1.35: samples on the live study's scenes at 10⁴ bodies were off by up to 1.3× once the sample took bodies by
+/// ×/÷ 1.35 is a judgment, not a fit: in the decision logs read while tuning on the live study's 10⁴-body scenes,
+/// a sampled ratio and the whole frames measured later differed by up to about 1.3× once the sample took bodies by
 /// centre in several cubes.
 pub const SAMPLED_SIGMA: f64 = 0.3;
 
