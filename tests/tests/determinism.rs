@@ -100,6 +100,38 @@ fn every_scenario_hashes_the_same_across_runs_algorithms_and_thread_counts() {
     insta::assert_snapshot!(golden);
 }
 
+/// Scenes whose bodies are sorted into spatial order every few steps (`reorder_every`): the sort's keys depend on
+/// the positions alone, so the order, and the state, are the same for every broadphase and thread count. The
+/// reorder changes the order in which contacts are solved, so a reordered run has its own golden hash: the rows
+/// here, beside the same scene without reordering.
+const REORDERED: &[(&str, &[&str])] = &[
+    ("uniform", &["scenario=uniform"]),
+    ("cluster", &["scenario=cluster"]),
+    ("rain/mixed μ0.5", &["scenario=rain", "shape=mixed", "friction=0.5", "half_extents=[0.6,0.4,0.3]"]),
+];
+
+#[test]
+fn reordered_scenes_hash_the_same_across_algorithms_and_thread_counts() {
+    let mut golden = String::new();
+    let (bodies, steps) = (700, 150);
+    for (name, overrides) in REORDERED {
+        let off: Vec<&str> = overrides.iter().copied().chain(["reorder_every=0"]).collect();
+        let on: Vec<&str> = overrides.iter().copied().chain(["reorder_every=5"]).collect();
+        let unordered = hash_of(&off, bodies, steps, "brute", 1, Parallelism::SERIAL);
+        let reference = hash_of(&on, bodies, steps, "brute", 1, Parallelism::SERIAL);
+        for d in collide_algorithms::ALGORITHMS {
+            for threads in [1, 2, 4] {
+                let got = hash_of(&on, bodies, steps, d.name, threads, Parallelism::with_min_work(0));
+                assert_eq!(got, reference, "{} on {threads} thread(s), {name} reordered every 5 steps", d.name);
+            }
+        }
+        golden.push_str(&format!(
+            "{name:<18} {bodies:>4} bodies {steps:>5} steps  reordered {reference:016x}  not {unordered:016x}\n"
+        ));
+    }
+    insta::assert_snapshot!(golden);
+}
+
 /// At the shipped threshold: scenes large enough that the step's own passes (bodies, narrowphase, resolution's
 /// rounds) go parallel unforced end in the same hash on 1, 2 and 4 threads — `cluster` through its pull (tens
 /// of thousands of contacts per step at its densest) and `rain` (bodies piling up on the floor). `grid` finds the
@@ -119,6 +151,13 @@ fn large_scenes_hash_the_same_on_any_thread_count_at_the_shipped_threshold() {
     let one = hash_of(&mixed, 20_000, 90, "grid", 1, Parallelism::default());
     for threads in [2, 4] {
         assert_eq!(hash_of(&mixed, 20_000, 90, "grid", threads, Parallelism::default()), one, "{mixed:?} on {threads}");
+    }
+    // Reordered every 4 steps: the keys, the sort and the column gathers in parallel at the shipped threshold.
+    let reordered = ["scenario=uniform", "shape=mixed", "reorder_every=4"];
+    let one = hash_of(&reordered, 20_000, 40, "grid", 1, Parallelism::default());
+    for threads in [2, 4] {
+        let got = hash_of(&reordered, 20_000, 40, "grid", threads, Parallelism::default());
+        assert_eq!(got, one, "{reordered:?} on {threads}");
     }
 }
 

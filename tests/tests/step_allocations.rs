@@ -50,6 +50,9 @@ fn allocations() -> u64 {
 /// Allocations of `measured` steps after `warmup` steps of the config given by `overrides`, on a pool of two
 /// threads with every default threshold at `parallelism`.
 fn step_allocations(overrides: &[&str], warmup: u64, measured: u64, parallelism: Parallelism) -> u64 {
+    // The count is the process's: one measurement at a time (the test harness runs tests on several threads).
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     let overrides: Vec<String> = overrides.iter().map(|s| (*s).to_owned()).collect();
     let plan = Plan::parse("algorithm = \"brute\"\n", "test", &overrides).unwrap();
     in_pool(2, || {
@@ -97,4 +100,21 @@ fn a_warm_step_allocates_nothing() {
     assert_eq!(step_allocations(&big, 20, 20, Parallelism::default()), 0, "{big:?} at the shipped threshold");
     let mixed = ["scenario=uniform", "bodies=20000", "algorithm=grid", "shape=mixed"];
     assert_eq!(step_allocations(&mixed, 20, 20, Parallelism::default()), 0, "{mixed:?} at the shipped threshold");
+    // Reordered every 4 steps past the threshold: the keys, the parallel sort and the parallel column gathers.
+    let reordered = ["scenario=uniform", "bodies=20000", "algorithm=grid", "shape=mixed", "reorder_every=4"];
+    assert_eq!(step_allocations(&reordered, 20, 20, Parallelism::default()), 0, "{reordered:?}");
+}
+
+/// A spatial reorder every 3 steps hands each broadphase a permutation (`on_resize`): every algorithm remaps
+/// without allocating once warm, whether it keeps state between frames (sap, bvh-dynamic, kd, the octrees, auto)
+/// or rebuilds.
+#[test]
+fn a_warm_step_with_reordering_allocates_nothing_for_every_algorithm() {
+    for d in collide_algorithms::ALGORITHMS {
+        let algorithm = format!("algorithm={}", d.name);
+        let overrides = ["scenario=uniform", "bodies=2000", "shape=mixed", "reorder_every=3", algorithm.as_str()];
+        for parallelism in [Parallelism::with_min_work(0), Parallelism::default()] {
+            assert_eq!(step_allocations(&overrides, 30, 60, parallelism), 0, "{overrides:?}, {parallelism:?}");
+        }
+    }
 }

@@ -282,16 +282,16 @@ impl App {
         let (mut failed, mut play_error) = (None, None);
         let recorder = &mut self.recorder;
         // After a failed write the recording is over: later steps are not offered to it.
-        let mut capture = |boxes: &[Aabb]| {
+        let mut capture = |boxes: &[Aabb], ids: Option<&[u32]>| {
             if let (Some(r), None) = (recorder.as_mut(), &failed)
-                && let Err(e) = r.capture(boxes)
+                && let Err(e) = r.capture(boxes, ids)
             {
                 failed = Some(e);
             }
         };
         let steps = match &mut self.world {
-            World::Sim(sim) => sim.frame_each(real_seconds, |sim| capture(sim.aabbs())),
-            World::Replay(player) => match player.frame(real_seconds, &mut |replay| capture(replay.aabbs())) {
+            World::Sim(sim) => sim.frame_each(real_seconds, |sim| capture(sim.aabbs(), Some(&sim.bodies().id))),
+            World::Replay(player) => match player.frame(real_seconds, &mut |replay| capture(replay.aabbs(), None)) {
                 Ok(n) => n,
                 Err(e) => {
                     // The file changed or went away under the replay: stop playing, and say so below.

@@ -42,7 +42,10 @@ impl Drawing {
     /// (in a buffer reused from frame to frame). O(n), no allocation once warm.
     pub fn follow(&mut self, world: &World) {
         match world {
-            World::Sim(sim) => self.runs.update(&sim.bodies().last_contact, sim.steps().saturating_sub(1)),
+            World::Sim(sim) => {
+                let bodies = sim.bodies();
+                self.runs.update(&bodies.last_contact, &bodies.id, sim.steps().saturating_sub(1));
+            }
             World::Replay(player) => {
                 let replay = player.replay();
                 self.touching.clear();
@@ -88,10 +91,12 @@ impl Drawing {
                 // `steps()` is the number of the next step; the last one run is one less.
                 let now = sim.steps().saturating_sub(1);
                 let fade = settings.flash_steps.max(1) as f32;
-                // Boxes are drawn as themselves, turned by their orientation; spheres as spheres.
+                // Boxes are drawn as themselves, turned by their orientation; spheres as spheres. A body's colour
+                // and flash go by its id, which a spatial reorder does not change.
                 for i in 0..bodies.len() {
+                    let id = bodies.id[i] as usize;
                     let (p, color, flash) =
-                        (bodies.position[i], PALETTE[i % PALETTE.len()], self.runs.flash(i, now, fade));
+                        (bodies.position[i], PALETTE[id % PALETTE.len()], self.runs.flash(id, now, fade));
                     match bodies.obb(i) {
                         Some(b) => {
                             let mut instance = BoxInstance::new(p, b.half_extents, b.rotation, color);
@@ -176,28 +181,30 @@ fn outline_obstacle(scene: &mut Scene, obstacle: &collide_math::Obb, container: 
 /// `flash_steps`, so that bodies resting on each other or on the floor — in contact every step — fade back to their
 /// colour instead of reading as one red slab, while a new hit still flashes. A run goes on while the body is seen
 /// in contact at frame after frame (the window may run several steps a frame: a gap between two of them is not
-/// seen). Kept across frames; reset when the body count changes.
+/// seen). Kept across frames by body id (a spatial reorder moves bodies between indices, not ids); reset when the
+/// body count changes.
 #[derive(Debug, Default)]
 pub struct ContactRuns {
-    /// Per body: the step its current (or last) run of contacts began; `u64::MAX` for never.
+    /// Per body id: the step its current (or last) run of contacts began; `u64::MAX` for never.
     began: Vec<u64>,
-    /// Per body: its last contact step as seen at the previous update.
+    /// Per body id: its last contact step as seen at the previous update.
     seen: Vec<u64>,
     /// The step of the previous update.
     step: u64,
 }
 
 impl ContactRuns {
-    /// Bring the runs up to `now` (the last step run) from every body's last contact step. O(n), no allocation
-    /// once warm.
-    pub fn update(&mut self, last_contact: &[u64], now: u64) {
+    /// Bring the runs up to `now` (the last step run) from every body's last contact step, `ids[i]` being body
+    /// `i`'s id. O(n), no allocation once warm.
+    pub fn update(&mut self, last_contact: &[u64], ids: &[u32], now: u64) {
         if self.began.len() != last_contact.len() {
             self.began.clear();
             self.began.resize(last_contact.len(), u64::MAX);
             self.seen.clear();
             self.seen.resize(last_contact.len(), u64::MAX);
         }
-        for ((began, seen), &contact) in self.began.iter_mut().zip(&mut self.seen).zip(last_contact) {
+        for (&contact, &id) in last_contact.iter().zip(ids) {
+            let (began, seen) = (&mut self.began[id as usize], &mut self.seen[id as usize]);
             // A contact since the previous update that does not continue a run seen then begins one.
             let in_contact_before = *seen == self.step;
             if contact != u64::MAX && contact != *seen && !in_contact_before {
@@ -208,10 +215,10 @@ impl ContactRuns {
         self.step = now;
     }
 
-    /// Body `i`'s flash at `now`: 1 when its run of contacts began this step, fading to 0 over `fade` steps.
+    /// The flash of body `id` at `now`: 1 when its run of contacts began this step, fading to 0 over `fade` steps.
     #[must_use]
-    pub fn flash(&self, i: usize, now: u64, fade: f32) -> f32 {
-        match self.began.get(i) {
+    pub fn flash(&self, id: usize, now: u64, fade: f32) -> f32 {
+        match self.began.get(id) {
             Some(&began) if began != u64::MAX => (1.0 - now.saturating_sub(began) as f32 / fade).max(0.0),
             _ => 0.0,
         }

@@ -39,7 +39,7 @@ pub fn run(cli: &Cli) -> Result<(), String> {
     );
     let every = cli.progress;
     // Every step is recorded, however many steps the clock grants a frame (`accumulator` may grant several).
-    run.run_frames(frames, &mut |run| recording.capture(run.aabbs()), &mut |f, run| {
+    run.run_frames(frames, &mut |run| recording.capture(run.aabbs(), run.ids()), &mut |f, run| {
         progress(every, f, frames, run.records().last());
     })
     .map_err(|e| e.to_string())?;
@@ -96,21 +96,23 @@ fn outputs(cli: &Cli, records: &[StepRecord], broadphase: &dyn Broadphase, recor
 struct Recording {
     writer: Option<Writer>,
     error: Option<AabbsError>,
+    /// A frame's boxes in id order, when the simulation reordered its bodies.
+    by_id: Vec<collide_math::Aabb>,
 }
 
 impl Recording {
     /// Start recording `run`'s boxes, step by step, when `--record` asks.
     fn start(cli: &Cli, run: &dyn Report) -> Result<Self, String> {
-        let Some(path) = &cli.record else { return Ok(Self { writer: None, error: None }) };
+        let Some(path) = &cli.record else { return Ok(Self { writer: None, error: None, by_id: Vec::new() }) };
         let (scene, objects) = run.recording_names().map_err(|e| format!("--record {e}"))?;
         let writer = Writer::create(path, &scene, &objects, run.body_count(), run.container())
             .map_err(|e| format!("--record {e}"))?;
-        Ok(Self { writer: Some(writer), error: None })
+        Ok(Self { writer: Some(writer), error: None, by_id: Vec::new() })
     }
 
-    fn capture(&mut self, boxes: &[collide_math::Aabb]) {
+    fn capture(&mut self, boxes: &[collide_math::Aabb], ids: Option<&[u32]>) {
         if let (Some(w), None) = (&mut self.writer, &self.error)
-            && let Err(e) = w.write_frame(boxes)
+            && let Err(e) = w.write_frame(collide_sim::boxes_by_id(boxes, ids, &mut self.by_id))
         {
             self.error = Some(e);
         }

@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 /// A recording under way.
 pub struct Recorder {
     writer: Writer,
+    /// A frame's boxes in id order, when the simulation reordered its bodies.
+    by_id: Vec<Aabb>,
 }
 
 impl Recorder {
@@ -24,12 +26,13 @@ impl Recorder {
         let (scene, objects) = run.recording_names()?;
         let writer =
             Writer::create(path, &scene, &objects, run.body_count(), run.container()).map_err(|e| e.to_string())?;
-        Ok(Self { writer })
+        Ok(Self { writer, by_id: Vec::new() })
     }
 
-    /// Append one step's boxes. An error ends the recording: call [`Recorder::finish`] with it.
-    pub fn capture(&mut self, boxes: &[Aabb]) -> Result<(), collide_aabbs::AabbsError> {
-        self.writer.write_frame(boxes)
+    /// Append one step's boxes, in id order (`ids`: each index's body id, `None` when index is id). An error ends
+    /// the recording: call [`Recorder::finish`] with it.
+    pub fn capture(&mut self, boxes: &[Aabb], ids: Option<&[u32]>) -> Result<(), collide_aabbs::AabbsError> {
+        self.writer.write_frame(collide_sim::boxes_by_id(boxes, ids, &mut self.by_id))
     }
 
     /// Frames recorded so far.

@@ -7,7 +7,11 @@ use std::fmt;
 /// A valid box has finite corners and `min <= max` on every axis (a zero-size box, `min == max`, is valid: a
 /// point). [`Aabb::new`] does not check, because the hot path builds millions of boxes from bodies that the
 /// simulation has already checked; [`Aabb::try_new`] and [`Aabb::is_valid`] are for input from outside.
-#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]
+///
+/// `repr(C)` and [`bytemuck::Pod`]: six `f32`s, so that a buffer of boxes can lend its memory as plain words
+/// (the simulation's spatial reorder gathers its body columns through the step's box buffer).
+#[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize, bytemuck::Pod, bytemuck::Zeroable)]
+#[repr(C)]
 pub struct Aabb {
     /// The corner with the smallest coordinate on every axis.
     pub min: Vec3,

@@ -23,6 +23,11 @@ pub struct Bodies {
     pub inv_mass: Vec<f32>,
     /// The step of the body's last contact (`u64::MAX`: never), for the renderer's collision flash.
     pub last_contact: Vec<u64>,
+    /// Each body's id: its place in spawn order, dense (`0..n`). A spatial reorder ([`crate::reorder`]) moves
+    /// bodies between indices and their ids with them; what a user sees goes by id (the state hash, recordings,
+    /// the app's colours and flashes). Removing bodies renumbers the later ids down, as it shifts a recording's
+    /// boxes. Without reordering, `id[i] == i`.
+    pub id: Vec<u32>,
     /// The spin columns, one entry per body, once a box or friction needs them ([`Bodies::enable_spin`]); `None`
     /// in a scene of spheres without friction.
     pub(crate) spin: Option<Spin>,
@@ -90,6 +95,7 @@ impl Bodies {
     /// Append a sphere; its mass is its volume (density 1), so larger bodies are heavier.
     pub fn push_sphere(&mut self, position: Vec3, velocity: Vec3, radius: f32) {
         let mass = 4.0 / 3.0 * std::f32::consts::PI * radius * radius * radius;
+        self.id.push(self.position.len() as u32);
         self.position.push(position);
         self.velocity.push(velocity);
         self.radius.push(radius);
@@ -220,6 +226,7 @@ impl Bodies {
         self.radius.try_reserve_exact(additional)?;
         self.inv_mass.try_reserve_exact(additional)?;
         self.last_contact.try_reserve_exact(additional)?;
+        self.id.try_reserve_exact(additional)?;
         if let Some(s) = &mut self.spin {
             s.shape.try_reserve_exact(additional)?;
             s.half_extents.try_reserve_exact(additional)?;
@@ -253,6 +260,7 @@ impl Bodies {
         self.radius.clear();
         self.inv_mass.clear();
         self.last_contact.clear();
+        self.id.clear();
         self.spin = None;
     }
 
@@ -281,6 +289,10 @@ impl Bodies {
     /// needs. O(n).
     pub fn remove(&mut self, doomed: &[u32], old_to_new: &mut Vec<u32>) {
         let n = self.len();
+        // The ids that go, ascending: each kept id moves down by the number of them below it, so the ids stay
+        // dense and in their order.
+        let mut gone: Vec<u32> = doomed.iter().map(|&i| self.id[i as usize]).collect();
+        gone.sort_unstable();
         old_to_new.clear();
         old_to_new.resize(n, 0);
         let mut next_doomed = doomed.iter().peekable();
@@ -297,6 +309,7 @@ impl Bodies {
             self.radius[kept] = self.radius[i];
             self.inv_mass[kept] = self.inv_mass[i];
             self.last_contact[kept] = self.last_contact[i];
+            self.id[kept] = self.id[i] - gone.partition_point(|&g| g < self.id[i]) as u32;
             if let Some(s) = &mut self.spin {
                 s.shape[kept] = s.shape[i];
                 s.half_extents[kept] = s.half_extents[i];
@@ -311,6 +324,7 @@ impl Bodies {
         self.radius.truncate(kept);
         self.inv_mass.truncate(kept);
         self.last_contact.truncate(kept);
+        self.id.truncate(kept);
         if let Some(s) = &mut self.spin {
             s.shape.truncate(kept);
             s.half_extents.truncate(kept);
@@ -319,6 +333,72 @@ impl Bodies {
             s.inv_inertia.truncate(kept);
             s.boxes = s.shape.iter().filter(|&&k| k == Shape::Box).count();
         }
+    }
+
+    /// Put body `order[j]` at index `j`, for every column (a permutation: `order` holds each index once).
+    /// Allocates new columns: the spawn's first sort, from random order, is a gather (the step's reorders permute
+    /// in place, see [`crate::reorder`]).
+    pub fn gather(&mut self, order: &[u32]) {
+        fn gathered<T: Copy>(column: &mut Vec<T>, order: &[u32]) {
+            *column = order.iter().map(|&o| column[o as usize]).collect();
+        }
+        debug_assert_eq!(order.len(), self.len());
+        gathered(&mut self.position, order);
+        gathered(&mut self.velocity, order);
+        gathered(&mut self.radius, order);
+        gathered(&mut self.inv_mass, order);
+        gathered(&mut self.last_contact, order);
+        gathered(&mut self.id, order);
+        if let Some(s) = &mut self.spin {
+            gathered(&mut s.shape, order);
+            gathered(&mut s.half_extents, order);
+            gathered(&mut s.rotation, order);
+            gathered(&mut s.angular_velocity, order);
+            gathered(&mut s.inv_inertia, order);
+        }
+    }
+
+    /// `true` when every body's id is its index (no reorder has moved them).
+    #[must_use]
+    pub fn ids_in_order(&self) -> bool {
+        self.id.iter().enumerate().all(|(i, &id)| id as usize == i)
+    }
+
+    /// The index of every body, by id: `index_of[id]`. O(n); allocates (for the rare reader that goes by id:
+    /// the state hash, a recording's frame order is a scatter instead).
+    #[must_use]
+    pub fn index_by_id(&self) -> Vec<u32> {
+        let mut index = vec![0; self.len()];
+        for (i, &id) in self.id.iter().enumerate() {
+            index[id as usize] = i as u32;
+        }
+        index
+    }
+
+    /// Check the ids: a bijection of `0..n`, and the columns all `n` long.
+    pub fn validate(&self) -> Result<(), String> {
+        let n = self.len();
+        let lens =
+            [self.velocity.len(), self.radius.len(), self.inv_mass.len(), self.last_contact.len(), self.id.len()];
+        if lens.iter().any(|&l| l != n) {
+            return Err(format!("columns of different lengths: {n} positions, others {lens:?}"));
+        }
+        if let Some(s) = &self.spin {
+            let spin =
+                [s.shape.len(), s.half_extents.len(), s.rotation.len(), s.angular_velocity.len(), s.inv_inertia.len()];
+            if spin.iter().any(|&l| l != n) {
+                return Err(format!("spin columns of different lengths: {n} bodies, spin {spin:?}"));
+            }
+        }
+        let mut seen = vec![false; n];
+        for (i, &id) in self.id.iter().enumerate() {
+            match seen.get_mut(id as usize) {
+                Some(s) if !*s => *s = true,
+                Some(_) => return Err(format!("body {i} has id {id}, which another body has too")),
+                None => return Err(format!("body {i} has id {id}, outside 0..{n}")),
+            }
+        }
+        Ok(())
     }
 
     /// Total kinetic energy, linear plus rotational (for tests and the app's readout).
@@ -340,16 +420,23 @@ impl Bodies {
     /// A hash of every position and velocity, bit for bit (FNV-1a): two runs agree iff this agrees. Bodies that
     /// spin add their rotations and angular velocities (a scene without them hashes as before they existed).
     #[must_use]
+    ///
+    /// Bodies are hashed in id order, so that a reordered run hashes its bodies as they were spawned; without
+    /// reordering that is index order, and the hash is the one it always was.
     pub fn state_hash(&self) -> u64 {
+        let by_id: Vec<u32> = if self.ids_in_order() { Vec::new() } else { self.index_by_id() };
+        let index = |k: usize| if by_id.is_empty() { k } else { by_id[k] as usize };
         let mut h = Fnv::default();
         h.add_u32(self.len() as u32);
-        for (p, v) in self.position.iter().zip(&self.velocity) {
+        for k in 0..self.len() {
+            let (p, v) = (self.position[index(k)], self.velocity[index(k)]);
             for x in [p.x, p.y, p.z, v.x, v.y, v.z] {
                 h.add_u32(x.to_bits());
             }
         }
         if let Some(s) = &self.spin {
-            for (q, w) in s.rotation.iter().zip(&s.angular_velocity) {
+            for k in 0..self.len() {
+                let (q, w) = (s.rotation[index(k)], s.angular_velocity[index(k)]);
                 for x in [q.x, q.y, q.z, q.w, w.x, w.y, w.z] {
                     h.add_u32(x.to_bits());
                 }

@@ -140,6 +140,7 @@ mod obstacles;
 mod passes;
 mod plan;
 mod record;
+mod reorder;
 mod replay;
 mod run;
 mod scenario;
@@ -156,11 +157,20 @@ pub use bodies::{Bodies, Spin};
 pub use config::{Config, ConfigError, DEFAULT_FRAMES, ParamEntry, PolicyName, TimeConfig};
 pub use plan::{Plan, ReplaySetup, Source, TimePolicy};
 pub use record::{CSV_HEADER, RunSummary, StepRecord, write_csv};
+pub use reorder::{Reorder, morton};
 pub use replay::Replay;
-pub use run::Run;
+pub use run::{Run, boxes_by_id};
 pub use scenario::{SCENARIOS, ScenarioDescriptor, ScenePhase, Setup, ShapeMix, TOUR_PHASE_STEPS, find_scenario};
 pub use simulation::Simulation;
 pub use speed_hint::speed_hint;
+
+/// Body count from which a config that does not set `reorder_every` reorders the bodies (see `reorder.rs` and
+/// the README for how it was chosen).
+pub const REORDER_FROM_BODIES: usize = 50_000;
+
+/// Steps between two reorders when the config does not set `reorder_every` and the scene has
+/// [`REORDER_FROM_BODIES`] bodies or more.
+pub const DEFAULT_REORDER_EVERY: u32 = 32;
 
 /// Re-exported so that users of the sim need not depend on the timing crate for phase names.
 pub use collide_timing::{DtPolicy, Phase, PhaseTimes, Summary};

@@ -16,9 +16,10 @@
 use crate::record::StepRecord;
 use crate::scenario::Setup;
 
-/// Bytes the simulation keeps per body: position, velocity (12 each), radius, inverse mass (4 each), last
-/// contact (8), the box (24), the motion flag and the pushed flag (1 each).
-pub const SIM_BYTES_PER_BODY: u64 = 66;
+/// Bytes the simulation keeps per body: position, velocity (12 each), radius, inverse mass, id (4 each), last
+/// contact (8), the box (24), the motion flag and the pushed flag (1 each). A scene that reorders its bodies keeps
+/// [`crate::Reorder::BYTES_PER_BODY`] more.
+pub const SIM_BYTES_PER_BODY: u64 = 70;
 
 /// Bytes a warm broadphase holds per body (measured; see the module docs): an upper figure for every algorithm
 /// not listed, so that one added to the registry is estimated on the safe side until it is measured.
@@ -53,7 +54,8 @@ pub struct Need {
 #[must_use]
 pub fn estimate(setup: &Setup, algorithm: &str, frames: u64) -> Need {
     let bodies = setup.bodies.saturating_mul(setup.scenario.growth);
-    let per_body = SIM_BYTES_PER_BODY + broadphase_bytes_per_body(algorithm, bodies);
+    let reorder = if setup.reorder_every > 0 { crate::Reorder::BYTES_PER_BODY } else { 0 };
+    let per_body = SIM_BYTES_PER_BODY + reorder + broadphase_bytes_per_body(algorithm, bodies);
     let records = frames.saturating_mul(size_of::<StepRecord>() as u64);
     let bytes = (bodies as u64).saturating_mul(per_body).saturating_add(records);
     Need { bodies, per_body, records, bytes }

@@ -36,7 +36,7 @@ pub struct StepRecord {
 }
 
 /// The CSV header, matching [`write_csv`]'s columns.
-pub const CSV_HEADER: &str = "frame,n,algorithm,phase,dt_ms,step_ms,integrate_ms,aabbs_ms,broadphase_ms,narrowphase_ms,\
+pub const CSV_HEADER: &str = "frame,n,algorithm,phase,dt_ms,step_ms,reorder_ms,integrate_ms,aabbs_ms,broadphase_ms,narrowphase_ms,\
 resolution_ms,walls_ms,pairs,contacts,removed,tunnelled,relative_dt,stats";
 
 /// Write `records` as CSV to `path`: a header row, then one row per step. Written to a temporary file beside
@@ -72,7 +72,7 @@ pub struct RunSummary {
     /// Broadphase wall time, ms, after warm-up.
     pub broadphase: Summary,
     /// Mean ms of each phase after warm-up, in [`Phase::ALL`] order.
-    pub phase_means: [f64; 6],
+    pub phase_means: [f64; Phase::ALL.len()],
     /// Mean pairs per step after warm-up.
     pub mean_pairs: f64,
     /// Mean contacts per step after warm-up.
@@ -90,7 +90,7 @@ impl RunSummary {
         let warmup = (records.len() / 10).min(10);
         let measured = &records[warmup..];
         let of = |f: &dyn Fn(&StepRecord) -> f64| Summary::of(&measured.iter().map(f).collect::<Vec<_>>());
-        let mut phase_means = [0.0; 6];
+        let mut phase_means = [0.0; Phase::ALL.len()];
         for (slot, phase) in phase_means.iter_mut().zip(Phase::ALL) {
             *slot = of(&|r| r.phases.get(phase)).mean;
         }

@@ -42,8 +42,12 @@ pub trait Run {
     /// The active broadphase.
     fn broadphase(&self) -> &dyn Broadphase;
 
-    /// The last step's boxes, body `i` at index `i` (what a recording holds).
+    /// The last step's boxes, body `i` at index `i` (in a reordered simulation, index is not id: a recording
+    /// holds [`boxes_by_id`]).
     fn aabbs(&self) -> &[Aabb];
+
+    /// Each index's body id ([`crate::Bodies::id`]), or `None` when index is id (a replay).
+    fn ids(&self) -> Option<&[u32]>;
 
     /// The last step's pairs.
     fn pairs(&self) -> &PairList;
@@ -112,6 +116,10 @@ macro_rules! same_named {
 impl Run for Simulation {
     same_named!(Simulation);
 
+    fn ids(&self) -> Option<&[u32]> {
+        Some(&self.bodies().id)
+    }
+
     fn container(&self) -> Aabb {
         self.setup().container
     }
@@ -138,6 +146,10 @@ impl Run for Simulation {
 impl Run for Replay {
     same_named!(Replay);
 
+    fn ids(&self) -> Option<&[u32]> {
+        None
+    }
+
     fn container(&self) -> Aabb {
         self.header().world
     }
@@ -162,4 +174,19 @@ impl Run for Replay {
             progress(f, replay);
         })
     }
+}
+
+/// `boxes` in id order: body `id` at index `id`, as a recording holds them whether or not the simulation
+/// reordered its bodies. `boxes` itself when index is id already (no reorder, or `ids` is `None`); otherwise a
+/// scatter into `scratch`, reused. O(n).
+pub fn boxes_by_id<'a>(boxes: &'a [Aabb], ids: Option<&[u32]>, scratch: &'a mut Vec<Aabb>) -> &'a [Aabb] {
+    let Some(ids) = ids.filter(|ids| ids.iter().enumerate().any(|(i, &id)| id as usize != i)) else {
+        return boxes;
+    };
+    scratch.clear();
+    scratch.resize(boxes.len(), Aabb::default());
+    for (b, &id) in boxes.iter().zip(ids) {
+        scratch[id as usize] = *b;
+    }
+    scratch
 }

@@ -45,6 +45,8 @@ pub struct Setup {
     pub half_extents_spread: f32,
     /// Coulomb's friction coefficient between bodies and against the walls (0: none, the spheres' old answer).
     pub friction: f32,
+    /// Steps between two spatial reorders of the bodies (0: never; see `reorder.rs`).
+    pub reorder_every: u32,
 }
 
 /// The shapes of a scene's bodies.
@@ -533,7 +535,8 @@ fn tour_script(step: u64, setup: &Setup, rng: &mut Rng, bodies: &mut Bodies) {
         }
         s if s == 5 * p => {
             for i in 0..bodies.len() {
-                if i % 10 == 0 {
+                // Every tenth body by id: the same bodies whether or not the step reordered them.
+                if bodies.id[i] % 10 == 0 {
                     bodies.set_radius(i, bodies.radius[i] * MIXED_FACTOR);
                 }
                 bodies.velocity[i] = rng.unit_vector() * speed;

@@ -1,6 +1,7 @@
 use crate::continuous::{self, Continuous};
 use crate::passes::{BoxPass, WallLists};
 use crate::record::{RunSummary, StepRecord};
+use crate::reorder::Reorder;
 use crate::scenario::{Setup, pull_toward};
 use crate::stages::{Contacts, Geometry, NarrowphaseBuffers, StepContext, shape_stages};
 use crate::{Bodies, Config, ConfigError, Plan};
@@ -53,6 +54,8 @@ pub struct Simulation {
     /// Bodies were renumbered since the last step (`churn`): the kept boxes describe other bodies now, so the
     /// next step marks every body moved.
     renumbered: bool,
+    /// The spatial reorder's schedule and buffers (`reorder_every`).
+    reorder: Reorder,
 }
 
 impl Simulation {
@@ -120,6 +123,7 @@ impl Simulation {
             doomed: Vec::new(),
             old_to_new: Vec::new(),
             renumbered: false,
+            reorder: Reorder::new(setup.reorder_every, &setup.container, setup.radius),
             setup,
         }
     }
@@ -130,6 +134,8 @@ impl Simulation {
         self.rng = Rng::new(self.setup.seed);
         (self.setup.scenario.spawn)(&self.setup, &mut self.rng, &mut self.bodies);
         self.setup.assign_shapes(&mut self.bodies, 0);
+        self.reorder = Reorder::new(self.setup.reorder_every, &self.setup.container, self.setup.radius);
+        self.reorder.spawned(self.parallelism, &mut self.bodies);
         self.broadphase.reset();
         self.aabbs.clear();
         self.step = 0;
@@ -228,6 +234,10 @@ impl Simulation {
         let start = Instant::now();
         let mut timer = PhaseTimer::start();
         self.run_script();
+        if self.reorder.due(self.step) {
+            self.reorder();
+        }
+        timer.end(Phase::Reorder);
         let (geometry, response) = shape_stages(&self.bodies);
         let detection = continuous::detection(&self.setup, dt);
         let cx = self.context(dt);
@@ -293,6 +303,19 @@ impl Simulation {
             self.old_to_new.clear();
             self.old_to_new.extend(0..old as u32);
             self.broadphase.on_resize(&Resize { old_to_new: &self.old_to_new, new_len: new });
+        }
+    }
+
+    /// Sort the bodies into spatial order ([`crate::reorder`]) and tell the broadphase the permutation. The
+    /// reorder gathers the columns through the box buffer, which the step rebuilds next: the motion hint then
+    /// marks every body moved, as after any resize.
+    fn reorder(&mut self) {
+        puffin::profile_scope!("reorder");
+        let n = self.bodies.len();
+        self.aabbs.resize(n, Aabb::default());
+        if let Some(old_to_new) = self.reorder.reorder(self.parallelism, &mut self.bodies, &mut self.aabbs) {
+            self.broadphase.on_resize(&Resize { old_to_new, new_len: n });
+            self.renumbered = true;
         }
     }
 

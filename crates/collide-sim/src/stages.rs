@@ -256,7 +256,7 @@ impl Response for Spinning {
     /// The walls with spin ([`spin_passes::spin_walls`]).
     fn walls(&self, cx: &StepContext, lists: WallLists<'_>, b: &mut Bodies) {
         puffin::profile_scope!("walls");
-        let Bodies { position, velocity, radius, inv_mass, last_contact, spin } = b;
+        let Bodies { position, velocity, radius, inv_mass, last_contact, spin, id: _ } = b;
         let Spin { shape, rotation, half_extents, inv_inertia, angular_velocity, .. } =
             spin.as_mut().expect(CHOSEN_FOR_SPIN);
         let setup = SpinWallSetup {

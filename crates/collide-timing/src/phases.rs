@@ -3,6 +3,8 @@ use std::time::Instant;
 /// The phases of one simulation step, in pipeline order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
+    /// The bodies sorted into spatial order (every `reorder_every` steps; 0 ms on the others).
+    Reorder,
     /// Velocities and positions advanced by dt.
     Integrate,
     /// Bounding boxes rebuilt (and non-finite bodies removed).
@@ -19,13 +21,21 @@ pub enum Phase {
 
 impl Phase {
     /// Every phase, in pipeline order.
-    pub const ALL: [Self; 6] =
-        [Self::Integrate, Self::Aabbs, Self::Broadphase, Self::Narrowphase, Self::Resolution, Self::Walls];
+    pub const ALL: [Self; 7] = [
+        Self::Reorder,
+        Self::Integrate,
+        Self::Aabbs,
+        Self::Broadphase,
+        Self::Narrowphase,
+        Self::Resolution,
+        Self::Walls,
+    ];
 
     /// The snake_case name used in CSV headers and puffin scopes.
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
+            Self::Reorder => "reorder",
             Self::Integrate => "integrate",
             Self::Aabbs => "aabbs",
             Self::Broadphase => "broadphase",
@@ -39,7 +49,7 @@ impl Phase {
 /// Milliseconds spent in each [`Phase`] of one step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PhaseTimes {
-    ms: [f64; 6],
+    ms: [f64; Phase::ALL.len()],
 }
 
 impl PhaseTimes {

@@ -287,7 +287,7 @@ fn a_contact_flashes_when_it_begins_and_resting_bodies_fade() {
         if step == 10 {
             last[1] = step;
         }
-        runs.update(&last, step);
+        runs.update(&last, &[0, 1, 2], step);
         match step {
             0 => assert_eq!(runs.flash(0, step, fade), 1.0, "the first contact"),
             10 => assert_eq!((runs.flash(0, step, fade), runs.flash(1, step, fade)), (1.0 - 10.0 / 30.0, 1.0)),
@@ -300,8 +300,22 @@ fn a_contact_flashes_when_it_begins_and_resting_bodies_fade() {
     }
     // Paused: the same steps again change nothing.
     let before = runs.flash(0, 99, fade);
-    runs.update(&last, 99);
+    runs.update(&last, &[0, 1, 2], 99);
     assert_eq!(runs.flash(0, 99, fade), before);
+}
+
+/// A spatial reorder moves bodies between indices: the flash follows the body's id, not its index.
+#[test]
+fn a_flash_follows_its_body_through_a_reorder() {
+    let mut runs = ContactRuns::default();
+    let fade = 30.0;
+    // Body 1 is hit at step 10; nobody else touches anything.
+    runs.update(&[u64::MAX, 10, u64::MAX], &[0, 1, 2], 10);
+    assert_eq!(runs.flash(1, 10, fade), 1.0);
+    // Step 11: the bodies were reordered, body 1 is at index 2 now (ids by index: 2, 0, 1); no new contact.
+    runs.update(&[u64::MAX, u64::MAX, 10], &[2, 0, 1], 11);
+    assert_eq!(runs.flash(1, 11, fade), 1.0 - 1.0 / 30.0, "still body 1's flash, fading");
+    assert_eq!((runs.flash(0, 11, fade), runs.flash(2, 11, fade)), (0.0, 0.0), "nobody else flashes");
 }
 
 /// The Frame panel's `tunnelled` is the run's total, kept across frames although the app keeps only the last

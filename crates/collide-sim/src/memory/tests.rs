@@ -18,6 +18,8 @@ fn the_estimate_grows_with_bodies_growth_and_frames() {
     let small = estimate(&setup("bodies = 10000\n"), "pair-count", 0).per_body;
     let large = estimate(&setup("bodies = 80000\n"), "pair-count", 0).per_body;
     assert!(large > 3 * small, "pair counting grows per body: {small} then {large}");
+    let reordered = estimate(&setup("bodies = 1000\nreorder_every = 8\n"), "octree-dup", 600);
+    assert_eq!(reordered.per_body, plain.per_body + crate::Reorder::BYTES_PER_BODY, "the reorder's keys");
 }
 
 #[test]
@@ -28,8 +30,8 @@ fn a_run_that_does_not_fit_says_how_many_bodies_or_frames_would() {
     let need = estimate(&huge, "octree-dup", 600);
     let (blame, message) = check(&need, "octree-dup", Some(8_000_000_000)).unwrap_err();
     assert_eq!(blame, TooBig::Bodies);
-    assert!(message.contains("needs about 1.6 TB") && message.contains("816 bytes per body"), "{message}");
-    assert!(message.contains("this machine has 8.0 GB available; about 9803") && !message.contains('\n'), "{message}");
+    assert!(message.contains("needs about 1.6 TB") && message.contains("820 bytes per body"), "{message}");
+    assert!(message.contains("this machine has 8.0 GB available; about 9755") && !message.contains('\n'), "{message}");
     assert!(check(&need, "octree-dup", None).is_ok(), "nothing known of the machine: no check");
     let frames = estimate(&setup("bodies = 1000\n"), "octree-dup", 100_000_000_000);
     let (blame, message) = check(&frames, "octree-dup", Some(8_000_000_000)).unwrap_err();
