@@ -9,6 +9,8 @@
 //!   (with the seed program's figures as a reference series); all of them on one chart.
 //! - [`step`]: the whole step and each of its phases from 10⁴ to 10⁶ bodies on one and two threads, stepped side
 //!   by side, with the parallel efficiency per phase (`scaling-step`).
+//! - [`reorder`]: the step with the bodies kept in spatial order against the same scene without, every algorithm
+//!   at 10⁵ and 10⁶ bodies: each phase, the whole step, the reorder's cost amortised and at its worst step.
 //! - [`octree`]: octree variants as bodies cluster and disperse (the spikes); `max_leaf` and `max_depth` sweeps.
 //! - [`sap`]: sweep-and-prune at speeds ×1, ×½, ×¼, ×1/64, and its real-dt feedback loop.
 //! - [`peers`]: parry's BVH and rstar's R-tree fed the same boxes as ours on every kind of scene (thesis, uniform,
@@ -50,6 +52,7 @@ mod pinned_cache;
 mod plot;
 mod progress;
 mod reference;
+mod reorder;
 mod replay;
 mod replay_play;
 mod replay_report;
@@ -80,7 +83,7 @@ pub struct Args {
     #[arg(long)]
     quick: bool,
     /// Run only these studies (repeat the flag or separate with commas); default: all.
-    /// Studies: off, scaling, scaling-step, peers, cluster, octree-params, sap-speed, sap-feedback, calibrate,
+    /// Studies: off, scaling, scaling-step, reorder, peers, cluster, octree-params, sap-speed, sap-feedback, calibrate,
     /// selector, selector-trace, replay, narrowphase, side-by-side.
     #[arg(long = "study", alias = "suite", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
     studies: Vec<String>,
@@ -145,6 +148,7 @@ pub const STUDIES: &[&str] = &[
     "off",
     "scaling",
     "scaling-step",
+    "reorder",
     "peers",
     "cluster",
     "octree-params",
@@ -324,6 +328,7 @@ fn run_studies(ctx: &mut Ctx, studies: &[&'static str]) -> Result<(), String> {
             "off" => scaling::off(ctx)?,
             "scaling" => scaling::scaling(ctx)?,
             "scaling-step" => step::scaling_step(ctx)?,
+            "reorder" => reorder::reorder_study(ctx)?,
             "peers" => peers::peers(ctx)?,
             "cluster" => octree::cluster(ctx)?,
             "octree-params" => octree::params(ctx)?,

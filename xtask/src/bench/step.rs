@@ -5,7 +5,9 @@
 //! and the ratio of their times is the parallel efficiency (`t₁ / (2·t₂)`; 1 is a perfect split). Both must end
 //! in the same state hash: the step is deterministic on any thread count, and a difference fails the run like
 //! a pair-set mismatch. The scene is `uniform` with `grid`, the broadphase that scales furthest on it, so that the
-//! phases around the broadphase are measured at the sizes where they matter.
+//! phases around the broadphase are measured at the sizes where they matter. The config's default
+//! `reorder_every` applies: from `collide_sim::REORDER_FROM_BODIES` bodies the bodies are kept in spatial order,
+//! and the `reorder` column is that sort's cost, amortised.
 
 use super::Ctx;
 use super::plot::{self, Chart, Series, Style};
@@ -19,20 +21,22 @@ const ALGORITHM: &str = "grid";
 /// The thread counts compared.
 const THREADS: [usize; 2] = [1, 2];
 /// The phases other than the broadphase (the step's own work), in pipeline order.
-const OWN: [Phase; 5] = [Phase::Integrate, Phase::Aabbs, Phase::Narrowphase, Phase::Resolution, Phase::Walls];
+const OWN: [Phase; 6] =
+    [Phase::Reorder, Phase::Integrate, Phase::Aabbs, Phase::Narrowphase, Phase::Resolution, Phase::Walls];
 
 /// One size's measurement: per thread count, each phase's mean, the step's own phases' sum and the whole step.
 struct Point {
     n: usize,
     frames: usize,
-    /// `[threads][column]`: the five phases of [`OWN`], the broadphase, their own sum, the whole step (ms).
-    mean: [[f64; 8]; 2],
+    /// `[threads][column]`: the six phases of [`OWN`], the broadphase, their own sum, the whole step (ms).
+    mean: [[f64; 9]; 2],
     /// The 1-minute load average when the point started.
     load: f64,
     check: String,
 }
 
-const COLUMNS: [&str; 8] = ["integrate", "aabbs", "narrowphase", "resolution", "walls", "broadphase", "own", "step"];
+const COLUMNS: [&str; 9] =
+    ["reorder", "integrate", "aabbs", "narrowphase", "resolution", "walls", "broadphase", "own", "step"];
 
 /// Run the study: every size of the mode, both thread counts side by side.
 pub fn scaling_step(ctx: &mut Ctx) -> Result<(), String> {
@@ -92,7 +96,7 @@ fn measure(ctx: &Ctx, n: usize) -> Result<Point, String> {
     } else {
         format!("HASH MISMATCH between 1 and 2 threads: {:016x} vs {:016x}", hashes[0], hashes[1])
     };
-    let mut mean = [[0.0; 8]; 2];
+    let mut mean = [[0.0; 9]; 2];
     for (t, (_, sim)) in runs.iter().enumerate() {
         mean[t] = means(sim.records());
     }
@@ -100,15 +104,15 @@ fn measure(ctx: &Ctx, n: usize) -> Result<Point, String> {
 }
 
 /// The columns of [`COLUMNS`] averaged over `records`.
-fn means(records: &[StepRecord]) -> [f64; 8] {
-    let mut sum = [0.0; 8];
+fn means(records: &[StepRecord]) -> [f64; 9] {
+    let mut sum = [0.0; 9];
     for r in records {
         for (k, phase) in OWN.iter().enumerate() {
             sum[k] += r.phases.get(*phase);
         }
-        sum[5] += r.phases.get(Phase::Broadphase);
-        sum[6] += OWN.iter().map(|p| r.phases.get(*p)).sum::<f64>();
-        sum[7] += r.step_ms;
+        sum[6] += r.phases.get(Phase::Broadphase);
+        sum[7] += OWN.iter().map(|p| r.phases.get(*p)).sum::<f64>();
+        sum[8] += r.step_ms;
     }
     sum.map(|s| s / records.len().max(1) as f64)
 }
