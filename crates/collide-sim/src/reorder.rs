@@ -13,20 +13,23 @@
 //! [`on_resize`](collide_broadphase::Broadphase::on_resize): `old_to_new` a bijection, `new_len` unchanged, which
 //! an incremental algorithm remaps in O(n) instead of rebuilding.
 //!
-//! # The key
+//! # The order
 //!
-//! A body's key is the Morton code (10 bits per axis, 30 in all) of the cell its centre falls in, the cells a
-//! few body diameters wide and at most 1024 to a side of the container; the body's current index breaks ties, so
-//! every key is distinct and the sort's result is one permutation, whatever the sort and the thread count.
-//! Bodies outside the container take the nearest cell.
+//! The container is cut into `2^b` cells a side, `b` chosen from the body count so that a cell holds about 8–64
+//! bodies (at 10⁶ bodies, 32 cells a side: cells of about 30 bodies, 1.3 KB of a sphere's columns, a few cache
+//! lines). Bodies are sorted by the Morton code of their cell with a stable counting sort: within a cell they
+//! keep the order they had, which the previous sort made spatial already, so a later sort moves only the bodies
+//! that changed cells and the permutation is nearly the identity. The sort depends on the positions and the
+//! current order alone: every broadphase and thread count gets the same permutation. Bodies outside the
+//! container take the nearest cell; a NaN takes cell 0.
 //!
 //! # Complexity and memory
 //!
-//! A reorder is O(n) for the keys, O(n log n) for the sort (rayon's in-place unstable sort) and O(n) for the
-//! permutation: each column is gathered into the step's box buffer (24 bytes a body, rebuilt by the step right
-//! after, so lending it costs no memory) and copied back, in parallel chunks. The first sort, of the spawn's
-//! random order, is done when the scene spawns. Nothing allocates once warm. It keeps 8 bytes per body (the
-//! keys, whose buffer then holds the permutation both ways); the ids are 4 more ([`Bodies::id`]).
+//! A reorder is O(n + cells): the cell of each body (in parallel), a histogram, a prefix sum and a scatter of
+//! indices, then each column gathered into the step's box buffer (24 bytes a body, rebuilt by the step right
+//! after, so lending it costs no memory) and copied back, in parallel chunks. Nothing allocates once warm. It
+//! keeps 8 bytes per body (the permutation both ways, whose first half holds the cells while sorting) and 4 bytes
+//! per cell; the ids are 4 more ([`Bodies::id`]).
 
 use crate::Bodies;
 use collide_broadphase::Parallelism;
@@ -34,33 +37,38 @@ use collide_math::{Aabb, Vec3};
 use collide_narrowphase::Shape;
 use rayon::prelude::*;
 
-/// Cells per axis of the key at most: 10 bits each, so that three fit in the 32 high bits with the index below.
-const CELLS_PER_AXIS: f32 = 1024.0;
+/// Bodies per cell the cell count aims at, at least (a cell holds up to 8× this).
+const BODIES_PER_CELL: usize = 8;
 
-/// A cell's side in body radii: a few bodies to a cell keeps neighbours together while the key stays coarse
-/// enough that a body crosses a cell boundary only every few dozen steps.
-const CELL_IN_RADII: f32 = 4.0;
+/// Bits per axis of the cells at most: 2²¹ cells, a histogram of 8 MB, at about 10⁷ bodies.
+const MAX_BITS: u32 = 7;
 
 /// The reorder's schedule and buffers.
 #[derive(Debug, Default)]
 pub struct Reorder {
     /// Steps between two reorders; 0: never.
     every: u32,
-    /// The container's corner and the cell side the keys are counted from.
-    origin: Vec3,
-    inv_cell: f32,
-    /// The sort keys (cell code above, index below); after the sort, the permutation both ways as `u32`s.
-    keys: Vec<u64>,
+    /// The container, whose cells the bodies are sorted by.
+    container: Aabb,
+    /// The permutation both ways, `2n` words: new → old, then old → new (while sorting, the first half holds each
+    /// body's cell).
+    words: Vec<u32>,
+    /// Per cell, in Morton order: its bodies, then where its next body goes.
+    cells: Vec<u32>,
 }
 
 impl Reorder {
-    /// Reorder every `every` steps (0: never) bodies of base radius `radius` in `container`.
+    /// Reorder every `every` steps (0: never) bodies in `container`.
     #[must_use]
-    pub fn new(every: u32, container: &Aabb, radius: f32) -> Self {
-        let width = container.extents().max_element().max(f32::MIN_POSITIVE);
-        let cell = (CELL_IN_RADII * radius).max(width / CELLS_PER_AXIS);
-        let inv_cell = if cell.is_finite() && cell > 0.0 { 1.0 / cell } else { 0.0 };
-        Self { every, origin: container.min, inv_cell, keys: Vec::new() }
+    pub fn new(every: u32, container: &Aabb) -> Self {
+        Self { every, container: *container, words: Vec::new(), cells: Vec::new() }
+    }
+
+    /// Bits per axis of the cells for `n` bodies: `2^(3b)` cells of 8–64 bodies, between 1 and [`MAX_BITS`].
+    #[must_use]
+    pub fn bits(n: usize) -> u32 {
+        let cells = (n / BODIES_PER_CELL).max(1);
+        (cells.ilog2() / 3).clamp(1, MAX_BITS)
     }
 
     /// Steps between two reorders; 0: never.
@@ -75,17 +83,18 @@ impl Reorder {
         self.every > 0 && step > 0 && step.is_multiple_of(u64::from(self.every))
     }
 
-    /// Bytes held per body: the keys (the ids are the bodies' own, [`Bodies::id`]).
+    /// Bytes held per body: the permutation both ways (the ids are the bodies' own, [`Bodies::id`]; the cells'
+    /// histogram is an eighth of a word a body at most).
     pub const BYTES_PER_BODY: u64 = 8;
 
     /// Sort the freshly spawned `bodies` (allocating: a spawn is not a step). Nothing to tell a broadphase,
     /// which has seen no frame yet.
     pub fn spawned(&mut self, parallelism: Parallelism, bodies: &mut Bodies) {
-        if self.every == 0 || !self.sort_keys(parallelism, &bodies.position) {
+        if self.every == 0 || !self.sort(parallelism, &bodies.position) {
             return;
         }
-        let order: Vec<u32> = self.keys.iter().map(|&k| k as u32).collect();
-        bodies.gather(&order);
+        let n = bodies.len();
+        bodies.gather(&self.words[..n]);
     }
 
     /// Reorder `bodies`, gathering each column through `scratch` (the step's box buffer, whose boxes are lost:
@@ -94,21 +103,11 @@ impl Reorder {
     /// warm.
     pub fn reorder(&mut self, parallelism: Parallelism, bodies: &mut Bodies, scratch: &mut [Aabb]) -> Option<&[u32]> {
         puffin::profile_function!();
-        if !self.sort_keys(parallelism, &bodies.position) {
+        if !self.sort(parallelism, &bodies.position) {
             return None;
         }
         let n = bodies.len();
-        // The keys' buffer becomes two u32 arrays: new → old in the first n, old → new in the next n. Entry j
-        // moves to u32 slot j, which is inside the u64 slot j/2 already read.
-        let words: &mut [u32] = bytemuck::cast_slice_mut(&mut self.keys);
-        for j in 0..n {
-            words[j] = words[2 * j + usize::from(cfg!(target_endian = "big"))];
-        }
-        let (new_to_old, old_to_new) = words.split_at_mut(n);
-        for (new, &old) in new_to_old.iter().enumerate() {
-            old_to_new[old as usize] = new as u32;
-        }
-        let order: &[u32] = new_to_old;
+        let order = &self.words[..n];
         let scratch: &mut [u32] = bytemuck::cast_slice_mut(scratch);
         let gather = Gather { order, parallel: parallelism.is_parallel(n) };
         gather.column::<[u32; 3], _>(&mut bodies.position, scratch);
@@ -124,38 +123,57 @@ impl Reorder {
             gather.column::<[u32; 3], _>(&mut s.angular_velocity, scratch);
             gather.column::<[u32; 3], _>(&mut s.inv_inertia, scratch);
         }
-        Some(&self.keys_as_words()[n..2 * n])
+        Some(&self.words[n..2 * n])
     }
 
-    fn keys_as_words(&self) -> &[u32] {
-        bytemuck::cast_slice(&self.keys)
-    }
-
-    /// Fill and sort the keys of `positions`. Returns `false` when they are in order already (nothing to move).
-    fn sort_keys(&mut self, parallelism: Parallelism, positions: &[Vec3]) -> bool {
+    /// Sort the bodies at `positions` by their cells: `words` := new → old, then old → new. Returns `false` when
+    /// the order does not change (nothing to move).
+    fn sort(&mut self, parallelism: Parallelism, positions: &[Vec3]) -> bool {
         let n = positions.len();
-        self.keys.resize(n, 0);
-        let (origin, inv_cell) = (self.origin, self.inv_cell);
-        let key = |(i, p): (usize, &Vec3)| (u64::from(morton(cell_of(*p, origin, inv_cell))) << 32) | i as u64;
+        let bits = Self::bits(n);
+        let side = (1u32 << bits) as f32;
+        let inv_cell = side / self.container.extents().max(Vec3::splat(f32::MIN_POSITIVE));
+        let (origin, last) = (self.container.min, (1u32 << bits) - 1);
+        let cell_of = |p: &Vec3| {
+            let c = (*p - origin) * inv_cell;
+            // `as` saturates: below 0, and NaN, give 0.
+            morton([c.x, c.y, c.z].map(|x| (x as u32).min(last)))
+        };
+        self.words.resize(2 * n, 0);
+        let (first, second) = self.words.split_at_mut(n);
+        // Each body's cell, in the first half for now.
         if parallelism.is_parallel(n) {
-            self.keys.par_iter_mut().zip(positions.par_iter().enumerate()).for_each(|(k, ip)| *k = key(ip));
+            first.par_iter_mut().zip(positions.par_iter()).for_each(|(c, p)| *c = cell_of(p));
         } else {
-            self.keys.iter_mut().zip(positions.iter().enumerate()).for_each(|(k, ip)| *k = key(ip));
+            first.iter_mut().zip(positions).for_each(|(c, p)| *c = cell_of(p));
         }
-        if self.keys.is_sorted() {
+        self.cells.clear();
+        self.cells.resize(1 << (3 * bits), 0);
+        for &c in first.iter() {
+            self.cells[c as usize] += 1;
+        }
+        let mut start = 0;
+        for count in &mut self.cells {
+            (*count, start) = (start, start + *count);
+        }
+        // Stable: bodies of one cell keep their order. Old → new into the second half, then inverted into the first.
+        for (new, &c) in second.iter_mut().zip(first.iter()) {
+            let slot = &mut self.cells[c as usize];
+            *new = *slot;
+            *slot += 1;
+        }
+        if second.iter().enumerate().all(|(i, &new)| new as usize == i) {
             return false;
         }
-        if parallelism.is_parallel(n) {
-            self.keys.par_sort_unstable();
-        } else {
-            self.keys.sort_unstable();
+        for (old, &new) in second.iter().enumerate() {
+            first[new as usize] = old as u32;
         }
         true
     }
 
     /// Check the buffers after a reorder: the permutation both ways is a bijection and each other's inverse.
     pub fn validate(&self, n: usize) -> Result<(), String> {
-        let words = self.keys_as_words();
+        let words = &self.words;
         if words.len() < 2 * n {
             return Err(format!("keys hold {} words, fewer than the 2·{n} of a permutation", words.len()));
         }
@@ -168,15 +186,6 @@ impl Reorder {
         }
         Ok(())
     }
-}
-
-/// The cell of `p`, clamped to the key's 1024 cells per axis (a NaN lands in cell 0: the step removes such a body
-/// before any broadphase sees it).
-#[inline]
-fn cell_of(p: Vec3, origin: Vec3, inv_cell: f32) -> [u32; 3] {
-    let c = (p - origin) * inv_cell;
-    // `as` saturates: below 0 (and NaN) gives 0.
-    [c.x, c.y, c.z].map(|x| (x as u32).min(CELLS_PER_AXIS as u32 - 1))
 }
 
 /// The Morton code of a cell: the bits of x, y and z interleaved (x lowest), 30 bits.

@@ -123,7 +123,7 @@ impl Simulation {
             doomed: Vec::new(),
             old_to_new: Vec::new(),
             renumbered: false,
-            reorder: Reorder::new(setup.reorder_every, &setup.container, setup.radius),
+            reorder: Reorder::new(setup.reorder_every, &setup.container),
             setup,
         }
     }
@@ -134,7 +134,7 @@ impl Simulation {
         self.rng = Rng::new(self.setup.seed);
         (self.setup.scenario.spawn)(&self.setup, &mut self.rng, &mut self.bodies);
         self.setup.assign_shapes(&mut self.bodies, 0);
-        self.reorder = Reorder::new(self.setup.reorder_every, &self.setup.container, self.setup.radius);
+        self.reorder = Reorder::new(self.setup.reorder_every, &self.setup.container);
         self.reorder.spawned(self.parallelism, &mut self.bodies);
         self.broadphase.reset();
         self.aabbs.clear();

@@ -32,10 +32,18 @@ fn container() -> Aabb {
     Aabb::new(Vec3::ZERO, Vec3::splat(100.0))
 }
 
-/// The Morton key of every body in index order, computed here from the definition.
-fn codes(bodies: &Bodies, radius: f32) -> Vec<u32> {
-    let cell = (CELL_IN_RADII * radius).max(100.0 / CELLS_PER_AXIS);
-    bodies.position.iter().map(|p| morton([p.x, p.y, p.z].map(|x| ((x / cell) as u32).min(1023)))).collect()
+/// The Morton code of every body's cell in index order, computed here from the definition (the container is
+/// [0, 100]³, cut into 2^bits cells a side).
+fn codes(bodies: &Bodies) -> Vec<u32> {
+    let side = 1u32 << Reorder::bits(bodies.len());
+    let cell = 100.0 / side as f32;
+    bodies.position.iter().map(|p| morton([p.x, p.y, p.z].map(|x| ((x / cell) as u32).min(side - 1)))).collect()
+}
+
+/// Sorted by cell, and within a cell by id (the spawn gave ids in index order, and the sort is stable).
+fn in_cell_order(bodies: &Bodies) -> bool {
+    let codes = codes(bodies);
+    (1..bodies.len()).all(|i| (codes[i - 1], bodies.id[i - 1]) < (codes[i], bodies.id[i]))
 }
 
 #[test]
@@ -43,8 +51,8 @@ fn a_spawn_sorted_by_the_reorder_is_in_morton_order_with_every_body_kept() {
     for parallel in [Parallelism::SERIAL, Parallelism::with_min_work(16)] {
         let mut bodies = scattered_bodies(5000, 1);
         let before = bodies.clone();
-        Reorder::new(8, &container(), 0.5).spawned(parallel, &mut bodies);
-        assert!(codes(&bodies, 0.5).is_sorted(), "keys not ascending after the spawn's sort");
+        Reorder::new(8, &container()).spawned(parallel, &mut bodies);
+        assert!(in_cell_order(&bodies), "not in cell order, stable, after the spawn's sort");
         bodies.validate().unwrap();
         // Every body is where its id says it came from, whole.
         for (i, &id) in bodies.id.iter().enumerate() {
@@ -70,11 +78,11 @@ fn a_reorder_permutes_every_column_and_returns_the_inverse_map() {
         bodies.last_contact.iter_mut().enumerate().for_each(|(i, c)| *c = i as u64 * 3);
         let mut aabbs = vec![Aabb::default(); bodies.len()];
         let before = bodies.clone();
-        let mut reorder = Reorder::new(8, &container(), 0.5);
+        let mut reorder = Reorder::new(8, &container());
         let map = reorder.reorder(parallel, &mut bodies, &mut aabbs).expect("random bodies are out of order").to_vec();
         reorder.validate(bodies.len()).unwrap();
         bodies.validate().unwrap();
-        assert!(codes(&bodies, 0.5).is_sorted());
+        assert!(in_cell_order(&bodies));
         let s = bodies.spin().unwrap();
         let s0 = before.spin().unwrap();
         for (old, &new) in map.iter().enumerate() {
@@ -99,10 +107,10 @@ fn a_reorder_permutes_every_column_and_returns_the_inverse_map() {
 
 #[test]
 fn a_reorder_is_due_every_k_steps_but_never_at_step_zero_or_when_off() {
-    let r = Reorder::new(4, &container(), 0.5);
+    let r = Reorder::new(4, &container());
     let due: Vec<u64> = (0..13).filter(|&s| r.due(s)).collect();
     assert_eq!(due, [4, 8, 12]);
-    let off = Reorder::new(0, &container(), 0.5);
+    let off = Reorder::new(0, &container());
     assert!((0..100).all(|s| !off.due(s)));
 }
 
@@ -113,9 +121,43 @@ fn bodies_outside_the_container_and_non_finite_ones_take_a_clamped_cell_without_
     bodies.position[1] = Vec3::splat(1e30);
     bodies.position[2] = Vec3::new(f32::NAN, 5.0, f32::INFINITY);
     let mut aabbs = vec![Aabb::default(); 100];
-    let mut reorder = Reorder::new(1, &container(), 0.5);
+    let mut reorder = Reorder::new(1, &container());
     reorder.reorder(Parallelism::SERIAL, &mut bodies, &mut aabbs);
     bodies.validate().unwrap();
-    // The far corner's body sorts last: its cell is clamped to the last one on every axis.
-    assert_eq!(bodies.position[99], Vec3::splat(1e30));
+    // The far corners' bodies take the first and the last cells, clamped on every axis.
+    assert!(codes(&bodies).is_sorted());
+    let code_of = |p: Vec3| codes(&bodies)[bodies.position.iter().position(|&q| q == p).unwrap()];
+    assert_eq!((code_of(Vec3::splat(-1e30)), code_of(Vec3::splat(1e30))), (0, 7));
+}
+
+#[test]
+fn the_cells_hold_8_to_64_bodies_and_their_count_is_bounded() {
+    for n in [1, 7, 8, 63, 64, 1000, 100_000, 1_000_000, 100_000_000] {
+        let bits = Reorder::bits(n);
+        let cells = 1usize << (3 * bits);
+        assert!((1..=MAX_BITS).contains(&bits), "n = {n}: {bits} bits");
+        if (64..=1 << (3 * MAX_BITS + 3)).contains(&n) {
+            let per_cell = n as f64 / cells as f64;
+            assert!((8.0..=64.0).contains(&per_cell), "n = {n}: {per_cell} bodies a cell");
+        }
+    }
+}
+
+/// A later sort keeps the order within each cell: bodies that did not change cells keep their relative order, so
+/// moving a few bodies moves few places.
+#[test]
+fn a_later_sort_moves_only_what_changed_cells() {
+    let mut bodies = scattered_bodies(4000, 5);
+    let mut reorder = Reorder::new(1, &container());
+    reorder.spawned(Parallelism::SERIAL, &mut bodies);
+    // Ten bodies jump far; the others stay.
+    for i in (0..4000).step_by(400) {
+        bodies.position[i] = Vec3::splat(100.0) - bodies.position[i];
+    }
+    let mut scratch = vec![Aabb::default(); 4000];
+    let map = reorder.reorder(Parallelism::SERIAL, &mut bodies, &mut scratch).unwrap().to_vec();
+    assert!(in_cell_order(&bodies) || codes(&bodies).is_sorted());
+    // Every body but the ten keeps its order relative to the others that stayed.
+    let stayed: Vec<u32> = (0..4000u32).filter(|i| i % 400 != 0).map(|i| map[i as usize]).collect();
+    assert!(stayed.is_sorted(), "bodies that stayed in their cells changed their relative order");
 }
