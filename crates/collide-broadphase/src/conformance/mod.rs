@@ -43,7 +43,9 @@
 //!
 //! [`check_parallel`] and [`assert_parallel_paths`] run all of it on a local pool with every parallel section
 //! forced, and a 12 000-body sequence at the shipped threshold, and say which sections ran in parallel.
-//! [`CountingAllocator`] serves the tests that check a warm broadphase allocates nothing per frame.
+//! [`CountingAllocator`] serves the tests that check a warm broadphase allocates nothing per frame, and
+//! [`reorder::permutation_frames`] the tests that check an incremental one remaps a permutation instead of
+//! rebuilding.
 //!
 //! A fresh broadphase from `make` serves each scene and each sequence. After every call the kit checks the
 //! output (each pair once, smaller index first, the exact overlap set) and the algorithm's own

@@ -456,6 +456,8 @@ struct HintCache {
     pairs: Vec<Pair>,
     /// `false` after a resize that is not a permutation (and before the first call): nothing is cached.
     cached: bool,
+    /// The pairs of the last call taken from the cache.
+    from_cache: usize,
 }
 
 impl Broadphase for HintCache {
@@ -472,9 +474,13 @@ impl Broadphase for HintCache {
                 let still = |p: &Pair| !moved[p.a as usize] && !moved[p.b as usize];
                 let out = out.as_mut_vec();
                 out.extend(self.pairs.iter().filter(|p| still(p)));
+                self.from_cache = out.len();
                 out.extend(fresh.iter().filter(|p| !still(p)));
             }
-            None => out.extend_from_slice(fresh.as_slice()),
+            None => {
+                self.from_cache = 0;
+                out.extend_from_slice(fresh.as_slice());
+            }
         }
         self.pairs.clear();
         self.pairs.extend_from_slice(out.as_slice());
@@ -492,6 +498,24 @@ impl Broadphase for HintCache {
         self.pairs.clear();
         self.cached = false;
     }
+    fn stats(&self) -> Stats {
+        Stats::new().with("from_cache", self.from_cache as f64)
+    }
+}
+
+#[test]
+fn permutation_frames_check_every_call_and_hand_back_the_counters_after_each_permutation() {
+    let frames = reorder::permutation_frames(&mut HintCache::default(), 2000, true).unwrap();
+    assert_eq!(frames.after.len(), 3, "a random permutation, a spatial sort, both back to back");
+    let cached = |s: &Stats| s.get("from_cache").unwrap();
+    assert!(cached(&frames.unpermuted) > 0.0, "{:?}", frames.unpermuted);
+    assert!(frames.after.iter().all(|s| cached(s) > 0.0), "the cache answered after the permutations: {frames:?}");
+    // Without the hint the cache is never read: the stats are of calls that did not use it.
+    let unhinted = reorder::permutation_frames(&mut HintCache::default(), 2000, false).unwrap();
+    assert!(unhinted.after.iter().all(|s| cached(s) == 0.0));
+    let mut defect = HintCache { ignore_permutations: true, ..HintCache::default() };
+    let failure = reorder::permutation_frames(&mut defect, 2000, true).expect_err("stale pairs are caught");
+    assert!(!failure.missing.is_empty() || !failure.extra.is_empty(), "{failure}");
 }
 
 #[test]
