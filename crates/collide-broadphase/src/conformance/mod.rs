@@ -75,7 +75,7 @@ pub mod reorder;
 mod scenes;
 mod sequences;
 
-pub use alloc::CountingAllocator;
+pub use alloc::{CountingAllocator, PermutedBytes, PermutingRun};
 pub use invalid::{invalid_scenes, invalid_sequences};
 pub use parallel::{
     MakeSync, ParallelSections, assert_parallel_paths, check_parallel, in_pool, large_sequence_len,
