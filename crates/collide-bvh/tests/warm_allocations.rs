@@ -150,8 +150,8 @@ fn a_warm_bvh_allocates_nothing_per_frame() {
 /// A warm dynamic tree follows a permutation (the simulation's spatial reorder, here every 10 frames: a random
 /// permutation and a spatial sort in turn) without allocating: its `on_resize` allocates nothing at all once the
 /// buffers it moves the per-body arrays through and the cache's sort have grown, and the frames keep the bound of
-/// the others. In the drift the frames after a permutation stay incremental; at rest (with the hint) the resting
-/// bodies stay in the static tree.
+/// the others; at rest (with the hint) the resting bodies stay in the static tree. The linear BVH, on the same
+/// run, allocates nothing to follow a permutation either.
 #[test]
 fn a_warm_bvh_follows_permutations_without_allocating() {
     let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
@@ -171,6 +171,12 @@ fn a_warm_bvh_follows_permutations_without_allocating() {
         let per_frame = seen.frames / 250;
         assert!(per_frame < 1024, "{name}: {per_frame} bytes allocated per warm frame");
         assert!(!run.last_pairs().is_empty());
+        // The linear BVH, rebuilt every frame, keeps its last tree through a permutation: nothing to allocate either.
+        let mut lbvh = LinearBvh::new();
+        run.run(&mut lbvh, 20, scene);
+        let rebuilt = run.run(&mut lbvh, 50, scene);
+        assert_eq!(rebuilt.resize, 0, "lbvh, {name}");
+        assert!(rebuilt.frames / 50 < 1024, "lbvh, {name}: {} bytes allocated per warm frame", rebuilt.frames / 50);
         // (Whether a frame after a permutation rebuilds is the drift's own business — it rebuilds every few dozen
         // frames, with or without permutations; the unit tests check that a permutation causes none.)
         if hinted {
