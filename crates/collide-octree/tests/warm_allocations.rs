@@ -119,15 +119,8 @@ fn a_warm_octree_follows_permutations_without_allocating() {
                 let mut bp = Octree::new(variant, OctreeConfig { parallelism, ..OctreeConfig::default() });
                 let mut run = PermutingRun::new(base.len(), 5, hinted);
                 in_pool(threads, || {
-                    let mut quiet = 0;
-                    for _ in 0..MAX_WARMUP_BLOCKS {
-                        let seen = run.run(&mut bp, BLOCK, &scene);
-                        quiet = if seen.resize + seen.frames == 0 { quiet + 1 } else { 0 };
-                        if quiet == QUIET_BLOCKS {
-                            break;
-                        }
-                    }
-                    assert_eq!(quiet, QUIET_BLOCKS, "{label}: still allocating after {MAX_WARMUP_BLOCKS} blocks");
+                    let warm = run.run_until_quiet(&mut bp, (BLOCK, QUIET_BLOCKS, MAX_WARMUP_BLOCKS), &scene);
+                    warm.unwrap_or_else(|last| panic!("{label}: still allocating: {last:?}"));
                     let (first, second) = (run.run(&mut bp, BLOCK, &scene), run.run(&mut bp, BLOCK, &scene));
                     let bytes = (first.resize + second.resize, first.frames + second.frames);
                     assert_eq!(bytes, (0, 0), "{label}: bytes allocated by on_resize and by the frames");

@@ -175,18 +175,10 @@ fn a_warm_sap_follows_permutations_without_allocating() {
             let mut run = PermutingRun::new(bodies, 11, hinted);
             let label = format!("{threads} threads, hinted {hinted}");
             in_pool(threads, || {
-                let (mut quiet, mut last) = (0, Vec::new());
-                for _ in 0..MAX_WARMUP_BLOCKS {
-                    let seen = run.run(&mut sap, BLOCK, &scene);
-                    quiet = if seen.resize + seen.frames == 0 { quiet + 1 } else { 0 };
-                    last.push(seen);
-                    if quiet == QUIET_BLOCKS + 2 {
-                        break;
-                    }
-                }
-                let bytes = last.last().map(|s| (s.resize, s.frames));
-                assert_eq!(quiet, QUIET_BLOCKS + 2, "{label}: still allocating (on_resize, frames): {bytes:?}");
-                let measured = &last[last.len() - 2..];
+                let blocks = (BLOCK, QUIET_BLOCKS + 2, MAX_WARMUP_BLOCKS);
+                let quiet = run.run_until_quiet(&mut sap, blocks, &scene);
+                let quiet = quiet.unwrap_or_else(|last| panic!("{label}: still allocating: {last:?}"));
+                let measured = &quiet[QUIET_BLOCKS..];
                 assert_eq!(measured.iter().map(|s| s.permutations).sum::<usize>(), 12, "{label}");
                 for s in measured.iter().flat_map(|m| &m.after) {
                     assert_eq!((s.get("init"), s.get("rebuild")), (Some(0.0), Some(0.0)), "{label}: {s}");

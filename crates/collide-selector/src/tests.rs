@@ -62,6 +62,28 @@ fn forced_mode_cycles_through_every_candidate_and_logs_each_switch() {
     assert_eq!(forced, 6);
 }
 
+/// The decision log of two candidates `a` and `b` forced to hand over every 6 frames through a probe, over 24
+/// frames: frame 5 starts a probe of b (warm start), frames 6–9 run it beside a, frame 9 hands over; six frames
+/// after the first probe, frame 11 probes a; and so on.
+const FORCED_EVERY_SIX: [(u64, crate::DecisionKind, &str); 8] = {
+    use crate::DecisionKind::{Forced, Initial, Probe};
+    [
+        (0, Initial, "a"),
+        (5, Probe, "b"),
+        (9, Forced, "b"),
+        (11, Probe, "a"),
+        (15, Forced, "a"),
+        (17, Probe, "b"),
+        (21, Forced, "b"),
+        (23, Probe, "a"),
+    ]
+};
+
+/// The decision log as (frame, kind, candidate).
+fn timeline(s: &Selector) -> Vec<(u64, crate::DecisionKind, &'static str)> {
+    s.decisions().iter().map(|d| (d.frame, d.kind, d.to)).collect()
+}
+
 #[test]
 fn forced_mode_with_room_for_a_probe_probes_then_switches() {
     let mut s = selector(&["a", "b"], 6);
@@ -72,21 +94,7 @@ fn forced_mode_with_room_for_a_probe_probes_then_switches() {
         s.find_pairs(&Frame::new(&aabbs).with_step(step), &mut out);
         s.validate().unwrap();
     }
-    // Frame 5 starts a probe of b (warm start), frames 6–9 run it beside a, frame 9 hands over; six frames after
-    // the first probe, frame 11 probes a; and so on.
-    let log: Vec<(u64, crate::DecisionKind, &str)> = s.decisions().iter().map(|d| (d.frame, d.kind, d.to)).collect();
-    use crate::DecisionKind::{Forced, Initial, Probe};
-    let expected = [
-        (0, Initial, "a"),
-        (5, Probe, "b"),
-        (9, Forced, "b"),
-        (11, Probe, "a"),
-        (15, Forced, "a"),
-        (17, Probe, "b"),
-        (21, Forced, "b"),
-        (23, Probe, "a"),
-    ];
-    assert_eq!(log, expected);
+    assert_eq!(timeline(&s), FORCED_EVERY_SIX);
     assert_eq!((s.totals().probes, s.totals().switches), (4, 3));
 }
 
@@ -331,19 +339,7 @@ fn a_permutation_keeps_the_probe_the_candidates_in_sync_and_the_history() {
         assert!(measured[step], "frame {step}: {measured:?}");
     }
     // The same timeline as without permutations: no abandon, no probe or switch moved.
-    let log: Vec<(u64, crate::DecisionKind, &str)> = s.decisions().iter().map(|d| (d.frame, d.kind, d.to)).collect();
-    use crate::DecisionKind::{Forced, Initial, Probe};
-    let expected = [
-        (0, Initial, "a"),
-        (5, Probe, "b"),
-        (9, Forced, "b"),
-        (11, Probe, "a"),
-        (15, Forced, "a"),
-        (17, Probe, "b"),
-        (21, Forced, "b"),
-        (23, Probe, "a"),
-    ];
-    assert_eq!(log, expected);
+    assert_eq!(timeline(&s), FORCED_EVERY_SIX);
 }
 
 #[test]

@@ -103,15 +103,8 @@ fn a_warm_selector_follows_permutations_without_allocating_or_abandoning() {
     let mut auto = Selector::new(candidates(), PolicyConfig::default(), Prior::builtin(), 6);
     let mut run = PermutingRun::new(base.len(), 5, true);
     in_pool(2, || {
-        let mut quiet = 0;
-        for _ in 0..MAX_WARMUP_BLOCKS {
-            let seen = run.run(&mut auto, BLOCK, &scene);
-            quiet = if seen.resize + seen.frames == 0 { quiet + 1 } else { 0 };
-            if quiet == QUIET_BLOCKS {
-                break;
-            }
-        }
-        assert_eq!(quiet, QUIET_BLOCKS, "still allocating after {MAX_WARMUP_BLOCKS} blocks");
+        let warm = run.run_until_quiet(&mut auto, (BLOCK, QUIET_BLOCKS, MAX_WARMUP_BLOCKS), &scene);
+        warm.unwrap_or_else(|last| panic!("still allocating: {last:?}"));
         let (probes, switches) = (auto.totals().probes, auto.totals().switches);
         let (first, second) = (run.run(&mut auto, BLOCK, &scene), run.run(&mut auto, BLOCK, &scene));
         assert!(first.permutations + second.permutations >= 2 * BLOCK / 5, "the measured frames were permuted");

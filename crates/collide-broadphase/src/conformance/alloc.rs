@@ -166,6 +166,32 @@ impl PermutingRun {
         seen
     }
 
+    /// Blocks of `block` calls until `quiet` blocks in a row allocate nothing, neither in `on_resize` nor in the
+    /// calls, within `max_blocks` blocks: those quiet blocks, or the last block when the run never got there. A
+    /// structure that allocates per permutation or per frame allocates in every block and never gets there; a rare
+    /// allocation of rayon's job queue only restarts the count.
+    pub fn run_until_quiet(
+        &mut self,
+        bp: &mut dyn Broadphase,
+        (block, quiet, max_blocks): (usize, usize, usize),
+        scene: &dyn Fn(usize, u32) -> crate::Aabb,
+    ) -> Result<Vec<PermutedBytes>, PermutedBytes> {
+        let (mut run, mut last_noisy) = (Vec::new(), PermutedBytes::default());
+        for _ in 0..max_blocks {
+            let seen = self.run(bp, block, scene);
+            if seen.resize + seen.frames > 0 {
+                run.clear();
+                last_noisy = seen;
+                continue;
+            }
+            run.push(seen);
+            if run.len() == quiet {
+                return Ok(run);
+            }
+        }
+        Err(last_noisy)
+    }
+
     /// The pairs of the last call (a test checks the scene has some).
     #[must_use]
     pub fn last_pairs(&self) -> &crate::PairList {
