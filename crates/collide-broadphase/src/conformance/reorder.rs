@@ -12,7 +12,7 @@ use collide_math::{Rng, Vec3};
 /// Bits per axis of the kit's Morton keys: 2¹⁰ steps across the world, 30-bit keys.
 const BITS: u32 = 10;
 
-/// The Morton key of `p` in the cube `[lo, lo + side]³`: each coordinate quantised to [`BITS`] bits (clamped to
+/// The Morton key of `p` in the cube `[lo, lo + side]³`: each coordinate quantised to 10 bits (clamped to
 /// the cube), interleaved `x y z` from the highest bit down.
 #[must_use]
 pub fn morton_key(p: Vec3, lo: Vec3, side: f32) -> u32 {
@@ -66,7 +66,7 @@ pub struct PermutationFrames {
 /// a dynamic tree's static tree) to form.
 const RESTING: f32 = 0.8;
 
-/// Run `bp` on a scene of `n` unit cubes (2% of the volume, [`RESTING`] of them at rest, the others drifting a
+/// Run `bp` on a scene of `n` unit cubes (2% of the volume, 80% of them at rest, the others drifting a
 /// twentieth of their size per call) with the exact motion hint when `hinted`: 40 warm-up calls, then a call on
 /// unmoved bodies, then three permutations with moving calls between — a random one, a spatial sort, and the
 /// two back to back — each followed by a call on unmoved bodies, and ten moving calls to end. Every call is
