@@ -122,11 +122,21 @@ pub fn same_bits(a: &Aabb, b: &Aabb) -> bool {
         && a.max.z.to_bits() == b.max.z.to_bits()
 }
 
-/// Bodies were added or removed: how old indices map to new ones.
+/// Bodies were added, removed or renumbered: how old indices map to new ones.
 ///
 /// `old_to_new[i]` is body `i`'s new index, or [`Resize::REMOVED`]. Every new index that no old index maps
 /// to is a body added since the last call; its box arrives with the next frame. New indices are dense:
 /// `0..new_len`.
+///
+/// # Permutations
+///
+/// A resize that removes and adds nothing is a **permutation** ([`Resize::is_permutation`]): `old_to_new` is a
+/// bijection of `0..n` and every body keeps its box, under a new index. The simulation sends one every few hundred
+/// steps, when it sorts its bodies along a space-filling curve so that bodies near each other in space sit near
+/// each other in memory. A permutation must be remapped in O(n), not rebuilt, with no allocation once warm: an
+/// incremental structure renames the bodies it holds (its trees, pair caches, sorted arrays and per-body state
+/// stay as they are, only their indices change) and its next frame costs what a frame without the reorder would.
+/// [`Resize::permute`] reorders a per-body array through a kept scratch buffer.
 #[derive(Clone, Copy, Debug)]
 pub struct Resize<'a> {
     /// For each old index, its new index or [`Resize::REMOVED`].
@@ -143,6 +153,35 @@ impl Resize<'_> {
     #[must_use]
     pub fn old_len(&self) -> usize {
         self.old_to_new.len()
+    }
+
+    /// `true` when the resize only renumbers the bodies: as many after as before, and none removed (so none
+    /// added). With the injectivity [`Resize::check`] verifies, `old_to_new` is then a bijection of `0..n` (see
+    /// [Permutations](Resize#permutations)). O(n), allocates nothing.
+    #[must_use]
+    pub fn is_permutation(&self) -> bool {
+        self.old_len() == self.new_len && !self.old_to_new.contains(&Self::REMOVED)
+    }
+
+    /// Reorder `values`, one per old body, into the new numbering: `values[old]` moves to `old_to_new[old]`.
+    /// Goes through `scratch`, which is swapped in: both keep their allocations, so a warm caller that keeps its
+    /// scratch allocates nothing. O(n).
+    ///
+    /// Panics unless this is a permutation of `values.len()` bodies.
+    pub fn permute<T: Clone>(&self, values: &mut Vec<T>, scratch: &mut Vec<T>) {
+        assert!(
+            self.is_permutation() && values.len() == self.old_len(),
+            "permute needs a permutation of {} bodies, got a map of {} to {}",
+            values.len(),
+            self.old_len(),
+            self.new_len
+        );
+        // Every slot is overwritten below: the copy only gives `scratch` the length without a default value.
+        scratch.clone_from(values);
+        for (old, &new) in self.old_to_new.iter().enumerate() {
+            scratch[new as usize] = values[old].clone();
+        }
+        std::mem::swap(values, scratch);
     }
 
     /// The new indices of bodies that did not exist before, ascending. O(old + new); allocates (resizes are

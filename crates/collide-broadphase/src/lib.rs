@@ -146,10 +146,15 @@ pub trait Broadphase: Send {
         Stats::default()
     }
 
-    /// Bodies were added or removed between two calls; `resize` maps old indices to new ones.
+    /// Bodies were added, removed or renumbered between two calls; `resize` maps old indices to new ones.
     ///
     /// The default forgets all temporal state ([`reset`](Broadphase::reset)), which is always correct; an
     /// incremental algorithm overrides it to patch its structures instead of rebuilding them.
+    ///
+    /// A permutation ([`Resize::is_permutation`]: the simulation's spatial reorder, every body kept under a new
+    /// index) must be remapped in O(n), not rebuilt, with no allocation once warm: the next call then costs what
+    /// it would have cost without the reorder. An algorithm that rebuilds every frame may keep the default when
+    /// its `reset` keeps its buffers and its next frame does no more than a normal one.
     fn on_resize(&mut self, resize: &Resize<'_>) {
         let _ = resize;
         self.reset();

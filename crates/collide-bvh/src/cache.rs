@@ -278,19 +278,25 @@ impl PairCache {
         tally
     }
 
-    /// Renumber after bodies were added or removed: pairs with a removed body are dropped, the others renamed
-    /// (and sorted again).
-    pub(crate) fn remap(&mut self, old_to_new: &[u32]) {
-        self.sorted.append(&mut self.fresh);
-        self.sorted.retain_mut(|p| {
+    /// Renumber after bodies were added, removed or permuted: pairs with a removed body are dropped, the others
+    /// renamed in place (a renamed pair may have its bodies swapped, to keep the smaller index first), and the
+    /// whole cache sorted again by its new first bodies, so that the walk streams through the boxes in order —
+    /// after the simulation's spatial reorder, through bodies near each other in memory. O(pairs): a pass over
+    /// each list and the radix sort; the sort's keys, its scratch and the sorted list keep their allocations, so a
+    /// warm cache allocates nothing.
+    pub(crate) fn remap(&mut self, old_to_new: &[u32]) -> Tally {
+        let rename = |p: &mut Pair| {
             let (a, b) = (old_to_new[p.a as usize], old_to_new[p.b as usize]);
             if a == collide_broadphase::Resize::REMOVED || b == collide_broadphase::Resize::REMOVED {
                 return false;
             }
             *p = Pair::new(a, b);
             true
-        });
-        let _ = self.sort_all();
+        };
+        self.sorted.retain_mut(rename);
+        self.fresh.retain_mut(rename);
+        let n = self.len() as u64;
+        Tally::work(n, n * 2 * 8) + self.sort_all()
     }
 }
 

@@ -65,6 +65,17 @@ macro_rules! view {
     };
 }
 
+/// The buffers a permutation moves the per-body arrays through ([`Resize::permute`]), kept so that a warm tree
+/// renumbers its bodies without allocating.
+#[derive(Debug, Default)]
+struct Renumbering {
+    proxies: Vec<Proxy>,
+    anchors: Vec<Anchor>,
+    still: Vec<u32>,
+    #[cfg(debug_assertions)]
+    boxes: Vec<Aabb>,
+}
+
 /// What the last call did.
 #[derive(Clone, Copy, Debug, Default)]
 struct LastStats {
@@ -110,6 +121,7 @@ pub struct DynamicBvh {
     /// The boxes of the last call, kept in debug builds only, so that `validate` can check the fat-box rule.
     #[cfg(debug_assertions)]
     last_boxes: Vec<Aabb>,
+    renumbering: Renumbering,
     last: LastStats,
 }
 
@@ -150,6 +162,35 @@ impl DynamicBvh {
     #[must_use]
     pub fn config(&self) -> DynamicConfig {
         self.config
+    }
+
+    /// Renumber every body by the permutation `resize` (see [`Broadphase::on_resize`]).
+    fn permute(&mut self, resize: &Resize<'_>) {
+        let r = &mut self.renumbering;
+        resize.permute(&mut self.proxies, &mut r.proxies);
+        resize.permute(&mut self.anchors, &mut r.anchors);
+        // The timers are atomics (the scan writes them from its chunks): their values go through the scratch.
+        r.still.clear();
+        r.still.resize(self.still.len(), 0);
+        for (old, &new) in resize.old_to_new.iter().enumerate() {
+            r.still[new as usize] = self.still[old].load(Ordering::Relaxed);
+        }
+        for (timer, &at) in self.still.iter().zip(&r.still) {
+            timer.store(at, Ordering::Relaxed);
+        }
+        // A leaf names its body: rename it where the body's proxy, already renumbered, says it is.
+        for (body, proxy) in self.proxies.iter().enumerate() {
+            if let Some((s, leaf)) = proxy.place() {
+                self.trees[s as usize].nodes[leaf as usize].child[0] = body as u32;
+            }
+        }
+        self.marks.clear(self.proxies.len());
+        let _ = self.cache.remap(resize.old_to_new);
+        // The fat-box rule still holds for every body under its new index: its last box moves with it.
+        #[cfg(debug_assertions)]
+        if self.last_boxes.len() == resize.old_len() {
+            resize.permute(&mut self.last_boxes, &mut r.boxes);
+        }
     }
 
     /// Per-body state for `n` bodies, all in no tree.
@@ -353,7 +394,19 @@ impl Broadphase for DynamicBvh {
             .with("rebuilt", if l.rebuilt { 1.0 } else { 0.0 })
     }
 
+    /// A permutation (the simulation's spatial reorder): every per-body array moved to the new numbering through
+    /// kept buffers, each leaf renamed in place and the pair cache renamed and sorted again — O(n + cached pairs),
+    /// no allocation once warm. The trees, the fat boxes, the settle timers and the cache stay as they are, so the
+    /// next call re-inserts only the bodies that left their fat boxes, as it would have without the reorder.
+    ///
+    /// Bodies removed and added: removed leaves leave their trees, the arrays are rebuilt in the new numbering and
+    /// the cache renamed, O(n + cached pairs); a change of more than a quarter of the bodies resets instead, the
+    /// next call's bulk rebuild being cheaper than the patch.
     fn on_resize(&mut self, resize: &Resize<'_>) {
+        if self.built && resize.is_permutation() && resize.old_len() == self.proxies.len() {
+            self.permute(resize);
+            return;
+        }
         let removed = resize.removed_count();
         let added = resize.new_len - (resize.old_len() - removed);
         if !self.built || resize.old_len() != self.proxies.len() || 4 * (removed + added) > resize.new_len.max(1) {
@@ -387,7 +440,7 @@ impl Broadphase for DynamicBvh {
         self.anchors = anchors;
         self.still = still;
         self.marks.clear(n);
-        self.cache.remap(resize.old_to_new);
+        let _ = self.cache.remap(resize.old_to_new);
         #[cfg(debug_assertions)]
         self.last_boxes.clear();
     }

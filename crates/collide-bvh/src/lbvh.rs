@@ -7,7 +7,7 @@ use crate::karras::Builder;
 use crate::refine::MAX_HEIGHT;
 use crate::traverse;
 use collide_broadphase::parallel::PairChunks;
-use collide_broadphase::{Broadphase, DebugBox, DebugGeometry, Frame, PairList, Parallelism, Stats, Tally};
+use collide_broadphase::{Broadphase, DebugBox, DebugGeometry, Frame, PairList, Parallelism, Resize, Stats, Tally};
 
 /// The most leaves a task of the parallel self-join covers (`traverse::plan`).
 const JOIN_TASK_LEAVES: u32 = 2048;
@@ -98,6 +98,15 @@ impl Broadphase for LinearBvh {
             .with("leaves", l.leaves as f64)
             .with("height", f64::from(l.height))
             .with("invalid_boxes", l.unusable as f64)
+    }
+
+    /// Nothing to remap: the tree is built anew from every frame's boxes. A permutation (the simulation's spatial
+    /// reorder) keeps the last tree as it is, O(1) — `reset` would also do, keeping the buffers, but the next
+    /// build would then write the cleared leaf boxes and nodes twice. Any other resize resets.
+    fn on_resize(&mut self, resize: &Resize<'_>) {
+        if !resize.is_permutation() {
+            self.reset();
+        }
     }
 
     fn reset(&mut self) {

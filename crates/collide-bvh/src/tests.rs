@@ -1,4 +1,5 @@
 use crate::{DynamicBvh, DynamicConfig, LbvhConfig, LinearBvh};
+use collide_broadphase::conformance::reorder::permutation_frames;
 use collide_broadphase::conformance::{assert_conforms, pair_snapshot, snapshot_scenes};
 use collide_broadphase::{
     Aabb, Broadphase, DebugGeometry, Frame, InvalidBoxes, PairList, Parallelism, Resize, Stats, reference_pairs,
@@ -392,6 +393,21 @@ fn resizes_patch_small_batches_and_rebuild_large_ones() {
         assert_eq!(s.get("rebuilt"), Some(if large { 1.0 } else { 0.0 }), "round {round}: {s}");
         advance(&mut centers, &mut velocities, width);
         check(&mut bp, &Frame::new(&boxes_of(&centers)), &format!("round {round}, next"));
+    }
+}
+
+/// A permutation (the simulation's spatial reorder) renames the trees and the cache in place: the call right after
+/// it, on bodies that did not move, neither rebuilds nor re-inserts a body — with the hint the resting bodies stay
+/// in the static tree — and every call answers brute force's pairs (the kit checks them).
+#[test]
+fn a_permutation_is_remapped_without_a_rebuild_or_a_reinsertion() {
+    for hinted in [true, false] {
+        let frames = permutation_frames(&mut DynamicBvh::new(), 4000, hinted).unwrap_or_else(|f| panic!("{f}"));
+        for s in &frames.after {
+            assert_eq!((s.get("rebuilt"), s.get("reinserted")), (Some(0.0), Some(0.0)), "hinted {hinted}: {s}");
+            let statics = s.get("static_bodies").unwrap();
+            assert_eq!(statics > 3000.0, hinted, "hinted {hinted}: the resting bodies stay static: {s}");
+        }
     }
 }
 

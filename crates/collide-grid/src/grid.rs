@@ -7,7 +7,7 @@ use crate::part::Part;
 use crate::plan::Plan;
 use crate::planner::{Kind, Planner, Request};
 use crate::search::{Search, collect, search_part};
-use collide_broadphase::{Broadphase, DebugGeometry, Frame, PairList, Parallelism, Params, Stats, Tally};
+use collide_broadphase::{Broadphase, DebugGeometry, Frame, PairList, Parallelism, Params, Resize, Stats, Tally};
 
 /// Partitions per rayon thread when the frame runs in parallel, at least: more tasks than threads, so that work
 /// stealing evens out partitions of unequal cost.
@@ -225,6 +225,17 @@ impl Broadphase for Grid {
             .with("levels", f64::from(self.plan.present.count_ones()))
             .with("scanned_rows", l.scans as f64)
             .with("body_passes", l.passes as f64)
+    }
+
+    /// A permutation (the simulation's spatial reorder) changes nothing here: the grid is built anew every frame
+    /// from that frame's boxes, and what it carries — the plan's cell size and levels, the levels met last frame
+    /// and every buffer — says nothing of which body has which index. So a permutation keeps them all, O(1): the
+    /// default (`reset`) would drop the planner's and the plan's buffers, which the next frame would allocate
+    /// again, and forget the levels met last, which can cost it a second body pass. Any other resize resets.
+    fn on_resize(&mut self, resize: &Resize<'_>) {
+        if !resize.is_permutation() {
+            self.reset();
+        }
     }
 
     fn reset(&mut self) {

@@ -1,5 +1,6 @@
 use crate::{KdConfig, KdTree};
 use collide_broadphase::InvalidBoxes;
+use collide_broadphase::conformance::reorder::permutation_frames;
 use collide_broadphase::conformance::{assert_conforms, pair_snapshot, snapshot_scenes};
 use collide_broadphase::{Aabb, Broadphase, Frame, PairList, Parallelism, reference_pairs};
 use collide_math::{Rng, Vec3};
@@ -347,6 +348,20 @@ fn a_resize_patches_the_tree_instead_of_planning_it_anew() {
     let s = bp.stats();
     assert_eq!(s.get("reinserted"), Some(200.0), "only the new bodies are placed: {s}");
     assert!(s.get("replanned_bodies").unwrap() < 300.0, "no re-plan of the tree: {s}");
+}
+
+/// A permutation (the simulation's spatial reorder) renames the items in place: the call right after it, on bodies
+/// that did not move, re-places and re-plans nothing — with and without the hint — and every call answers brute
+/// force's pairs (the kit checks them).
+#[test]
+fn a_permutation_renames_the_items_without_re_placing_a_body() {
+    for hinted in [true, false] {
+        let frames = permutation_frames(&mut KdTree::default(), 4000, hinted).unwrap_or_else(|f| panic!("{f}"));
+        for s in &frames.after {
+            assert_eq!(s.get("reinserted"), Some(0.0), "hinted {hinted}: {s}");
+            assert_eq!(s.get("replanned_bodies"), Some(0.0), "hinted {hinted}: {s}");
+        }
+    }
 }
 
 /// The shipped parallelism (8192 items) on two threads: a scene above it runs the parallel place, write and

@@ -8,10 +8,11 @@
 //! now and then, so the bound is a few hundred bytes per frame, where rebuilding the buffers would cost
 //! megabytes.
 
-use collide_broadphase::conformance::CountingAllocator;
+use collide_broadphase::conformance::{CountingAllocator, PermutingRun};
 use collide_broadphase::{Broadphase, Frame, PairList};
 use collide_kdtree::{KdConfig, KdTree};
 use collide_math::{Aabb, Rng, Vec3};
+use std::sync::{Mutex, PoisonError};
 
 #[global_allocator]
 static ALLOC: CountingAllocator = CountingAllocator;
@@ -29,8 +30,12 @@ fn frame(base: &[Vec3], f: usize, period: usize, out: &mut Vec<Aabb>) {
     }));
 }
 
+/// The tests of this binary count the allocations of the whole process: one at a time.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
 #[test]
 fn a_warm_kd_tree_allocates_nothing_per_frame() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
     let mut rng = Rng::new(5);
     // Enough bodies for the parallel update and search (thousands of items), on two threads.
     let base: Vec<Vec3> = (0..30_000).map(|_| rng.point_in(Vec3::ZERO, Vec3::splat(60.0))).collect();
@@ -62,5 +67,39 @@ fn a_warm_kd_tree_allocates_nothing_per_frame() {
         );
         assert!(!out.is_empty());
         assert!(rebalanced > 0.0 && splits > 0.0, "the edits ran: {rebalanced} re-balanced, {splits} splits");
+    });
+}
+
+/// A warm kd tree follows a permutation (the simulation's spatial reorder, every 6 frames: a random permutation
+/// and a spatial sort in turn) without allocating: its `on_resize` renames the items in place, allocating nothing
+/// at all, and the frames keep the bound of the others — with the breathing cloud's splits, collapses and re-plans
+/// going on, with and without the hint.
+#[test]
+fn a_warm_kd_tree_follows_permutations_without_allocating() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
+    let mut rng = Rng::new(5);
+    let base: Vec<Vec3> = (0..30_000).map(|_| rng.point_in(Vec3::ZERO, Vec3::splat(60.0))).collect();
+    let period = 12;
+    let mut boxes = Vec::new();
+    let mut frames = Vec::new();
+    for f in 0..period {
+        frame(&base, f, period, &mut boxes);
+        frames.push(boxes.clone());
+    }
+    let scene = |f: usize, id: u32| frames[f % period][id as usize];
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a rayon pool");
+    pool.install(|| {
+        for hinted in [false, true] {
+            let mut bp = KdTree::new(KdConfig { period: 1.0 / 30.0, ..KdConfig::default() });
+            let mut run = PermutingRun::new(base.len(), 6, hinted);
+            run.run(&mut bp, 4 * period, &scene);
+            let calls = 4 * period;
+            let seen = run.run(&mut bp, calls, &scene);
+            assert_eq!(seen.permutations, 8, "hinted {hinted}");
+            assert_eq!(seen.resize, 0, "hinted {hinted}: the permutations' on_resize allocated {} bytes", seen.resize);
+            let per_frame = seen.frames / calls;
+            assert!(per_frame < 512, "hinted {hinted}: {per_frame} bytes allocated per warm frame");
+            assert!(!run.last_pairs().is_empty());
+        }
     });
 }

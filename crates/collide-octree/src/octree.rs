@@ -7,7 +7,7 @@ use crate::split::{Split, SplitPolicy};
 use crate::tree::{MAX_DEPTH_LIMIT, Shape, ShapeStats, Tree, Variant};
 use crate::walk::Walk;
 use collide_broadphase::{
-    Aabb, Broadphase, DebugBox, DebugGeometry, Frame, PairList, Parallelism, Params, Stats, Tally,
+    Aabb, Broadphase, DebugBox, DebugGeometry, Frame, PairList, Parallelism, Params, Resize, Stats, Tally,
 };
 
 /// Tuning of an [`Octree`]. The registry's parameters map onto the first four fields.
@@ -246,6 +246,21 @@ impl Broadphase for Octree {
             .with("static_bodies", l.static_bodies as f64)
             .with("dynamic_bodies", l.dynamic_bodies as f64)
             .with("static_rebuilt", if l.static_rebuilt { 1.0 } else { 0.0 })
+    }
+
+    /// A permutation (the simulation's spatial reorder) renames the bodies in place: the static tree, its slabs and
+    /// cached pairs, the remembered boxes and flags, and the last frame's dynamic tree (rebuilt by the next frame
+    /// anyway, renamed so that `validate` holds between calls). The static tree stays, so the next frame costs what
+    /// it would have without the reorder — no static rebuild, no frame with every body moving. O(n + items + static
+    /// pairs), no allocation once warm. Any other resize resets: the moving bodies' tree is rebuilt every frame
+    /// anyway, and the static tree is built again once bodies rest.
+    fn on_resize(&mut self, resize: &Resize<'_>) {
+        if resize.is_permutation() && self.split.in_static.len() == resize.old_len() {
+            self.split.permute(resize);
+            self.dynamic_tree.rename(resize.old_to_new);
+        } else {
+            self.reset();
+        }
     }
 
     fn reset(&mut self) {

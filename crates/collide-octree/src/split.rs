@@ -5,7 +5,7 @@
 
 use crate::tree::{ITEM_BYTES, Item, ShapeStats, Tree};
 use crate::walk::SlabIndex;
-use collide_broadphase::{Aabb, Frame, Pair, Tally, is_valid_box, same_bits};
+use collide_broadphase::{Aabb, Frame, Pair, Resize, Tally, is_valid_box, same_bits};
 
 /// When the static tree is built and dropped (see [`OctreeConfig`](crate::OctreeConfig)).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,6 +45,9 @@ pub(crate) struct Split {
     /// Found where a body is collected into `moving`: a body in the static tree had a valid box when it was built
     /// and is still bit for bit the same.
     pub excluded: Vec<u32>,
+    /// The buffers a permutation moves `prev` and `in_static` through, kept so that a warm split allocates
+    /// nothing to follow one.
+    renumbering: (Vec<Aabb>, Vec<bool>),
 }
 
 impl Split {
@@ -131,6 +134,28 @@ impl Split {
         // The invalid bodies are already in `excluded` (every non-static body went through `collect`).
         let valid = aabbs.iter().enumerate().filter(|(_, a)| is_valid_box(a));
         self.moving.extend(valid.map(|(i, a)| Item { aabb: *a, id: i as u32 }));
+    }
+
+    /// Rename every body by the permutation `resize` (the simulation's spatial reorder): the remembered boxes and
+    /// the static flags move to the new numbering through kept buffers, the static tree's items, its slabs and its
+    /// cached pairs are renamed in place, and so are the last frame's moving and excluded bodies. The static tree
+    /// stays built: a body at rest before the permutation is at rest after it, under its new name. O(n + static
+    /// items + static pairs), no allocation once warm. Panics unless the split knows `resize.old_len()` bodies.
+    pub fn permute(&mut self, resize: &Resize<'_>) {
+        let map = resize.old_to_new;
+        if !self.prev.is_empty() {
+            resize.permute(&mut self.prev, &mut self.renumbering.0);
+        }
+        resize.permute(&mut self.in_static, &mut self.renumbering.1);
+        self.static_tree.rename(map);
+        self.static_slabs.rename(map);
+        for p in &mut self.static_pairs {
+            *p = Pair::new(map[p.a as usize], map[p.b as usize]);
+        }
+        crate::tree::rename_items(&mut self.moving, map);
+        for id in &mut self.excluded {
+            *id = map[*id as usize];
+        }
     }
 
     /// Forget every earlier frame (keeps the allocations).

@@ -1,4 +1,5 @@
 use crate::{Octree, OctreeConfig, Variant};
+use collide_broadphase::conformance::reorder::permutation_frames;
 use collide_broadphase::conformance::{
     Checker, Checks, assert_conforms, assert_conforms_with, assert_parallel_paths, pair_snapshot, snapshot_scenes,
 };
@@ -163,6 +164,27 @@ fn static_dynamic_split_stays_correct_as_bodies_start_and_stop() {
             }
         }
         assert!(rebuilds >= 2, "{}: the static tree was rebuilt only {rebuilds} times", v.name());
+    }
+}
+
+/// A permutation (the simulation's spatial reorder) renames the static/dynamic split in place: the call right
+/// after it, on bodies that did not move, finds the resting bodies still known (after a reset every body would
+/// count as moving, none static) and does what the call on unmoved bodies without a permutation did — there,
+/// every body at rest, the tree is rebuilt with them all — with and without the hint, for every variant; every
+/// call answers brute force's pairs (the kit checks them).
+#[test]
+fn a_permutation_keeps_the_static_tree() {
+    for v in VARIANTS {
+        for hinted in [true, false] {
+            let mut bp = Octree::new(v, OctreeConfig::default());
+            let frames = permutation_frames(&mut bp, 4000, hinted).unwrap_or_else(|f| panic!("{}: {f}", v.name()));
+            let label = format!("{}, hinted {hinted}", v.name());
+            assert!(frames.unpermuted.get("static_bodies").unwrap() > 3000.0, "{label}: {}", frames.unpermuted);
+            for s in &frames.after {
+                assert_eq!(s.get("static_rebuilt"), frames.unpermuted.get("static_rebuilt"), "{label}: {s}");
+                assert!(s.get("static_bodies").unwrap() > 3000.0, "{label}: the resting bodies stay static: {s}");
+            }
+        }
     }
 }
 

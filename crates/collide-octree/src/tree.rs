@@ -62,6 +62,13 @@ pub(crate) struct Item {
     pub id: u32,
 }
 
+/// Rename the body of every item of `items` by `old_to_new`.
+pub(crate) fn rename_items(items: &mut [Item], old_to_new: &[u32]) {
+    for it in items {
+        it.id = old_to_new[it.id as usize];
+    }
+}
+
 /// The bytes of an [`Item`], for the `bytes_touched` estimates.
 pub(crate) const ITEM_BYTES: u64 = size_of::<Item>() as u64;
 
@@ -274,6 +281,12 @@ impl Tree {
         self.nodes.clear();
         self.items.clear();
         self.bodies = 0;
+    }
+
+    /// Rename every item's body by `old_to_new` (a permutation: the tree's shape and item order do not depend on
+    /// the bodies' names). O(items).
+    pub fn rename(&mut self, old_to_new: &[u32]) {
+        rename_items(&mut self.items, old_to_new);
     }
 
     /// Shape numbers for [`Stats`](collide_broadphase::Stats), summed into `acc`.

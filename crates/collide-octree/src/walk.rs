@@ -95,6 +95,11 @@ impl SlabIndex {
         Tally::work(n + m, n * NODE_BYTES + 3 * m * ITEM_BYTES)
     }
 
+    /// Rename the indexed bodies by `old_to_new` (a permutation: the slabs do not depend on the bodies' names).
+    pub(crate) fn rename(&mut self, old_to_new: &[u32]) {
+        crate::tree::rename_items(&mut self.items, old_to_new);
+    }
+
     /// Forget the index (keeps the allocations).
     pub(crate) fn clear(&mut self) {
         self.of_node.clear();

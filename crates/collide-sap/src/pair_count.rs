@@ -91,6 +91,9 @@ impl PairCount {
     }
 }
 
+// `on_resize` keeps the trait's default, `reset`, which is a no-op here: the per-axis lists and the count table are made anew every frame, and
+// nothing but buffers is carried from one to the next, so a resize — a permutation included — costs nothing and the
+// next frame is an ordinary one.
 impl Broadphase for PairCount {
     fn name(&self) -> &'static str {
         "pair-count"

@@ -1,6 +1,7 @@
 //! The crate's tests: the conformance kit for every variant, insta snapshots, and SAP's own behaviour.
 
 use crate::{MultiBoxPruning, PairCount, SortSweep, SweepAndPrune, UpdateMode};
+use collide_broadphase::conformance::reorder::permutation_frames;
 use collide_broadphase::conformance::{
     assert_conforms, assert_parallel_paths, check_parallel, pair_snapshot, snapshot_scenes,
 };
@@ -243,6 +244,23 @@ fn small_resizes_are_patched_without_a_rebuild() {
     assert_eq!(sap.last_mode(), UpdateMode::Incremental);
     assert_eq!(sap.stats().get("bodies_inserted"), Some(3.0));
     sap.validate().unwrap();
+}
+
+/// A permutation (the simulation's spatial reorder) renames the regions' members and the pair set: the call right
+/// after it, on bodies that did not move, is incremental — no initialisation, no rebuild, no swap, no transfer —
+/// with one region and with many, and every call answers brute force's pairs (the kit checks them).
+#[test]
+fn a_permutation_is_renamed_without_a_rebuild() {
+    for regions in [0, 1] {
+        let make = || SweepAndPrune::with_regions(SweepAndPrune::DEFAULT_REBUILD_SWAPS_PER_BODY, regions);
+        for hinted in [true, false] {
+            let frames = permutation_frames(&mut make(), 4000, hinted).unwrap_or_else(|f| panic!("{f}"));
+            for s in &frames.after {
+                let counts = ["init", "rebuild", "swaps", "region_transfers", "bodies_inserted"].map(|k| s.get(k));
+                assert_eq!(counts, [Some(0.0); 5], "regions {regions}, hinted {hinted}: {s}");
+            }
+        }
+    }
 }
 
 #[test]

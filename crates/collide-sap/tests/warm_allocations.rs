@@ -12,10 +12,11 @@
 //! warm up with the rest) and serially. SAP is measured incremental, on its rebuild path (a swap budget so small
 //! that every moving frame runs out of it) and switching between the two.
 
-use collide_broadphase::conformance::{CountingAllocator, in_pool};
+use collide_broadphase::conformance::{CountingAllocator, PermutingRun, in_pool};
 use collide_broadphase::{Broadphase, Frame, PairList, Parallelism};
 use collide_math::{Aabb, Rng, Vec3};
 use collide_sap::{MultiBoxPruning, PairCount, SortSweep, SweepAndPrune};
+use std::sync::{Mutex, PoisonError};
 
 #[global_allocator]
 static ALLOC: CountingAllocator = CountingAllocator;
@@ -93,8 +94,12 @@ fn warm_bytes(case: &Case, threads: usize, parallelism: Parallelism) -> (usize, 
     })
 }
 
+/// The tests of this binary count the allocations of the whole process: one at a time.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
 #[test]
 fn a_warm_sweep_and_prune_family_allocates_nothing_per_frame() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
     // Enough bodies for the parallel paths at the shipped threshold; pair counting, whose per-axis lists grow as
     // n², on a third of them. A swing of 0.05 stays within SAP's swap budget; SAP with a budget of 0.05 swaps per
     // body runs out of it on every moving frame, with a budget of 1 on some.
@@ -141,6 +146,45 @@ fn a_warm_sweep_and_prune_family_allocates_nothing_per_frame() {
             if case.name == "sap" {
                 assert!(stats.contains(" init=0 rebuild=0"), "the warm frames are incremental: {stats}");
             }
+        }
+    }
+}
+
+/// A warm SAP follows a permutation (the simulation's spatial reorder, every 11 frames: a random permutation and a
+/// spatial sort in turn) without allocating: as above, blocks of frames run until `QUIET_BLOCKS + 2` in a row
+/// allocate nothing — neither in `on_resize` (the regions' members renamed, the pair set refilled in its own
+/// table, the ranges moved through a kept buffer) nor in the frames — within the bound on blocks, and the frames
+/// after the permutations of the last two blocks are incremental. A structure that allocates per permutation
+/// allocates in every block and never completes a run. On a pool of two threads and serially, with and without
+/// the hint.
+#[test]
+fn a_warm_sap_follows_permutations_without_allocating() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
+    let bodies = 10_000;
+    let mut rng = Rng::new(9);
+    let width = 90.0 * (bodies as f32 / 30_000.0).cbrt();
+    let base: Vec<Vec3> = (0..bodies).map(|_| rng.point_in(Vec3::ZERO, Vec3::splat(width))).collect();
+    let dir: Vec<Vec3> = (0..bodies).map(|_| rng.unit_vector()).collect();
+    let scene = |f: usize, id: u32| {
+        let s = 0.05 * (f as f32 / PERIOD as f32 * std::f32::consts::TAU).sin();
+        Aabb::from_center_radius(base[id as usize] + dir[id as usize] * s, 0.5)
+    };
+    for (threads, parallelism) in [(2, Parallelism::default()), (1, Parallelism::SERIAL)] {
+        for hinted in [false, true] {
+            let mut sap = SweepAndPrune::default().with_parallelism(parallelism);
+            let mut run = PermutingRun::new(bodies, 11, hinted);
+            let label = format!("{threads} threads, hinted {hinted}");
+            in_pool(threads, || {
+                let blocks = (BLOCK, QUIET_BLOCKS + 2, MAX_WARMUP_BLOCKS);
+                let quiet = run.run_until_quiet(&mut sap, blocks, &scene);
+                let quiet = quiet.unwrap_or_else(|last| panic!("{label}: still allocating: {last:?}"));
+                let measured = &quiet[QUIET_BLOCKS..];
+                assert_eq!(measured.iter().map(|s| s.permutations).sum::<usize>(), 12, "{label}");
+                for s in measured.iter().flat_map(|m| &m.after) {
+                    assert_eq!((s.get("init"), s.get("rebuild")), (Some(0.0), Some(0.0)), "{label}: {s}");
+                }
+                assert!(!run.last_pairs().is_empty(), "{label}: the scene has pairs");
+            });
         }
     }
 }

@@ -14,7 +14,8 @@
 //!
 //! The thread is started at the first build and stopped when the builder is dropped (after its work in
 //! progress, if any). Each job carries a generation: a resize between the start and the end of a build makes
-//! its result stale, and the runner discards it.
+//! its result stale, and the runner discards it. A permutation (the simulation's spatial reorder) does not: the
+//! runner renames the candidate by it when its step comes back.
 
 use collide_broadphase::{Aabb, Broadphase, Frame, InvalidBoxes, Pair, PairList};
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError, sync_channel};

@@ -951,6 +951,10 @@ impl Controller {
     /// Bodies were added or removed: a probe, sampled probe or build in progress is dropped (its candidate can no
     /// longer follow), only the active candidate (which the runner tells) stays in sync, and its next frames are
     /// cold. Returns the candidate whose build beside is abandoned, if any (its result must be discarded).
+    ///
+    /// Not for a permutation (the simulation's spatial reorder): there every candidate in sync, the probed one, the
+    /// sampled pair and the build beside follow it (see [`crate::Selector`]'s `on_resize`), so the controller is
+    /// not told at all — its job, its timing history and its decisions carry on, with no cold frame.
     pub fn resized(&mut self) -> Option<usize> {
         let abandoned = match std::mem::replace(&mut self.job, Job::Idle) {
             Job::Idle => None,

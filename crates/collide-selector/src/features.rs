@@ -6,7 +6,7 @@
 //! memory), drawn again only when the body count changes. A stride sample would alias with scenes built in
 //! patterns (every tenth body large, say).
 
-use collide_broadphase::{Aabb, Frame, is_valid_box};
+use collide_broadphase::{Aabb, Frame, Resize, is_valid_box};
 
 /// The most bodies the features read per frame.
 pub const SAMPLE_MAX: usize = 2048;
@@ -110,7 +110,7 @@ impl Features {
 /// warmed-up frame allocates nothing.
 #[derive(Clone, Debug, Default)]
 pub struct FeatureSampler {
-    /// The sampled body indices, ascending; drawn again when `n` changes.
+    /// The sampled body indices, ascending; drawn again when `n` changes, renamed by a permutation.
     sample: Vec<u32>,
     /// The sampled bodies' centres last frame (same order as `sample`).
     previous: Vec<[f32; 3]>,
@@ -124,6 +124,8 @@ pub struct FeatureSampler {
     cells: Vec<u16>,
     /// Scratch: the sample's boxes, inflated, for the pair estimate (sorted by their lower x).
     inflated: Vec<Aabb>,
+    /// Scratch: the sample renamed by a permutation, with each body's previous centre, sorted again.
+    renamed: Vec<(u32, [f32; 3])>,
     /// Calls since the sample was drawn (the slow features are measured every [`SLOW_FEATURES_EVERY`]).
     calls: u64,
     /// The last measurement.
@@ -143,6 +145,25 @@ impl FeatureSampler {
         self.have_previous = false;
         self.n = usize::MAX;
         self.last = Features::default();
+    }
+
+    /// The bodies were renumbered by the permutation `resize` (the simulation's spatial reorder): the same bodies
+    /// stay sampled under their new indices, with their previous centres, so the next measurement's speed and
+    /// resting share are measured across the reorder. The sample is sorted again, so that reads go forward.
+    /// O(s log s) for a sample of s bodies; no allocation once warm. A sample drawn for another count (or none)
+    /// is left to be drawn again.
+    pub fn permute(&mut self, resize: &Resize<'_>) {
+        if self.n != resize.old_len() || !resize.is_permutation() {
+            return;
+        }
+        let map = resize.old_to_new;
+        self.renamed.clear();
+        self.renamed.extend(self.sample.iter().zip(&self.previous).map(|(&i, &p)| (map[i as usize], p)));
+        self.renamed.sort_unstable_by_key(|&(i, _)| i);
+        for ((i, p), &(new, centre)) in self.sample.iter_mut().zip(&mut self.previous).zip(&self.renamed) {
+            *i = new;
+            *p = centre;
+        }
     }
 
     /// The last measurement.

@@ -88,7 +88,9 @@
 //!
 //! - **Noise.** On a shared 2-core machine one frame can take twice its usual time. The active cost is the
 //!   median of its last 24 frames times its spike factor (frames over four times the typical count as four); the
-//!   two frames after a start, a cold switch or a resize teach nothing. A probe compares the least of its frames
+//!   two frames after a start, a cold switch or a resize teach nothing (a permutation of the bodies — the
+//!   simulation's spatial reorder — is not such a resize: every candidate in sync, a probe, a sample or a build
+//!   beside follows it, and the history stays). A probe compares the least of its frames
 //!   with the active one's least on the *same* frames, so a stalled frame is never the one compared and load
 //!   common to both cancels.
 //! - **A sample unlike the scene.** A sub-box sees one place: a cluster's core, a pile's floor. Its result

@@ -20,7 +20,7 @@
 //! Cost: O(s log s) to size the cubes, O(n) to list their bodies once per probe (about a millisecond at 10⁶
 //! bodies), then O(k) per frame to gather k boxes. Nothing allocates once the buffers have grown.
 
-use collide_broadphase::{Aabb, is_valid_box};
+use collide_broadphase::{Aabb, Resize, is_valid_box};
 
 /// Listing stops growing the sample past this many times the target (cubes drawn in the middle of a dense crowd):
 /// the cubes are shrunk and the bodies listed again, once.
@@ -31,7 +31,8 @@ pub const CUBES: usize = 4;
 /// The bodies of a sampled probe and their boxes this frame.
 #[derive(Clone, Debug, Default)]
 pub struct SubBox {
-    /// The bodies whose centre lay in a cube when the cubes were drawn, ascending.
+    /// The bodies whose centre lay in a cube when the cubes were drawn, ascending when drawn (a permutation renames
+    /// them in place, keeping their order: the scouts number the sample's bodies by their place here).
     ids: Vec<u32>,
     /// Their boxes this frame, in `ids` order.
     boxes: Vec<Aabb>,
@@ -99,6 +100,14 @@ impl SubBox {
             let c = b.center();
             cubes.iter().any(|&(centre, half)| (c - centre).abs().max_element() <= half).then_some(i as u32)
         }));
+    }
+
+    /// Rename the sample's bodies by the permutation `resize` (the simulation's spatial reorder), in place: the same
+    /// bodies, in the same order, so that the sub-box's frames and the scouts' structures built on them go on. O(k).
+    pub fn permute(&mut self, resize: &Resize<'_>) {
+        for id in &mut self.ids {
+            *id = resize.old_to_new[*id as usize];
+        }
     }
 
     /// Gather this frame's boxes of the sample's bodies (`aabbs` indexed as when the cube was drawn).

@@ -111,6 +111,9 @@ pub struct CandidateReport {
     pub building: bool,
     /// `true` while it holds an instance (it has run and was not freed since).
     pub held: bool,
+    /// `true` while its structure has followed every frame since its last warm start (the active candidate, a
+    /// probed one): it can take over without a warm start.
+    pub in_sync: bool,
 }
 
 struct Slot {
@@ -176,6 +179,36 @@ struct Beside {
     calls_left: u32,
     /// Buffers of the last build, reused by the next.
     spare: Option<(Vec<collide_broadphase::Aabb>, PairList)>,
+    /// The permutations announced while the step was on the builder's thread, composed into one `old_to_new`
+    /// map (valid when `renamed`): the candidate there numbers the bodies as before them, and is renamed by it
+    /// when it comes back, before anything else reads it.
+    renames: Vec<u32>,
+    renamed: bool,
+    /// Scratch of the composition.
+    composed: Vec<u32>,
+}
+
+impl Beside {
+    /// Remember the permutation `resize`, announced while the step is on the builder's thread: composed with the
+    /// ones remembered before (their map followed by this one). O(n), no allocation once warm.
+    fn remember(&mut self, resize: &Resize<'_>) {
+        if self.renamed {
+            self.composed.clear();
+            self.composed.extend(self.renames.iter().map(|&m| resize.old_to_new[m as usize]));
+            std::mem::swap(&mut self.renames, &mut self.composed);
+        } else {
+            self.renames.clear();
+            self.renames.extend_from_slice(resize.old_to_new);
+            self.renamed = true;
+        }
+    }
+
+    /// Rename `job`'s candidate, back from the builder's thread, by the permutations announced while it was there.
+    fn catch_up(&mut self, job: &mut Job) {
+        if std::mem::take(&mut self.renamed) {
+            job.broadphase.on_resize(&Resize { old_to_new: &self.renames, new_len: self.renames.len() });
+        }
+    }
 }
 
 /// The meta-broadphase: runs one candidate at a time, times it, measures the scene, and carries out what its
@@ -302,6 +335,7 @@ impl Selector {
             sampling: sampling == Some(i),
             building: building == Some(i),
             held: s.broadphase.is_some() || building == Some(i),
+            in_sync: c.in_sync(i),
         })
     }
 
@@ -411,11 +445,13 @@ impl Selector {
         let c = job.candidate;
         if job.generation != self.generation || self.controller.building() != Some(c) {
             // A resize or a reset since it started: what it built describes other bodies.
+            self.beside.renamed = false;
             job.broadphase.reset();
             self.slots[c].broadphase = Some(job.broadphase);
             self.beside.spare = Some((job.boxes, job.pairs));
             return ms_since(t);
         }
+        self.beside.catch_up(&mut job);
         if self.beside.calls_left > 0 && job.boxes.len() == frame.len() {
             self.beside.calls_left -= 1;
             job.boxes.clear();
@@ -440,6 +476,7 @@ impl Selector {
 
     /// Bring back a candidate left on the builder's thread (a reset or a resize must not leave it there).
     fn recall_builder(&mut self) {
+        self.beside.renamed = false;
         let job = self.builder.wait().or_else(|| self.beside.parked.take());
         if let Some(mut job) = job {
             job.broadphase.reset();
@@ -447,6 +484,34 @@ impl Selector {
             self.beside.spare = Some((job.boxes, job.pairs));
         }
         self.beside.calls_left = 0;
+    }
+
+    /// Follow the permutation `resize` (see [`Broadphase::on_resize`]).
+    fn permute(&mut self, resize: &Resize<'_>) {
+        for (c, slot) in self.slots.iter_mut().enumerate() {
+            if self.controller.in_sync(c)
+                && let Some(b) = slot.broadphase.as_mut()
+            {
+                b.on_resize(resize);
+            }
+        }
+        if self.controller.building().is_some() {
+            if let Some(job) = self.builder.poll() {
+                self.beside.parked = Some(job);
+            }
+            match self.beside.parked.take() {
+                Some(mut job) => {
+                    self.beside.catch_up(&mut job);
+                    job.broadphase.on_resize(resize);
+                    self.beside.parked = Some(job);
+                }
+                None => self.beside.remember(resize),
+            }
+        }
+        if self.controller.sampling().is_some() {
+            self.sub.permute(resize);
+        }
+        self.sampler.permute(resize);
     }
 
     /// The sampled probe's frame: gather the sample's boxes, run the active candidate's scout and the probed
@@ -554,7 +619,19 @@ impl Broadphase for Selector {
         self.slots[self.answered].broadphase.as_ref().map(|b| b.stats()).unwrap_or_default()
     }
 
+    /// A permutation (the simulation's spatial reorder) is followed by everything that can follow it, in O(n)
+    /// and without allocating once warm, and abandons nothing: every candidate in sync (the active one, a probed
+    /// one) remaps it itself; a build beside is renamed when its step comes back from the builder's thread (at
+    /// once when it already has); a sampled probe's sub-box renames its bodies in place, keeping their order, so
+    /// that both scouts' structures stay valid; the feature sample follows its bodies, so the speed is measured
+    /// across the reorder; and the controller keeps its timing history and its decisions — no cold frame, no
+    /// decision taken again. Any other resize abandons the probe or build in progress (a build beside is waited
+    /// for), keeps only the active candidate in sync, forgets the features and makes the next frames cold.
     fn on_resize(&mut self, resize: &Resize<'_>) {
+        if resize.is_permutation() {
+            self.permute(resize);
+            return;
+        }
         self.generation += 1;
         if self.controller.resized().is_some() {
             self.recall_builder();

@@ -62,6 +62,28 @@ fn forced_mode_cycles_through_every_candidate_and_logs_each_switch() {
     assert_eq!(forced, 6);
 }
 
+/// The decision log of two candidates `a` and `b` forced to hand over every 6 frames through a probe, over 24
+/// frames: frame 5 starts a probe of b (warm start), frames 6–9 run it beside a, frame 9 hands over; six frames
+/// after the first probe, frame 11 probes a; and so on.
+const FORCED_EVERY_SIX: [(u64, crate::DecisionKind, &str); 8] = {
+    use crate::DecisionKind::{Forced, Initial, Probe};
+    [
+        (0, Initial, "a"),
+        (5, Probe, "b"),
+        (9, Forced, "b"),
+        (11, Probe, "a"),
+        (15, Forced, "a"),
+        (17, Probe, "b"),
+        (21, Forced, "b"),
+        (23, Probe, "a"),
+    ]
+};
+
+/// The decision log as (frame, kind, candidate).
+fn timeline(s: &Selector) -> Vec<(u64, crate::DecisionKind, &'static str)> {
+    s.decisions().iter().map(|d| (d.frame, d.kind, d.to)).collect()
+}
+
 #[test]
 fn forced_mode_with_room_for_a_probe_probes_then_switches() {
     let mut s = selector(&["a", "b"], 6);
@@ -72,21 +94,7 @@ fn forced_mode_with_room_for_a_probe_probes_then_switches() {
         s.find_pairs(&Frame::new(&aabbs).with_step(step), &mut out);
         s.validate().unwrap();
     }
-    // Frame 5 starts a probe of b (warm start), frames 6–9 run it beside a, frame 9 hands over; six frames after
-    // the first probe, frame 11 probes a; and so on.
-    let log: Vec<(u64, crate::DecisionKind, &str)> = s.decisions().iter().map(|d| (d.frame, d.kind, d.to)).collect();
-    use crate::DecisionKind::{Forced, Initial, Probe};
-    let expected = [
-        (0, Initial, "a"),
-        (5, Probe, "b"),
-        (9, Forced, "b"),
-        (11, Probe, "a"),
-        (15, Forced, "a"),
-        (17, Probe, "b"),
-        (21, Forced, "b"),
-        (23, Probe, "a"),
-    ];
-    assert_eq!(log, expected);
+    assert_eq!(timeline(&s), FORCED_EVERY_SIX);
     assert_eq!((s.totals().probes, s.totals().switches), (4, 3));
 }
 
@@ -207,4 +215,214 @@ fn conforms_with_every_build_beside() {
             Box::new(Selector::new(candidates, policy, Prior::builtin(), k))
         });
     }
+}
+
+/// A candidate with a structure of its own under another name: the selector's permutations are tested on
+/// structures that would answer wrong if they were not renamed.
+struct Stateful(&'static str, Box<dyn Broadphase>);
+
+impl Broadphase for Stateful {
+    fn name(&self) -> &'static str {
+        self.0
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        self.1.find_pairs(frame, out);
+    }
+    fn on_resize(&mut self, resize: &collide_broadphase::Resize<'_>) {
+        self.1.on_resize(resize);
+    }
+    fn reset(&mut self) {
+        self.1.reset();
+    }
+    fn warm_start(&mut self, frame: &Frame<'_>, pairs: &[collide_broadphase::Pair]) {
+        self.1.warm_start(frame, pairs);
+    }
+    fn validate(&self) -> Result<(), String> {
+        self.1.validate()
+    }
+}
+
+/// Incremental candidates, each keeping state from frame to frame: sweep-and-prune and an octree with its static
+/// tree.
+fn stateful(policy: PolicyConfig, force_every: u64) -> Selector {
+    let candidates = vec![
+        Candidate::new("a", || Box::new(Stateful("a", Box::new(collide_sap::SweepAndPrune::default())))),
+        Candidate::new("b", || Box::new(Stateful("b", Box::new(collide_octree::Octree::dup())))),
+    ];
+    Selector::new(candidates, policy, Prior::builtin(), force_every)
+}
+
+/// A permutation of the bodies: random (Fisher–Yates) or sorted by their boxes' lower x corner, as `old_to_new`.
+fn reorder(aabbs: &[Aabb], spatial: bool, seed: u64) -> Vec<u32> {
+    let n = aabbs.len() as u32;
+    let mut order: Vec<u32> = (0..n).collect();
+    if spatial {
+        order.sort_by(|&i, &j| aabbs[i as usize].min.x.total_cmp(&aabbs[j as usize].min.x));
+    } else {
+        let mut rng = collide_math::Rng::new(seed);
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i as u32 + 1) as usize);
+        }
+    }
+    let mut old_to_new = vec![0; order.len()];
+    for (new, &old) in order.iter().enumerate() {
+        old_to_new[old as usize] = new as u32;
+    }
+    old_to_new
+}
+
+/// Run `s` on `frames` frames of the drifting scene with its bodies permuted before the frames `before`
+/// returns maps for (given the last frame's boxes and the step), each frame checked against brute force and
+/// validated (also right after each permutation); `look` sees the selector right after each permutation
+/// (`answered` false) and after each frame (`answered` true).
+fn run_permuted(
+    s: &mut Selector,
+    frames: u64,
+    mut before: impl FnMut(&Selector, &[Aabb], u64) -> Vec<Vec<u32>>,
+    mut look: impl FnMut(&Selector, u64, bool),
+) {
+    let n = drifting_n(0, 800, 24.0).len();
+    // Per index, the body it holds.
+    let mut ids: Vec<u32> = (0..n as u32).collect();
+    let (mut out, mut expected, mut last) = (PairList::new(), PairList::new(), Vec::new());
+    for step in 0..frames {
+        for map in before(s, &last, step) {
+            let mut renamed = ids.clone();
+            for (old, &new) in map.iter().enumerate() {
+                renamed[new as usize] = ids[old];
+            }
+            ids = renamed;
+            s.on_resize(&collide_broadphase::Resize { old_to_new: &map, new_len: n });
+            s.validate().unwrap_or_else(|e| panic!("step {step}, right after a permutation: {e}"));
+            look(s, step, false);
+        }
+        let bodies = drifting_n(step, n, 24.0);
+        let aabbs: Vec<Aabb> = ids.iter().map(|&id| bodies[id as usize]).collect();
+        s.find_pairs(&Frame::new(&aabbs).with_step(step), &mut out);
+        reference_pairs(&aabbs, &mut expected);
+        out.sort();
+        expected.sort();
+        assert_eq!(out, expected, "step {step}");
+        s.validate().unwrap_or_else(|e| panic!("step {step}: {e}"));
+        look(s, step, true);
+        last = aabbs;
+    }
+}
+
+#[test]
+fn a_permutation_keeps_the_probe_the_candidates_in_sync_and_the_history() {
+    // Forced hand-overs through probes every 6 frames: frame 5 starts a probe of b, frames 6–9 run it beside a,
+    // frame 9 hands over, frame 11 probes a, … (as in `forced_mode_with_room_for_a_probe_probes_then_switches`). A
+    // random permutation before frame 7, a spatial sort before frame 13 and both back to back before frame 19.
+    let mut s = stateful(PolicyConfig::default(), 6);
+    let maps = |_: &Selector, last: &[Aabb], step: u64| match step {
+        7 => vec![reorder(last, false, 1)],
+        13 => vec![reorder(last, true, 0)],
+        19 => vec![reorder(last, false, 2), reorder(last, true, 0)],
+        _ => Vec::new(),
+    };
+    let (mut seen, mut measured) = (Vec::new(), Vec::new());
+    run_permuted(&mut s, 24, maps, |s, step, answered| {
+        if answered {
+            measured.push(s.candidates().find(|c| c.active).is_some_and(|c| c.estimate.measured));
+        } else {
+            seen.push((step, s.probing(), s.candidates().map(|c| c.in_sync).collect::<Vec<_>>()));
+        }
+    });
+    // Each permutation lands mid-probe: the probed candidate stays in sync beside the active one and the probe goes
+    // on.
+    let probed = [(7, "b"), (13, "a"), (19, "b"), (19, "b")];
+    assert_eq!(seen, probed.map(|(step, c)| (step, Some(c), vec![true, true])));
+    // The frames after them have the active candidate's history: it is measured (cold frames would have emptied its
+    // recent frames, as a resize does), as the frames before them were.
+    for step in [6, 7, 12, 13, 18, 19] {
+        assert!(measured[step], "frame {step}: {measured:?}");
+    }
+    // The same timeline as without permutations: no abandon, no probe or switch moved.
+    assert_eq!(timeline(&s), FORCED_EVERY_SIX);
+}
+
+#[test]
+fn a_build_beside_follows_the_permutations_made_while_it_runs() {
+    // Every build beside: forced hand-overs every 9 frames through a build on the builder's thread, then a probe.
+    // Right after each build starts, one permutation, or two back to back (composed for the build's return); the
+    // built candidate is renamed when it comes back and answers right (every frame is checked).
+    let policy = PolicyConfig { build_beside_from: 0.0, ..PolicyConfig::default() };
+    let mut s = stateful(policy, 9);
+    let mut starts = 0;
+    let maps = |s: &Selector, last: &[Aabb], step: u64| {
+        let started = s.decisions().iter().last().is_some_and(|d| d.kind == crate::DecisionKind::Build);
+        if !started || s.building().is_none() || last.is_empty() {
+            return Vec::new();
+        }
+        starts += 1;
+        if starts % 2 == 0 {
+            vec![reorder(last, false, step), reorder(last, true, 0)]
+        } else {
+            vec![reorder(last, true, 0)]
+        }
+    };
+    run_permuted(&mut s, 80, maps, |s, _, answered| assert!(answered || s.building().is_some(), "the build goes on"));
+    let kinds: Vec<_> = s.decisions().iter().map(|d| d.kind).collect();
+    assert!(!kinds.contains(&crate::DecisionKind::Abandon), "{kinds:?}");
+    let builds = kinds.iter().filter(|&&k| k == crate::DecisionKind::Build).count();
+    assert!(builds >= 4 && s.totals().switches >= 4, "{builds} builds, {:?}", s.totals());
+    let answered: std::collections::BTreeSet<_> = s.candidates().filter(|c| c.frames > 0).map(|c| c.name).collect();
+    assert_eq!(answered.len(), 2, "both built candidates answered: {answered:?}");
+}
+
+#[test]
+fn conforms_with_incremental_candidates_through_the_kit_s_permutations() {
+    // The kit's reorder sequences with candidates that keep state: forced hand-overs through probes, warm at
+    // once, and through builds beside.
+    for force_every in [7, 1] {
+        assert_conforms(|| Box::new(stateful(PolicyConfig::default(), force_every)));
+    }
+    let policy = PolicyConfig { build_beside_from: 0.0, ..PolicyConfig::default() };
+    assert_conforms(|| Box::new(stateful(policy, 4)));
+}
+
+static SAP: collide_broadphase::AlgorithmDescriptor = collide_broadphase::AlgorithmDescriptor {
+    name: "sap",
+    summary: "incremental sweep-and-prune",
+    params: &[],
+    build: |_| Box::new(collide_sap::SweepAndPrune::default()),
+};
+static OCTREE: collide_broadphase::AlgorithmDescriptor = collide_broadphase::AlgorithmDescriptor {
+    name: "octree-dup",
+    summary: "an octree with its static tree",
+    params: &[],
+    build: |_| Box::new(collide_octree::Octree::dup()),
+};
+
+#[test]
+fn the_trace_recorder_follows_permutations_without_marking_a_resize() {
+    // The kit's reorder sequences through every live candidate and the spares warm-started every other frame.
+    assert_conforms(|| Box::new(crate::trace::TraceRecorder::new(&[&SAP, &OCTREE], 2)));
+    let mut t = crate::trace::TraceRecorder::new(&[&SAP, &OCTREE], 2);
+    let (mut out, mut expected) = (PairList::new(), PairList::new());
+    // Before frame 3 the bodies are sorted along x (as they were at frame 2); from then on body `old` of the scene
+    // is at index `map[old]`.
+    let map = reorder(&drifting_n(2, 800, 24.0), true, 0);
+    for step in 0..6 {
+        let mut aabbs = drifting_n(step, 800, 24.0);
+        if step >= 3 {
+            if step == 3 {
+                t.on_resize(&collide_broadphase::Resize { old_to_new: &map, new_len: map.len() });
+            }
+            let scene = aabbs.clone();
+            for (old, &new) in map.iter().enumerate() {
+                aabbs[new as usize] = scene[old];
+            }
+        }
+        t.find_pairs(&Frame::new(&aabbs).with_step(step), &mut out);
+        reference_pairs(&aabbs, &mut expected);
+        out.sort();
+        expected.sort();
+        assert_eq!(out, expected, "step {step}");
+        t.validate().unwrap();
+    }
+    let frame = &t.trace().frames[3];
+    assert!(!frame.resized, "a permutation is not a resize for the replayed controller");
+    assert!(frame.features.speed_known, "the speed is measured across the permutation");
 }

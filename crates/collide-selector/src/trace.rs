@@ -251,9 +251,21 @@ impl Broadphase for TraceRecorder {
         });
     }
 
+    /// Every live candidate is told. A permutation (the simulation's spatial reorder) is followed by the rest too —
+    /// a spare warm-started last frame renames its bodies, the feature sample follows its bodies, the last pairs
+    /// stay — and the frame is not marked resized: the selector keeps its state across one, so the trace replay
+    /// must not make its controller forget. Any other resize drops the fresh spares, forgets the features and
+    /// marks the next frame resized.
     fn on_resize(&mut self, resize: &Resize<'_>) {
         for b in &mut self.live {
             b.on_resize(resize);
+        }
+        if resize.is_permutation() {
+            for (spare, _) in self.spares.iter_mut().zip(&self.spare_fresh).filter(|(_, fresh)| **fresh) {
+                spare.on_resize(resize);
+            }
+            self.sampler.permute(resize);
+            return;
         }
         // The spares are warm-started afresh when next used; a fresh one would now see other bodies.
         self.spare_fresh.iter_mut().for_each(|f| *f = false);

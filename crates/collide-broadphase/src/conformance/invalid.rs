@@ -47,7 +47,8 @@ pub fn invalid_scenes() -> Vec<Scene> {
 }
 
 /// Moving sequences with invalid boxes: bodies break and recover every frame, some of them resting while broken,
-/// and bodies are added and removed while some are broken.
+/// bodies are added and removed while some are broken, and bodies are permuted while some are broken (a body left
+/// out for its box is renamed with the others).
 #[must_use]
 pub fn invalid_sequences() -> Vec<Sequence> {
     let base = Sequence {
@@ -58,6 +59,7 @@ pub fn invalid_sequences() -> Vec<Sequence> {
         half_range: (0.5, 2.0),
         mixed_sizes: false,
         churn: 0,
+        reorder: 0,
         resting_fraction: 0.0,
         hint: MovedHint::Absent,
         invalid: 0.02,
@@ -72,6 +74,15 @@ pub fn invalid_sequences() -> Vec<Sequence> {
             churn: 6,
             motion: Motion::Linear { speed: 0.4 },
             seed: 22,
+            ..base.clone()
+        },
+        Sequence {
+            name: "invalid-resting-hinted-reorder",
+            resting_fraction: 0.7,
+            hint: MovedHint::Exact,
+            reorder: 5,
+            motion: Motion::Linear { speed: 0.4 },
+            seed: 24,
             ..base.clone()
         },
         Sequence { name: "invalid-slow", motion: Motion::Linear { speed: 0.02 }, invalid: 0.005, seed: 23, ..base },

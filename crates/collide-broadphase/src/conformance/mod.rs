@@ -30,6 +30,10 @@
 //!   and removing bodies every few frames through [`Broadphase::on_resize`], and a partly resting one three
 //!   times: without a motion hint, with an exact [`Frame::with_moved`] hint and with a conservative one (bodies
 //!   marked moved that did not move), so that a structure that reads the hint is checked on both of its paths;
+//! - **reorder sequences** (among [`sequences`]): partly resting bodies renumbered every 7 frames (and twice with
+//!   no frame between) by a permutation, a random one and a spatial sort ([`reorder`]) in turn, as the simulation
+//!   reorders its bodies in space — the same three hints, the previous boxes carried through the permutation so
+//!   that the exact hint stays exact;
 //! - the **invalid-box contract** ([`invalid`](self::invalid)): scenes and sequences with non-finite and inverted
 //!   boxes under [`InvalidBoxes::OverlapNothing`](crate::InvalidBoxes) (exactly the reference's pairs, which leave
 //!   them out), and the panic naming the body under [`InvalidBoxes::Panic`](crate::InvalidBoxes); the boxes are
@@ -39,16 +43,19 @@
 //!
 //! [`check_parallel`] and [`assert_parallel_paths`] run all of it on a local pool with every parallel section
 //! forced, and a 12 000-body sequence at the shipped threshold, and say which sections ran in parallel.
-//! [`CountingAllocator`] serves the tests that check a warm broadphase allocates nothing per frame.
+//! [`CountingAllocator`] serves the tests that check a warm broadphase allocates nothing per frame, and
+//! [`reorder::permutation_frames`] the tests that check an incremental one remaps a permutation instead of
+//! rebuilding.
 //!
 //! A fresh broadphase from `make` serves each scene and each sequence. After every call the kit checks the
 //! output (each pair once, smaller index first, the exact overlap set) and the algorithm's own
-//! [`validate`](Broadphase::validate). A failure names the scene, the frame, and the missing and extra pairs.
+//! [`validate`](Broadphase::validate), which must also hold right after every `on_resize`. A failure names the
+//! scene, the frame, and the missing and extra pairs.
 //!
 //! # What an algorithm must do to pass
 //!
-//! - answer exactly the reference's pairs on every frame, whatever happened before (resizes, resets, a motion
-//!   hint that is exact or conservative or absent);
+//! - answer exactly the reference's pairs on every frame, whatever happened before (resizes, permutations,
+//!   resets, a motion hint that is exact or conservative or absent);
 //! - for every box it stores, check [`is_valid_box`](crate::is_valid_box) once per frame (only boxes that can
 //!   have changed need it), and for an invalid one call [`Frame::reject_invalid`] — which panics under
 //!   `InvalidBoxes::Panic` with the message the kit looks for — and leave the body out of its structure;
@@ -64,17 +71,18 @@ pub mod broken;
 pub mod cost;
 pub mod invalid;
 mod parallel;
+pub mod reorder;
 mod scenes;
 mod sequences;
 
-pub use alloc::CountingAllocator;
+pub use alloc::{CountingAllocator, PermutedBytes, PermutingRun};
 pub use invalid::{invalid_scenes, invalid_sequences};
 pub use parallel::{
     MakeSync, ParallelSections, assert_parallel_paths, check_parallel, in_pool, large_sequence_len,
     with_default_parallelism,
 };
 pub use scenes::{snapshot_scenes, static_scenes};
-pub use sequences::{Motion, MovedHint, Sequence, sequences};
+pub use sequences::{DOUBLE_REORDER_FRAME, Motion, MovedHint, Sequence, sequences};
 
 use crate::{Aabb, Broadphase, Frame, Pair, PairList, reference_pairs};
 use std::fmt;

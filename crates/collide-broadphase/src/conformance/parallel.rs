@@ -6,12 +6,13 @@
 //!   one: an algorithm that holds a default `Parallelism` (as every algorithm of the workspace does, and as a new
 //!   one should) is forced onto its parallel paths without a parameter of its own.
 //! - [`check_parallel`] runs the whole kit that way on a pool of `threads` threads, then the [large
-//!   sequence](large_sequence_len) (12 000 bodies: moving, resized, mostly resting with the motion hint, partly
-//!   teleported) at the shipped threshold, and returns the sections that ran in parallel in each
-//!   ([`ParallelSections`]), counted by `Parallelism::for_each` itself.
+//!   sequence](large_sequence_len) (12 000 bodies: moving, resized, mostly resting with the motion hint, sorted in
+//!   space by a permutation, partly teleported) at the shipped threshold, and returns the sections that ran in
+//!   parallel in each ([`ParallelSections`]), counted by `Parallelism::for_each` itself.
 //! - [`assert_parallel_paths`] asserts that each named section ran in both: the proof, per algorithm, that its
 //!   parallel paths are exercised.
 
+use super::reorder::{permute, spatial_order};
 use super::{Failure, check_all, compare};
 use crate::parallel::probe;
 use crate::{Aabb, Broadphase, Frame, PairList, Parallelism, Resize, reference_pairs};
@@ -120,8 +121,9 @@ fn large_frames() -> &'static [LargeFrame] {
 
 /// Eleven frames of 12 000 cubes (half edge 0.5–1) in a cube of side 68: slow motion (incremental SAP), a resize
 /// removing and adding 1% before frame 3, 85% of the bodies at rest from frame 6 (with the exact motion hint, so
-/// that the octree builds its static tree and walks it), 40% teleported at frame 9 (SAP's rebuild path), then
-/// everything moving slowly again.
+/// that the octree builds its static tree and walks it), the bodies sorted in space before frame 8 (a permutation,
+/// as the simulation's reorder: the structures remap at scale, the hint carried through), 40% teleported at
+/// frame 9 (SAP's rebuild path), then everything moving slowly again.
 fn build_large_frames() -> Vec<LargeFrame> {
     let mut rng = Rng::new(0x1A_26E);
     let side = 68.0;
@@ -160,6 +162,15 @@ fn build_large_frames() -> Vec<LargeFrame> {
                 b.1 = Vec3::ZERO;
             }
         }
+        if f == 8 {
+            let centres: Vec<Vec3> = bodies.iter().map(|b| b.0).collect();
+            let map = spatial_order(&centres, Vec3::ZERO, side);
+            let permutation = Resize { old_to_new: &map, new_len: map.len() };
+            permute(&permutation, &mut bodies);
+            // The previous boxes follow their bodies: the resting ones are marked unmoved under their new index.
+            permute(&permutation, &mut previous);
+            resize = Some((map, bodies.len()));
+        }
         if f == 9 {
             for b in &mut bodies {
                 if rng.chance(0.4) {
@@ -197,6 +208,16 @@ fn run_large_sequence(bp: &mut dyn Broadphase) -> Result<(), Box<Failure>> {
     for (f, frame) in large_frames().iter().enumerate() {
         if let Some((map, _)) = &frame.resize {
             bp.on_resize(&Resize { old_to_new: map, new_len: frame.aabbs.len() });
+            if let Err(message) = bp.validate() {
+                return Err(Box::new(Failure {
+                    scene: "large (shipped parallel threshold)".into(),
+                    frame: f as u64,
+                    n: frame.aabbs.len(),
+                    invalid: Some(message),
+                    problem: Some("validate() failed right after an on_resize".into()),
+                    ..Failure::default()
+                }));
+            }
         }
         let input = Frame::new(&frame.aabbs).with_step(f as u64).with_moved(&frame.moved);
         bp.find_pairs(&input, &mut out);

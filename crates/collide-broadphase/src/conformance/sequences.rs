@@ -1,4 +1,5 @@
 use super::broken::{break_and_heal, shown};
+use super::reorder::{permute, random_order, spatial_order};
 use super::scenes::WORLD;
 use super::{Checker, Failure};
 use crate::{Aabb, Broadphase, Frame, InvalidBoxes, Resize, same_bits};
@@ -53,6 +54,14 @@ pub struct Sequence {
     /// Every `churn` frames some bodies are removed and some added (0 = never). A churning sequence also
     /// resizes once before its first frame and twice in a row (no frame between) at frame 100.
     pub churn: u32,
+    /// Every `reorder` frames the bodies are renumbered, as the simulation does when it sorts them in space (0 =
+    /// never): a random permutation and a spatial sort (by the Morton key of their centres) in turn, each told to
+    /// the broadphase through [`Broadphase::on_resize`] as a permutation ([`Resize::is_permutation`]). A
+    /// reordering sequence also permutes once before its first frame and twice in a row (no frame between) at
+    /// frame [`DOUBLE_REORDER_FRAME`]. The previous boxes follow their bodies, so an exact hint stays exact: a
+    /// body that did not move is marked unmoved under its new index, and a structure that keeps resting bodies
+    /// apart must carry them through the permutation.
+    pub reorder: u32,
     /// Fraction of bodies at rest under [`Motion::Linear`]; every 10 frames some start moving and some stop,
     /// so structures that keep resting bodies apart (an octree's static tree) must notice both.
     pub resting_fraction: f32,
@@ -66,9 +75,14 @@ pub struct Sequence {
     pub seed: u64,
 }
 
+/// The frame before which a reordering sequence permutes twice with no frame between (see
+/// [`Sequence::reorder`]).
+pub const DOUBLE_REORDER_FRAME: u32 = 150;
+
 /// The kit's moving sequences: slow, fast, teleport, clustering, mixed sizes, partly resting (without a motion
-/// hint, with an exact one and with a conservative one), and churn (bodies added and removed, once all of them at
-/// once). Each runs at least 300 frames.
+/// hint, with an exact one and with a conservative one), reordered (partly resting, the bodies permuted every 7
+/// frames, without a hint, with an exact one and with a conservative one) and churn (bodies added and removed,
+/// once all of them at once). Each runs at least 300 frames.
 #[must_use]
 pub fn sequences() -> Vec<Sequence> {
     let base = Sequence {
@@ -79,6 +93,7 @@ pub fn sequences() -> Vec<Sequence> {
         half_range: (0.5, 2.0),
         mixed_sizes: false,
         churn: 0,
+        reorder: 0,
         resting_fraction: 0.0,
         hint: MovedHint::Absent,
         invalid: 0.0,
@@ -118,6 +133,35 @@ pub fn sequences() -> Vec<Sequence> {
             resting_fraction: 0.7,
             hint: MovedHint::Conservative,
             seed: 8,
+            ..base.clone()
+        },
+        // Renumbered every 7 frames, most bodies resting: the static parts of the structures (an octree's static
+        // tree, a dynamic tree's static tree and settle timers) must follow the permutation, and with the hint
+        // the resting bodies are marked unmoved under their new indices.
+        Sequence {
+            name: "moving-reorder",
+            motion: Motion::Linear { speed: 0.5 },
+            resting_fraction: 0.8,
+            reorder: 7,
+            seed: 9,
+            ..base.clone()
+        },
+        Sequence {
+            name: "moving-reorder-hinted",
+            motion: Motion::Linear { speed: 0.5 },
+            resting_fraction: 0.8,
+            reorder: 7,
+            hint: MovedHint::Exact,
+            seed: 10,
+            ..base.clone()
+        },
+        Sequence {
+            name: "moving-reorder-conservative-hint",
+            motion: Motion::Linear { speed: 0.5 },
+            resting_fraction: 0.8,
+            reorder: 7,
+            hint: MovedHint::Conservative,
+            seed: 11,
             ..base.clone()
         },
         Sequence {
@@ -256,6 +300,51 @@ impl Sequence {
         bp.on_resize(&resize);
     }
 
+    /// Renumber the bodies by a permutation before `frame` — the `count`-th of the sequence: random when even, a
+    /// spatial sort when odd — carrying `previous` (last call's boxes, when there was a call) along, and tell the
+    /// broadphase; its `validate()` must hold right after.
+    fn reorder_step(
+        &self,
+        rng: &mut Rng,
+        (bodies, previous): (&mut Bodies, &mut Vec<Aabb>),
+        (frame, count): (u32, u32),
+        bp: &mut dyn Broadphase,
+    ) -> Result<(), Box<Failure>> {
+        let old_to_new = if count.is_multiple_of(2) {
+            random_order(rng, bodies.center.len())
+        } else {
+            spatial_order(&bodies.center, Vec3::ZERO, WORLD)
+        };
+        let resize = Resize { old_to_new: &old_to_new, new_len: old_to_new.len() };
+        debug_assert!(resize.check().is_ok() && resize.is_permutation());
+        permute(&resize, &mut bodies.center);
+        permute(&resize, &mut bodies.velocity);
+        permute(&resize, &mut bodies.half);
+        permute(&resize, &mut bodies.origin);
+        permute(&resize, &mut bodies.broken);
+        if previous.len() == old_to_new.len() {
+            permute(&resize, previous);
+        }
+        bp.on_resize(&resize);
+        let kind = if count.is_multiple_of(2) { "a random permutation" } else { "a spatial sort" };
+        self.validated(bp, frame, old_to_new.len(), kind)
+    }
+
+    /// The broadphase's `validate()` right after an `on_resize` of `what` before `frame` (`n` bodies after it),
+    /// as a failure.
+    fn validated(&self, bp: &dyn Broadphase, frame: u32, n: usize, what: &str) -> Result<(), Box<Failure>> {
+        bp.validate().map_err(|message| {
+            Box::new(Failure {
+                scene: self.name.to_owned(),
+                frame: u64::from(frame),
+                n,
+                invalid: Some(message),
+                problem: Some(format!("validate() failed right after the on_resize of {what}")),
+                ..Failure::default()
+            })
+        })
+    }
+
     /// Run the sequence on `bp`, checking every frame.
     pub fn run(&self, bp: &mut dyn Broadphase, checker: &mut Checker) -> Result<(), Box<Failure>> {
         let mut rng = Rng::new(self.seed);
@@ -263,16 +352,25 @@ impl Sequence {
         self.spawn(&mut rng, &mut bodies, self.bodies);
         let invalid = if self.invalid > 0.0 { InvalidBoxes::OverlapNothing } else { InvalidBoxes::DEFAULT };
         let (mut aabbs, mut previous, mut moved) = (Vec::new(), Vec::new(), Vec::new());
-        // Bodies were renumbered since the last call: the hint then marks every body.
+        // Bodies were renumbered by a resize that removed or added some since the last call: the hint then marks
+        // every body. (A permutation carries `previous` along instead.)
         let mut renumbered = false;
+        let mut reorders = 0;
         if self.churn > 0 {
             // A resize before the structure has seen any frame.
             self.churn_step(&mut rng, &mut bodies, 1, bp);
+            self.validated(bp, 0, bodies.center.len(), "a resize")?;
+        }
+        if self.reorder > 0 {
+            // A permutation before the structure has seen any frame.
+            self.reorder_step(&mut rng, (&mut bodies, &mut previous), (0, reorders), bp)?;
+            reorders += 1;
         }
         for frame in 0..self.frames {
             if frame == 100 && self.churn > 0 {
                 // Two resizes with no frame between: the second map is relative to the first's result.
                 self.churn_step(&mut rng, &mut bodies, frame + 1, bp);
+                self.validated(bp, frame, bodies.center.len(), "a resize")?;
                 renumbered = true;
             }
             if frame > 0 {
@@ -282,7 +380,16 @@ impl Sequence {
                 }
                 if self.churn > 0 && frame % self.churn == 0 {
                     self.churn_step(&mut rng, &mut bodies, frame, bp);
+                    self.validated(bp, frame, bodies.center.len(), "a resize")?;
                     renumbered = true;
+                }
+                if self.reorder > 0 && (frame % self.reorder == 0 || frame == DOUBLE_REORDER_FRAME) {
+                    // Twice in a row before one frame: the second map is relative to the first's numbering.
+                    let times = if frame == DOUBLE_REORDER_FRAME { 2 } else { 1 };
+                    for _ in 0..times {
+                        self.reorder_step(&mut rng, (&mut bodies, &mut previous), (frame, reorders), bp)?;
+                        reorders += 1;
+                    }
                 }
             }
             aabbs.clear();

@@ -328,8 +328,14 @@ impl Broadphase for HintAuditor {
         self.previous.extend_from_slice(frame.aabbs);
         reference_pairs(frame.aabbs, out);
     }
-    fn reset(&mut self) {
-        self.previous.clear();
+    /// A permutation renames the remembered boxes (so the audit can hold the kit to an exact hint across it); any
+    /// other resize forgets them.
+    fn on_resize(&mut self, resize: &Resize<'_>) {
+        if resize.is_permutation() && self.previous.len() == resize.old_len() {
+            reorder::permute(resize, &mut self.previous);
+        } else {
+            self.previous.clear();
+        }
     }
 }
 
@@ -351,9 +357,207 @@ fn the_hinted_sequences_keep_the_promise_and_use_both_flags() {
                 }
                 let conservative = auditor.marked_but_unchanged > u64::from(sequence.frames);
                 assert_eq!(conservative, hint == MovedHint::Conservative, "{}", sequence.name);
+                if sequence.reorder > 0 && hint == MovedHint::Exact {
+                    // The previous boxes follow the permutations: not one unmoved body is marked moved.
+                    assert_eq!(auditor.marked_but_unchanged, 0, "{}", sequence.name);
+                }
             }
         }
     }
     let hinted = sequences().iter().filter(|s| s.resting_fraction > 0.0 && s.hint != MovedHint::Absent).count();
-    assert_eq!(hinted, 2, "a partly resting sequence with an exact hint and one with a conservative hint");
+    assert_eq!(hinted, 4, "partly resting sequences, reordered and not, with an exact hint and a conservative one");
+    let reordered: Vec<MovedHint> = sequences().iter().filter(|s| s.reorder > 0).map(|s| s.hint).collect();
+    assert_eq!(reordered, [MovedHint::Absent, MovedHint::Exact, MovedHint::Conservative]);
+}
+
+/// Counts the permutations a sequence announces, and checks them against the bodies' boxes: a body keeps its box
+/// across a permutation, so the boxes of the frame before it, renamed, must be the boxes of the frame after it for
+/// every body that rests.
+#[derive(Default)]
+struct PermutationAuditor {
+    previous: Vec<Aabb>,
+    permutations: u32,
+    /// Permutations with no frame between them and the one before.
+    back_to_back: u32,
+    since_frame: u32,
+    /// Frames after a permutation, and those whose bodies were in Morton order (a spatial sort came last).
+    frames_after: u32,
+    spatial: u32,
+    pending_check: bool,
+    unmoved_after: u64,
+    bodies_after: u64,
+}
+
+impl Broadphase for PermutationAuditor {
+    fn name(&self) -> &'static str {
+        "permutation-auditor"
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        if self.since_frame > 0 {
+            // Centres rounded to the key's grid may fall a cell over (a box's centre is not exactly the body's): a
+            // frame counts as sorted when at most one body in a hundred is out of order.
+            let key = |b: &Aabb| reorder::morton_key(b.center(), collide_math::Vec3::ZERO, scenes::WORLD);
+            let descents = frame.aabbs.windows(2).filter(|w| key(&w[0]) > key(&w[1])).count();
+            self.frames_after += 1;
+            self.spatial += u32::from(descents * 100 <= frame.len());
+        }
+        if std::mem::take(&mut self.pending_check) {
+            let same = self.previous.iter().zip(frame.aabbs).filter(|(p, a)| crate::same_bits(p, a)).count();
+            self.unmoved_after += same as u64;
+            self.bodies_after += frame.len() as u64;
+        }
+        self.since_frame = 0;
+        self.previous.clear();
+        self.previous.extend_from_slice(frame.aabbs);
+        reference_pairs(frame.aabbs, out);
+    }
+    fn on_resize(&mut self, resize: &Resize<'_>) {
+        assert!(resize.check().is_ok() && resize.is_permutation(), "the reorder sequences only permute");
+        self.permutations += 1;
+        self.back_to_back += u32::from(self.since_frame > 0);
+        self.since_frame += 1;
+        if self.previous.len() == resize.old_len() {
+            reorder::permute(resize, &mut self.previous);
+            self.pending_check = true;
+        }
+    }
+}
+
+#[test]
+fn the_reorder_sequences_permute_randomly_and_in_space_and_bodies_keep_their_boxes() {
+    let mut checker = Checker::default();
+    for sequence in sequences().into_iter().filter(|s| s.reorder > 0) {
+        let mut auditor = PermutationAuditor::default();
+        sequence.run(&mut auditor, &mut checker).unwrap();
+        // One before the first frame, one every `reorder` frames after it, two at the double reorder.
+        let announced = (1..sequence.frames)
+            .map(|f| if f == DOUBLE_REORDER_FRAME { 2 } else { u32::from(f % sequence.reorder == 0) })
+            .sum::<u32>();
+        assert_eq!(auditor.permutations, 1 + announced, "{}", sequence.name);
+        assert_eq!(auditor.back_to_back, 1, "{}: one permutation straight after another", sequence.name);
+        // The random permutations and the spatial sorts take turns: about half the frames after a permutation see
+        // the bodies in Morton order, and a random order never is.
+        let (sorted, after) = (auditor.spatial, auditor.frames_after);
+        assert!(3 * sorted >= after && 3 * sorted <= 2 * after, "{}: {sorted} of {after} in order", sequence.name);
+        // Mostly resting bodies: most keep their box, bit for bit, under their new index.
+        let (unmoved, bodies) = (auditor.unmoved_after, auditor.bodies_after);
+        assert!(unmoved * 2 > bodies, "{}: {unmoved} of {bodies} unmoved", sequence.name);
+    }
+}
+
+/// An incremental broadphase that trusts the motion hint: the pairs of two bodies marked unmoved are last call's
+/// (their boxes are the same), the others are brute force's. Right when `on_resize` renames its cached pairs
+/// through a permutation; the `ignore_permutations` defect keeps them as they are, as if indices still named the
+/// same bodies — which the kit must catch.
+#[derive(Default)]
+struct HintCache {
+    ignore_permutations: bool,
+    /// Last call's pairs, in its numbering.
+    pairs: Vec<Pair>,
+    /// `false` after a resize that is not a permutation (and before the first call): nothing is cached.
+    cached: bool,
+    /// The pairs of the last call taken from the cache.
+    from_cache: usize,
+}
+
+impl Broadphase for HintCache {
+    fn name(&self) -> &'static str {
+        "hint-cache"
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        reject_invalid_boxes(frame);
+        let mut fresh = PairList::new();
+        reference_pairs(frame.aabbs, &mut fresh);
+        out.clear();
+        match frame.moved.filter(|_| self.cached) {
+            Some(moved) => {
+                let still = |p: &Pair| !moved[p.a as usize] && !moved[p.b as usize];
+                let out = out.as_mut_vec();
+                out.extend(self.pairs.iter().filter(|p| still(p)));
+                self.from_cache = out.len();
+                out.extend(fresh.iter().filter(|p| !still(p)));
+            }
+            None => {
+                self.from_cache = 0;
+                out.extend_from_slice(fresh.as_slice());
+            }
+        }
+        self.pairs.clear();
+        self.pairs.extend_from_slice(out.as_slice());
+        self.cached = true;
+    }
+    fn on_resize(&mut self, resize: &Resize<'_>) {
+        if !resize.is_permutation() {
+            self.reset();
+        } else if !self.ignore_permutations {
+            let map = resize.old_to_new;
+            self.pairs.iter_mut().for_each(|p| *p = Pair::new(map[p.a as usize], map[p.b as usize]));
+        }
+    }
+    fn reset(&mut self) {
+        self.pairs.clear();
+        self.cached = false;
+    }
+    fn stats(&self) -> Stats {
+        Stats::new().with("from_cache", self.from_cache as f64)
+    }
+}
+
+#[test]
+fn permutation_frames_check_every_call_and_hand_back_the_counters_after_each_permutation() {
+    let frames = reorder::permutation_frames(&mut HintCache::default(), 2000, true).unwrap();
+    assert_eq!(frames.after.len(), 3, "a random permutation, a spatial sort, both back to back");
+    let cached = |s: &Stats| s.get("from_cache").unwrap();
+    assert!(cached(&frames.unpermuted) > 0.0, "{:?}", frames.unpermuted);
+    assert!(frames.after.iter().all(|s| cached(s) > 0.0), "the cache answered after the permutations: {frames:?}");
+    // Without the hint the cache is never read: the stats are of calls that did not use it.
+    let unhinted = reorder::permutation_frames(&mut HintCache::default(), 2000, false).unwrap();
+    assert!(unhinted.after.iter().all(|s| cached(s) == 0.0));
+    let mut defect = HintCache { ignore_permutations: true, ..HintCache::default() };
+    let failure = reorder::permutation_frames(&mut defect, 2000, true).expect_err("stale pairs are caught");
+    assert!(!failure.missing.is_empty() || !failure.extra.is_empty(), "{failure}");
+}
+
+#[test]
+fn a_structure_that_follows_permutations_conforms_and_one_that_ignores_them_is_caught() {
+    assert_conforms(|| Box::new(HintCache::default()));
+    let failure = check_all(&|| Box::new(HintCache { ignore_permutations: true, ..HintCache::default() }))
+        .expect_err("a cache that ignores a permutation answers with other bodies' pairs");
+    assert!(failure.scene.starts_with("moving-reorder"), "{failure}");
+    assert!(!failure.missing.is_empty() || !failure.extra.is_empty(), "{failure}");
+}
+
+/// A structure whose `validate()` fails right after a permutation and holds again after a frame: the kit's check
+/// between `on_resize` and the next frame must name it.
+#[derive(Default)]
+struct InvalidAfterPermutation {
+    renamed: bool,
+}
+
+impl Broadphase for InvalidAfterPermutation {
+    fn name(&self) -> &'static str {
+        "invalid-after-permutation"
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        reject_invalid_boxes(frame);
+        reference_pairs(frame.aabbs, out);
+        self.renamed = false;
+    }
+    fn on_resize(&mut self, resize: &Resize<'_>) {
+        self.renamed = resize.is_permutation();
+    }
+    fn validate(&self) -> Result<(), String> {
+        if self.renamed { Err("leaf 7 names a body of the old numbering".into()) } else { Ok(()) }
+    }
+}
+
+#[test]
+fn a_structure_invalid_right_after_a_permutation_is_caught() {
+    let failure = check_all(&|| Box::new(InvalidAfterPermutation::default())).expect_err("invalid between calls");
+    assert!(failure.scene.starts_with("moving-reorder"), "{failure}");
+    assert!(failure.invalid.as_deref().unwrap().contains("leaf 7"), "{failure}");
+    assert!(
+        failure.problem.as_deref().unwrap().contains("right after the on_resize of a random permutation"),
+        "{failure}"
+    );
 }

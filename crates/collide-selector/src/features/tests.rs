@@ -129,3 +129,30 @@ fn the_sample_is_distinct_sorted_and_redrawn_on_resize() {
     assert_eq!(s.sample_len(), 64, "100 bodies: the floor of 64");
     assert!(s.sample.iter().all(|&i| i < 100));
 }
+
+#[test]
+fn a_permutation_keeps_the_sampled_bodies_and_their_speed() {
+    let mut rng = Rng::new(8);
+    let mut a = cloud(&mut rng, 10_000, 50.0, 0.5);
+    let mut s = FeatureSampler::new();
+    s.measure(&Frame::new(&a), Some(0));
+    // Every other body moves by 0.25 along x; then all of them are renumbered (reversed), as a reorder would.
+    for b in a.iter_mut().step_by(2) {
+        *b = Aabb::new(b.min + Vec3::X * 0.25, b.max + Vec3::X * 0.25);
+    }
+    let n = a.len() as u32;
+    let map: Vec<u32> = (0..n).map(|i| n - 1 - i).collect();
+    let sampled_before: Vec<u32> = s.sample().iter().map(|&i| map[i as usize]).collect();
+    s.permute(&Resize { old_to_new: &map, new_len: a.len() });
+    a.reverse();
+    // The same bodies, under their new indices, ascending.
+    let mut expected = sampled_before;
+    expected.sort_unstable();
+    assert_eq!(s.sample(), expected);
+    // Their displacement since the last frame is measured across the renumbering: half moved a quarter of
+    // their size.
+    let f = s.measure(&Frame::new(&a), Some(0));
+    assert!(f.speed_known, "the speed survives a permutation");
+    assert!((f.resting - 0.5).abs() < 0.05, "resting {}", f.resting);
+    assert!((f.speed_mean - 0.125).abs() < 0.01, "mean {}", f.speed_mean);
+}

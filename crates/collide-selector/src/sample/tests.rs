@@ -93,3 +93,25 @@ fn a_crowd_at_one_point_is_capped_and_invalid_boxes_never_centre_a_cube() {
     let nothing = vec![Aabb::new(Vec3::splat(f32::NAN), Vec3::splat(f32::NAN)); 10];
     assert_eq!(sub.draw(&nothing, &[0, 1, 2], 5), 0);
 }
+
+#[test]
+fn a_permutation_renames_the_sample_in_place_and_it_gathers_the_same_boxes() {
+    let mut rng = Rng::new(6);
+    let aabbs: Vec<Aabb> =
+        (0..20_000).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(100.0)), 0.5)).collect();
+    let mut sub = SubBox::default();
+    assert!(sub.draw(&aabbs, &feature_sample(aabbs.len()), 2000) > 0);
+    let before = sub.gather(&aabbs).to_vec();
+    // A random permutation of the bodies (Fisher–Yates), applied to the boxes and to the sample.
+    let mut map: Vec<u32> = (0..aabbs.len() as u32).collect();
+    for i in (1..map.len()).rev() {
+        map.swap(i, rng.below(i as u32 + 1) as usize);
+    }
+    let mut permuted = aabbs.clone();
+    for (old, &new) in map.iter().enumerate() {
+        permuted[new as usize] = aabbs[old];
+    }
+    sub.permute(&Resize { old_to_new: &map, new_len: map.len() });
+    // The same boxes in the same order: a scout's structure over the sample stays valid.
+    assert_eq!(sub.gather(&permuted), &before[..]);
+}
