@@ -47,9 +47,9 @@ pub struct Config {
     pub friction: f32,
     /// The seed of every random choice.
     pub seed: u64,
-    /// Sort the bodies into spatial order every this many steps (0: never; absent: on from
-    /// [`crate::REORDER_FROM_BODIES`] bodies, every [`crate::DEFAULT_REORDER_EVERY`] steps).
-    pub reorder_every: Option<u32>,
+    /// Sort the bodies into spatial order every this many steps (0, the default: never; see
+    /// [`crate::STUDIED_REORDER_EVERY`]).
+    pub reorder_every: u32,
     /// Frames a headless run simulates (absent: [`DEFAULT_FRAMES`], or a replay's whole file).
     pub frames: Option<u64>,
     /// A recorded `.aabbs` file to play instead of a generated scene (relative to the working folder); the scene
@@ -82,7 +82,7 @@ impl Default for Config {
             half_extents_spread: 0.0,
             friction: 0.0,
             seed: 1,
-            reorder_every: None,
+            reorder_every: 0,
             frames: None,
             replay: None,
             algorithm: "brute".into(),

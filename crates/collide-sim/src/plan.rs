@@ -354,11 +354,7 @@ impl Checks<'_> {
             half_extents,
             half_extents_spread,
             friction,
-            reorder_every: config.reorder_every.unwrap_or(if bodies >= crate::REORDER_FROM_BODIES {
-                crate::DEFAULT_REORDER_EVERY
-            } else {
-                0
-            }),
+            reorder_every: config.reorder_every,
         };
         setup.obstacles = (scenario.obstacles)(&setup);
         let largest = 2.0 * setup.max_radius();

@@ -70,7 +70,7 @@ impl RunStats {
 /// Run the study.
 pub fn reorder_study(ctx: &mut Ctx) -> Result<(), String> {
     let sizes: Vec<usize> = if ctx.quick { vec![2000, 10_000] } else { vec![100_000, 1_000_000] };
-    let every = collide_sim::DEFAULT_REORDER_EVERY;
+    let every = collide_sim::STUDIED_REORDER_EVERY;
     let algorithms: Vec<&'static str> = collide_algorithms::ALGORITHMS.iter().map(|d| d.name).collect();
     ctx.progress.plan(sizes.len() * algorithms.len());
     let mut points = Vec::new();

@@ -5,9 +5,8 @@
 //! and the ratio of their times is the parallel efficiency (`t₁ / (2·t₂)`; 1 is a perfect split). Both must end
 //! in the same state hash: the step is deterministic on any thread count, and a difference fails the run like
 //! a pair-set mismatch. The scene is `uniform` with `grid`, the broadphase that scales furthest on it, so that the
-//! phases around the broadphase are measured at the sizes where they matter. The config's default
-//! `reorder_every` applies: from `collide_sim::REORDER_FROM_BODIES` bodies the bodies are kept in spatial order,
-//! and the `reorder` column is that sort's cost, amortised.
+//! phases around the broadphase are measured at the sizes where they matter. The config's default `reorder_every`
+//! (0) applies, so the `reorder` column is 0 here; the `reorder` study measures every algorithm with it on.
 
 use super::Ctx;
 use super::plot::{self, Chart, Series, Style};
