@@ -44,7 +44,7 @@
 //! [`Broadphase::on_resize`] with a [`Resize`] maps old indices to new ones, and [`Frame::with_moved`] says
 //! which boxes changed.
 
-pub use collide_broadphase::parallel::on_worker;
+pub use collide_broadphase::parallel::{keep_awake, on_worker};
 pub use collide_broadphase::{
     Aabb, AlgorithmDescriptor, Broadphase, Frame, InvalidBoxes, Pair, PairList, ParamError, ParamInput, ParamKind,
     ParamSpec, Params, Resize, Stats, UnknownAlgorithm, is_valid_box, same_bits,

@@ -2,9 +2,10 @@
 //! problem, raised before anything reaches a broadphase.
 
 use collide_algorithms::{Aabb, Vec3};
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray, PyUntypedArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyReadonlyArray2, PyUntypedArray, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use rayon::prelude::*;
 
 /// `what`'s dtype and shape, for a message (`float64 array of shape (10, 3)`), or its Python type when it is not a
 /// numpy array.
@@ -36,42 +37,85 @@ fn corners<'py>(what: &str, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Py
     value.cast::<PyArray2<f32>>().cloned().map_err(|_| wrong())
 }
 
-/// Copy `mins` and `maxs` (`(n, 3)` float32 arrays) into `out` as `n` boxes, checking every one: finite, and
-/// `min <= max` on every axis. Any strides are read (a slice of a bigger array, a transposed one); contiguous
-/// arrays take the fast path.
-pub fn boxes_into(mins: &Bound<'_, PyAny>, maxs: &Bound<'_, PyAny>, out: &mut Vec<Aabb>) -> PyResult<()> {
-    let (mins, maxs) = (corners("mins", mins)?, corners("maxs", maxs)?);
-    let (lo, hi) = (mins.readonly(), maxs.readonly());
-    let n = lo.shape()[0];
-    if hi.shape()[0] != n {
-        return Err(PyValueError::new_err(format!(
-            "mins has {n} rows and maxs {}: they need one row per body each",
-            hi.shape()[0]
-        )));
-    }
-    u32::try_from(n).map_err(|_| PyValueError::new_err(format!("{n} bodies: at most 2^32 - 1 are indexed by u32")))?;
-    out.clear();
-    out.reserve(n);
-    match (lo.as_slice(), hi.as_slice()) {
-        (Ok(lo), Ok(hi)) => out.extend(
-            lo.chunks_exact(3)
-                .zip(hi.chunks_exact(3))
-                .map(|(a, b)| Aabb::new(Vec3::new(a[0], a[1], a[2]), Vec3::new(b[0], b[1], b[2]))),
-        ),
-        _ => {
-            let (lo, hi) = (lo.as_array(), hi.as_array());
-            out.extend(
-                lo.rows()
-                    .into_iter()
-                    .zip(hi.rows())
-                    .map(|(a, b)| Aabb::new(Vec3::new(a[0], a[1], a[2]), Vec3::new(b[0], b[1], b[2]))),
-            );
+/// Boxes per parallel task of [`copy_checked`]: 8192 boxes are 192 KiB written, large beside a task's overhead.
+const CHUNK: usize = 8192;
+
+/// `mins` and `maxs`, checked as `(n, 3)` float32 arrays of one row per body each, borrowed read-only while the
+/// call lasts.
+pub struct Corners<'py> {
+    lo: PyReadonlyArray2<'py, f32>,
+    hi: PyReadonlyArray2<'py, f32>,
+}
+
+impl<'py> Corners<'py> {
+    /// Check the two arrays' type, dtype and shape.
+    pub fn new(mins: &Bound<'py, PyAny>, maxs: &Bound<'py, PyAny>) -> PyResult<Self> {
+        let (lo, hi) = (corners("mins", mins)?.readonly(), corners("maxs", maxs)?.readonly());
+        let n = lo.shape()[0];
+        if hi.shape()[0] != n {
+            return Err(PyValueError::new_err(format!(
+                "mins has {n} rows and maxs {}: they need one row per body each",
+                hi.shape()[0]
+            )));
         }
+        u32::try_from(n)
+            .map_err(|_| PyValueError::new_err(format!("{n} bodies: at most 2^32 - 1 are indexed by u32")))?;
+        Ok(Self { lo, hi })
     }
-    if let Some(bad) = out.iter().position(|b| !collide_algorithms::is_valid_box(b)) {
-        return Err(PyValueError::new_err(invalid_box(bad, &out[bad])));
+
+    /// The number of bodies.
+    pub fn len(&self) -> usize {
+        self.lo.shape()[0]
     }
-    Ok(())
+
+    /// Both arrays as flat `x, y, z` slices, when they are contiguous (the common case: no copy is needed to read
+    /// them from another thread).
+    pub fn slices(&self) -> Option<(&[f32], &[f32])> {
+        self.lo.as_slice().ok().zip(self.hi.as_slice().ok())
+    }
+
+    /// Copy arrays of any strides (a slice of a bigger array, Fortran order) into `out` as boxes, unchecked: the
+    /// slow path, taken with the GIL held. [`first_invalid`] checks them.
+    pub fn copy_strided(&self, out: &mut Vec<Aabb>) {
+        let (lo, hi) = (self.lo.as_array(), self.hi.as_array());
+        out.clear();
+        out.extend(
+            lo.rows()
+                .into_iter()
+                .zip(hi.rows())
+                .map(|(a, b)| Aabb::new(Vec3::new(a[0], a[1], a[2]), Vec3::new(b[0], b[1], b[2]))),
+        );
+    }
+}
+
+/// Copy flat `mins` and `maxs` (`x, y, z` per body) into `out` as boxes and check every one in the same pass,
+/// in parallel chunks; the first invalid box's index, if any. `out` keeps its length from call to call, so the
+/// steady state writes each box once and allocates nothing. Call it from one of rayon's threads.
+pub fn copy_checked(lo: &[f32], hi: &[f32], out: &mut Vec<Aabb>) -> Option<usize> {
+    let n = lo.len() / 3;
+    if out.len() != n {
+        out.resize(n, Aabb::EMPTY);
+    }
+    out.par_chunks_mut(CHUNK)
+        .enumerate()
+        .filter_map(|(c, boxes)| {
+            let (start, end) = (c * CHUNK, c * CHUNK + boxes.len());
+            let (lo, hi) = (&lo[3 * start..3 * end], &hi[3 * start..3 * end]);
+            let mut bad = None;
+            for (i, ((b, a), z)) in boxes.iter_mut().zip(lo.chunks_exact(3)).zip(hi.chunks_exact(3)).enumerate() {
+                *b = Aabb::new(Vec3::new(a[0], a[1], a[2]), Vec3::new(z[0], z[1], z[2]));
+                if bad.is_none() && !collide_algorithms::is_valid_box(b) {
+                    bad = Some(start + i);
+                }
+            }
+            bad
+        })
+        .min()
+}
+
+/// The index of the first box that is not finite or has `min > max`.
+pub fn first_invalid(boxes: &[Aabb]) -> Option<usize> {
+    boxes.iter().position(|b| !collide_algorithms::is_valid_box(b))
 }
 
 /// What is wrong with box `i`: a coordinate that is NaN or infinite, or an axis with `min > max`.

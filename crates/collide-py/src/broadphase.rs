@@ -1,7 +1,7 @@
 //! `collide.Broadphase`: one registered algorithm (or `auto`) with its state kept between calls.
 
 use crate::{arrays, params};
-use collide_algorithms::{Aabb, Broadphase, Frame, InvalidBoxes, PairList, Resize, on_worker, same_bits};
+use collide_algorithms::{Aabb, Broadphase, Frame, InvalidBoxes, PairList, Resize, keep_awake, on_worker, same_bits};
 use numpy::ndarray::Array2;
 use numpy::{IntoPyArray, PyArray2};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -99,28 +99,51 @@ impl PyBroadphase {
     ) -> PyResult<Bound<'py, PyArray2<u32>>> {
         let mut guard = self.lock()?;
         let state = &mut *guard;
-        arrays::boxes_into(mins, maxs, &mut state.spare)?;
-        let n = state.spare.len();
+        let corners = arrays::Corners::new(mins, maxs)?;
+        let n = corners.len();
         if let Some(expected) = state.n.filter(|&e| e != n) {
             return Err(PyValueError::new_err(format!(
                 "{n} boxes, but the last call had {expected} bodies: when bodies are added or removed, call \
                  resize(old_to_new, new_len) first (or reset() to start afresh)"
             )));
         }
-        state.seen.resize(n, false);
-        let hinted = match moved {
-            Some(moved) => {
-                arrays::flags_into(moved, n, &mut state.moved)?;
-                check_hint(state)?;
-                true
-            }
-            None => false,
-        };
-        std::mem::swap(&mut state.boxes, &mut state.spare);
-        let frame = Frame::new(&state.boxes).with_step(state.step).with_invalid_boxes(InvalidBoxes::OverlapNothing);
-        let frame = if hinted { frame.with_moved(&state.moved) } else { frame };
-        let (broadphase, pairs) = (&mut state.broadphase, &mut state.pairs);
-        py.detach(|| on_worker(|| broadphase.find_pairs(&frame, pairs)));
+        let hinted = moved.is_some();
+        if let Some(moved) = moved {
+            arrays::flags_into(moved, n, &mut state.moved)?;
+        }
+        let slices = corners.slices();
+        if slices.is_none() {
+            corners.copy_strided(&mut state.spare);
+        }
+        // With the GIL released, on one of rayon's threads: the boxes copied and checked in parallel, the hint
+        // checked, and the broadphase run — one hand-over to the pool per call. `keep_awake` keeps the pool's
+        // other threads spinning through the call: between two calls from Python they fall asleep, and waking one
+        // for each of the broadphase's short parallel sections cost `grid` 4.1 ms a frame at 10⁵ bodies instead of
+        // the 2.4 ms it takes called back to back from Rust.
+        let outcome = py.detach(|| {
+            on_worker(|| {
+                keep_awake(|| {
+                    let bad = match slices {
+                        Some((lo, hi)) => arrays::copy_checked(lo, hi, &mut state.spare),
+                        None => arrays::first_invalid(&state.spare),
+                    };
+                    if let Some(i) = bad {
+                        return Err(arrays::invalid_box(i, &state.spare[i]));
+                    }
+                    state.seen.resize(n, false);
+                    if hinted {
+                        check_hint(state)?;
+                    }
+                    std::mem::swap(&mut state.boxes, &mut state.spare);
+                    let frame =
+                        Frame::new(&state.boxes).with_step(state.step).with_invalid_boxes(InvalidBoxes::OverlapNothing);
+                    let frame = if hinted { frame.with_moved(&state.moved) } else { frame };
+                    state.broadphase.find_pairs(&frame, &mut state.pairs);
+                    Ok(())
+                })
+            })
+        });
+        outcome.map_err(PyValueError::new_err)?;
         state.seen.fill(true);
         state.n = Some(n);
         state.step += 1;
@@ -197,7 +220,7 @@ impl PyBroadphase {
 
 /// The caller's motion hint, made safe to hand on: a body the broadphase has not seen yet is marked moved, and a
 /// seen body marked not moved must have kept its box bit for bit (the promise `Frame::with_moved` asks for).
-fn check_hint(state: &mut State) -> PyResult<()> {
+fn check_hint(state: &mut State) -> Result<(), String> {
     for (i, flag) in state.moved.iter_mut().enumerate() {
         if *flag {
             continue;
@@ -205,14 +228,14 @@ fn check_hint(state: &mut State) -> PyResult<()> {
         if !state.seen[i] {
             *flag = true;
         } else if !same_bits(&state.boxes[i], &state.spare[i]) {
-            return Err(PyValueError::new_err(format!(
+            return Err(format!(
                 "moved[{i}] is False but box {i} changed since the last call (min {:?} → {:?}, max {:?} → {:?}): \
                  mark every box that changed as moved",
                 state.boxes[i].min.to_array(),
                 state.spare[i].min.to_array(),
                 state.boxes[i].max.to_array(),
                 state.spare[i].max.to_array(),
-            )));
+            ));
         }
     }
     Ok(())
