@@ -1,7 +1,7 @@
 //! The engine-loop example (`examples/engine_loop.rs`) run for every registered algorithm: bodies with handles of
-//! their own, swap-removed and born every tenth frame (`on_resize`; every other time as many born as removed, so that only the
-//! map tells), three quarters at rest (the motion hint, which the octrees' static tree trusts), and every
-//! frame's pairs checked by the example against a double loop over the engine's bodies.
+//! their own, swap-removed and born every tenth frame (`on_resize`; every other time as many born as removed, so
+//! that only the map tells), three quarters at rest (the motion hint, which the octrees' static tree trusts), and
+//! every frame's pairs checked by the example against a double loop over the engine's bodies.
 
 #[path = "../examples/engine_loop.rs"]
 #[expect(dead_code, reason = "the example's `main` and report fields are for its command line")]
