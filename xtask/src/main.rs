@@ -13,6 +13,7 @@
 
 mod bench;
 mod fuzz;
+mod pyenv;
 mod record_rapier;
 mod soak;
 mod test;

@@ -1,7 +1,8 @@
 //! `cargo xtask test`: the one test command of the README and of `.ci/run`.
 //!
 //! 1. `cargo fmt --check`;
-//! 2. every workspace test, including the renderer's off-screen golden-image test (`collide-render`'s
+//! 2. every workspace test (the doctests among them: `collide-algorithms`' quick start; and its engine-loop
+//!    example, run by `collide-algorithms/tests/engine_loop.rs`), including the renderer's off-screen golden-image test (`collide-render`'s
 //!    `tests/golden.rs`), which runs on mesa's software rasterizer: `WGPU_BACKEND=gl` (llvmpipe through EGL,
 //!    no display needed) unless the caller chose a backend — and a missing adapter fails it, as under CI
 //!    (`COLLIDE_REQUIRE_GPU=1`). The fuzz targets (`fuzz_broadphases`, `fuzz_config`, `fuzz_cli`) are among these
@@ -9,10 +10,20 @@
 //! 3. the app's start test: the real window under Xvfb, 30 frames, then a clean exit. `xvfb-run` and
 //!    `xauth` are installed with apt-get when missing (CI runs as root on a clean Debian 12);
 //! 4. `cargo xtask bench --quick`: the bench's smoke run (pair sets checked against brute force, files written);
-//! 5. `cargo xtask soak --short`: every scenario for 2 000 steps at 10 000 bodies (container, energy, heap, spikes).
+//! 5. `cargo xtask soak --short`: every scenario for 2 000 steps at 10 000 bodies (container, energy, heap, spikes);
+//! 6. the documentation: `cargo doc --workspace --no-deps` with `RUSTDOCFLAGS="-D warnings"`, so a broken intra-doc
+//!    link, a bad HTML tag or a rustdoc crash fails CI (every library crate also denies `missing_docs`);
+//! 7. packaging: `cargo package` of every library crate under `crates/` ([`packaged_crates`]), each built from its
+//!    `.crate` file against its siblings' (`--workspace`-style local registry overlay), so that a crate that would
+//!    not build from what it ships — a file outside it, a dependency without a version — fails here;
+//! 8. the Python module (`pyenv.rs`): a virtual environment of its own, `pip install` of `crates/collide-py` with
+//!    maturin, and its pytest suite.
+//!
+//! Each step prints its duration, so that what a step costs CI can be read from the log.
 
 use crate::run_command;
 use std::process::Command;
+use std::time::Instant;
 
 /// Options of `cargo xtask test`.
 #[derive(Debug, clap::Args)]
@@ -32,13 +43,82 @@ pub fn run(args: &Args) -> Result<(), String> {
     }
     let backend = std::env::var("WGPU_BACKEND").unwrap_or_else(|_| "gl".to_owned());
     let gpu_env = gpu_env(&backend);
-    run_command("cargo", &["test", "--workspace", "--locked"], &gpu_env)?;
-    start_test(&gpu_env)?;
+    timed("workspace tests", || run_command("cargo", &["test", "--workspace", "--locked"], &gpu_env))?;
+    timed("start test", || start_test(&gpu_env))?;
     // The bench's smoke run: every algorithm's pairs against brute force on small sizes, and every output
     // file written (not timings: CI machines are shared).
-    run_command("cargo", &["xtask", "bench", "--quick"], &[])?;
-    run_command("cargo", &["xtask", "soak", "--short"], &[])?;
+    timed("bench --quick", || run_command("cargo", &["xtask", "bench", "--quick"], &[]))?;
+    timed("soak --short", || run_command("cargo", &["xtask", "soak", "--short"], &[]))?;
+    timed("docs", docs)?;
+    timed("packaging", packages)?;
+    timed("python", crate::pyenv::test)?;
     Ok(())
+}
+
+/// Run one step and say how long it took.
+fn timed(step: &str, f: impl FnOnce() -> Result<(), String>) -> Result<(), String> {
+    let start = Instant::now();
+    let result = f();
+    eprintln!("xtask test: {step} took {:.0} s", start.elapsed().as_secs_f64());
+    result
+}
+
+/// The documentation builds with every warning an error: broken links, bad HTML, a crash of rustdoc itself.
+fn docs() -> Result<(), String> {
+    run_command("cargo", &["doc", "--workspace", "--no-deps", "--locked"], &[("RUSTDOCFLAGS", "-D warnings")])
+}
+
+/// `cargo package` of every library crate, verified: each is unpacked and built from its `.crate` file, with its
+/// workspace siblings taken from their own `.crate` files (cargo ≥ 1.90 overlays them on crates.io as a local
+/// registry when several packages are packaged at once), so a crate that would not build from its package fails.
+///
+/// The verification builds in the workspace's target folder; `--config` gives it the workspace's `dev` profile
+/// (a packaged manifest carries no profile), so the external dependencies the workspace tests already built are
+/// reused and only the collide crates are compiled again. `--allow-dirty`: a developer's uncommitted work is
+/// packaged as it is (CI's clone is clean anyway).
+fn packages() -> Result<(), String> {
+    let crates = packaged_crates(&crate::root().join("crates"))?;
+    let mut args = vec![
+        "package",
+        "--allow-dirty",
+        "--config",
+        "profile.dev.opt-level=1",
+        "--config",
+        "profile.dev.package.\"*\".opt-level=2",
+    ];
+    for name in &crates {
+        args.extend(["--package", name.as_str()]);
+    }
+    run_command("cargo", &args, &[])
+}
+
+/// The library crates: every folder of `crates/` whose manifest does not say `publish = false` (the Python
+/// module, which is packaged for PyPI by maturin instead), by package name, sorted.
+fn packaged_crates(crates: &std::path::Path) -> Result<Vec<String>, String> {
+    let entries = std::fs::read_dir(crates).map_err(|e| format!("{}: {e}", crates.display()))?;
+    let mut names = Vec::new();
+    for entry in entries {
+        let manifest = entry.map_err(|e| format!("{}: {e}", crates.display()))?.path().join("Cargo.toml");
+        let Ok(text) = std::fs::read_to_string(&manifest) else { continue };
+        if let Some(name) = package_name(&text).filter(|_| publishable(&text)) {
+            names.push(name.to_owned());
+        }
+    }
+    names.sort();
+    if names.is_empty() {
+        return Err(format!("no library crate found under {}", crates.display()));
+    }
+    Ok(names)
+}
+
+/// The `name = "…"` of a manifest's `[package]` table (the first `name` key: `[package]` comes first).
+fn package_name(manifest: &str) -> Option<&str> {
+    manifest.lines().find_map(|line| line.strip_prefix("name = \"")?.strip_suffix('"'))
+}
+
+/// A manifest without `publish = false`.
+fn publishable(manifest: &str) -> bool {
+    !manifest.lines().any(|line| line.replace(' ', "") == "publish=false")
 }
 
 /// The environment of the GPU tests: the backend, and `COLLIDE_REQUIRE_GPU`. Those tests skip (and pass) when no

@@ -8,7 +8,7 @@ fn names_are_unique_kebab_case_and_build_what_they_say() {
         assert!(d.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'), "{}", d.name);
         assert_eq!(d.build_default().name(), d.name, "descriptor and implementation disagree");
         for p in d.params {
-            if let collide_broadphase::ParamKind::Number { default, min, max, .. } = p.kind {
+            if let ParamKind::Number { default, min, max, .. } = p.kind {
                 assert!(min <= default && default <= max, "{}.{} default out of range", d.name, p.name);
             }
         }
@@ -54,7 +54,7 @@ fn auto_takes_every_candidate_but_the_oracle_pair_counting_and_itself() {
     let expected: Vec<_> = names().filter(|n| !["brute", "pair-count", "auto"].contains(n)).collect();
     assert_eq!(selector.candidate_names(), expected);
     let list = ["sap".to_owned(), "mbp".to_owned()];
-    let given = [("candidates", collide_broadphase::ParamInput::List(&list))];
+    let given = [("candidates", ParamInput::List(&list))];
     let params = Params::from_input(auto.params, given, ALGORITHMS).unwrap();
     assert_eq!(collide_selector::Selector::from_params(ALGORITHMS, &params).candidate_names(), ["sap", "mbp"]);
 }
@@ -83,4 +83,36 @@ fn the_prior_fits_every_candidate_with_the_registry_defaults() {
 fn unknown_names_answer_with_the_list() {
     let e = find("octtree").unwrap_err();
     assert!(e.to_string().starts_with("unknown algorithm `octtree`; valid algorithms: brute"), "{e}");
+}
+
+/// `build` is the registry's one door from a name and user values to a broadphase: what it builds answers like
+/// brute force, and what it refuses is named in one line.
+#[test]
+fn build_checks_names_and_parameters_and_says_what_is_wrong() {
+    let boxes: Vec<Aabb> = (0..200)
+        .map(|i| {
+            Aabb::from_center_half_extents(
+                Vec3::new((i % 17) as f32 * 0.7, (i / 17) as f32 * 0.9, 0.0),
+                Vec3::splat(0.4),
+            )
+        })
+        .collect();
+    let mut expected = PairList::new();
+    collide_broadphase::reference_pairs(&boxes, &mut expected);
+    expected.sort();
+    assert!(expected.len() > 100, "the scene must have pairs for the comparison to mean something");
+    let mut bp = build("octree-dup", [("max_leaf", ParamInput::Number(4.0))]).unwrap();
+    let mut pairs = PairList::new();
+    bp.find_pairs(&Frame::new(&boxes), &mut pairs);
+    pairs.sort();
+    assert_eq!(pairs, expected);
+    let error =
+        |name: &str, given: &[(&str, ParamInput<'_>)]| build(name, given.iter().copied()).err().unwrap().to_string();
+    assert!(error("octtree", &[]).starts_with("unknown algorithm `octtree`; valid algorithms: brute, "));
+    assert_eq!(
+        error("octree-dup", &[("max_leaf", ParamInput::Number(0.5))]),
+        "octree-dup: `max_leaf` = 0.5 is out of range: expected a whole number in 1..=1024"
+    );
+    assert!(error("sap", &[("leaf", ParamInput::Number(1.0))]).starts_with("sap: unknown parameter `leaf`; valid"));
+    assert!(error("auto", &[("candidates", ParamInput::Text("sap,nope"))]).contains("`nope` is not a candidate"));
 }

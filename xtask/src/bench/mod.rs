@@ -29,6 +29,8 @@
 //! - [`side_by_side`]: a few broadphases and their variants (trees against parry, kd against the octrees, the
 //!   grids, the octrees at rest, sweep-and-prune's regions) interleaved frame by frame on the same recorded frames,
 //!   their ratios to a reference.
+//! - [`python`]: collide's Python module against `scipy.spatial.cKDTree`, and against the same algorithm called
+//!   from Rust, on the same spheres (the module is built into a virtual environment of xtask's own).
 //!
 //! Algorithms come from `collide_algorithms::ALGORITHMS` at run time: a row added there joins every study it fits
 //! (the octree studies take the rows with octree parameters, the SAP studies the `sap` family).
@@ -51,6 +53,7 @@ mod peers;
 mod pinned_cache;
 mod plot;
 mod progress;
+mod python;
 mod reference;
 mod reorder;
 mod replay;
@@ -83,8 +86,8 @@ pub struct Args {
     #[arg(long)]
     quick: bool,
     /// Run only these studies (repeat the flag or separate with commas); default: all.
-    /// Studies: off, scaling, scaling-step, reorder, peers, cluster, octree-params, sap-speed, sap-feedback, calibrate,
-    /// selector, selector-trace, replay, narrowphase, side-by-side.
+    /// Studies: off, scaling, scaling-step, reorder, peers, cluster, octree-params, sap-speed, sap-feedback,
+    /// calibrate, selector, selector-trace, replay, narrowphase, side-by-side, python.
     #[arg(long = "study", alias = "suite", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
     studies: Vec<String>,
     /// Output folder; default `bench-results/<machine>/`.
@@ -160,6 +163,7 @@ pub const STUDIES: &[&str] = &[
     "replay",
     "narrowphase",
     "side-by-side",
+    "python",
 ];
 
 /// What every study gets: sizes and limits for this mode, the output folder, progress, collected results.
@@ -340,6 +344,7 @@ fn run_studies(ctx: &mut Ctx, studies: &[&'static str]) -> Result<(), String> {
             "replay" => replay::replay(ctx)?,
             "narrowphase" => narrowphase::narrowphase(ctx)?,
             "side-by-side" => side_by_side::side_by_side(ctx)?,
+            "python" => python::python(ctx)?,
             other => unreachable!("`{other}` was checked against STUDIES"),
         }
         ctx.progress.clear();

@@ -1,0 +1,80 @@
+"""One round of the bench's `python` study (xtask/src/bench/python.rs starts it; not for people).
+
+    python python_study.py FILE.aabbs WARM OUT.tsv NAME...
+
+Reads every frame of FILE (a scene of equal spheres: the boxes are cubes of side 2r), then times per frame,
+around the call alone, on the same arrays:
+- collide.Broadphase(NAME).find_pairs(mins, maxs) for each NAME (a fresh broadphase fed every frame in order);
+- `ckdtree-spheres`: scipy.spatial.cKDTree(centres).query_pairs(2r) — the sphere pairs, what a Python user runs;
+- `ckdtree-boxes`: the same with radius 2r·√3, filtered to the pairs whose boxes overlap: the exact box pairs,
+  collide's answer.
+The first WARM frames are run but not timed. Every frame's collide pairs are checked against `ckdtree-boxes`
+(an independent answer), outside the timing. Writes one line per contender and timed frame to OUT:
+`contender <TAB> frame <TAB> ms <TAB> pairs <TAB> check` (check: `ok` or what differs).
+"""
+
+import sys
+import time
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+import collide
+
+
+def box_pairs_through_ckdtree(centres, mins, maxs, r):
+    tree = cKDTree(centres)
+    candidates = tree.query_pairs(2.0 * r * np.sqrt(3.0) * (1.0 + 1e-6), output_type="ndarray")
+    i, j = candidates[:, 0], candidates[:, 1]
+    keep = np.all((mins[i] <= maxs[j]) & (maxs[i] >= mins[j]), axis=1)
+    return candidates[keep]
+
+
+def sphere_pairs_through_ckdtree(centres, r):
+    return cKDTree(centres).query_pairs(2.0 * r, output_type="ndarray")
+
+
+def sorted_pairs(pairs):
+    pairs = np.sort(np.asarray(pairs, dtype=np.int64).reshape(-1, 2), axis=1)
+    return pairs[np.lexsort((pairs[:, 1], pairs[:, 0]))]
+
+
+def main():
+    path, warm, out_path, names = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4:]
+    frames = list(collide.read_aabbs(path))
+    half = (frames[0][1] - frames[0][0]) / 2.0
+    r = float(half[0, 0])
+    if not np.allclose(half, r, rtol=1e-5):
+        sys.exit(f"{path}: the boxes are not cubes of one size: not a scene of equal spheres")
+    centres = [((mins + maxs) / 2.0).astype(np.float64) for mins, maxs in frames]
+    lines = []
+    exact = []
+    for f, (mins, maxs) in enumerate(frames):
+        t = time.perf_counter()
+        pairs = box_pairs_through_ckdtree(centres[f], mins, maxs, r)
+        ms = (time.perf_counter() - t) * 1e3
+        exact.append(sorted_pairs(pairs))
+        if f >= warm:
+            lines.append(f"ckdtree-boxes\t{f}\t{ms:.6f}\t{len(pairs)}\tok")
+    for f in range(len(frames)):
+        t = time.perf_counter()
+        pairs = sphere_pairs_through_ckdtree(centres[f], r)
+        ms = (time.perf_counter() - t) * 1e3
+        if f >= warm:
+            lines.append(f"ckdtree-spheres\t{f}\t{ms:.6f}\t{len(pairs)}\tok")
+    for name in names:
+        bp = collide.Broadphase(name)
+        for f, (mins, maxs) in enumerate(frames):
+            t = time.perf_counter()
+            pairs = bp.find_pairs(mins, maxs)
+            ms = (time.perf_counter() - t) * 1e3
+            got = sorted_pairs(pairs)
+            check = "ok" if np.array_equal(got, exact[f]) else f"MISMATCH {len(got)} pairs, the exact set has {len(exact[f])}"
+            if f >= warm or check != "ok":
+                lines.append(f"{name}\t{f}\t{ms:.6f}\t{len(pairs)}\t{check}")
+    with open(out_path, "w") as out:
+        out.write("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,347 @@
+//! `python`: collide from Python against `scipy.spatial.cKDTree`, and against the same algorithm called from Rust.
+//!
+//! Researchers who compare broadphases mostly work in Python, where `cKDTree.query_pairs` is what they run for
+//! spheres. This study times what they would get from collide's Python module (`crates/collide-py`) on the
+//! `uniform` scene's spheres (radius 0.5, 2% volume fraction) at 10⁴ and 10⁵ bodies:
+//!
+//! 1. A driver simulation records [`FRAMES`] frames after a warm-up and writes them as a `.aabbs` file (into the
+//!    target folder), which both sides read: the very same boxes, bit for bit.
+//! 2. From Rust, every candidate of `auto` (every registered algorithm but `brute` and `pair-count`) plays the
+//!    frames; the fastest is the study's *best pinned* algorithm at that size.
+//! 3. [`ROUNDS`] rounds, each (in turn which side first): `auto` and the best from Rust (a fresh broadphase each, frames in order, the first
+//!    [`WARM`] not timed, `find_pairs` timed alone, on one of rayon's threads), then a fresh Python process
+//!    (`crates/collide-py/bench/python_study.py`, in the virtual environment of `pyenv.rs`, with scipy) timing
+//!    `collide.Broadphase("auto")` and the best on the same frames, `cKDTree.query_pairs(2r)` (the sphere pairs),
+//!    and `cKDTree` at radius 2r·√3 filtered to the box pairs (collide's exact answer). Every frame of collide's
+//!    answer from Python is compared with that filtered set.
+//! 4. Per contender the median over rounds of its mean frame time; the ratios: cKDTree over collide from Python
+//!    (issue 33's targets: ≥ 15× at 10⁵, ≥ 10× at 10⁴) and collide from Python over collide from Rust (≤ 1.15×).
+//!
+//! Rows: `python.csv` (one per size × contender × round), the report's section with both ratios per size. Run it
+//! alone into its own folder: `cargo xtask bench --study python --out bench-results/<machine>/python`.
+//!
+//! # Complexity
+//!
+//! Per size: the driver's warm-up and frames, every candidate's frames once, and per round two Rust plays and one
+//! Python process (numpy and scipy imports, the file read, three cKDTree plays and two collide plays).
+
+use super::Ctx;
+use super::measure;
+use super::report::{self, Section};
+use collide_algorithms::{Aabb, Frame, PairList, Params};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Frames recorded per size, and the first of them that are run but not timed.
+const FRAMES: usize = 40;
+const WARM: usize = 5;
+/// Rounds (Rust and a Python process, in turn which first) per size: the machine is shared, so each figure is a
+/// median of rounds.
+const ROUNDS: usize = 5;
+
+/// The sizes, frames, warm frames and rounds of this mode.
+fn plan(quick: bool) -> (Vec<usize>, usize, usize, usize) {
+    if quick { (vec![2000], 6, 2, 1) } else { (vec![10_000, 100_000], FRAMES, WARM, ROUNDS) }
+}
+
+/// One contender's timed frames in one round.
+#[derive(Clone, Debug)]
+struct Timing {
+    contender: String,
+    /// `python` or `rust`.
+    side: &'static str,
+    round: usize,
+    ms: Vec<f64>,
+    pairs: u64,
+    check: String,
+}
+
+impl Timing {
+    fn mean(&self) -> f64 {
+        self.ms.iter().sum::<f64>() / self.ms.len().max(1) as f64
+    }
+
+    /// The median frame (nearest rank): a frame the shared machine took away does not move it.
+    fn p50(&self) -> f64 {
+        let mut sorted = self.ms.clone();
+        sorted.sort_by(f64::total_cmp);
+        sorted.get(sorted.len() / 2).copied().unwrap_or(f64::NAN)
+    }
+}
+
+/// Run the study.
+pub fn python(ctx: &mut Ctx) -> Result<(), String> {
+    let (sizes, frames, warm, rounds) = plan(ctx.quick);
+    let venv = crate::pyenv::ensure_venv(&["scipy>=1.11"])?;
+    let script = crate::pyenv::crate_dir().join("bench").join("python_study.py");
+    let dir = crate::pyenv::target_dir().join("bench-python");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let mut all = Vec::new();
+    let mut body = String::new();
+    for &n in &sizes {
+        let (boxes, file) = record(n, frames, &dir)?;
+        let best = best_pinned(&boxes, warm)?;
+        let load = load_average();
+        let mut timings = Vec::new();
+        for round in 0..rounds {
+            // Odd rounds start with Python: neither side always runs right after the other's cache traffic.
+            if round % 2 == 1 {
+                timings.extend(python_round(&venv, &script, &file, warm, round, &["auto", &best])?);
+            }
+            for name in ["auto", best.as_str()] {
+                timings.push(rust_round(name, &boxes, warm, round)?);
+            }
+            if round % 2 == 0 {
+                timings.extend(python_round(&venv, &script, &file, warm, round, &["auto", &best])?);
+            }
+        }
+        for t in timings.iter().filter(|t| t.check != "ok") {
+            ctx.mismatches.push(format!("python n={n} {} ({}) round {}: {}", t.contender, t.side, t.round, t.check));
+        }
+        body.push_str(&size_section(n, &best, &timings, &load));
+        all.extend(timings.into_iter().map(|t| (n, t)));
+    }
+    write_csv(ctx, &all)?;
+    ctx.sections.push(Section { title: "python: collide from Python, cKDTree, and Rust".into(), body });
+    Ok(())
+}
+
+/// Record the `uniform` scene at `n` bodies: the boxes of `frames` frames after a warm-up, and the same frames as
+/// a `.aabbs` file in `dir`.
+fn record(n: usize, frames: usize, dir: &Path) -> Result<(Vec<Vec<Aabb>>, PathBuf), String> {
+    let driver = collide_algorithms::find("grid").map_err(|e| e.to_string())?;
+    let cfg = measure::config("uniform", n, None, driver, &Params::defaults(driver.params), false);
+    let mut sim = measure::simulation(&cfg)?;
+    for _ in 0..10 {
+        sim.step(collide_timing::FRAME_60HZ);
+    }
+    let file = dir.join(format!("uniform-{n}.aabbs"));
+    let world = Aabb::from_points(sim.aabbs().iter().flat_map(|b| [b.min, b.max]));
+    let mut writer =
+        collide_aabbs::Writer::create(&file, "collide uniform", "Spheres", n, world).map_err(|e| e.to_string())?;
+    let mut boxes = Vec::with_capacity(frames);
+    for _ in 0..frames {
+        sim.step(collide_timing::FRAME_60HZ);
+        writer.write_frame(sim.aabbs()).map_err(|e| e.to_string())?;
+        boxes.push(sim.aabbs().to_vec());
+    }
+    writer.finish().map_err(|e| e.to_string())?;
+    Ok((boxes, file))
+}
+
+/// The fastest of `auto`'s candidates from Rust on these frames (mean of the timed frames, one play each).
+fn best_pinned(boxes: &[Vec<Aabb>], warm: usize) -> Result<String, String> {
+    let mut best: Option<(f64, &str)> = None;
+    for name in collide_algorithms::names().filter(|n| !["brute", "pair-count", "auto"].contains(n)) {
+        let mean = rust_round(name, boxes, warm, 0)?.mean();
+        if best.is_none_or(|(b, _)| mean < b) {
+            best = Some((mean, name));
+        }
+    }
+    best.map(|(_, name)| name.to_owned()).ok_or_else(|| "no candidate to time".to_owned())
+}
+
+/// `name` from Rust: a fresh broadphase fed every frame in order, the frames after `warm` timed around
+/// `find_pairs` alone (the study runs on one of rayon's threads, as `collide_algorithms::on_worker` asks).
+fn rust_round(name: &str, boxes: &[Vec<Aabb>], warm: usize, round: usize) -> Result<Timing, String> {
+    let mut broadphase = collide_algorithms::build_default(name).map_err(|e| e.to_string())?;
+    let mut pairs = PairList::new();
+    let mut timing =
+        Timing { contender: name.to_owned(), side: "rust", round, ms: Vec::new(), pairs: 0, check: "ok".into() };
+    for (f, frame) in boxes.iter().enumerate() {
+        let start = Instant::now();
+        broadphase.find_pairs(&Frame::new(frame).with_step(f as u64), &mut pairs);
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        if f >= warm {
+            timing.ms.push(ms);
+            timing.pairs += pairs.len() as u64;
+        }
+    }
+    Ok(timing)
+}
+
+/// One fresh Python process timing collide (`names`) and cKDTree on `file`.
+fn python_round(
+    venv: &Path,
+    script: &Path,
+    file: &Path,
+    warm: usize,
+    round: usize,
+    names: &[&str],
+) -> Result<Vec<Timing>, String> {
+    let out = file.with_extension(format!("round{round}.tsv"));
+    let python = crate::pyenv::python_in(venv);
+    let env = crate::pyenv::venv_env(venv);
+    let status = std::process::Command::new(&python)
+        .arg(script)
+        .arg(file)
+        .arg(warm.to_string())
+        .arg(&out)
+        .args(names)
+        .envs(env.iter().map(|(k, v)| (k, v.as_str())))
+        .status()
+        .map_err(|e| format!("cannot start {}: {e}", python.display()))?;
+    if !status.success() {
+        return Err(format!("the python study's script failed on {} ({status})", file.display()));
+    }
+    let text = std::fs::read_to_string(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
+    parse_round(&text, round)
+}
+
+/// The script's lines (`contender, frame, ms, pairs, check`) as one [`Timing`] per contender, in order of first
+/// appearance.
+fn parse_round(text: &str, round: usize) -> Result<Vec<Timing>, String> {
+    let mut timings: Vec<Timing> = Vec::new();
+    for line in text.lines().filter(|l| !l.is_empty()) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [contender, _frame, ms, pairs, check] = fields[..] else {
+            return Err(format!("python study: a line with {} fields: `{line}`", fields.len()));
+        };
+        let ms: f64 = ms.parse().map_err(|_| format!("python study: bad time in `{line}`"))?;
+        let pairs: u64 = pairs.parse().map_err(|_| format!("python study: bad pair count in `{line}`"))?;
+        let position = timings.iter().position(|t| t.contender == contender);
+        let timing = if let Some(i) = position {
+            &mut timings[i]
+        } else {
+            let side = "python";
+            timings.push(Timing {
+                contender: contender.to_owned(),
+                side,
+                round,
+                ms: Vec::new(),
+                pairs: 0,
+                check: "ok".into(),
+            });
+            timings.last_mut().expect("just pushed")
+        };
+        timing.ms.push(ms);
+        timing.pairs += pairs;
+        if check != "ok" {
+            timing.check = check.to_owned();
+        }
+    }
+    Ok(timings)
+}
+
+/// The 1-, 5- and 15-minute load averages (the machine is shared: every figure is reported beside its load).
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+/// The median over rounds of `contender`'s mean frame time on `side`.
+fn median_mean(timings: &[Timing], contender: &str, side: &str) -> Option<f64> {
+    median_of(timings, contender, side, Timing::mean)
+}
+
+/// The median over rounds of `stat` of `contender`'s frames on `side`.
+fn median_of(timings: &[Timing], contender: &str, side: &str, stat: fn(&Timing) -> f64) -> Option<f64> {
+    let mut values: Vec<f64> =
+        timings.iter().filter(|t| t.contender == contender && t.side == side).map(stat).collect();
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied()
+}
+
+/// The report's part for one size: each contender's time, the two ratios per collide contender, the targets.
+fn size_section(n: usize, best: &str, timings: &[Timing], load: &str) -> String {
+    let mut s = String::new();
+    let (speedup_target, ratio_target) = (if n >= 100_000 { 15.0 } else { 10.0 }, 1.15);
+    let _ = writeln!(
+        s,
+        "Targets (issue 33): collide from Python ≥ 15× faster than `cKDTree.query_pairs(2r)` at 10⁵ bodies and ≥ 10× \
+         at 10⁴, and within 1.15× of the same algorithm from Rust at 10⁵; judged on the means.\n"
+    );
+    let _ = writeln!(
+        s,
+        "### {} bodies (`uniform`, radius 0.5; best pinned from Rust: `{best}`; load before the size: {load})\n",
+        report::count(n)
+    );
+    let spheres = median_mean(timings, "ckdtree-spheres", "python");
+    let boxes = median_mean(timings, "ckdtree-boxes", "python");
+    let mut rows = Vec::new();
+    for (label, contender, side) in [
+        ("cKDTree.query_pairs(2r), sphere pairs", "ckdtree-spheres", "python"),
+        ("cKDTree at 2r·√3, filtered to box pairs", "ckdtree-boxes", "python"),
+    ] {
+        let ms = median_mean(timings, contender, side);
+        let p50 = median_of(timings, contender, side, Timing::p50);
+        rows.push(vec![
+            label.to_owned(),
+            ms.map_or("-".into(), report::ms),
+            p50.map_or("-".into(), report::ms),
+            "-".into(),
+            "-".into(),
+            "-".into(),
+        ]);
+    }
+    for name in ["auto", best] {
+        let py = median_mean(timings, name, "python");
+        let rust = median_mean(timings, name, "rust");
+        let (py50, rust50) =
+            (median_of(timings, name, "python", Timing::p50), median_of(timings, name, "rust", Timing::p50));
+        let ratio = |a: Option<f64>, b: Option<f64>| a.zip(b).map(|(a, b)| a / b);
+        let speedup = ratio(spheres, py);
+        let over_rust = ratio(py, rust);
+        let mark = |ok: bool| if ok { "met" } else { "**not met**" };
+        rows.push(vec![
+            format!("collide `{name}` from Python"),
+            py.map_or("-".into(), report::ms),
+            py50.map_or("-".into(), report::ms),
+            speedup.map_or("-".into(), |v| format!("{v:.1}× ({} ≥ {speedup_target}×)", mark(v >= speedup_target))),
+            ratio(boxes, py).map_or("-".into(), |v| format!("{v:.1}×")),
+            over_rust.map_or("-".into(), |v| {
+                let p50 = ratio(py50, rust50).map_or("-".into(), |r| format!("{r:.3}"));
+                format!("{v:.3} ({} ≤ {ratio_target}); median frames {p50}", mark(v <= ratio_target))
+            }),
+        ]);
+        rows.push(vec![
+            format!("collide `{name}` from Rust"),
+            rust.map_or("-".into(), report::ms),
+            rust50.map_or("-".into(), report::ms),
+            "-".into(),
+            "-".into(),
+            "-".into(),
+        ]);
+    }
+    s.push_str(&report::table(
+        &[
+            "contender",
+            "mean ms per frame (median of rounds)",
+            "cKDTree spheres ÷ this",
+            "cKDTree boxes ÷ this",
+            "Python ÷ Rust",
+        ],
+        rows,
+    ));
+    s.push('\n');
+    s
+}
+
+/// `python.csv`: one row per size × contender × side × round.
+fn write_csv(ctx: &mut Ctx, all: &[(usize, Timing)]) -> Result<(), String> {
+    let mut text = String::from("n,contender,side,round,frames,mean_ms,p50_ms,max_ms,pairs_per_frame,check\n");
+    for (n, t) in all {
+        let mut sorted = t.ms.clone();
+        sorted.sort_by(f64::total_cmp);
+        let p50 = sorted.get(sorted.len() / 2).copied().unwrap_or(f64::NAN);
+        let max = sorted.last().copied().unwrap_or(f64::NAN);
+        let _ = writeln!(
+            text,
+            "{n},{},{},{},{},{:.4},{p50:.4},{max:.4},{:.1},{}",
+            t.contender,
+            t.side,
+            t.round,
+            t.ms.len(),
+            t.mean(),
+            t.pairs as f64 / t.ms.len().max(1) as f64,
+            t.check
+        );
+    }
+    ctx.write_text("python.csv", &text)
+}
+
+#[cfg(test)]
+mod tests;
