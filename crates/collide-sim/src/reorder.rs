@@ -220,8 +220,7 @@ impl Gather<'_> {
     /// Gather `column` through `scratch`, its entries seen as `W`, words of the same size (`[u32; k]`).
     fn column<W: bytemuck::Pod + Send + Sync, T: bytemuck::Pod>(&self, column: &mut [T], scratch: &mut [u32]) {
         let column: &mut [W] = bytemuck::cast_slice_mut(column);
-        let n = column.len();
-        let words = n * size_of::<W>() / 4;
+        let words = size_of_val(column) / 4;
         let scratch: &mut [W] = bytemuck::cast_slice_mut(&mut scratch[..words]);
         let source: &[W] = column;
         if self.parallel {

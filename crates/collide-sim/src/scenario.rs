@@ -536,7 +536,7 @@ fn tour_script(step: u64, setup: &Setup, rng: &mut Rng, bodies: &mut Bodies) {
         s if s == 5 * p => {
             for i in 0..bodies.len() {
                 // Every tenth body by id: the same bodies whether or not the step reordered them.
-                if bodies.id[i] % 10 == 0 {
+                if bodies.id[i].is_multiple_of(10) {
                     bodies.set_radius(i, bodies.radius[i] * MIXED_FACTOR);
                 }
                 bodies.velocity[i] = rng.unit_vector() * speed;
