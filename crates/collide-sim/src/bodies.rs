@@ -23,7 +23,7 @@ pub struct Bodies {
     pub inv_mass: Vec<f32>,
     /// The step of the body's last contact (`u64::MAX`: never), for the renderer's collision flash.
     pub last_contact: Vec<u64>,
-    /// Each body's id: its place in spawn order, dense (`0..n`). A spatial reorder ([`crate::reorder`]) moves
+    /// Each body's id: its place in spawn order, dense (`0..n`). A spatial reorder ([`crate::Reorder`]) moves
     /// bodies between indices and their ids with them; what a user sees goes by id (the state hash, recordings,
     /// the app's colours and flashes). Removing bodies renumbers the later ids down, as it shifts a recording's
     /// boxes. Without reordering, `id[i] == i`.
@@ -336,8 +336,8 @@ impl Bodies {
     }
 
     /// Put body `order[j]` at index `j`, for every column (a permutation: `order` holds each index once).
-    /// Allocates new columns: the spawn's first sort, from random order, is a gather (the step's reorders permute
-    /// in place, see [`crate::reorder`]).
+    /// Allocates new columns: the spawn's first sort is done so (the step's reorders gather through the step's box
+    /// buffer instead and allocate nothing, see [`crate::Reorder`]).
     pub fn gather(&mut self, order: &[u32]) {
         fn gathered<T: Copy>(column: &mut Vec<T>, order: &[u32]) {
             *column = order.iter().map(|&o| column[o as usize]).collect();

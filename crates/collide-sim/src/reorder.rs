@@ -64,7 +64,7 @@ impl Reorder {
         Self { every, container: *container, words: Vec::new(), cells: Vec::new() }
     }
 
-    /// Bits per axis of the cells for `n` bodies: `2^(3b)` cells of 8–64 bodies, between 1 and [`MAX_BITS`].
+    /// Bits per axis of the cells for `n` bodies: `2^(3b)` cells of 8–64 bodies, between 1 and 7.
     #[must_use]
     pub fn bits(n: usize) -> u32 {
         let cells = (n / BODIES_PER_CELL).max(1);

@@ -306,7 +306,7 @@ impl Simulation {
         }
     }
 
-    /// Sort the bodies into spatial order ([`crate::reorder`]) and tell the broadphase the permutation. The
+    /// Sort the bodies into spatial order ([`crate::Reorder`]) and tell the broadphase the permutation. The
     /// reorder gathers the columns through the box buffer, which the step rebuilds next: the motion hint then
     /// marks every body moved, as after any resize.
     fn reorder(&mut self) {
