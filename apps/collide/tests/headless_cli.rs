@@ -67,7 +67,7 @@ fn a_good_run_prints_the_summary_and_writes_the_csv() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     for line in
-        ["steps      12", "step ms    mean", "broadphase mean", "phases ms  integrate", "pairs      mean", "hash "]
+        ["steps      12", "step ms    mean", "broadphase mean", "phases ms  reorder", "pairs      mean", "hash "]
     {
         assert!(stdout.contains(line), "summary lacks `{line}`:\n{stdout}");
     }
