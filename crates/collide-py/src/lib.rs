@@ -1,10 +1,10 @@
 //! collide for Python: the extension module `collide._collide`, which the pure-Python package `collide`
 //! (`python/collide/__init__.py`) re-exports.
 //!
-//! - [`algorithms`] and [`describe`]: the registry's names, and one algorithm's summary and parameters;
-//! - [`broadphase::PyBroadphase`] (`collide.Broadphase(name="auto", **params)`): a broadphase that keeps its state
+//! - `algorithms` and `describe`: the registry's names, and one algorithm's summary and parameters;
+//! - `broadphase::PyBroadphase` (`collide.Broadphase(name="auto", **params)`): a broadphase that keeps its state
 //!   between calls, fed `(n, 3)` float32 arrays of box corners, answering an `(m, 2)` uint32 array of pairs;
-//! - [`aabbs::read_aabbs`] (`collide.read_aabbs(path)`): Broadmark's `.aabbs` files, a header and a frame iterator.
+//! - `aabbs::read_aabbs` (`collide.read_aabbs(path)`): Broadmark's `.aabbs` files, a header and a frame iterator.
 //!
 //! Everything a user passes is checked before it reaches a broadphase (`arrays.rs`): a wrong shape or dtype, a NaN
 //! or infinite coordinate, `min > max`, a body count that changes without `resize`, a motion hint that promises a
