@@ -10,6 +10,7 @@
 
 use super::Ctx;
 use super::report::{self, Section};
+use super::step::load_average;
 use collide_sim::{Phase, Plan, Simulation, StepRecord};
 use std::fmt::Write as _;
 use std::time::Instant;
@@ -132,13 +133,6 @@ fn measure(ctx: &Ctx, n: usize, algorithm: &'static str, every: u32) -> Point {
     }
     let outcome = Ok([RunStats::of(sims[0].records()), RunStats::of(sims[1].records())]);
     Point { n, algorithm, outcome, frames, load }
-}
-
-fn load_average() -> f64 {
-    std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .and_then(|s| s.split_whitespace().next().and_then(|x| x.parse().ok()))
-        .unwrap_or(f64::NAN)
 }
 
 /// One row per size, algorithm and run: every phase's mean, the step, its median, the reorder's worst step.

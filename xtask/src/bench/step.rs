@@ -121,7 +121,8 @@ fn efficiency(p: &Point, k: usize) -> f64 {
     p.mean[0][k] / (2.0 * p.mean[1][k])
 }
 
-fn load_average() -> f64 {
+/// The 1-minute load average (NaN where `/proc/loadavg` cannot be read).
+pub(super) fn load_average() -> f64 {
     std::fs::read_to_string("/proc/loadavg")
         .ok()
         .and_then(|s| s.split_whitespace().next().and_then(|x| x.parse().ok()))
