@@ -135,6 +135,11 @@ pub struct Args {
     /// measuring (to refit after a change of the model, without the half hour of runs).
     #[arg(long, value_name = "FILE")]
     calibration_csv: Option<PathBuf>,
+    /// With the `replay` and `peers` studies: only these contenders (ours by registry name, peers such as
+    /// `parry-bvh-refit`; repeat or separate with commas); default every one. An unknown name is an error that
+    /// lists the valid ones.
+    #[arg(long = "only", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
+    only: Vec<String>,
 }
 
 /// A body count: `10000`, `10k`, `1M`.
@@ -196,12 +201,20 @@ pub struct Ctx {
     pub selector_reuse_pinned: bool,
     /// `--calibration-csv`.
     pub calibration_csv: Option<PathBuf>,
+    /// `--only`: the contenders the replay and peers studies run (empty: all of them).
+    pub only: Vec<String>,
     /// Runs that failed (a child process that crashed, say), each one line; any fails the command after the
     /// files are written.
     pub failures: Vec<String>,
 }
 
 impl Ctx {
+    /// `true` when `--only` lets the replay and peers studies run contender `name`.
+    #[must_use]
+    pub fn runs(&self, name: &str) -> bool {
+        self.only.is_empty() || self.only.iter().any(|o| o == name)
+    }
+
     /// Body counts of the scaling-style studies.
     #[must_use]
     pub fn sizes(&self) -> Vec<usize> {
@@ -268,6 +281,9 @@ pub fn run(args: &Args) -> Result<(), String> {
         // A bad scene name or size stops the bench before anything is measured.
         selector_scenes::plan(&selector)?;
     }
+    if let Some(bad) = args.only.iter().find(|n| !contenders::names().contains(n)) {
+        return Err(format!("--only: no contender `{bad}`; valid: {}", contenders::names().join(", ")));
+    }
     let machine = machine::Machine::detect(args.machine.as_deref());
     let out = match &args.out {
         Some(dir) => dir.clone(),
@@ -299,6 +315,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         selector,
         selector_reuse_pinned: args.reuse_pinned,
         calibration_csv: args.calibration_csv.clone(),
+        only: args.only.clone(),
         failures: Vec::new(),
     };
     // Every study runs on one of rayon's threads, as the app's steps do: measured from a thread outside the pool,

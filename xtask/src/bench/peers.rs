@@ -106,13 +106,13 @@ fn point_budget(ctx: &Ctx) -> Duration {
 /// Every contender at body count `n`: ours from the registry (brute force only up to the limit), then the peers.
 fn contenders(ctx: &Ctx, n: usize) -> Vec<Box<dyn Contender>> {
     let mut out: Vec<Box<dyn Contender>> = Vec::new();
-    for a in ALGORITHMS {
+    for a in ALGORITHMS.iter().filter(|a| ctx.runs(a.name)) {
         if a.name == "brute" && n > ctx.limits.brute_max {
             continue;
         }
         out.push(Box::new(Ours::new(a)));
     }
-    out.extend(contenders::peers());
+    out.extend(contenders::peers().into_iter().filter(|p| ctx.runs(&p.name())));
     out
 }
 
@@ -156,7 +156,7 @@ fn record(ctx: &Ctx, scene: &str, n: usize, frames: usize) -> Result<Recording, 
 
 /// The peers study.
 pub fn peers(ctx: &mut Ctx) -> Result<(), String> {
-    let names = contenders::names();
+    let names: Vec<String> = contenders::names().into_iter().filter(|n| ctx.runs(n)).collect();
     let scenes: Vec<&str> = SCENES.iter().copied().chain([FAR]).collect();
     let points: usize = scenes.iter().map(|s| sizes(ctx.quick, s).len()).sum();
     ctx.progress.plan(points * names.len());

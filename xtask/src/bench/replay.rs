@@ -131,7 +131,7 @@ pub fn replay(ctx: &mut Ctx) -> Result<(), String> {
             return Ok(());
         }
     };
-    let names = contenders::names();
+    let names: Vec<String> = contenders::names().into_iter().filter(|n| ctx.runs(n)).collect();
     ctx.progress.plan(files.len() * names.len());
     let mut results = Vec::new();
     for path in &files {
@@ -147,7 +147,8 @@ fn play_all(ctx: &mut Ctx, scene: &Scene) -> Result<Vec<Play>, String> {
     let n = scene.header.n as usize;
     let budgets = Budgets::of(ctx.quick);
     let mut plays = Vec::new();
-    for a in ALGORITHMS {
+    let ours: Vec<_> = ALGORITHMS.iter().filter(|a| ctx.runs(a.name)).collect();
+    for a in ours {
         if a.name == "brute" && n > ctx.limits.brute_max {
             let status = format!("skipped: brute force runs only up to {} boxes", ctx.limits.brute_max);
             plays.push(Play::skipped(a.name, status));
@@ -158,7 +159,8 @@ fn play_all(ctx: &mut Ctx, scene: &Scene) -> Result<Vec<Play>, String> {
         plays.push(play_ours(scene, a, budgets)?);
         ctx.progress.finish_one();
     }
-    for mut peer in contenders::peers() {
+    let peers: Vec<_> = contenders::peers().into_iter().filter(|p| ctx.runs(&p.name())).collect();
+    for mut peer in peers {
         ctx.progress.start(&format!("replay: {} on {} ({} boxes)", peer.name(), scene.name, n));
         plays.push(play_peer(scene, peer.as_mut(), budgets)?);
         ctx.progress.finish_one();
