@@ -16,7 +16,7 @@ use collide_sim::{Plan, Replay};
 use std::path::PathBuf;
 
 /// The fixtures, by scene.
-const FIXTURES: [&str; 3] = ["rapier-free-fall", "rapier-brownian", "rapier-gravity"];
+const FIXTURES: [&str; 4] = ["rapier-free-fall", "rapier-brownian", "rapier-gravity", "rapier-avalanche"];
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/aabbs").join(format!("{name}.aabbs"))
@@ -216,11 +216,39 @@ fn gravity_claim(header: &Header, frames: &[Vec<Aabb>]) -> Result<(), String> {
     Ok(())
 }
 
+/// The avalanche's claim: one stream flowing down the ramp toward the far (`-x`) wall — the mean goes down and
+/// toward `-x` by a fifth of the world each, further on every later frame, and nearly every body moves on every
+/// frame.
+fn avalanche_claim(header: &Header, frames: &[Vec<Aabb>]) -> Result<(), String> {
+    let side = header.world.extents().x;
+    let means: Vec<Vec3> = frames.iter().map(|f| mean_centre(f)).collect();
+    let (first, last) = (means[0], means[means.len() - 1]);
+    if first.x - last.x <= side / 5.0 || first.y - last.y <= side / 5.0 {
+        return Err(format!("the mean went from {first} to {last} in a world {side} wide: not down toward -x"));
+    }
+    // Once flowing (the second half) the stream does not turn back.
+    let half = means.len() / 2;
+    if let Some(f) = (half..means.len() - 1).find(|&f| means[f + 1].x >= means[f].x) {
+        return Err(format!("frame {f}: the mean turned back toward +x"));
+    }
+    for (f, pair) in frames.windows(2).enumerate() {
+        let still = unmoved(&pair[0], &pair[1]);
+        if still >= 0.1 {
+            return Err(format!("frame {f}: {:.0}% of the boxes did not move", 100.0 * still));
+        }
+    }
+    Ok(())
+}
+
 type Claim = fn(&Header, &[Vec<Aabb>]) -> Result<(), String>;
 
 /// Each fixture with its scene's claim.
-const CLAIMS: [(&str, Claim); 3] =
-    [("rapier-free-fall", free_fall_claim), ("rapier-brownian", brownian_claim), ("rapier-gravity", gravity_claim)];
+const CLAIMS: [(&str, Claim); 4] = [
+    ("rapier-free-fall", free_fall_claim),
+    ("rapier-brownian", brownian_claim),
+    ("rapier-gravity", gravity_claim),
+    ("rapier-avalanche", avalanche_claim),
+];
 
 #[test]
 fn every_fixture_shows_the_scene_it_claims() {

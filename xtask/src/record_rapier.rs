@@ -16,6 +16,11 @@
 //!   but: 71% of its boxes are bit for bit those of the step before, 99% moved less than 2·10⁻⁵ units.
 //! - `brownian`: no gravity; the bodies fill the box at random velocities, and every step a hundredth of them get
 //!   a fresh random velocity (Broadmark's `CyclePeriod` of 100 frames), so each body is kicked every 100 steps.
+//! - `avalanche`: a block of cubes and spheres released at rest at the top of a ramp tilted 40° (low friction,
+//!   so cubes slide and spheres roll) that runs from the middle of one wall down to the floor; the block flows
+//!   down as one dense stream and piles up in the corner against the far wall. This is the scene closest to what
+//!   a game's rigid-body engine makes: nearly every body moves about its own width every few frames, in step with
+//!   its neighbours. Its world is sized for 4% density, so the block has a ramp to flow down.
 //! - `gravity`: gravity of 4 g whose direction turns (two rotating axes, a turn every 6.2 s, modelled on
 //!   Broadmark's `Gravity` scene), so the bodies slosh from wall to wall. Its bodies never sleep: rapier does not wake a sleeping body
 //!   when gravity turns, and a body asleep against a wall would stay stuck there.
@@ -43,14 +48,14 @@ use std::time::Instant;
 /// Options of `cargo xtask record-rapier`.
 #[derive(Debug, Default, clap::Args)]
 pub struct Args {
-    /// Scenes to bake: free-fall, brownian, gravity (repeat or separate with commas); default all three.
+    /// Scenes to bake: free-fall, brownian, gravity, avalanche (repeat or separate with commas); default all four.
     #[arg(long = "scene", value_delimiter = ',', num_args = 1..)]
     scenes: Vec<String>,
     /// Body counts (repeat or separate with commas); default 10000 and 100000.
     #[arg(long = "bodies", value_delimiter = ',', num_args = 1..)]
     bodies: Vec<usize>,
-    /// Steps to simulate; default per scene (free fall 1200, 20 s: a pile of 10 000 is asleep by then; the others
-    /// 300).
+    /// Steps to simulate; default per scene (free fall 1200, 20 s: a pile of 10 000 is asleep by then; the
+    /// avalanche 420, 7 s: the stream has reached the far wall; the others 300).
     #[arg(long)]
     steps: Option<u64>,
     /// Write a frame every K steps (the initial boxes are always the first frame).
@@ -70,16 +75,18 @@ enum Scene {
     FreeFall,
     Brownian,
     Gravity,
+    Avalanche,
 }
 
 impl Scene {
-    const ALL: [Self; 3] = [Self::FreeFall, Self::Brownian, Self::Gravity];
+    const ALL: [Self; 4] = [Self::FreeFall, Self::Brownian, Self::Gravity, Self::Avalanche];
 
     fn name(self) -> &'static str {
         match self {
             Self::FreeFall => "free-fall",
             Self::Brownian => "brownian",
             Self::Gravity => "gravity",
+            Self::Avalanche => "avalanche",
         }
     }
 
@@ -90,9 +97,14 @@ impl Scene {
         })
     }
 
-    /// Steps when `--steps` is not given: the free fall until its pile is asleep, the others five seconds.
+    /// Steps when `--steps` is not given: the free fall until its pile is asleep, the avalanche until its stream
+    /// reaches the far wall, the others five seconds.
     fn default_steps(self) -> u64 {
-        if self == Self::FreeFall { 1200 } else { 300 }
+        match self {
+            Self::FreeFall => 1200,
+            Self::Avalanche => 420,
+            Self::Brownian | Self::Gravity => 300,
+        }
     }
 }
 
@@ -108,6 +120,19 @@ const KICK_CYCLE: usize = 100;
 /// Seconds per turn of the gravity scene's axes (Broadmark's `GravityFrequency`) and its gravity multiple.
 const GRAVITY_PERIOD: f32 = 6.2;
 const GRAVITY_SCALE: f32 = 4.0;
+/// The avalanche's density: its block, packed at [`MIN_SPACING`], needs room above a ramp to flow down.
+const AVALANCHE_DENSITY: f32 = 0.04;
+/// The avalanche ramp's tilt (radians), and the height of its upper end, at the `+x` wall, as a share of the
+/// half side below the world's centre.
+const RAMP_TILT: f32 = 40.0 * std::f32::consts::PI / 180.0;
+const RAMP_TOP: f32 = 0.0;
+/// Friction of the ramp and of the avalanche's bodies. rapier averages two colliders' coefficients: a cube on the
+/// ramp has 0.2, well below tan 35° ≈ 0.7, so it slides, and the stream moves about a body's width every few
+/// frames at 10⁵ bodies.
+const RAMP_FRICTION: f32 = 0.1;
+const AVALANCHE_FRICTION: f32 = 0.15;
+/// Gap between the ramp and the lowest layer of the block, so that no body starts touching it.
+const RAMP_GAP: f32 = 0.3;
 /// The fixed time step.
 const DT: f32 = 1.0 / 60.0;
 /// Closest lattice spacing: a unit cube's diagonal (any orientation fits in its circumscribed sphere) plus a gap.
@@ -237,7 +262,7 @@ fn bake(
                 let g = axis3 * NORM_GRAVITY * side * GRAVITY_SCALE;
                 world.sim.gravity = Vector::new(g.x, g.y, g.z);
             }
-            Scene::FreeFall => {}
+            Scene::FreeFall | Scene::Avalanche => {}
         }
         world.sim.step();
         if step % every == 0 {
@@ -282,6 +307,9 @@ fn record(world: &World, step: u64, boxes: &mut Vec<Aabb>, writer: &mut Writer) 
 
 /// The scene's world: sized for the bodies, walled, its gravity set, its bodies placed.
 fn build(scene: Scene, n: usize, rng: &mut Rng) -> Result<World, String> {
+    if scene == Scene::Avalanche {
+        return build_avalanche(n, rng);
+    }
     // Unit cubes and unit spheres (diameter 1), alternating: their mean volume sizes the world. The lattice has
     // at least n cells and its spacing is at least MIN_SPACING, which for small n can make the world larger.
     let mean_volume = (1.0 + std::f32::consts::PI / 6.0) / 2.0;
@@ -297,7 +325,7 @@ fn build(scene: Scene, n: usize, rng: &mut Rng) -> Result<World, String> {
     let mut sim = PhysicsWorld::new();
     sim.integration_parameters.dt = DT;
     sim.gravity = match scene {
-        Scene::FreeFall => Vector::new(0.0, -NORM_GRAVITY * side, 0.0),
+        Scene::FreeFall | Scene::Avalanche => Vector::new(0.0, -NORM_GRAVITY * side, 0.0),
         Scene::Gravity => Vector::new(NORM_GRAVITY * side * GRAVITY_SCALE, 0.0, 0.0),
         Scene::Brownian => Vector::ZERO,
     };
@@ -305,6 +333,127 @@ fn build(scene: Scene, n: usize, rng: &mut Rng) -> Result<World, String> {
     let inside = Aabb::from_center_radius(Vec3::ZERO, side / 2.0);
     let bodies = spawn(&mut sim, rng, scene, n, per_axis, spacing, inside);
     Ok(World { sim, bodies, bounds: inside.expanded(WORLD_SLACK) })
+}
+
+/// The avalanche's world: walls sized for [`AVALANCHE_DENSITY`] (or larger, until the block fits above the
+/// ramp), the ramp, and the block.
+fn build_avalanche(n: usize, rng: &mut Rng) -> Result<World, String> {
+    let mean_volume = (1.0 + std::f32::consts::PI / 6.0) / 2.0;
+    let mut side = (n as f32 * mean_volume / AVALANCHE_DENSITY).cbrt().max(4.0 * MIN_SPACING);
+    let block = loop {
+        if let Some(block) = Block::fit(n, side) {
+            break block;
+        }
+        side *= 1.1;
+    };
+    if !side.is_finite() || side > 1e6 {
+        return Err(format!("{n} bodies make a world {side} units wide, too large for f32 boxes"));
+    }
+    let mut sim = PhysicsWorld::new();
+    sim.integration_parameters.dt = DT;
+    sim.gravity = Vector::new(0.0, -NORM_GRAVITY * side, 0.0);
+    walls(&mut sim, side);
+    ramp(&mut sim, side);
+    let bodies = block.spawn(&mut sim, rng, n, side);
+    let inside = Aabb::from_center_radius(Vec3::ZERO, side / 2.0);
+    Ok(World { sim, bodies, bounds: inside.expanded(WORLD_SLACK) })
+}
+
+/// The ramp's surface height at `x` in a world of `side`: from `RAMP_TOP · side / 2` at the `+x` wall, falling at
+/// [`RAMP_TILT`] toward `-x` (below the floor before the far wall: the floor there is where the pile forms).
+fn ramp_height(x: f32, side: f32) -> f32 {
+    let h = side / 2.0;
+    RAMP_TOP * h - (h - x) * RAMP_TILT.tan()
+}
+
+/// The ramp: a fixed slab a quarter of the world thick whose top face is the ramp's surface, reaching through
+/// the walls and the floor (fixed colliders may overlap).
+fn ramp(sim: &mut PhysicsWorld, side: f32) {
+    let h = side / 2.0;
+    let t = side / 8.0;
+    let (sin, cos) = RAMP_TILT.sin_cos();
+    // The slab's centre lies below the surface point above x = 0, along the surface's normal (-sin, cos).
+    let surface = Vector::new(0.0, ramp_height(0.0, side), 0.0);
+    let centre = surface - Vector::new(-sin, cos, 0.0) * t;
+    let slab = ColliderBuilder::cuboid(2.0 * side, t, h + 2.0 * t)
+        .translation(centre)
+        .rotation(Vector::new(0.0, 0.0, RAMP_TILT))
+        .friction(RAMP_FRICTION);
+    let ground = sim.insert_body(RigidBodyBuilder::fixed());
+    sim.insert_collider(slab, Some(ground));
+}
+
+/// The vertical clearance that puts a body's circumscribed sphere [`RAMP_GAP`] clear of the ramp's surface.
+fn ramp_lift() -> f32 {
+    (3f32.sqrt() / 2.0 + RAMP_GAP) / RAMP_TILT.cos()
+}
+
+/// The avalanche's block: `lanes` bodies across the world (z), `columns` along the ramp (x, from the `+x` wall
+/// down), as many layers deep as the count needs; every layer follows the ramp's slope, so the block rests on it as a sheared brick.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    lanes: usize,
+    columns: usize,
+}
+
+impl Block {
+    /// The block of `n` bodies for a world of `side`, about 1.5 times as long as deep, or `None` when it does not
+    /// fit: its lowest body must clear the floor, its top must stay below the ceiling, and it must leave the
+    /// lower part of the ramp free.
+    fn fit(n: usize, side: f32) -> Option<Self> {
+        let lanes = ((side - 2.0 * RAMP_GAP) / MIN_SPACING).floor() as usize;
+        if lanes == 0 {
+            return None;
+        }
+        let rows = n.div_ceil(lanes);
+        let layers = ((rows as f32 / 1.5).sqrt().ceil() as usize).max(1);
+        let columns = rows.div_ceil(layers);
+        let h = side / 2.0;
+        let far = h - RAMP_GAP - (columns as f32 - 0.5) * MIN_SPACING;
+        let lowest = ramp_height(far, side) + ramp_lift();
+        let top = ramp_height(h, side) + ramp_lift() + layers as f32 * MIN_SPACING;
+        let fits = lowest >= -h + RAMP_GAP + 3f32.sqrt() && top <= h - RAMP_GAP - 3f32.sqrt() && far >= 0.0;
+        fits.then_some(Self { lanes, columns })
+    }
+
+    /// The `n` bodies at rest (cubes and spheres alternating, random orientations), lane first, then column from
+    /// the `+x` wall, then layer from the ramp up. Returns each body's and collider's handle, in file order.
+    fn spawn(
+        self,
+        sim: &mut PhysicsWorld,
+        rng: &mut Rng,
+        n: usize,
+        side: f32,
+    ) -> Vec<(RigidBodyHandle, ColliderHandle)> {
+        let h = side / 2.0;
+        // Neighbours are MIN_SPACING apart on every axis, a little more than a cube's diagonal: a jitter of under
+        // half the difference keeps them apart.
+        let jitter = (MIN_SPACING - 3f32.sqrt()) / 2.0 * 0.9;
+        let lift = ramp_lift();
+        let lanes_width = self.lanes as f32 * MIN_SPACING;
+        let mut out = Vec::with_capacity(n);
+        for i in 0..n {
+            let (lane, row) = (i % self.lanes, i / self.lanes);
+            let (column, layer) = (row % self.columns, row / self.columns);
+            let x = h - RAMP_GAP - (column as f32 + 0.5) * MIN_SPACING;
+            let y = ramp_height(x, side) + lift + layer as f32 * MIN_SPACING;
+            let z = -lanes_width / 2.0 + (lane as f32 + 0.5) * MIN_SPACING;
+            let wobble = Vec3::new(rng.range_f32(-1.0, 1.0), rng.range_f32(-1.0, 1.0), rng.range_f32(-1.0, 1.0));
+            let p = Vec3::new(x, y, z) + wobble * jitter;
+            let spin = rng.unit_vector() * rng.range_f32(0.0, std::f32::consts::PI);
+            let body = RigidBodyBuilder::dynamic()
+                .translation(Vector::new(p.x, p.y, p.z))
+                .rotation(Vector::new(spin.x, spin.y, spin.z))
+                .linear_damping(0.05)
+                .angular_damping(0.5);
+            let shape = if i % 2 == 0 { ColliderBuilder::cuboid(0.5, 0.5, 0.5) } else { ColliderBuilder::ball(0.5) };
+            let (b, c) = sim.insert(body, shape.friction(AVALANCHE_FRICTION).restitution(0.1));
+            // Sleep below 0.4 units per second, as the free fall's pile does.
+            sim.bodies[b].activation_mut().normalized_linear_threshold = 0.2;
+            out.push((b, c));
+        }
+        out
+    }
 }
 
 /// The box's six sides as fixed cuboids, each half the world thick, their inner faces at `±side / 2`.

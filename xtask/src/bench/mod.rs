@@ -110,7 +110,7 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     frames: Option<u64>,
     /// With the `selector` study: only these scenes (registry scenarios, `tour-full`, `rapier-free-fall`,
-    /// `rapier-brownian`, `rapier-gravity`; repeat or separate with commas).
+    /// `rapier-brownian`, `rapier-gravity`, `rapier-avalanche`; repeat or separate with commas).
     #[arg(long = "selector-scenes", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
     selector_scenes: Vec<String>,
     /// With the `selector` study: only scenes of these body counts (`10000`, `10k`, `1M`; commas).

@@ -34,6 +34,7 @@ pub const RAPIER: &[(&str, u64, &str)] = &[
     ),
     ("brownian", 0, "its first frames: the gas has pairs from frame 10 on"),
     ("gravity", 0, "its first frames: the bodies slosh against a wall and each other from the start"),
+    ("avalanche", 0, "its first frames: the block starts to slide at once and flows down the ramp as one stream"),
 ];
 
 /// The target of a scene.

@@ -85,6 +85,45 @@ fn bodies_start_apart_and_inside_the_walls_at_awkward_counts() {
     }
 }
 
+/// The avalanche's block starts on the upper half of the ramp, clear of it, and flows down as a stream: after
+/// three seconds its bodies have moved toward the far wall and down, and every one of them is moving.
+#[test]
+fn the_avalanche_flows_down_the_ramp_toward_the_far_wall() {
+    let n = 600;
+    let mut world = build(Scene::Avalanche, n, &mut Rng::new(2)).unwrap();
+    let side = world.bounds.extents().x - 2.0 * WORLD_SLACK;
+    let centres = |world: &World| -> Vec<Vec3> {
+        world
+            .bodies
+            .iter()
+            .map(|&(b, _)| {
+                let t = world.sim.bodies[b].translation();
+                Vec3::new(t.x, t.y, t.z)
+            })
+            .collect()
+    };
+    let start = centres(&world);
+    // Every body starts above the ramp's surface (by more than its circumscribed sphere) and on its upper half.
+    for (i, c) in start.iter().enumerate() {
+        assert!(c.y - ramp_height(c.x, side) > 3f32.sqrt() / 2.0, "body {i} at {c:?} starts in the ramp");
+        assert!(c.x > 0.0, "body {i} at {c:?} starts on the lower half");
+    }
+    let mean = |cs: &[Vec3]| cs.iter().fold(Vec3::ZERO, |a, c| a + *c) / cs.len() as f32;
+    let mut previous = start.clone();
+    for _ in 0..180 {
+        previous = centres(&world);
+        world.sim.step();
+    }
+    let end = centres(&world);
+    let (from, to) = (mean(&start), mean(&end));
+    // Toward the far wall by at least a tenth of the world, and down.
+    assert!(to.x < from.x - side / 10.0, "mean x {} -> {}", from.x, to.x);
+    assert!(to.y < from.y - side / 10.0, "mean y {} -> {}", from.y, to.y);
+    // A stream, not a pile at rest: every body moved on the last step.
+    let still = end.iter().zip(&previous).filter(|(a, b)| a == b).count();
+    assert_eq!(still, 0, "{still} bodies did not move on the last step");
+}
+
 #[test]
 fn the_world_is_sized_for_ten_percent_density_once_the_lattice_allows_it() {
     for n in [1000, 10_000, 100_000] {
@@ -100,7 +139,7 @@ fn the_world_is_sized_for_ten_percent_density_once_the_lattice_allows_it() {
 fn bad_arguments_are_clear_errors() {
     let dir = scratch("bad");
     let e = run(&args(&["freefall"], &[64], 4, 1, &dir, 1)).unwrap_err();
-    assert_eq!(e, "unknown scene `freefall`; valid scenes: free-fall, brownian, gravity");
+    assert_eq!(e, "unknown scene `freefall`; valid scenes: free-fall, brownian, gravity, avalanche");
     let e = run(&args(&["brownian"], &[0], 4, 1, &dir, 1)).unwrap_err();
     assert!(e.starts_with("--bodies 0: a scene needs 1 to"), "{e}");
     let e = run(&args(&["brownian"], &[64], 4, 0, &dir, 1)).unwrap_err();
