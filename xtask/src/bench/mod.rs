@@ -142,6 +142,21 @@ pub struct Args {
     only: Vec<String>,
 }
 
+/// `--only`'s names, each a contender of the replay and peers studies; the first that is not is an error listing
+/// the valid ones.
+fn check_only(only: &[String]) -> Result<(), String> {
+    let valid = contenders::names();
+    match only.iter().find(|n| !valid.contains(n)) {
+        Some(bad) => Err(format!("--only: no contender `{bad}`; valid: {}", valid.join(", "))),
+        None => Ok(()),
+    }
+}
+
+/// `true` when `--only` (`only`; empty: every contender) lets contender `name` run.
+fn only_runs(only: &[String], name: &str) -> bool {
+    only.is_empty() || only.iter().any(|o| o == name)
+}
+
 /// A body count: `10000`, `10k`, `1M`.
 fn parse_count(text: &str) -> Result<usize, String> {
     let (digits, scale) = match text.strip_suffix(['k', 'K']) {
@@ -212,7 +227,7 @@ impl Ctx {
     /// `true` when `--only` lets the replay and peers studies run contender `name`.
     #[must_use]
     pub fn runs(&self, name: &str) -> bool {
-        self.only.is_empty() || self.only.iter().any(|o| o == name)
+        only_runs(&self.only, name)
     }
 
     /// Body counts of the scaling-style studies.
@@ -281,9 +296,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         // A bad scene name or size stops the bench before anything is measured.
         selector_scenes::plan(&selector)?;
     }
-    if let Some(bad) = args.only.iter().find(|n| !contenders::names().contains(n)) {
-        return Err(format!("--only: no contender `{bad}`; valid: {}", contenders::names().join(", ")));
-    }
+    check_only(&args.only)?;
     let machine = machine::Machine::detect(args.machine.as_deref());
     let out = match &args.out {
         Some(dir) => dir.clone(),
