@@ -1,7 +1,8 @@
 //! What the replay study writes: `replay.csv` (a row per file × contender: the common columns, then the file's
 //! frames, the last quarter's mean and both ratios to the file's best), `replay-frames.csv` (every frame of every
 //! play), a PNG per file (broadphase ms per frame by contender) and the report's section (a table per file, its
-//! winner, and the winner of its last quarter — the "at rest" part of a settling scene).
+//! winner, and the winner of its last quarter — the "at rest" part of a settling scene), opened by a table of
+//! issue 35's targets over every file.
 
 use super::Ctx;
 use super::contenders;
@@ -62,6 +63,18 @@ pub fn write(ctx: &mut Ctx, results: &[(Scene, Vec<Play>)]) -> Result<(), String
     let mut frames = String::from("file,algorithm,frame,broadphase_ms,pairs,active\n");
     let mut all_rows = Vec::new();
     let mut body = intro(ctx);
+    let means: Vec<(&str, Vec<(&str, f64)>)> = results
+        .iter()
+        .map(|(scene, plays)| {
+            let lines = lines(scene, plays);
+            let means = lines
+                .iter()
+                .map(|l| (l.play.name.as_str(), if l.row.measured() { l.row.time.mean } else { f64::NAN }))
+                .collect();
+            (scene.name.as_str(), means)
+        })
+        .collect();
+    body.push_str(&targets(&means));
     for (scene, plays) in results {
         let lines = lines(scene, plays);
         for l in &lines {
@@ -192,6 +205,63 @@ fn file_section(scene: &Scene, lines: &[Line<'_>], png: &str) -> String {
     let rows: Vec<Row> = lines.iter().map(|l| l.row.clone()).collect();
     s.push_str(&report::stops(&rows));
     s
+}
+
+/// The peer every recorded scene is judged against: rapier's own broadphase, parry's BVH refitted every frame.
+const REFIT: &str = "parry-bvh-refit";
+/// Issue 35's targets on every recorded scene: collide's best at least this many times faster than [`REFIT`],
+/// `bvh-dynamic` at least this many, and `auto` within this multiple of collide's best.
+const BEST_OVER_REFIT: f64 = 3.0;
+const TREE_OVER_REFIT: f64 = 1.5;
+const AUTO_OVER_BEST: f64 = 1.15;
+
+/// The targets' table: per file (name, every contender's mean ms, NaN when it did not play), collide's best
+/// (`auto` aside), the refitted BVH, and the three ratios marked met or not. A file without the refitted BVH or
+/// any of ours has dashes.
+fn targets(files: &[(&str, Vec<(&str, f64)>)]) -> String {
+    let mark = |v: f64, met: bool| {
+        if !v.is_finite() {
+            "—".to_owned()
+        } else if met {
+            format!("{v:.2} (met)")
+        } else {
+            format!("**{v:.2}** (not met)")
+        }
+    };
+    let rows = files.iter().map(|(file, means)| {
+        let of = |name: &str| means.iter().find(|(n, _)| *n == name).map_or(f64::NAN, |(_, ms)| *ms);
+        let ours = means
+            .iter()
+            .filter(|(n, ms)| ms.is_finite() && *n != collide_selector::NAME && !contenders::is_peer(n))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        let (best_name, best) = ours.map_or(("—", f64::NAN), |&(n, ms)| (n, ms));
+        let refit = of(REFIT);
+        let (speedup, tree, auto) = (refit / best, refit / of("bvh-dynamic"), of(collide_selector::NAME) / best);
+        vec![
+            format!("`{file}`"),
+            if best.is_finite() { format!("`{best_name}` {}", report::ms(best)) } else { "—".into() },
+            if refit.is_finite() { report::ms(refit) } else { "—".into() },
+            mark(speedup, speedup >= BEST_OVER_REFIT),
+            mark(tree, tree >= TREE_OVER_REFIT),
+            mark(auto, auto <= AUTO_OVER_BEST),
+        ]
+    });
+    let header = [
+        "file",
+        "collide's best (mean ms)",
+        "parry refit (mean ms)",
+        "refit ÷ best (≥ 3)",
+        "refit ÷ `bvh-dynamic` (≥ 1.5)",
+        "`auto` ÷ best (≤ 1.15)",
+    ];
+    format!(
+        "
+**Issue 35's targets** (means over every frame but the first; collide's best leaves `auto` out):
+
+{}
+",
+        report::table(&header, rows)
+    )
 }
 
 fn ratio(v: f64) -> String {
