@@ -12,8 +12,8 @@
 //!    [`WARM`] not timed, `find_pairs` timed alone, on one of rayon's threads), then a fresh Python process
 //!    (`crates/collide-py/bench/python_study.py`, in the virtual environment of `pyenv.rs`, with scipy) timing
 //!    `collide.Broadphase("auto")` and the best on the same frames, `cKDTree.query_pairs(2r)` (the sphere pairs),
-//!    and `cKDTree` at radius 2r·√3 filtered to the box pairs (collide's exact answer). Every frame of collide's
-//!    answer from Python is compared with that filtered set.
+//!    and `cKDTree` at radius 2r·√3 filtered to the box pairs (collide's exact answer). collide's frames run
+//!    back to back, as they do from Rust; then every frame of its answer is compared with that filtered set.
 //! 4. Per contender the median over rounds of its mean frame time; the ratios: cKDTree over collide from Python
 //!    (issue 33's targets: ≥ 15× at 10⁵, ≥ 10× at 10⁴) and collide from Python over collide from Rust (≤ 1.15×).
 //!
