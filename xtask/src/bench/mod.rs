@@ -50,6 +50,7 @@ mod measure;
 mod narrowphase;
 mod octree;
 mod peers;
+mod peers_targets;
 mod pinned_cache;
 mod plot;
 mod progress;

@@ -360,6 +360,7 @@ fn charts(ctx: &mut Ctx, rows: &[Row], names: &[String]) -> Result<(), String> {
         timed = if ctx.quick { 7 } else { TIMED },
         million = MILLION_FRAMES - 2,
     );
+    body.push_str(&super::peers_targets::section(rows));
     for &scene in SCENES {
         body.push_str(&scene_table(ctx, rows, names, scene));
     }
