@@ -141,6 +141,9 @@ pub struct Args {
     /// lists the valid ones.
     #[arg(long = "only", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
     only: Vec<String>,
+    /// With the `peers` study: only these of its scenes (repeat or separate with commas); default every one.
+    #[arg(long = "peers-scenes", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
+    peers_scenes: Vec<String>,
 }
 
 /// `--only`'s names, each a contender of the replay and peers studies; the first that is not is an error listing
@@ -219,6 +222,8 @@ pub struct Ctx {
     pub calibration_csv: Option<PathBuf>,
     /// `--only`: the contenders the replay and peers studies run (empty: all of them).
     pub only: Vec<String>,
+    /// `--peers-scenes`: the scenes the peers study runs (empty: all of them).
+    pub peers_scenes: Vec<String>,
     /// Runs that failed (a child process that crashed, say), each one line; any fails the command after the
     /// files are written.
     pub failures: Vec<String>,
@@ -298,6 +303,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         selector_scenes::plan(&selector)?;
     }
     check_only(&args.only)?;
+    peers::check_scenes(&args.peers_scenes)?;
     let machine = machine::Machine::detect(args.machine.as_deref());
     let out = match &args.out {
         Some(dir) => dir.clone(),
@@ -330,6 +336,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         selector_reuse_pinned: args.reuse_pinned,
         calibration_csv: args.calibration_csv.clone(),
         only: args.only.clone(),
+        peers_scenes: args.peers_scenes.clone(),
         failures: Vec::new(),
     };
     // Every study runs on one of rayon's threads, as the app's steps do: measured from a thread outside the pool,

@@ -116,6 +116,15 @@ fn contenders(ctx: &Ctx, n: usize) -> Vec<Box<dyn Contender>> {
     out
 }
 
+/// `--peers-scenes`' names, each a scene of this study; the first that is not is an error listing the valid ones.
+pub fn check_scenes(names: &[String]) -> Result<(), String> {
+    let valid: Vec<&str> = SCENES.iter().copied().chain([FAR]).collect();
+    match names.iter().find(|n| !valid.contains(&n.as_str())) {
+        Some(bad) => Err(format!("--peers-scenes: the peers study has no scene `{bad}`; valid: {}", valid.join(", "))),
+        None => Ok(()),
+    }
+}
+
 /// A recorded sequence of frames.
 struct Recording {
     boxes: Vec<Vec<Aabb>>,
@@ -157,7 +166,12 @@ fn record(ctx: &Ctx, scene: &str, n: usize, frames: usize) -> Result<Recording, 
 /// The peers study.
 pub fn peers(ctx: &mut Ctx) -> Result<(), String> {
     let names: Vec<String> = contenders::names().into_iter().filter(|n| ctx.runs(n)).collect();
-    let scenes: Vec<&str> = SCENES.iter().copied().chain([FAR]).collect();
+    let scenes: Vec<&str> = SCENES
+        .iter()
+        .copied()
+        .chain([FAR])
+        .filter(|s| ctx.peers_scenes.is_empty() || ctx.peers_scenes.iter().any(|p| p == s))
+        .collect();
     let points: usize = scenes.iter().map(|s| sizes(ctx.quick, s).len()).sum();
     ctx.progress.plan(points * names.len());
     let mut rows = Vec::new();

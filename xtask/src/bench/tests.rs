@@ -29,3 +29,10 @@ fn only_names_contenders_and_restricts_to_them() {
     assert!(only_runs(&some, "kd") && only_runs(&some, "parry-bvh-refit"));
     assert!(!only_runs(&some, "grid") && !only_runs(&some, "parry-bvh-rebuild"));
 }
+
+#[test]
+fn peers_scenes_are_checked_against_the_study_s_scenes() {
+    assert_eq!(peers::check_scenes(&["uniform".to_owned(), "slow".to_owned()]), Ok(()));
+    let e = peers::check_scenes(&["unifrom".to_owned()]).unwrap_err();
+    assert!(e.starts_with("--peers-scenes: the peers study has no scene `unifrom`; valid: thesis, uniform"), "{e}");
+}
