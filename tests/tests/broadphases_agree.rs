@@ -75,6 +75,13 @@ fn mixed_sizes() {
     check_scenario("mixed-sizes", 1200, 60);
 }
 
+/// Sizes with a heavy tail: most bodies small, the largest a fifth of the container's side, overlapping a good
+/// share of the others; every level of `hgrid`, and the largest bodies' index, in play.
+#[test]
+fn power_law() {
+    check_scenario("power-law", 1500, 40);
+}
+
 #[test]
 fn rain_piles_up_on_the_floor() {
     check_scenario("rain", 800, 120);

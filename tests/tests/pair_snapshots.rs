@@ -27,6 +27,11 @@ fn mixed_sizes_150_first_step() {
 }
 
 #[test]
+fn power_law_150_first_step() {
+    insta::assert_snapshot!(pairs_after("power-law", 150, 1));
+}
+
+#[test]
 fn cluster_200_at_its_densest() {
     insta::assert_snapshot!(pairs_after("cluster", 200, 120));
 }

@@ -3,11 +3,12 @@
 
 use crate::bodies::BodyChunk;
 use crate::debug::debug_geometry;
+use crate::output::{gather, lay_out};
 use crate::part::Part;
 use crate::plan::Plan;
 use crate::planner::{Kind, Planner, Request};
-use crate::search::{Search, collect, search_part};
-use collide_broadphase::{Broadphase, DebugGeometry, Frame, PairList, Parallelism, Params, Resize, Stats, Tally};
+use crate::search::{Search, search_part};
+use collide_broadphase::{Broadphase, DebugGeometry, Frame, Pair, PairList, Parallelism, Params, Resize, Stats, Tally};
 
 /// Partitions per rayon thread when the frame runs in parallel, at least: more tasks than threads, so that work
 /// stealing evens out partitions of unequal cost.
@@ -162,8 +163,8 @@ impl Broadphase for Grid {
     fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
         let aabbs = frame.aabbs;
         let n = aabbs.len();
+        // Not cleared: the blocks reuse last frame's slots (`output.rs`).
         let out = out.as_mut_vec();
-        out.clear();
         let (request, parallel) = self.request(n);
         let parallelism = self.config.parallelism;
         self.planner.plan(aabbs, &request, &mut self.plan);
@@ -203,10 +204,12 @@ impl Broadphase for Grid {
             part.build(buckets, &plan.x_bins, body_chunks.iter().map(|c| &c.parts[p][..]));
         });
         let built = &self.parts[..parts];
-        parallelism.for_each("grid search", n, &mut self.searches[..parts], |p, search| {
-            search_part(p, plan, built, search);
-        });
-        collect(&self.searches[..parts], out);
+        // Each partition's pairs straight into its block of the output (`output.rs`).
+        let searches = &mut self.searches[..parts];
+        lay_out(searches, out);
+        let task = Task { first: 0, base: 0, searches, out: &mut out[..] };
+        task.run(parallelism, n, &|p, search, block| search_part(p, plan, built, search, block));
+        gather(&mut self.searches[..parts], out);
         self.last = self.count(n, passes);
     }
 
@@ -259,6 +262,47 @@ impl Broadphase for Grid {
 
     fn debug_geometry(&self, out: &mut DebugGeometry) {
         debug_geometry(&self.plan, self.active_parts(), out);
+    }
+}
+
+/// Partitions `first..` of the search with their part of the output (from slot `base`): split in halves down to
+/// one partition, each half a task of [`Parallelism::for_each`] (two at a time, on the stack: nothing allocated
+/// per frame), so that every partition writes its own block of the output, in parallel.
+#[derive(Default)]
+struct Task<'a> {
+    first: usize,
+    base: usize,
+    searches: &'a mut [Search],
+    out: &'a mut [Pair],
+}
+
+impl Task<'_> {
+    /// Run `search(p, search, block)` for each partition of the task, the halves in parallel when `parallelism`
+    /// says so for `n` bodies. O(partitions) of splitting, log₂ partitions deep.
+    fn run(self, parallelism: Parallelism, n: usize, search: &(impl Fn(usize, &mut Search, &mut [Pair]) + Sync)) {
+        let Task { first, base, searches, out } = self;
+        match searches.len() {
+            0 => {}
+            1 => {
+                let s = &mut searches[0];
+                let at = s.block.start - base;
+                let block = &mut out[at..at + s.block.capacity];
+                search(first, s, block);
+            }
+            len => {
+                let mid = len / 2;
+                let cut = searches[mid].block.start - base;
+                let (s1, s2) = searches.split_at_mut(mid);
+                let (o1, o2) = out.split_at_mut(cut);
+                let mut halves = [
+                    Task { first, base, searches: s1, out: o1 },
+                    Task { first: first + mid, base: base + cut, searches: s2, out: o2 },
+                ];
+                parallelism.for_each("grid search", n, &mut halves, |_, half| {
+                    std::mem::take(half).run(parallelism, n, search);
+                });
+            }
+        }
     }
 }
 

@@ -63,6 +63,13 @@
 //!   A bucket of more than [`CROWD`] records is a crowd: sorted by `min.x` (after a counting
 //!   sort by bins of x when most of a partition is crowds), given integer keys, and merged with other crowds
 //!   branch-free along x.
+//! - **Pairs written once, in parallel, where they stay** (`output.rs`). Each partition's search writes into its
+//!   own block of the caller's output, sized from what it found last frame plus an eighth; what overflows goes to
+//!   the partition's spill, and at the end the few holes below the total are filled from the pairs past it and
+//!   the spills. Gathering each partition's pairs and copying them into the output wrote every pair twice and
+//!   copied them on one thread (18 MB a frame at `power-law`'s 2.3 million pairs). A candidate that fails its
+//!   test on y or z is written to the next slot anyway and the slot not taken, without a branch: half of
+//!   `power-law`'s candidates fail, a mispredicted branch each (about a tenth of its frame's time).
 //! - **Across levels, the coarse body scans** (`search.rs`). A body of a coarser level scans, at each finer
 //!   present level, the columns that could hold the min corner of a box overlapping it — one cell before its own
 //!   min corner's to its max corner's, each torus column at most once — four records at a time. A finer body
@@ -88,7 +95,12 @@
 //!   neighbourhood.
 //! - **Size ratios.** Bodies of very different sizes either share cells sized for the large ones (long columns for
 //!   the small) or stand on levels of their own, each large body scanning the small ones' columns it covers: at 1:8
-//!   with a tenth of the bodies large (`mixed-sizes`) both cost about half again a uniform scene's frame.
+//!   with a tenth of the bodies large (`mixed-sizes`) both cost about half again a uniform scene's frame. Sizes
+//!   of a heavy tail (`power-law`: radii from 0.5 to a fifth of the world, five levels) spend two thirds of the
+//!   frame in the coarse bodies' scans, whose columns run the whole world along x: about ten records compared
+//!   per pair found. (An index of the coarse bodies cut on all three axes, queried by the small ones, was tried
+//!   and measured no faster: cells sized for the smallest indexed bodies held a hundred registrations each, and
+//!   finer cells registered the largest bodies thousands of times.)
 //! - **Folding.** A sparse world with more cells than its torus has columns folds cells far apart onto one column;
 //!   their bodies are compared in vain.
 //! - **No memory.** Every frame pays for the whole scene, however little moved: for slow scenes the structures
@@ -106,9 +118,10 @@
 //!   blocks of eight — plus O(c) for the columns; crowds merged in O(m) per pair of crowds plus their candidates;
 //!   across levels, O(covered columns · their bodies) per coarse body.
 //! - **Memory:** O(n + c), kept across frames: 32 B per body in the chunks' vectors, 28 B of record, 8 B of
-//!   extents, and for crowds 8 B of keys per body in the partitions, 4 B per column, 8 B per pair found (in its
-//!   partition and in the output). c is at most [`COLUMNS_PER_ENTRY`] per body (and 16 per level), so a huge, empty
-//!   world costs what a dense one of as many bodies does.
+//!   extents, and for crowds 8 B of keys per body in the partitions, 4 B per column, 8 B per pair found (in the
+//!   output, its blocks an eighth larger than last frame's counts; in the spills only past them). c is at most
+//!   [`COLUMNS_PER_ENTRY`] per body (and 16 per level), so a huge, empty world costs what a dense one of as many
+//!   bodies does.
 //! - **Best case:** bodies of about one size spread out, cells about the body size: a few bodies per column, and
 //!   about 4 · m comparisons per body (the bucket and its four forward neighbours, half of it).
 //! - **Worst case:** everything in one cell: one crowd, sorted and swept whole, n(n − 1)/2 tests (the output's own
@@ -177,6 +190,13 @@
 //! more than `mbp`'s sweeps. Peak heap on 8 far-apart clusters in a container 1000 cluster widths wide: 1.41× that
 //! of `uniform` at as many bodies (16.9 against 12.0 MB at 10⁵).
 //!
+//! `power-law` (radii with a heavy tail, 2.3 million pairs a frame at 10⁵ bodies, 93 thousand at 10⁴), two peers
+//! runs of commit `c0a9cf7` (`--only hgrid,grid,kd,parry-bvh-rebuild`, load 2.1–4.0), mean ms per frame:
+//! `hgrid` 57.4 and 54.9 at 10⁵ (23–25 ns a pair), `grid` 76.8 and 52.0, `kd` 67.9 and 56.2, parry's rebuilt BVH
+//! 101 and 94: 1.8 times parry's time; at 10⁴ `hgrid` 1.8 and 3.7 against parry's 5.9 and 6.7. Before the
+//! blocks (`output.rs`), three runs gave `hgrid` 62–94 ms at 10⁵ against parry's 95–144. Two thirds of the frame
+//! are the coarse bodies' scans (see *What breaks next*).
+//!
 //! # Modules
 //!
 //! Layered so that imports point down, bottom up:
@@ -185,6 +205,7 @@
 //! - `part.rs`: one partition's buckets (records, extents, keys, offsets) and their build.
 //! - `planner.rs`: a sample of the frame into a plan: the cell size, the levels (cost model), tori, partitions.
 //! - `bodies.rs`: the body pass: each box read, checked and entered for its partition, chunk by chunk.
+//! - `output.rs`: the partitions' blocks of the output, their spills, and the gather that closes the holes.
 //! - `search.rs`: a partition's search: the forward stencil, all against all in blocks, crowds' merges, and the
 //!   coarse bodies' scans of finer levels.
 //! - `validate.rs`: the invariants, checked from the grid's own records.
@@ -207,6 +228,8 @@ mod plan;
 mod bodies;
 mod planner;
 mod search;
+// The pairs' way into the caller's output.
+mod output;
 // The invariants' check and the debug view, then the public type.
 mod debug;
 mod grid;

@@ -29,17 +29,18 @@
 //! pair than a sweep's merge costs per body (a merge step a record in each of nine buckets). The three buckets of
 //! the next row are adjacent columns, one range of records. Crowded buckets (`part.rs`) are sorted and merged.
 
+use crate::output::{Block, HasBlock, Sink};
 use crate::part::{CROWD, Part};
 use crate::plan::{Level, Plan, levels};
 use collide_broadphase::sweep::SweepBox;
 use collide_broadphase::{Pair, Tally};
 use glam::Vec4;
 
-/// One partition's search: its pairs and counters, kept across frames.
+/// One partition's search: where its pairs go and its counters, kept across frames.
 #[derive(Clone, Debug, Default)]
 pub struct Search {
-    /// The pairs it found.
-    pub pairs: Vec<Pair>,
+    /// Its block of the output and its spill (`output.rs`).
+    pub block: Block,
     /// Tests made and entries compared.
     pub tally: Tally,
     /// Buckets holding at least one entry.
@@ -48,6 +49,15 @@ pub struct Search {
     pub max_occupancy: u64,
     /// Rows of finer levels scanned by this partition's bodies.
     pub scanned: u64,
+}
+
+impl HasBlock for Search {
+    fn block(&self) -> &Block {
+        &self.block
+    }
+    fn block_mut(&mut self) -> &mut Block {
+        &mut self.block
+    }
 }
 
 /// A range of one partition's records (one bucket, or adjacent buckets of a row) as the search reads it.
@@ -143,16 +153,14 @@ const FOUND: usize = 16;
 /// registers crowded the loop.
 #[cold]
 #[inline(never)]
-fn test(a: &[SweepBox], q: usize, found: &[(u32, u32)], b: &[SweepBox], out: &mut Vec<Pair>) -> u64 {
+fn test(a: &[SweepBox], q: usize, found: &[(u32, u32)], b: &[SweepBox], out: &mut Sink<'_>) -> u64 {
     let mut tests = 0;
     for &(i, mut m) in found {
         let y = &b[i as usize];
         tests += m.count_ones();
         while m != 0 {
             let x = &a[q + m.trailing_zeros() as usize];
-            if x.overlaps(y) {
-                out.push(Pair::new(x.id(), y.id()));
-            }
+            out.push_if(Pair::new(x.id(), y.id()), x.overlaps(y));
             m &= m - 1;
         }
     }
@@ -164,7 +172,7 @@ fn test(a: &[SweepBox], q: usize, found: &[(u32, u32)], b: &[SweepBox], out: &mu
 /// others in turn, along x; the few that overlap there are tested whole. Returns the boxes tested whole (the
 /// comparisons along x play the part of a sweep's order) and the blocks compared along x.
 #[inline(never)]
-fn all_pairs(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Vec<Pair>) -> Tally {
+fn all_pairs(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Sink<'_>) -> Tally {
     let (lo, neg_hi, records) = (&a.part.lo, &a.part.neg_hi, &a.part.records);
     let mut found = [(0u32, 0u32); FOUND];
     let mut tests = 0;
@@ -231,7 +239,7 @@ const FEW: usize = 4;
 /// [`all_pairs`] for a bucket `a` of at most [`FEW`] records (a sparse scene's cells hold one or two): each of
 /// its records splat against the others' records four at a time, so that no lane waits on a record `a` does not
 /// have. Each block of four of the others is loaded once for all of `a`'s records.
-fn few_pairs(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Vec<Pair>) -> Tally {
+fn few_pairs(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Sink<'_>) -> Tally {
     match a.len() {
         1 => few::<1>(a, inner, others, out),
         2 => few::<2>(a, inner, others, out),
@@ -242,14 +250,14 @@ fn few_pairs(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Vec<Pair>)
 
 /// [`few_pairs`] for a bucket of exactly `N` records: the comparisons for records it does not have are not made.
 #[inline(never)]
-fn few<const N: usize>(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Vec<Pair>) -> Tally {
+fn few<const N: usize>(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Sink<'_>) -> Tally {
     debug_assert_eq!(a.len(), N);
     // Per record of `a`: `−lo` and `hi` splat.
     let splats: [(Vec4, Vec4); N] =
         std::array::from_fn(|k| (Vec4::splat(-a.part.lo[a.start + k]), Vec4::splat(-a.part.neg_hi[a.start + k])));
     let mut tests = 0;
     let mut blocks = 0;
-    let mut scan = |b: Span<'_>, below: usize, out: &mut Vec<Pair>| {
+    let mut scan = |b: Span<'_>, below: usize, out: &mut Sink<'_>| {
         let (lo, neg_hi) = (&b.part.lo, &b.part.neg_hi);
         let mut q = b.start;
         while q < b.end {
@@ -270,9 +278,7 @@ fn few<const N: usize>(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut 
                     while lanes_k != 0 {
                         let (x, y) =
                             (&a.part.records[a.start + k], &b.part.records[q + lanes_k.trailing_zeros() as usize]);
-                        if x.overlaps(y) {
-                            out.push(Pair::new(x.id(), y.id()));
-                        }
+                        out.push_if(Pair::new(x.id(), y.id()), x.overlaps(y));
                         lanes_k &= lanes_k - 1;
                     }
                 }
@@ -310,7 +316,7 @@ fn below_mask(q: usize, first: usize) -> u32 {
 /// records four at a time against it along x, the few that overlap there tested whole. Returns the boxes tested
 /// whole and the blocks compared.
 #[inline(never)]
-fn one_pairs(x: &SweepBox, neg_lo: Vec4, hi: Vec4, b: Span<'_>, out: &mut Vec<Pair>) -> Tally {
+fn one_pairs(x: &SweepBox, neg_lo: Vec4, hi: Vec4, b: Span<'_>, out: &mut Sink<'_>) -> Tally {
     let (lo, neg_hi) = (&b.part.lo, &b.part.neg_hi);
     let (mut tests, mut blocks) = (0, 0);
     let mut q = b.start;
@@ -323,9 +329,7 @@ fn one_pairs(x: &SweepBox, neg_lo: Vec4, hi: Vec4, b: Span<'_>, out: &mut Vec<Pa
             let mut m = m;
             while m != 0 {
                 let y = &b.part.records[q + m.trailing_zeros() as usize];
-                if x.overlaps(y) {
-                    out.push(Pair::new(x.id(), y.id()));
-                }
+                out.push_if(Pair::new(x.id(), y.id()), x.overlaps(y));
                 m &= m - 1;
             }
         }
@@ -339,7 +343,7 @@ fn one_pairs(x: &SweepBox, neg_lo: Vec4, hi: Vec4, b: Span<'_>, out: &mut Vec<Pa
 /// it — one cell before its own min corner's to its max corner's, on y and z — each column of the torus at most
 /// once. A finer body lives in one column, so each such pair is met once, and nowhere else: bodies of one level
 /// meet by the stencil only, and finer bodies never scan. Returns the work and the rows scanned.
-fn scan_finer(plan: &Plan, level: usize, part: &Part, parts: &[Part], out: &mut Vec<Pair>) -> (Tally, u64) {
+fn scan_finer(plan: &Plan, level: usize, part: &Part, parts: &[Part], out: &mut Sink<'_>) -> (Tally, u64) {
     let (mut tally, mut rows) = (Tally::default(), 0);
     for x in &part.records {
         let (min, max) = (x.min::<0>(), x.max::<0>());
@@ -365,7 +369,7 @@ fn scan_finer(plan: &Plan, level: usize, part: &Part, parts: &[Part], out: &mut 
 
 /// Every overlapping pair of `a` (small: not a crowd) within itself (with `inner`) and with the spans `others`:
 /// [`few_pairs`] for a bucket of a few records, else [`all_pairs`].
-fn small_pairs(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Vec<Pair>) -> Tally {
+fn small_pairs(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Sink<'_>) -> Tally {
     if a.len() <= FEW { few_pairs(a, inner, others, out) } else { all_pairs(a, inner, others, out) }
 }
 
@@ -374,16 +378,14 @@ fn small_pairs(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Vec<Pair
 /// inline, its registers crowded the merge's loop.
 #[cold]
 #[inline(never)]
-fn scan(head: &SweepBox, hi: u32, keys: &[[u32; 2]], records: &[SweepBox], from: usize, out: &mut Vec<Pair>) -> u64 {
+fn scan(head: &SweepBox, hi: u32, keys: &[[u32; 2]], records: &[SweepBox], from: usize, out: &mut Sink<'_>) -> u64 {
     let mut tests = 0;
     for (k, r) in keys[from..].iter().zip(&records[from..]) {
         if k[0] > hi {
             break;
         }
         tests += 1;
-        if head.overlaps(r) {
-            out.push(Pair::new(head.id(), r.id()));
-        }
+        out.push_if(Pair::new(head.id(), r.id()), head.overlaps(r));
     }
     tests
 }
@@ -391,7 +393,7 @@ fn scan(head: &SweepBox, hi: u32, keys: &[[u32; 2]], records: &[SweepBox], from:
 /// Every overlapping pair of two records of `a`, a crowd (sorted): along its keys a record and the next overlap
 /// along x only now and then, and only then is it scanned against the records after it. Returns the boxes tested.
 #[inline(never)]
-fn sweep_crowd(a: Span<'_>, pairs: &mut Vec<Pair>) -> u64 {
+fn sweep_crowd(a: Span<'_>, pairs: &mut Sink<'_>) -> u64 {
     let (keys, records) = (&a.part.keys[a.start..a.end], a.records());
     let mut tests = 0;
     for (i, w) in keys.windows(2).enumerate() {
@@ -406,7 +408,7 @@ fn sweep_crowd(a: Span<'_>, pairs: &mut Vec<Pair>) -> u64 {
 /// x, without a branch on which head comes first (a coin flip: mispredicted every other step); the head that comes
 /// first is scanned against the other crowd only when the two heads overlap along x. Returns the boxes tested.
 #[inline(never)]
-fn merge_crowds(a: Span<'_>, b: Span<'_>, pairs: &mut Vec<Pair>) -> u64 {
+fn merge_crowds(a: Span<'_>, b: Span<'_>, pairs: &mut Sink<'_>) -> u64 {
     let (ka, kb, ra, rb) = (&a.part.keys[a.start..a.end], &b.part.keys[b.start..b.end], a.records(), b.records());
     let (mut i, mut j, mut tests) = (0, 0, 0);
     while i < ka.len() && j < kb.len() {
@@ -425,7 +427,7 @@ fn merge_crowds(a: Span<'_>, b: Span<'_>, pairs: &mut Vec<Pair>) -> u64 {
 /// The pairs of `a`, a crowd (sorted: see `part.rs`), within itself and with the member spans `others`: merged
 /// with each bucket of the others that is a crowd too, and all against all with each smaller one, the side with
 /// fewer blocks of eight held in vectors.
-fn crowd_pairs(a: Span<'_>, others: &[Span<'_>], pairs: &mut Vec<Pair>) -> Tally {
+fn crowd_pairs(a: Span<'_>, others: &[Span<'_>], pairs: &mut Sink<'_>) -> Tally {
     let mut tally =
         Tally { pair_tests: sweep_crowd(a, pairs), work: a.len() as u64, bytes_touched: a.len() as u64 * 8 };
     for &span in others {
@@ -444,7 +446,7 @@ fn crowd_pairs(a: Span<'_>, others: &[Span<'_>], pairs: &mut Vec<Pair>) -> Tally
 /// Every overlapping pair of a record of `a` and one of the spans `others` (never within `a`): all against all,
 /// with `a` in blocks of eight against the others' records, or each of the others in blocks against `a`'s,
 /// whichever compares fewer blocks.
-fn oriented(a: Span<'_>, others: &[Span<'_>], pairs: &mut Vec<Pair>) -> Tally {
+fn oriented(a: Span<'_>, others: &[Span<'_>], pairs: &mut Sink<'_>) -> Tally {
     let blocks = |n: usize| n.div_ceil(8);
     let total: usize = others.iter().map(Span::len).sum();
     let swapped: usize = others.iter().map(|b| blocks(b.len()) * a.len()).sum();
@@ -473,13 +475,13 @@ fn buckets(s: Span<'_>) -> [Option<Span<'_>>; 3] {
     })
 }
 
-/// Find the pairs partition `p` of `plan` owns (see the module docs) into `search`; `parts` are every partition,
-/// built.
-pub fn search_part(p: usize, plan: &Plan, parts: &[Part], search: &mut Search) {
+/// Find the pairs partition `p` of `plan` owns (see the module docs): written into `slots`, its block of the
+/// output, then into `search`'s spill (`output.rs`); `parts` are every partition, built.
+pub fn search_part(p: usize, plan: &Plan, parts: &[Part], search: &mut Search, slots: &mut [Pair]) {
     let level = usize::from(plan.part_level[p]);
     let lv = &plan.levels[level];
-    let Search { pairs, tally, occupied, max_occupancy, scanned } = search;
-    pairs.clear();
+    let Search { block: Block { spill, written, .. }, tally, occupied, max_occupancy, scanned } = search;
+    let pairs = &mut Sink::new(slots, spill);
     let (mut done, mut entries) = (Tally::default(), 0u64);
     let (mut occupied_here, mut most) = (0u64, 0u64);
     let rows = 1i32 << lv.row_bits();
@@ -504,16 +506,8 @@ pub fn search_part(p: usize, plan: &Plan, parts: &[Part], search: &mut Search) {
     }
     // Bodies of this level against the finer levels' (the hierarchy).
     let (across, rows_scanned) = scan_finer(plan, level, &parts[p], parts, pairs);
-    (*occupied, *max_occupancy, *scanned) = (occupied_here, most, rows_scanned);
+    (*occupied, *max_occupancy, *scanned, *written) = (occupied_here, most, rows_scanned, pairs.written());
     // Besides the comparisons: per bucket met its offsets read; per pair 8 B written.
     let buckets = rows as u64 * columns as u64;
     *tally = done + across + Tally::work(entries + buckets, (entries + buckets) * 8 + pairs.len() as u64 * 8);
-}
-
-/// The pairs of every partition, appended to `out` in partition order.
-pub fn collect(searches: &[Search], out: &mut Vec<Pair>) {
-    out.reserve(searches.iter().map(|s| s.pairs.len()).sum());
-    for search in searches {
-        out.extend_from_slice(&search.pairs);
-    }
 }

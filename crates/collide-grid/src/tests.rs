@@ -336,3 +336,49 @@ fn shrinking_empty_reset_and_resize() {
         }
     });
 }
+
+/// Power-law sizes (radii from 0.5 up with density `r^−2.5`, up to a fifth of the world): every level of `hgrid`
+/// present, the coarse bodies' scans of every finer level; and the pairs written straight into the output
+/// through frames whose pair count grows (blocks overflow into the spills) and shrinks (holes below the total,
+/// filled from the pairs past it), on the forced parallel paths and serially. Each frame against brute force,
+/// and the same frames in the same order twice give the same output, pair for pair.
+#[test]
+fn power_law_sizes_and_blocks_that_overflow_and_shrink() {
+    let frame = |seed: u64, scale: f32| -> Vec<Aabb> {
+        let mut rng = Rng::new(seed);
+        let (w, a) = (30.0f64, 1.0 - 2.5f64);
+        let big = 0.2 * w;
+        (0..2500)
+            .map(|_| {
+                let u = f64::from(rng.next_f32());
+                let r = ((0.5f64.powf(a) - u * (0.5f64.powf(a) - big.powf(a))).powf(1.0 / a) as f32) * scale;
+                Aabb::from_center_radius(rng.point_in(Vec3::splat(-15.0 + r), Vec3::splat(15.0 - r)), r)
+            })
+            .collect()
+    };
+    // Sparse, dense (about four times the pairs), sparse again, dense again.
+    let frames = [frame(1, 0.6), frame(2, 1.0), frame(3, 0.6), frame(4, 1.0), frame(4, 1.0)];
+    on_two_threads(|| {
+        for kind in KINDS {
+            for parallelism in [FORCED, Parallelism::SERIAL] {
+                let mut grid = make(kind, crate::DEFAULT_CELL_FACTOR, 0.0, parallelism);
+                let mut last = PairList::new();
+                for (f, aabbs) in frames.iter().enumerate() {
+                    let out = assert_matches_reference(&mut grid, aabbs, &format!("{kind:?} frame {f}"));
+                    last = out;
+                }
+                assert!(grid.stats().get("levels").unwrap() >= 3.0, "{:?}", grid.stats());
+                // Two grids fed the same frames write the same pairs in the same order.
+                let (mut a, mut b) = (make(kind, 1.1, 0.0, parallelism), make(kind, 1.1, 0.0, parallelism));
+                let (mut out_a, mut out_b) = (PairList::new(), PairList::new());
+                for aabbs in &frames {
+                    a.find_pairs(&Frame::new(aabbs), &mut out_a);
+                    b.find_pairs(&Frame::new(aabbs), &mut out_b);
+                    assert_eq!(out_a.as_slice(), out_b.as_slice(), "{kind:?}: the output's order");
+                }
+                out_a.sort();
+                assert_eq!(out_a, last);
+            }
+        }
+    });
+}

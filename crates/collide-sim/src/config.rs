@@ -23,6 +23,12 @@ pub struct Config {
     pub radius: Option<f32>,
     /// Radii vary uniformly within `radius · [1 − spread, 1 + spread]`; 0..1.
     pub radius_spread: f32,
+    /// `power-law` only: the radii's density falls as `r^−exponent` from `radius` up (above 1, at most 8;
+    /// [`PowerLaw::DEFAULT_EXPONENT`](crate::PowerLaw::DEFAULT_EXPONENT) when absent).
+    pub power_law_exponent: Option<f32>,
+    /// `power-law` only: the largest radius as a fraction of the container's smallest side (above 0, at most
+    /// 1/2; [`POWER_LAW_DEFAULT_CAP`](crate::POWER_LAW_DEFAULT_CAP) when absent).
+    pub power_law_cap: Option<f32>,
     /// Initial speed, units per second (scenario default when absent).
     pub speed: Option<f32>,
     /// Makes the container a cube of this width centred at the origin (scenario default when absent).
@@ -70,6 +76,8 @@ impl Default for Config {
             bodies: None,
             radius: None,
             radius_spread: 0.0,
+            power_law_exponent: None,
+            power_law_cap: None,
             speed: None,
             container_width: None,
             gravity: None,

@@ -160,7 +160,10 @@ pub use record::{CSV_HEADER, RunSummary, StepRecord, write_csv};
 pub use reorder::{Reorder, morton};
 pub use replay::Replay;
 pub use run::{Run, boxes_by_id};
-pub use scenario::{SCENARIOS, ScenarioDescriptor, ScenePhase, Setup, ShapeMix, TOUR_PHASE_STEPS, find_scenario};
+pub use scenario::{
+    POWER_LAW_DEFAULT_CAP, POWER_LAW_MAX_CAP, PowerLaw, SCENARIOS, ScenarioDescriptor, ScenePhase, Setup, ShapeMix,
+    TOUR_PHASE_STEPS, find_scenario,
+};
 pub use simulation::Simulation;
 pub use speed_hint::speed_hint;
 

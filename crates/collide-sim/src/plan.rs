@@ -18,7 +18,10 @@
 
 use crate::config::{Config, ConfigError, Written, file_error};
 use crate::memory::{self, TooBig};
-use crate::scenario::{ScenarioDescriptor, Setup, ShapeMix, find_scenario, mean_body_volume};
+use crate::scenario::{
+    POWER_LAW_DEFAULT_CAP, POWER_LAW_MAX_CAP, PowerLaw, ScenarioDescriptor, Setup, ShapeMix, find_scenario,
+    mean_body_volume,
+};
 use collide_aabbs::Header;
 use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, Params};
 use collide_math::Vec3;
@@ -327,6 +330,7 @@ impl Checks<'_> {
                 ),
             ));
         }
+        let power_law = self.power_law(scenario, radius, &container)?;
         let speed = written.non_negative(&["speed"], config.speed.unwrap_or_else(|| (scenario.speed)(&container)))?;
         let gravity = config.gravity.unwrap_or(scenario.default_gravity);
         if !gravity.is_finite() {
@@ -355,6 +359,7 @@ impl Checks<'_> {
             half_extents_spread,
             friction,
             reorder_every: config.reorder_every,
+            power_law,
         };
         setup.obstacles = (scenario.obstacles)(&setup);
         let largest = 2.0 * setup.max_radius();
@@ -376,6 +381,63 @@ impl Checks<'_> {
             });
         }
         Ok(setup)
+    }
+
+    /// The radii's power law of a scenario whose sizes follow one (`power_law_exponent`, `power_law_cap`, the
+    /// defaults filled in and checked against the base `radius` and the `container`); elsewhere `None`, and those
+    /// keys (and, in `power-law`, `radius_spread`) are errors: a key that changes nothing is a wrong experiment.
+    fn power_law(
+        &self,
+        scenario: &ScenarioDescriptor,
+        radius: f32,
+        container: &collide_math::Aabb,
+    ) -> Result<Option<PowerLaw>, ConfigError> {
+        let config = self.config;
+        if !scenario.power_law {
+            let set = [("power_law_exponent", config.power_law_exponent), ("power_law_cap", config.power_law_cap)];
+            if let Some((key, _)) = set.iter().find(|(_, v)| v.is_some()) {
+                let message = format!(
+                    "{key} applies to scenario `power-law` only, not `{}`: its radii follow no power law",
+                    scenario.name
+                );
+                return Err(self.err(&[key], message));
+            }
+            return Ok(None);
+        }
+        if config.radius_spread != 0.0 {
+            let message = format!(
+                "radius_spread = {}: scenario `power-law` draws its radii from a power law (power_law_exponent, \
+                 power_law_cap), from `radius` up; leave radius_spread out",
+                config.radius_spread
+            );
+            return Err(self.err(&["radius_spread"], message));
+        }
+        let exponent = config.power_law_exponent.unwrap_or(PowerLaw::DEFAULT_EXPONENT);
+        if !(exponent > 1.0 && exponent <= PowerLaw::MAX_EXPONENT) {
+            let message = format!(
+                "power_law_exponent = {exponent}: must be above 1 and at most {} (the density of radius r falls as \
+                 r^-exponent)",
+                PowerLaw::MAX_EXPONENT
+            );
+            return Err(self.err(&["power_law_exponent"], message));
+        }
+        let cap = config.power_law_cap.unwrap_or(POWER_LAW_DEFAULT_CAP);
+        if !(cap > 0.0 && cap <= POWER_LAW_MAX_CAP) {
+            let message = format!(
+                "power_law_cap = {cap}: must be above 0 and at most {POWER_LAW_MAX_CAP} (the largest radius as a \
+                 fraction of the container's smallest side)"
+            );
+            return Err(self.err(&["power_law_cap"], message));
+        }
+        let largest = cap * container.extents().min_element();
+        if largest <= radius {
+            let message = format!(
+                "power_law_cap = {cap}: the largest radius, {largest} ({cap} of the container's smallest side), is \
+                 not above the smallest, radius = {radius}; raise the cap or lower the radius"
+            );
+            return Err(self.err(&["power_law_cap"], message));
+        }
+        Ok(Some(PowerLaw { exponent, largest }))
     }
 
     /// `frames` and the `[time]` table, which every kind of run reads.

@@ -47,7 +47,47 @@ pub struct Setup {
     pub friction: f32,
     /// Steps between two spatial reorders of the bodies (0: never; see `reorder.rs`).
     pub reorder_every: u32,
+    /// The radii's power law, in the scenes whose sizes follow one (`power-law`); `None` elsewhere.
+    pub power_law: Option<PowerLaw>,
 }
+
+/// Radii drawn from a truncated power law: the density of radius `r` falls as `r^−exponent` from the base radius
+/// up to `largest` (a Pareto law cut off at `largest`), so that most bodies are about the base radius and a few
+/// are hundreds of times larger, each overlapping thousands of the others.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PowerLaw {
+    /// The density's exponent: above 1 (checked by the plan).
+    pub exponent: f32,
+    /// The largest radius drawn, in units: above the base radius (checked by the plan).
+    pub largest: f32,
+}
+
+impl PowerLaw {
+    /// The default `power_law_exponent`: with [`POWER_LAW_DEFAULT_CAP`], about 2.3 million overlapping pairs a
+    /// frame at 10⁵ bodies in `uniform`'s container (the workload issue 35 was measured on), 90 thousand at 10⁴.
+    pub const DEFAULT_EXPONENT: f32 = 2.5;
+    /// The exponents a config may give: above 1 (at 1 or below the largest bodies hold most of the volume, and
+    /// the scene is no longer mostly small bodies), at most this.
+    pub const MAX_EXPONENT: f32 = 8.0;
+
+    /// A radius from the law for base radius `smallest`: the inverse of the truncated law's distribution function
+    /// at a uniform draw, in f64 (the powers of a ratio of hundreds lose digits in f32). One draw from `rng`
+    /// whatever the parameters, so that the scene's other draws do not move with them.
+    #[must_use]
+    pub fn draw(&self, smallest: f32, rng: &mut Rng) -> f32 {
+        let u = f64::from(rng.next_f32());
+        let a = 1.0 - f64::from(self.exponent);
+        let (lo, hi) = (f64::from(smallest).powf(a), f64::from(self.largest).powf(a));
+        let r = (lo - u * (lo - hi)).powf(1.0 / a) as f32;
+        r.clamp(smallest, self.largest)
+    }
+}
+
+/// The default `power_law_cap`: the largest radius is this fraction of the container's smallest side (a body a
+/// fifth of the side in radius: about 3% of the container's volume, overlapping about a tenth of the bodies).
+pub const POWER_LAW_DEFAULT_CAP: f32 = 0.2;
+/// The largest `power_law_cap`: a body of radius half the smallest side just fits.
+pub const POWER_LAW_MAX_CAP: f32 = 0.5;
 
 /// The shapes of a scene's bodies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -111,13 +151,15 @@ impl Setup {
     /// The largest radius any body can have (a box's bounding radius).
     #[must_use]
     pub fn max_radius(&self) -> f32 {
-        let sphere = self.radius * (1.0 + self.radius_spread) * self.scenario.largest_radius_factor;
+        let largest = match self.power_law {
+            Some(law) => law.largest,
+            None => self.radius * (1.0 + self.radius_spread) * self.scenario.largest_radius_factor,
+        };
+        let sphere = largest;
         if self.shape == ShapeMix::Sphere {
             return sphere;
         }
-        let factor =
-            (1.0 + self.half_extents_spread) * (1.0 + self.radius_spread) * self.scenario.largest_radius_factor;
-        let cube = self.half_extents.length() * factor;
+        let cube = self.half_extents.length() * (1.0 + self.half_extents_spread) * (largest / self.radius);
         if self.shape == ShapeMix::Box { cube } else { cube.max(sphere) }
     }
 
@@ -163,7 +205,9 @@ impl Setup {
 
     /// A radius drawn for one body.
     fn draw_radius(&self, rng: &mut Rng) -> f32 {
-        if self.radius_spread > 0.0 {
+        if let Some(law) = self.power_law {
+            law.draw(self.radius, rng)
+        } else if self.radius_spread > 0.0 {
             self.radius * rng.range_f32(1.0 - self.radius_spread, 1.0 + self.radius_spread)
         } else {
             self.radius
@@ -223,6 +267,9 @@ pub struct ScenarioDescriptor {
     /// The most bodies the script makes, as a multiple of the configured count (the tour doubles; 1 for scenes
     /// that never append), so that a run is refused up front when the machine cannot hold its largest moment.
     pub growth: usize,
+    /// `true` when the radii follow a power law (`power-law`): the config's `power_law_exponent` and
+    /// `power_law_cap` apply, and `radius` is the smallest radius. Elsewhere those keys are errors.
+    pub power_law: bool,
 }
 
 /// A named stretch of a scripted scene, from its first step to the next phase's.
@@ -578,6 +625,7 @@ const UNIFORM: ScenarioDescriptor = ScenarioDescriptor {
     phases: &[],
     obstacles: |_| Vec::new(),
     growth: 1,
+    power_law: false,
 };
 
 /// The thesis program's workload.
@@ -632,6 +680,12 @@ pub static SCENARIOS: &[ScenarioDescriptor] = &[
         largest_radius_factor: MIXED_FACTOR,
         container: |n, v| cube_for_fraction(n, v * (0.9 + 0.1 * MIXED_FACTOR.powi(3))),
         spawn: spawn_mixed,
+        ..UNIFORM
+    },
+    ScenarioDescriptor {
+        name: "power-law",
+        summary: "uniform's container, radii from 0.5 up with density r^-2.5 up to a fifth of the side: a heavy tail",
+        power_law: true,
         ..UNIFORM
     },
     ScenarioDescriptor {

@@ -12,6 +12,8 @@ pub fn keys() -> Vec<String> {
         "bodies",
         "radius",
         "radius_spread",
+        "power_law_exponent",
+        "power_law_cap",
         "speed",
         "container_width",
         "gravity",

@@ -14,7 +14,7 @@
 //! - [`octree`]: octree variants as bodies cluster and disperse (the spikes); `max_leaf` and `max_depth` sweeps.
 //! - [`sap`]: sweep-and-prune at speeds ×1, ×½, ×¼, ×1/64, and its real-dt feedback loop.
 //! - [`peers`]: parry's BVH and rstar's R-tree fed the same boxes as ours on every kind of scene (thesis, uniform,
-//!   slow, cluster, mixed sizes) at 10⁴–10⁶ bodies, their pair sets checked, the memory floor (streaming the box
+//!   slow, cluster, mixed sizes; power-law up to 10⁵) at 10⁴–10⁶ bodies, their pair sets checked, the memory floor (streaming the box
 //!   array once) and peak memory per algorithm, in a huge, mostly empty world too.
 //! - [`calibrate`]: fits the meta-broadphase's cost prior on this machine (`--install` puts it into `auto`).
 //! - [`selector`]: the meta-broadphase live against every pinned candidate, every frame counted from frame 0,

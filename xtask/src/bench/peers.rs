@@ -33,7 +33,12 @@ use collide_sim::Summary;
 use std::time::{Duration, Instant};
 
 /// The scenes every contender meets, at every size.
-const SCENES: &[&str] = &["thesis", "uniform", "slow", "cluster", "mixed-sizes"];
+const SCENES: &[&str] = &["thesis", "uniform", "slow", "cluster", "mixed-sizes", POWER_LAW];
+
+/// Sizes with a heavy tail: run at 10⁴ and 10⁵ bodies only. Its largest bodies are a fraction of the container's
+/// side, which grows as n^(1/3), so its pairs grow as about n^1.5 (90 thousand a frame at 10⁴, 2.3 million at
+/// 10⁵): at 10⁶ some 70 million a frame, 570 MB of pairs to record per frame and check against brute force.
+const POWER_LAW: &str = "power-law";
 
 /// The huge world, run at one size to set its peak memory beside `uniform`'s.
 const FAR: &str = "far-clusters";
@@ -73,6 +78,7 @@ fn sizes(quick: bool, scene: &str) -> Vec<Size> {
         (true, FAR) => vec![size(5000, 10, 3)],
         (true, _) => vec![size(1000, 10, 3), size(5000, 10, 3)],
         (false, FAR) => vec![size(100_000, 10, 3)],
+        (false, POWER_LAW) => vec![size(10_000, TIMED + 4, 4), size(100_000, TIMED + 3, 3)],
         (false, "slow") => vec![
             size(10_000, TIMED + SLOW_WARM, SLOW_WARM),
             size(100_000, TIMED + SLOW_WARM, SLOW_WARM),

@@ -195,3 +195,37 @@ fn boxes_fill_the_container_to_the_same_fraction_as_spheres() {
         assert_eq!(b, boxes, "{shape}");
     }
 }
+
+#[test]
+fn power_law_keys_are_checked_and_belong_to_their_scenario() {
+    let setup = parse("scenario = \"power-law\"\nbodies = 1000\n", &[]).unwrap().scene().unwrap().clone();
+    let law = setup.power_law.expect("power-law draws from a power law");
+    let side = setup.container.extents().min_element();
+    assert_eq!(law.exponent, crate::PowerLaw::DEFAULT_EXPONENT);
+    assert!((law.largest - crate::POWER_LAW_DEFAULT_CAP * side).abs() < 1e-4, "{law:?}");
+    assert_eq!(setup.max_radius(), law.largest);
+    let set = parse("scenario = \"power-law\"\n", &["power_law_exponent=3", "power_law_cap=0.1"]).unwrap();
+    let law = set.scene().unwrap().power_law.unwrap();
+    assert_eq!(law.exponent, 3.0);
+    assert!((law.largest - 0.1 * set.scene().unwrap().container.extents().x).abs() < 1e-4);
+
+    let e = error("scenario = \"power-law\"\npower_law_exponent = 1\n", &[]);
+    assert!(e.starts_with("test.toml:2: power_law_exponent = 1: must be above 1 and at most 8"), "{e}");
+    assert!(error("scenario = \"power-law\"", &["power_law_exponent=nan"]).starts_with("--set power_law_exponent=nan"));
+    assert!(error("scenario = \"power-law\"", &["power_law_exponent=9"]).contains("at most 8"));
+    let e = error("scenario = \"power-law\"\npower_law_cap = 0.6\n", &[]);
+    assert!(e.starts_with("test.toml:2: power_law_cap = 0.6: must be above 0 and at most 0.5"), "{e}");
+    assert!(error("scenario = \"power-law\"", &["power_law_cap=0"]).contains("must be above 0"));
+    // A cap below the smallest radius: 1% of a 10-unit container is 0.1, below radius 0.5.
+    let e = error("scenario = \"power-law\"\ncontainer_width = 10\npower_law_cap = 0.01\n", &[]);
+    assert!(e.starts_with("test.toml:3: power_law_cap = 0.01: the largest radius") && e.contains("raise"), "{e}");
+    let e = error("scenario = \"power-law\"\nradius_spread = 0.2\n", &[]);
+    assert!(e.starts_with("test.toml:2: radius_spread = 0.2: scenario `power-law` draws its radii"), "{e}");
+    // Elsewhere the keys would change nothing: refused, naming the key.
+    let e = error("scenario = \"uniform\"\npower_law_cap = 0.1\n", &[]);
+    assert_eq!(
+        e,
+        "test.toml:2: power_law_cap applies to scenario `power-law` only, not `uniform`: its radii follow no power law"
+    );
+    assert!(error("", &["power_law_exponent=3"]).starts_with("--set power_law_exponent=3: power_law_exponent applies"));
+}

@@ -49,3 +49,43 @@ fn unknown_scenarios_list_the_valid_ones() {
     assert!(e.starts_with("unknown scenario `clustr`; valid scenarios: thesis, thesis-slow, uniform"), "{e}");
     assert!(find_scenario("rain").is_ok());
 }
+
+/// `power-law`: uniform's container, every radius between the base radius and the cap, most bodies small and a
+/// few huge, the shares above 2, 4 and 16 base radii those of the truncated law.
+#[test]
+fn power_law_radii_have_a_heavy_tail_under_the_cap() {
+    let plan = crate::Plan::parse("scenario = \"power-law\"\nbodies = 20000", "test", &[]).unwrap();
+    let setup = plan.scene().unwrap();
+    let uniform = crate::Plan::parse("scenario = \"uniform\"\nbodies = 20000", "test", &[]).unwrap();
+    assert_eq!(setup.container, uniform.scene().unwrap().container);
+    let law = setup.power_law.unwrap();
+    let mut bodies = Bodies::default();
+    (setup.scenario.spawn)(setup, &mut Rng::new(1), &mut bodies);
+    assert_eq!(bodies.len(), 20_000);
+    for (p, &r) in bodies.position.iter().zip(&bodies.radius) {
+        assert!((setup.radius..=law.largest).contains(&r), "radius {r}");
+        let inside = setup.container.expanded(-r);
+        assert!(inside.contains_point(*p), "a body of radius {r} at {p} sticks out");
+    }
+    // The truncated law's share above `k` base radii: (x^(1−a) − R^(1−a)) / (r^(1−a) − R^(1−a)).
+    let share = |k: f32| bodies.radius.iter().filter(|&&r| r > k * setup.radius).count() as f64 / 20_000.0;
+    let tail = |k: f32| {
+        let (a, r, big) = (1.0 - f64::from(law.exponent), f64::from(setup.radius), f64::from(law.largest));
+        ((k as f64 * r).powf(a) - big.powf(a)) / (r.powf(a) - big.powf(a))
+    };
+    for k in [2.0, 4.0, 16.0] {
+        let (got, want) = (share(k), tail(k));
+        // Four binomial standard deviations.
+        let sigma = (want * (1.0 - want) / 20_000.0).sqrt();
+        assert!((got - want).abs() < 4.0 * sigma + 1e-4, "{got} above {k} r, expected {want}");
+    }
+    // Most small, a few huge: a third above twice the base radius, about one in a hundred above 16 times it.
+    assert!(share(2.0) < 0.4 && share(16.0) > 0.005);
+    assert!(bodies.radius.iter().copied().fold(0.0, f32::max) > law.largest / 4.0);
+    // The law with exponent 3 and the same draw gives smaller bodies (one draw per body, whatever the exponent).
+    let lighter = PowerLaw { exponent: 3.0, ..law };
+    let (mut a, mut b) = (Rng::new(7), Rng::new(7));
+    for _ in 0..100 {
+        assert!(lighter.draw(0.5, &mut a) <= law.draw(0.5, &mut b));
+    }
+}
