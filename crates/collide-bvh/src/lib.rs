@@ -235,6 +235,8 @@ mod traverse;
 mod cache;
 mod classify;
 mod rebuild;
+mod refit;
+mod stream;
 mod validate;
 // The public types.
 mod dynamic;
