@@ -351,7 +351,10 @@ impl DynamicBvh {
         let tally = self.rebuild.run(target, c.parallelism) + self.cache.sort_all();
         // The first build saw no motion: every body got the base margin only, and would leave it within a few
         // calls, all together. The next call knows every body's displacement and rebuilds with predicted boxes.
-        self.speeds_unknown = !self.built;
+        // Not after streaming: a second rebuild there sized every box by one call's displacement, and in a
+        // jittering pile (rapier's free fall at rest, 10⁵ bodies) those reaches made the cache several times the
+        // answer and the call 280 ms; the re-insertions learn each body's speed over more calls instead.
+        self.speeds_unknown = !self.built && self.stream_left != self.now;
         self.last_rebuild = self.now;
         self.built = true;
         self.last.rebuilt = true;
@@ -679,8 +682,16 @@ impl Broadphase for DynamicBvh {
     /// next call's bulk rebuild being cheaper than the patch.
     fn on_resize(&mut self, resize: &Resize<'_>) {
         if self.stream.active {
-            // The streaming tree is rebuilt often anyway: start afresh.
-            self.reset();
+            if resize.is_permutation() && resize.old_len() == self.proxies.len() {
+                // The simulation's spatial reorder: the streaming tree's leaves renamed, nothing rebuilt.
+                self.stream.permute(resize.old_to_new);
+                #[cfg(debug_assertions)]
+                if self.last_boxes.len() == resize.old_len() {
+                    resize.permute(&mut self.last_boxes, &mut self.renumbering.boxes);
+                }
+            } else {
+                self.reset();
+            }
             return;
         }
         if self.built && resize.is_permutation() && resize.old_len() == self.proxies.len() {
@@ -772,10 +783,12 @@ impl Broadphase for DynamicBvh {
         })
     }
 
-    /// Every node of both trees, leaves (fat boxes) included, each tree's root at depth 0.
+    /// Every node of both trees, leaves (fat boxes) included, each tree's root at depth 0; in streaming mode the
+    /// streaming tree's inner nodes.
     /// Allocates nothing (the app draws it every frame): nodes in pool order, each one's depth counted up its
     /// parent links, O(nodes · height).
     fn debug_geometry(&self, out: &mut DebugGeometry) {
+        self.stream.debug_geometry(out);
         for tree in &self.trees {
             for n in tree.nodes.iter().filter(|n| !n.is_free()) {
                 let (mut depth, mut up) = (0, n.parent);

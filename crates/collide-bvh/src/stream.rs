@@ -75,6 +75,42 @@ impl Stream {
         self.order.clear();
     }
 
+    /// Renumber the bodies by a permutation (`old_to_new`): each key names its item anew, the tree stays as it is.
+    /// O(n), no allocation. The keys within a run of equal codes are then no longer in index order, which nothing
+    /// reads: the refit finds each leaf's box through its key, and the next build sorts afresh.
+    pub(crate) fn permute(&mut self, old_to_new: &[u32]) {
+        for key in &mut self.bvh.keys {
+            let item = crate::morton::key_index(*key) as usize;
+            *key = (*key & !0xFFFF_FFFF) | u64::from(old_to_new[item]);
+        }
+    }
+
+    /// Every inner node's box, the root at depth 0, without allocating (as `lbvh`'s: an array stack the height
+    /// cannot overflow).
+    pub(crate) fn debug_geometry(&self, out: &mut collide_broadphase::DebugGeometry) {
+        let nodes = &self.bvh.nodes;
+        if !self.active || nodes.is_empty() {
+            return;
+        }
+        let mut stack = [(0u32, 0u32); crate::refine::MAX_HEIGHT as usize + 2];
+        let root = &nodes[self.bvh.root as usize];
+        out.boxes.push(collide_broadphase::DebugBox { aabb: root.boxes[0].union(&root.boxes[1]), depth: 0 });
+        stack[0] = (self.bvh.root, 0);
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let (i, depth) = stack[top];
+            let node = &nodes[i as usize];
+            for c in 0..2 {
+                if node.child[c] & LEAF == 0 {
+                    out.boxes.push(collide_broadphase::DebugBox { aabb: node.boxes[c], depth: depth + 1 });
+                    stack[top] = (node.child[c], depth + 1);
+                    top += 1;
+                }
+            }
+        }
+    }
+
     /// Check the tree (every node's boxes the exact unions of its leaves', the keys and leaves consistent).
     pub(crate) fn check(&self) -> Result<(), String> {
         if !self.active {
