@@ -709,3 +709,18 @@ fn every_path_is_deterministic_across_thread_counts() {
         }
     }
 }
+
+/// A permutation in streaming mode renames the streaming tree's leaves in place: the calls after it keep
+/// streaming (no reset to the incremental structures) and answer brute force's pairs (the kit checks them).
+/// Without the motion hint: the kit's bodies rest after the permutation, and with the hint rest ends streaming.
+#[test]
+fn a_permutation_while_streaming_renames_the_streaming_tree() {
+    for hinted in [false] {
+        let mut bp = dynamic(DynamicConfig { refit_max: 0.0, stream_ratio: 0.0, ..DynamicConfig::default() });
+        let frames = permutation_frames(&mut bp, 4000, hinted).unwrap_or_else(|f| panic!("{f}"));
+        for s in &frames.after {
+            assert_eq!(s.get("streamed"), Some(1.0), "hinted {hinted}: {s}");
+        }
+        bp.validate().unwrap();
+    }
+}
