@@ -351,10 +351,11 @@ impl DynamicBvh {
         let tally = self.rebuild.run(target, c.parallelism) + self.cache.sort_all();
         // The first build saw no motion: every body got the base margin only, and would leave it within a few
         // calls, all together. The next call knows every body's displacement and rebuilds with predicted boxes.
-        // (Also after streaming, where it has a cost: in rapier's free-fall pile at 10⁵ bodies the one-call speeds
-        // of jittering bodies made long reaches and that probe's call took 280 ms. Skipping it there was tried;
-        // the 10⁴ scenes' means moved within the machine's noise, so the simpler rule stayed.)
-        self.speeds_unknown = !self.built;
+        // Not after streaming: a second rebuild there sized every box by one call's displacement. In rapier's
+        // free-fall pile at 10⁵ bodies those reaches made the cache several times the answer and that call took
+        // 280 ms, and the grown cache reached sizes no warm-up had seen (allocations in the warm reorder tests);
+        // the re-insertions learn each body's speed over more calls instead.
+        self.speeds_unknown = !self.built && self.stream_left != self.now;
         self.last_rebuild = self.now;
         self.built = true;
         self.last.rebuilt = true;

@@ -236,8 +236,29 @@
 //! (650 and 500 re-insertions, 78 k and 111 k cached pairs in the steady state after 400 calls; at load 4.4 the
 //! ratios, 0.34, 0.34 and 0.37 for 120, 180 and 240, told nothing, and the peers study warms up 120 calls only).
 //!
-//! Where every body moves fast (`uniform`, `cluster`) every frame is a bulk rebuild, about twice `lbvh`'s time:
-//! the rebuild also converts the trees to pools and sorts the cache for frames that do not come.
+//! Where every body moves fast (`uniform`, `cluster`) every frame was a bulk rebuild, about twice `lbvh`'s time:
+//! the rebuild also converts the trees to pools and sorts the cache for frames that do not come. Such frames now
+//! stream (see above).
+//!
+//! Issue 35, rapier's baked scenes (`cargo xtask bench --study replay --only bvh-dynamic,kd,parry-bvh-refit`,
+//! 2 threads, mean ms over the file, the three contenders in one run per size; before: the version without the
+//! refit path and streaming mode, from the issue). This version, 10⁴ at load 1.1, 10⁵ at load 2.6–3.2:
+//!
+//! | scene | bodies | before | `bvh-dynamic` | `parry-bvh-refit` | `kd` | refit / ours |
+//! |---|---|---|---|---|---|---|
+//! | brownian | 10⁴ | 0.93–1.06 | 0.90 | 1.21 | 0.54 | 1.34 |
+//! | free-fall | 10⁴ | 0.56 | 0.67 | 1.96 | 0.79 | 2.9 |
+//! | gravity | 10⁴ | 2.35 | 1.36 | 2.50 | 0.85 | 1.84 |
+//! | brownian | 10⁵ | 19.5 | 16.0 | 19.6 | 10.4 | 1.23 |
+//! | free-fall | 10⁵ | 13.7 | 16.5 | 18.8 | 11.1 | 1.14 |
+//! | gravity | 10⁵ | 33.0 | 26.3 | 35.2 | 16.5 | 1.34 |
+//!
+//! A variant with the probe's speed rebuild kept and joins in tasks of 512 leaves measured, at load 1.2 (10⁴)
+//! and 1.3–2.6 (10⁵): 1.56, 4.0, 2.1 and 1.72, 1.57, 2.33; it was dropped because its grown caches allocated in
+//! the warm reorder tests, and the two could not be told apart from the load in the time there was. Most calls
+//! of these scenes stream, and a streaming call is `lbvh`'s join (about two thirds of it) on a refitted tree:
+//! `kd` stays about 1.6× faster. `slow` at 10⁵ (peers study, load 1.2–1.3, the variant): 1.52 ms against
+//! parry's refit 9.89 (0.15); the slow path is the same code in both.
 //!
 //! [`Frame::with_moved`]: collide_broadphase::Frame::with_moved
 //! [`Parallelism::DEFAULT_MIN_WORK`]: collide_broadphase::Parallelism::DEFAULT_MIN_WORK
