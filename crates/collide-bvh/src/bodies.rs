@@ -9,11 +9,16 @@
 //! - a **reach** along the body's estimated velocity (its centre's displacement since its last insertion, per
 //!   call), on the side it moves towards only, as far as it would go in a *horizon* of calls. A body at
 //!   constant velocity then stays inside for about a horizon; the box grows along the motion, not around it.
-//!   Only a body slow enough that half a horizon of motion fits within `max_reach` times its size gets a reach:
-//!   a faster one would leave any affordable box within a few calls anyway, and a long box around it would
-//!   only fill the cache with pairs that fail the exact test (in a dense crowd, tens of times the real ones).
-//!   Fast bodies get the base margin alone and are re-inserted — or, when most bodies are fast, rebuilt —
-//!   every call, with a cache barely larger than the answer.
+//!   Only a body slow enough that half a horizon of motion fits within `max_reach` times its size gets a reach
+//!   that long: a long box around a faster one would only fill the cache with pairs that fail the exact test (in
+//!   a dense crowd, tens of times the real ones);
+//! - a **displacement margin** for a body too fast for that (Box2D's predicted displacement): its displacement
+//!   per call times `multiplier` along the motion, plus `spread` times its largest component on every side (the
+//!   bodies of a rigid-body scene collide and turn; a margin only ahead would be left sideways at once). A body
+//!   moving its own width every few calls — rapier's scenes — then stays in its box for a few calls instead of
+//!   leaving it at every one, and the calls on which many bodies leave take the refit path (`refit.rs`). Only a
+//!   body whose margin fits within `max_reach` times its size gets one; a faster one (a teleport, a projectile)
+//!   gets the base margin alone and is re-inserted every call, with a cache barely larger than the answer.
 //!
 //! Each body's horizon is jittered between ½ and 1½ of the configured one, by a hash of the body and the call:
 //! bodies inserted together (the whole scene at the first frames) would otherwise all leave their boxes on the
@@ -149,6 +154,11 @@ pub(crate) struct FatPolicy {
     pub horizon: f32,
     /// The most reach on an axis, as a multiple of the body's largest extent.
     pub max_reach: f32,
+    /// A body too fast for the horizon's reach: its fat box reaches this many calls of its displacement ahead.
+    pub multiplier: f32,
+    /// A body too fast for the horizon's reach: this many calls of its largest displacement component on every
+    /// side.
+    pub spread: f32,
 }
 
 impl FatPolicy {
@@ -165,11 +175,20 @@ impl FatPolicy {
             (center - anchor.center) / (now - anchor.at) as f32
         };
         let cap = Vec3::splat(self.max_reach * size);
-        // A displacement that overflowed (centres near ±f32::MAX) gives no usable speed (`clamp` would keep a NaN);
-        // a body too fast for half a horizon within the cap gets no reach (see the module docs).
-        let fast = velocity.abs().max_element() * (0.5 * self.horizon) > self.max_reach * size;
-        let velocity = if velocity.is_finite() && !fast { velocity } else { Vec3::ZERO };
-        let reach = (velocity * (self.horizon * (0.5 + jitter))).clamp(-cap, cap);
+        // A displacement that overflowed (centres near ±f32::MAX) gives no usable speed (`clamp` would keep a NaN).
+        let velocity = if velocity.is_finite() { velocity } else { Vec3::ZERO };
+        let speed = velocity.abs().max_element();
+        let (reach, spread) = if speed * (0.5 * self.horizon) <= self.max_reach * size {
+            // Slow: a horizon's motion ahead.
+            ((velocity * (self.horizon * (0.5 + jitter))).clamp(-cap, cap), 0.0)
+        } else if speed * (self.multiplier + self.spread) <= self.max_reach * size {
+            // Too fast for the horizon: a few calls' displacement ahead and around (see the module docs).
+            (velocity * self.multiplier, speed * self.spread)
+        } else {
+            // Too fast for any affordable box: the base margin alone.
+            (Vec3::ZERO, 0.0)
+        };
+        let base = base + Vec3::splat(spread);
         let fat = Aabb::new(b.min - base + reach.min(Vec3::ZERO), b.max + base + reach.max(Vec3::ZERO));
         // Near f32::MAX the margins overflow: fall back to the body's own box, which contains itself.
         if crate::bounds::is_usable(&fat) { fat } else { *b }

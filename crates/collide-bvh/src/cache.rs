@@ -195,6 +195,11 @@ impl PairCache {
         tally
     }
 
+    /// Add pairs found new by the refit path's joins (each once, smaller index first, not cached yet).
+    pub(crate) fn add_found(&mut self, found: &[Pair]) {
+        self.fresh.extend_from_slice(found);
+    }
+
     /// Write every cached pair whose boxes overlap in this call's `aabbs` to `out`, and drop the pairs of moved
     /// bodies whose fat boxes no longer overlap. Returns the tally; `stale` is how many pairs were dropped.
     pub(crate) fn walk(

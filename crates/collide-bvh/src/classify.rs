@@ -63,7 +63,7 @@ pub(crate) struct Scan<'a> {
     pub anchors: &'a [Anchor],
     pub policy: FatPolicy,
     /// The share of a chunk's bodies whose new fat boxes the scan sizes: past it the call most likely rebuilds
-    /// everything (`rebuild_share`), which sizes every box itself, and the scan would only add work.
+    /// everything (`refit_max`), which sizes every box itself, and the scan would only add work.
     pub share: f32,
 }
 

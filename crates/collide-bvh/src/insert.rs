@@ -208,7 +208,7 @@ impl Tree {
 
     /// At inner node `a` (children `B`, `C`): swap a child with a grandchild on the other side when that lowers the
     /// area of the child that changes (Box2D v3's `b2RotateNodes`). Returns `true` when it swapped.
-    fn rotate(&mut self, a: u32) -> bool {
+    pub(crate) fn rotate(&mut self, a: u32) -> bool {
         let na = self.nodes[a as usize];
         if na.height < 2 {
             return false;

@@ -23,8 +23,9 @@
 //!   calls, only on the side it moves towards: a body at constant velocity stays inside for a horizon, and the
 //!   box grows along the motion, not around it. Each insertion jitters its horizon between ½ and 1½, so bodies
 //!   inserted together do not all leave together. A body too fast for half a horizon within twice its size gets
-//!   the base margin alone: no affordable box would hold it, and a long one would fill the cache with false
-//!   pairs (`bodies.rs`);
+//!   Box2D's predicted displacement instead: its displacement per call times `multiplier` ahead and `spread`
+//!   times it on every side, so that a rigid body moving its own width every few calls (rapier's scenes) stays
+//!   in its box for a few calls; only a body too fast even for that gets the base margin alone (`bodies.rs`);
 //! - **a move list.** One pass over the bodies (`classify.rs`) lists those whose box left its fat box — with the
 //!   frame's motion hint, only the bodies marked moved are even tested — and only those are removed and
 //!   re-inserted. Re-insertion chooses the sibling by the surface-area heuristic, starting from the lowest former
@@ -45,8 +46,21 @@
 //!   overlap (no hash set: the cache was exact for them), and the queries output those that overlap; the pairs
 //!   that vanish are dropped by the walk, which tests the new fat boxes of the pairs of moved bodies on its way.
 //!   The cache is kept sorted by its first body, so the walk streams through one box of each pair;
-//! - **a bulk rebuild** when more than `rebuild_share` of the bodies must move in one call — the first calls, a
-//!   scene of fast bodies, a crowd coming to rest at once: both trees are rebuilt by `lbvh`'s parallel builder,
+//! - **a refit path** when more than `rebuild_share` (4%) of the bodies leave their boxes in one call: instead of
+//!   a re-insertion each, the moved leaves take their new fat boxes where they are, the changed part of the trees
+//!   (the moved leaves and their ancestors, marked *dirty*) is refitted bottom-up with a rotation tried at every
+//!   node (Kopta et al. 2012), and the new cache pairs come from a query per moved body — or, above `join_share`,
+//!   from one self-join of the trees that enters only pairs of nodes with a dirty side. The SAH cost of the tree
+//!   is measured after each refit; past 1.3× its value after the last rebuild, the next such call rebuilds
+//!   (`refit.rs`);
+//! - **a streaming mode** when more than `refit_max` (10%) of the bodies leave their boxes, or when an
+//!   incremental call's work (its cached pairs plus 32 per moved body) passes `stream_ratio` times that of the
+//!   last streaming call: the trees and the cache are dropped, and each call refits a linear BVH of the *exact*
+//!   boxes bottom-up (built once with `lbvh`'s builder, rebuilt when its SAH cost grows 10%) and joins it for the
+//!   answer. The incremental structures come back when the motion hint shows at most `rebuild_share` of the boxes
+//!   changed, or at a probe every 64 calls (doubling, up to 1024, while probes fail at once) (`stream.rs`);
+//! - **a bulk rebuild** for the first calls, a tree degraded by refits, and a crowd coming to rest at once (more
+//!   than `rebuild_share` of the bodies settling): both trees are rebuilt by `lbvh`'s parallel builder,
 //!   the cache filled by its self-join (`rebuild.rs`). A re-insertion costs a few microseconds at 10⁵ bodies;
 //!   the parallel rebuild costs as much as a few thousand of them, so past that the rebuild is cheaper. The first
 //!   call knows no speed; the second knows every body's displacement and rebuilds once more with predicted boxes.
@@ -64,10 +78,13 @@
 //! default horizon).
 //!
 //! **What breaks next.** Speed: a body that leaves its box every few calls costs an insertion and a query each
-//! time, and when most bodies do, every call is a rebuild — the cost of `lbvh` plus the cache's walk. Bodies
-//! that change direction often (collisions in a dense crowd) leave their predicted boxes early. And the walk is
-//! bound by memory latency, not arithmetic: body indices say nothing about position, so one box of each cached
-//! pair is a random read.
+//! time (or its share of a refit), and when most bodies do, every call streams — about `lbvh`'s join, less its
+//! build: on rapier's baked scenes that is 1.3–2.4× faster than parry's refitted BVH but still 1.5–2× slower than
+//! `kd` (see Measured). Bodies that change direction often (collisions in a dense crowd) leave their predicted
+//! boxes early, and bodies that jiggle in place (rapier's Brownian crowd) get long reaches that fill the cache
+//! (ten times the answer), which the work comparison then sends to streaming. And the walk is bound by memory
+//! latency, not arithmetic: body indices say nothing about position, so one box of each cached pair is a random
+//! read.
 //!
 //! # `lbvh`: rebuild the tree every frame, in linear time and in parallel
 //!
@@ -116,7 +133,7 @@
 //! parallel chunks with readable per-chunk results, on the shared `Parallelism` —, `karras.rs`, the parallel
 //! build; `traverse.rs`, the self-join and queries; `insert.rs`, the dynamic tree's insertion, removal and
 //! rotations); the dynamic tree's passes (`classify.rs`, the scan; `cache.rs`, the pair cache; `rebuild.rs`,
-//! the bulk rebuild; `validate.rs`); and on top the public types (`dynamic.rs`, `lbvh.rs`). The radix sort and
+//! the bulk rebuild; `refit.rs`, the refit path; `stream.rs`, streaming mode; `validate.rs`); and on top the public types (`dynamic.rs`, `lbvh.rs`). The radix sort and
 //! the parallel runner are `collide-broadphase`'s.
 //!
 //! # Stats
@@ -125,8 +142,11 @@
 //! leaf tests of the self-join (`lbvh` and the rebuild). `work` counts bodies scanned, nodes visited by queries,
 //! insertions and the join, keys and nodes built; `bytes_touched` the same in bytes. Name-keyed: `lbvh` reports
 //! `nodes`, `leaves`, `height` and `invalid_boxes`; `bvh-dynamic` reports `nodes` and `height` (of both trees),
-//! `dynamic_bodies`, `static_bodies`, `reinserted`, `settled`, `rotations`, `cached_pairs`, `new_pairs`,
-//! `stale_pairs` and `rebuilt` (1 on a bulk rebuild).
+//! `dynamic_bodies`, `static_bodies`, `reinserted` (bodies moved in the trees, by re-insertion or refit),
+//! `settled`, `rotations`, `tree_visits` (nodes visited by insertions, removals and refits: 0 when no box left
+//! its fat box), `cached_pairs`, `new_pairs`, `stale_pairs`, `rebuilt` (1 on a bulk rebuild, and on a streaming
+//! call that built its tree), `refitted` (1 on the refit path), `streamed` (1 in streaming mode) and
+//! `stream_cost` (the streaming tree's SAH cost).
 //!
 //! # Complexity
 //!
@@ -138,11 +158,14 @@
 //! | `lbvh` build | O(n): keys, two radix passes (three above 2²¹ bodies), one climb, one pack | 64 B per inner node, 32 B keys and leaf box per body |
 //! | `lbvh` pairs | O(n + k) for small uniform bodies; O(n²) when every box overlaps every other | task plan and per-chunk stacks |
 //! | `bvh-dynamic` | O(n) scan + O(m · h) re-insertions and queries + O(c) walk | two pools of 40 B nodes, 28 B proxy per body, 8 B per cached pair |
+//! | `bvh-dynamic` refit path | O(n) scan + O(d) refit of the d dirty nodes (d ≤ m · h) + O(m · h) queries (or the join restricted to dirty node pairs) + O(c) walk | as above, plus a byte per pool node |
+//! | `bvh-dynamic` streaming | O(n) scan of the hint + O(n) refit + `lbvh`'s join; `lbvh`'s build when the SAH cost grew 10% | as `lbvh`, plus 4 B per inner node |
 //! | `bvh-dynamic` rebuild | `lbvh`'s build and join, plus O(c) to sort the cache | as `lbvh`, per tree |
 //!
 //! - **Best case** for `bvh-dynamic`: slow, coherent motion — m a small fraction of n, c a few times k; with the
-//!   motion hint, bodies at rest cost one flag read. For `lbvh`: many small bodies spread out; its cost does not
-//!   depend on speed.
+//!   motion hint, bodies at rest cost one flag read (a box bit for bit unchanged is not even compared with its
+//!   fat box, and does no tree work: `tree_visits` stays 0). For `lbvh`: many small bodies spread out; its cost
+//!   does not depend on speed.
 //! - **Worst case** for both: everything overlapping everything (k = n²/2, the output's own size). For
 //!   `bvh-dynamic`: every body leaving its box every call (a rebuild each call: `lbvh`'s cost plus the walk).
 //!   For `lbvh`: mixed sizes and tight clusters in a large world (see above).
@@ -213,8 +236,29 @@
 //! (650 and 500 re-insertions, 78 k and 111 k cached pairs in the steady state after 400 calls; at load 4.4 the
 //! ratios, 0.34, 0.34 and 0.37 for 120, 180 and 240, told nothing, and the peers study warms up 120 calls only).
 //!
-//! Where every body moves fast (`uniform`, `cluster`) every frame is a bulk rebuild, about twice `lbvh`'s time:
-//! the rebuild also converts the trees to pools and sorts the cache for frames that do not come.
+//! Where every body moves fast (`uniform`, `cluster`) every frame was a bulk rebuild, about twice `lbvh`'s time:
+//! the rebuild also converts the trees to pools and sorts the cache for frames that do not come. Such frames now
+//! stream (see above).
+//!
+//! Issue 35, rapier's baked scenes (`cargo xtask bench --study replay --only bvh-dynamic,kd,parry-bvh-refit`,
+//! 2 threads, mean ms over the file, the three contenders in one run per size; before: the version without the
+//! refit path and streaming mode, from the issue). This version, 10⁴ at load 1.1, 10⁵ at load 2.6–3.2:
+//!
+//! | scene | bodies | before | `bvh-dynamic` | `parry-bvh-refit` | `kd` | refit / ours |
+//! |---|---|---|---|---|---|---|
+//! | brownian | 10⁴ | 0.93–1.06 | 0.90 | 1.21 | 0.54 | 1.34 |
+//! | free-fall | 10⁴ | 0.56 | 0.67 | 1.96 | 0.79 | 2.9 |
+//! | gravity | 10⁴ | 2.35 | 1.36 | 2.50 | 0.85 | 1.84 |
+//! | brownian | 10⁵ | 19.5 | 16.0 | 19.6 | 10.4 | 1.23 |
+//! | free-fall | 10⁵ | 13.7 | 16.5 | 18.8 | 11.1 | 1.14 |
+//! | gravity | 10⁵ | 33.0 | 26.3 | 35.2 | 16.5 | 1.34 |
+//!
+//! A variant with the probe's speed rebuild kept and joins in tasks of 512 leaves measured, at load 1.2 (10⁴)
+//! and 1.3–2.6 (10⁵): 1.56, 4.0, 2.1 and 1.72, 1.57, 2.33; it was dropped because its grown caches allocated in
+//! the warm reorder tests, and the two could not be told apart from the load in the time there was. Most calls
+//! of these scenes stream, and a streaming call is `lbvh`'s join (about two thirds of it) on a refitted tree:
+//! `kd` stays about 1.6× faster. `slow` at 10⁵ (peers study, load 1.2–1.3, the variant): 1.52 ms against
+//! parry's refit 9.89 (0.15); the slow path is the same code in both.
 //!
 //! [`Frame::with_moved`]: collide_broadphase::Frame::with_moved
 //! [`Parallelism::DEFAULT_MIN_WORK`]: collide_broadphase::Parallelism::DEFAULT_MIN_WORK
@@ -235,6 +279,8 @@ mod traverse;
 mod cache;
 mod classify;
 mod rebuild;
+mod refit;
+mod stream;
 mod validate;
 // The public types.
 mod dynamic;
@@ -267,7 +313,7 @@ pub const DYNAMIC_PARAMS: &[ParamSpec] = &[
     ParamSpec::integer("settle", "calls without motion before a body moves to the static tree", 16.0, 1.0, 1.0e6),
     ParamSpec::number(
         "rebuild_share",
-        "share of the bodies moving in one call above which everything is rebuilt instead of re-inserted",
+        "share of the bodies leaving their fat boxes in one call above which the trees are refitted (or streamed) instead of re-inserted",
         0.04,
         0.0,
         1.0,

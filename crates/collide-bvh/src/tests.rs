@@ -68,6 +68,19 @@ fn dynamic(config: DynamicConfig) -> DynamicBvh {
     DynamicBvh::with_config(config)
 }
 
+/// The behaviour before the refit path and streaming mode: past `rebuild_share` of the bodies moving, a bulk
+/// rebuild (the tests of the rebuild path run it).
+fn rebuilding(rebuild_share: f32) -> DynamicConfig {
+    DynamicConfig {
+        rebuild_share,
+        refit_max: rebuild_share,
+        streaming: false,
+        multiplier: 0.0,
+        spread: 0.0,
+        ..DynamicConfig::default()
+    }
+}
+
 #[test]
 fn lbvh_conforms() {
     assert_conforms(|| Box::new(LinearBvh::new()));
@@ -82,16 +95,27 @@ fn bvh_dynamic_conforms_with_default_tuning() {
     });
 }
 
-/// Every path of the incremental update: never rebuilding after the second call (`rebuild_share` 1: every move
-/// re-inserted, the teleporting sequence included), always rebuilding (0), settling after one still call (the
-/// static tree busy), no prediction (horizon 0) and a long one; serial and with the parallel passes forced.
+/// Every path of the update: never leaving the re-insertions after the second call (`rebuild_share` 1: every
+/// move re-inserted, the teleporting sequence included), always rebuilding (the former behaviour, 0), settling
+/// after one still call (the static tree busy), no prediction (horizon 0) and a long one, the refit path on
+/// every call with its queries and with its joins, and streaming on every call; serial and with the parallel
+/// passes forced.
 #[test]
 fn bvh_dynamic_conforms_on_every_path() {
+    let only = |rebuild_share| DynamicConfig {
+        rebuild_share,
+        refit_max: 1.0,
+        stream_ratio: f32::INFINITY,
+        ..DynamicConfig::default()
+    };
     let variants = [
-        DynamicConfig { rebuild_share: 1.0, ..DynamicConfig::default() },
-        DynamicConfig { rebuild_share: 1.0, settle: 1, horizon: 0.0, ..DynamicConfig::default() },
-        DynamicConfig { rebuild_share: 1.0, settle: 3, horizon: 400.0, margin: 0.0, ..DynamicConfig::default() },
-        DynamicConfig { rebuild_share: 0.0, settle: 2, ..DynamicConfig::default() },
+        only(1.0),
+        DynamicConfig { settle: 1, horizon: 0.0, ..only(1.0) },
+        DynamicConfig { settle: 3, horizon: 400.0, margin: 0.0, ..only(1.0) },
+        DynamicConfig { settle: 2, ..rebuilding(0.0) },
+        DynamicConfig { join_share: 1.0, ..only(0.0) },
+        DynamicConfig { join_share: 0.0, settle: 2, ..only(0.0) },
+        DynamicConfig { refit_max: 0.0, stream_ratio: 0.0, ..DynamicConfig::default() },
     ];
     for config in variants {
         for parallelism in [Parallelism::SERIAL, FORCED] {
@@ -147,7 +171,7 @@ fn back_to_back_rebuilds_keep_the_cache_near_the_answer() {
     let n = 3000;
     let (mut centers, mut velocities, width) = cloud(21, n, 0.15);
     let radius = |i: usize| if i.is_multiple_of(10) { 4.0 } else { 0.5 };
-    let mut bp = DynamicBvh::new();
+    let mut bp = dynamic(rebuilding(0.04));
     for frame in 0..12 {
         let aabbs: Vec<Aabb> =
             centers.iter().enumerate().map(|(i, &c)| Aabb::from_center_radius(c, radius(i))).collect();
@@ -172,7 +196,7 @@ fn rebuilds_every_other_call_keep_the_cache_near_the_answer() {
     for c in &mut centers {
         *c *= width / (n as f32 * 26.0).cbrt();
     }
-    let mut bp = DynamicBvh::new();
+    let mut bp = dynamic(rebuilding(0.04));
     let mut rebuilds = 0.0;
     for frame in 0..40 {
         let aabbs = boxes_of(&centers);
@@ -200,7 +224,7 @@ fn rebuilds_among_resting_bodies_keep_the_static_tree() {
         for v in velocities.iter_mut().skip(n / 10) {
             *v = Vec3::ZERO;
         }
-        let config = DynamicConfig { settle: 4, parallelism, ..DynamicConfig::default() };
+        let config = DynamicConfig { settle: 4, parallelism, ..rebuilding(0.04) };
         let mut bp = dynamic(config);
         let mut previous: Vec<Aabb> = Vec::new();
         let mut full_rebuild_tests = None;
@@ -227,17 +251,30 @@ fn rebuilds_among_resting_bodies_keep_the_static_tree() {
     }
 }
 
-/// Teleporting bodies: every frame moves everything, so every frame is a bulk rebuild, and stays right.
+/// Teleporting bodies: every frame moves everything, so after the two first calls every call streams (and the
+/// streaming tree, degraded by every call's teleports, is rebuilt at least every other call); with streaming off
+/// every call is a bulk rebuild. Both stay right.
 #[test]
-fn fast_motion_rebuilds_every_frame() {
-    let mut rng = Rng::new(9);
-    let mut bp = DynamicBvh::new();
-    for frame in 0..20 {
-        let aabbs: Vec<Aabb> =
-            (0..800).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(30.0)), 0.6)).collect();
-        let s = check(&mut bp, &Frame::new(&aabbs), &format!("frame {frame}"));
-        assert_eq!(s.get("rebuilt"), Some(1.0), "{s}");
-        assert_eq!(s.get("reinserted"), Some(0.0));
+fn fast_motion_streams_every_frame() {
+    for streaming in [true, false] {
+        let mut rng = Rng::new(9);
+        let mut bp = dynamic(DynamicConfig { streaming, ..DynamicConfig::default() });
+        let mut rebuilds = 0.0;
+        for frame in 0..20 {
+            let aabbs: Vec<Aabb> =
+                (0..800).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(30.0)), 0.6)).collect();
+            let s = check(&mut bp, &Frame::new(&aabbs), &format!("streaming {streaming}, frame {frame}"));
+            assert_eq!(s.get("reinserted"), Some(0.0));
+            let streamed = s.get("streamed").unwrap();
+            rebuilds += s.get("rebuilt").unwrap();
+            if frame >= 2 {
+                assert_eq!(streamed, if streaming { 1.0 } else { 0.0 }, "frame {frame}: {s}");
+            }
+            if !streaming {
+                assert_eq!(s.get("rebuilt"), Some(1.0), "{s}");
+            }
+        }
+        assert!(rebuilds >= 10.0, "streaming {streaming}: {rebuilds} rebuilds");
     }
 }
 
@@ -252,7 +289,7 @@ fn resting_bodies_settle_into_the_static_tree_with_the_hint() {
         for v in velocities.iter_mut().skip(100) {
             *v = Vec3::ZERO; // 90% at rest
         }
-        let config = DynamicConfig { settle: 5, rebuild_share, ..DynamicConfig::default() };
+        let config = DynamicConfig { settle: 5, ..rebuilding(rebuild_share) };
         let mut bp = dynamic(config);
         let mut previous: Vec<Aabb> = Vec::new();
         for frame in 0..40 {
@@ -402,7 +439,8 @@ fn resizes_patch_small_batches_and_rebuild_large_ones() {
 #[test]
 fn a_permutation_is_remapped_without_a_rebuild_or_a_reinsertion() {
     for hinted in [true, false] {
-        let frames = permutation_frames(&mut DynamicBvh::new(), 4000, hinted).unwrap_or_else(|f| panic!("{f}"));
+        let mut bp = dynamic(DynamicConfig { streaming: false, ..DynamicConfig::default() });
+        let frames = permutation_frames(&mut bp, 4000, hinted).unwrap_or_else(|f| panic!("{f}"));
         for s in &frames.after {
             assert_eq!((s.get("rebuilt"), s.get("reinserted")), (Some(0.0), Some(0.0)), "hinted {hinted}: {s}");
             let statics = s.get("static_bodies").unwrap();
@@ -544,5 +582,145 @@ fn far_clusters_cost_what_near_clusters_cost() {
             far_tests <= 2 * near_tests,
             "{name}: {far_tests} box tests for far clusters, {near_tests} for the same clusters near each other"
         );
+    }
+}
+
+/// Most bodies leaving their fat boxes each call, with streaming off and the refit path allowed up to every
+/// body: every call after the first two refits the trees (no bulk rebuild unless the tree degraded), with
+/// rotations, through its queries and through its joins, serial and with the parallel
+/// passes forced; every call equals brute force and validates.
+#[test]
+fn the_refit_path_takes_calls_where_most_bodies_moved() {
+    for (join_share, parallelism) in
+        [(1.0, Parallelism::SERIAL), (0.0, Parallelism::SERIAL), (1.0, FORCED), (0.0, FORCED)]
+    {
+        let n = 2000;
+        let (mut centers, mut velocities, width) = cloud(31, n, 0.2);
+        let config = DynamicConfig {
+            rebuild_share: 0.04,
+            refit_max: 1.0,
+            join_share,
+            streaming: false,
+            margin: 0.0,
+            multiplier: 0.0,
+            spread: 0.0,
+            parallelism,
+            ..DynamicConfig::default()
+        };
+        let mut bp = dynamic(config);
+        let (mut refits, mut rotations) = (0.0, 0.0);
+        for frame in 0..40 {
+            let aabbs = boxes_of(&centers);
+            let label = format!("join_share {join_share}, {parallelism:?}, frame {frame}");
+            let s = on_two_threads(|| check(&mut bp, &Frame::new(&aabbs), &label));
+            if frame >= 2 {
+                // A refit, or a rebuild when the last refit left the tree degraded.
+                let refitted = s.get("refitted").unwrap();
+                assert_eq!(refitted + s.get("rebuilt").unwrap(), 1.0, "{label}: {s}");
+                if refitted == 1.0 {
+                    assert!(s.get("reinserted").unwrap() > 0.04 * n as f64, "{label}: {s}");
+                }
+                refits += refitted;
+                rotations += s.get("rotations").unwrap();
+            }
+            advance(&mut centers, &mut velocities, width);
+        }
+        assert!(refits >= 30.0, "join_share {join_share}: {refits} refits in 38 calls");
+        assert!(rotations > 0.0, "join_share {join_share}: no rotation");
+    }
+}
+
+/// A crowd streamed while it moves fast goes back to the incremental structures once it came to rest (with the
+/// motion hint at once, without it at the next probe), and then boxes bit for bit unchanged cost no tree work: no
+/// re-insertion, no refit, no rebuild, no node visited.
+#[test]
+fn streaming_ends_at_rest_and_unchanged_boxes_cost_no_tree_work() {
+    for hinted in [true, false] {
+        let n = 1500;
+        let (mut centers, mut velocities, width) = cloud(37, n, 0.6);
+        let mut bp = DynamicBvh::new();
+        let mut previous: Vec<Aabb> = Vec::new();
+        let mut streamed = 0.0;
+        let frames = 40 + crate::stream::PROBE as usize;
+        for frame in 0..frames {
+            if frame == 12 {
+                velocities.iter_mut().for_each(|v| *v = Vec3::ZERO);
+            }
+            let aabbs = boxes_of(&centers);
+            let moved: Vec<bool> = aabbs
+                .iter()
+                .enumerate()
+                .map(|(i, a)| previous.get(i).is_none_or(|b| !collide_broadphase::same_bits(a, b)))
+                .collect();
+            let f = Frame::new(&aabbs);
+            let f = if hinted { f.with_moved(&moved) } else { f };
+            let label = format!("hinted {hinted}, frame {frame}");
+            let s = check(&mut bp, &f, &label);
+            if frame < 12 {
+                streamed += s.get("streamed").unwrap();
+            }
+            // At rest since call 12: with the hint streaming ends at once (then two rebuilds, the second with
+            // speeds, and one more when the crowd settles into the static tree); without it, at the next probe of
+            // the incremental structures.
+            if frame >= frames - 10 {
+                let work: Vec<_> = ["streamed", "reinserted", "refitted", "rebuilt", "tree_visits", "new_pairs"]
+                    .iter()
+                    .map(|k| s.get(k).unwrap())
+                    .collect();
+                assert_eq!(work, vec![0.0; 6], "{label}: {s}");
+            }
+            previous = aabbs;
+            advance(&mut centers, &mut velocities, width);
+        }
+        assert!(streamed >= 6.0, "hinted {hinted}: streamed {streamed} of the 12 moving calls");
+    }
+}
+
+/// The same calls give the same pairs in the same order on 1, 2 and 4 threads, on every path (streaming,
+/// refit with queries, refit with joins, re-insertions), with the parallel passes forced and as shipped.
+#[test]
+fn every_path_is_deterministic_across_thread_counts() {
+    let configs = [
+        DynamicConfig::default(),
+        DynamicConfig { refit_max: 1.0, stream_ratio: f32::INFINITY, join_share: 1.0, ..DynamicConfig::default() },
+        DynamicConfig { refit_max: 1.0, stream_ratio: f32::INFINITY, join_share: 0.0, ..DynamicConfig::default() },
+    ];
+    for config in configs {
+        for parallelism in [Parallelism::default(), FORCED] {
+            let run = |threads: usize| {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+                pool.install(|| {
+                    let (mut centers, mut velocities, width) = cloud(41, 3000, 0.15);
+                    let mut bp = dynamic(DynamicConfig { parallelism, ..config });
+                    let mut all = Vec::new();
+                    for _ in 0..25 {
+                        let aabbs = boxes_of(&centers);
+                        let mut out = PairList::new();
+                        bp.find_pairs(&Frame::new(&aabbs), &mut out);
+                        all.push(out.as_mut_vec().clone());
+                        advance(&mut centers, &mut velocities, width);
+                    }
+                    all
+                })
+            };
+            let one = run(1);
+            assert_eq!(one, run(2), "{config:?}");
+            assert_eq!(one, run(4), "{config:?}");
+        }
+    }
+}
+
+/// A permutation in streaming mode renames the streaming tree's leaves in place: the calls after it keep
+/// streaming (no reset to the incremental structures) and answer brute force's pairs (the kit checks them).
+/// Without the motion hint: the kit's bodies rest after the permutation, and with the hint rest ends streaming.
+#[test]
+fn a_permutation_while_streaming_renames_the_streaming_tree() {
+    for hinted in [false] {
+        let mut bp = dynamic(DynamicConfig { refit_max: 0.0, stream_ratio: 0.0, ..DynamicConfig::default() });
+        let frames = permutation_frames(&mut bp, 4000, hinted).unwrap_or_else(|f| panic!("{f}"));
+        for s in &frames.after {
+            assert_eq!(s.get("streamed"), Some(1.0), "hinted {hinted}: {s}");
+        }
+        bp.validate().unwrap();
     }
 }

@@ -64,11 +64,14 @@ pub(crate) struct Tree {
     free: u32,
     /// The number of leaves.
     pub leaves: u32,
+    /// Per pool node, during a refit call only (`refit.rs`): a moved leaf, or an ancestor of one. Every flag is
+    /// clear between calls; empty until the first refit.
+    pub dirty: Vec<bool>,
 }
 
 impl Default for Tree {
     fn default() -> Self {
-        Self { nodes: Vec::new(), root: NONE, free: NONE, leaves: 0 }
+        Self { nodes: Vec::new(), root: NONE, free: NONE, leaves: 0, dirty: Vec::new() }
     }
 }
 
@@ -79,6 +82,7 @@ impl Tree {
         self.root = NONE;
         self.free = NONE;
         self.leaves = 0;
+        self.dirty.clear();
     }
 
     /// A node from the free list, or a new one at the end of the pool.
@@ -200,6 +204,9 @@ impl Tree {
                 return Err(format!("free node {f} is in use or listed twice"));
             }
             f = n.parent;
+        }
+        if let Some(i) = self.dirty.iter().position(|&d| d) {
+            return Err(format!("node {i} is still marked dirty after the call"));
         }
         match seen.iter().position(|&s| !s) {
             Some(i) => Err(format!("node {i} is neither in the tree nor free")),

@@ -1,6 +1,6 @@
 use super::*;
 
-const POLICY: FatPolicy = FatPolicy { margin: 0.1, horizon: 10.0, max_reach: 2.0 };
+const POLICY: FatPolicy = FatPolicy { margin: 0.1, horizon: 10.0, max_reach: 2.0, multiplier: 1.0, spread: 0.5 };
 
 #[test]
 fn a_fat_box_reaches_along_the_motion_only() {

@@ -19,7 +19,7 @@ fn the_scan_sizes_a_share_of_the_new_fat_boxes() {
         .collect();
     let still: Vec<AtomicU32> = (0..n).map(|_| AtomicU32::new(0)).collect();
     let anchors = vec![Anchor::UNKNOWN; n];
-    let policy = FatPolicy { margin: 0.05, horizon: 120.0, max_reach: 2.0 };
+    let policy = FatPolicy { margin: 0.05, horizon: 120.0, max_reach: 2.0, multiplier: 1.0, spread: 0.5 };
     for (share, sized) in [(1.0, 10), (0.03, 3), (0.0, 0)] {
         let scan = Scan {
             aabbs: &aabbs,
