@@ -47,10 +47,7 @@
 //!    ratio of the two, so whatever slows every candidate alike (load, another CPU) cancels. What probes measure
 //!    is folded into an offset per candidate and per regime (coarse bins of speed, pairs per body and rest);
 //!    every prediction carries an uncertainty — the prior's residual, or the measurement's, growing with its age,
-//!    with the features' drift and with a jump in the common level. A candidate never measured in the regime
-//!    has the prior's residual widened by how wrong the prior has been found there on the measured ones (the
-//!    root mean square of their offsets): on a scene unlike the registry's (rapier's streams), the prior is off
-//!    about several candidates at once, and the one it ranks too dear is then sampled too.
+//!    with the features' drift and with a jump in the common level.
 //! 3. **Probes cost a sliver of a frame** ([`policy`], driven by the [`Controller`]). A candidate that could be
 //!    cheaper (its optimistic estimate beats the active one by the margin, 10%) and was not measured lately is
 //!    measured on a **spatial sample**: a sub-box of the scene holding a few percent of the bodies (at least
