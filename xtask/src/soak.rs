@@ -256,7 +256,7 @@ fn soak(plan: &Plan, steps: u64) -> Result<Soak, String> {
     // A crowded scene's pair list is larger than HEAP_SLACK: one doubling of it at a denser moment is allowed too
     // (`power-law` at 10⁴ bodies finds about 93 000 pairs a step, 0.74 MB, and its largest bodies make the count
     // swing by tens of percent).
-    let pair_list = most_pairs * std::mem::size_of::<collide_broadphase::Pair>();
+    let pair_list = most_pairs * size_of::<collide_broadphase::Pair>();
     let allowed = HEAP_SLACK.max((heap_base as f64 * HEAP_SLACK_SHARE) as usize).max(pair_list);
     // A meta-broadphase candidate that had not run on the final scene before the check began builds its structure
     // when it first runs: that growth is its warm-up, not a leak, and the run cannot tell it apart.
