@@ -37,7 +37,7 @@ pub struct DynamicConfig {
     /// On the refit path, when more than this share of the bodies moved, the new pairs come from one join of the
     /// changed part of the trees instead of a query per moved body. Default 0.3.
     pub join_share: f32,
-    /// An incremental call whose cached pairs plus [`MOVE_COST`] per moved body pass this many times the box tests
+    /// An incremental call whose cached pairs plus `MOVE_COST` per moved body pass this many times the box tests
     /// and node visits of the last streaming call (before any, its bodies plus its answer's pairs) is dearer than
     /// a streaming call would be: the next call streams (`stream.rs`). Infinite: only `refit_max` starts
     /// streaming. Default 1 (see the crate docs' measurements).
