@@ -61,7 +61,7 @@ def test_the_rapier_fixtures_play_into_every_algorithm_against_brute_force(fixtu
 
 
 def test_there_are_fixtures_to_play():
-    assert len(list(FIXTURES.glob("*.aabbs"))) == 3
+    assert len(list(FIXTURES.glob("*.aabbs"))) == 4
 
 
 def test_missing_and_bad_files_are_named(tmp_path):
