@@ -11,6 +11,8 @@
 //! The root is the node of the gap whose keys share the shortest prefix.
 
 use crate::morton;
+use crate::refine::MAX_HEIGHT;
+use collide_broadphase::{DebugBox, DebugGeometry};
 use collide_math::Aabb;
 
 /// Marks a child that is a leaf; the low bits are then its sorted position.
@@ -52,6 +54,33 @@ pub(crate) struct FlatBvh {
 }
 
 impl FlatBvh {
+    /// Every inner node's box into `out`, the root at depth 0. Allocates nothing (the app draws it every frame):
+    /// the depth-first stack is an array, which the tree's height — at most `refine::MAX_HEIGHT`, one level per
+    /// bit of the composite keys — cannot overflow (a node is popped before its two children are pushed). O(n).
+    pub(crate) fn debug_geometry(&self, out: &mut DebugGeometry) {
+        let nodes = &self.nodes;
+        if nodes.is_empty() {
+            return;
+        }
+        let mut stack = [(0u32, 0u32); MAX_HEIGHT as usize + 2];
+        let mut top = 1;
+        stack[0] = (self.root, 0);
+        let r = &nodes[self.root as usize];
+        out.boxes.push(DebugBox { aabb: r.boxes[0].union(&r.boxes[1]), depth: 0 });
+        while top > 0 {
+            top -= 1;
+            let (i, depth) = stack[top];
+            let node = &nodes[i as usize];
+            for c in 0..2 {
+                if node.child[c] & LEAF == 0 {
+                    out.boxes.push(DebugBox { aabb: node.boxes[c], depth: depth + 1 });
+                    stack[top] = (node.child[c], depth + 1);
+                    top += 1;
+                }
+            }
+        }
+    }
+
     /// The item (input index) of the leaf at sorted position `k`.
     #[inline(always)]
     #[must_use]

@@ -192,17 +192,11 @@ impl Tree {
             if rotate && self.rotate(index) {
                 changes.rotations += 1;
             }
-            let n = self.nodes[index as usize];
-            let (a, b) = (&self.nodes[n.child[0] as usize], &self.nodes[n.child[1] as usize]);
-            let (aabb, height) = (a.aabb.union(&b.aabb), 1 + a.height.max(b.height));
             changes.visited += 1;
-            if aabb == n.aabb && height == n.height {
+            if !self.fit_to_children(index) {
                 break;
             }
-            let node = &mut self.nodes[index as usize];
-            node.aabb = aabb;
-            node.height = height;
-            index = n.parent;
+            index = self.nodes[index as usize].parent;
         }
     }
 
@@ -243,12 +237,7 @@ impl Tree {
         self.nodes[z as usize].child[side] = x;
         self.nodes[y as usize].parent = a;
         self.nodes[x as usize].parent = z;
-        let nz = self.nodes[z as usize];
-        let (c0, c1) = (&self.nodes[nz.child[0] as usize], &self.nodes[nz.child[1] as usize]);
-        let (aabb, height) = (c0.aabb.union(&c1.aabb), 1 + c0.height.max(c1.height));
-        let nz = &mut self.nodes[z as usize];
-        nz.aabb = aabb;
-        nz.height = height;
+        self.fit_to_children(z);
         true
     }
 }

@@ -2,12 +2,11 @@
 //! trait.
 
 use crate::bounds::is_usable;
-use crate::flat::{FlatBvh, LEAF};
+use crate::flat::FlatBvh;
 use crate::karras::Builder;
-use crate::refine::MAX_HEIGHT;
 use crate::traverse;
 use collide_broadphase::parallel::PairChunks;
-use collide_broadphase::{Broadphase, DebugBox, DebugGeometry, Frame, PairList, Parallelism, Resize, Stats, Tally};
+use collide_broadphase::{Broadphase, DebugGeometry, Frame, PairList, Parallelism, Resize, Stats, Tally};
 
 /// The most leaves a task of the parallel self-join covers (`traverse::plan`).
 const JOIN_TASK_LEAVES: u32 = 2048;
@@ -118,31 +117,8 @@ impl Broadphase for LinearBvh {
         self.bvh.check(None)
     }
 
-    /// Every inner node's box, the root at depth 0. Allocates nothing (the app draws it every frame): the
-    /// depth-first stack is an array, which the tree's height — at most `refine::MAX_HEIGHT`, one level per bit of
-    /// the composite keys — cannot overflow (a node is popped before its two children are pushed).
+    /// Every inner node's box, the root at depth 0, without allocating (`FlatBvh::debug_geometry`).
     fn debug_geometry(&self, out: &mut DebugGeometry) {
-        let nodes = &self.bvh.nodes;
-        if nodes.is_empty() {
-            return;
-        }
-        let root = self.bvh.root;
-        let mut stack = [(0u32, 0u32); MAX_HEIGHT as usize + 2];
-        let mut top = 1;
-        stack[0] = (root, 0);
-        let r = &nodes[root as usize];
-        out.boxes.push(DebugBox { aabb: r.boxes[0].union(&r.boxes[1]), depth: 0 });
-        while top > 0 {
-            top -= 1;
-            let (i, depth) = stack[top];
-            let node = &nodes[i as usize];
-            for c in 0..2 {
-                if node.child[c] & LEAF == 0 {
-                    out.boxes.push(DebugBox { aabb: node.boxes[c], depth: depth + 1 });
-                    stack[top] = (node.child[c], depth + 1);
-                    top += 1;
-                }
-            }
-        }
+        self.bvh.debug_geometry(out);
     }
 }

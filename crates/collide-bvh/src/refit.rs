@@ -102,12 +102,7 @@ impl Tree {
                     }
                 }
             }
-            let n = self.nodes[i as usize];
-            let (a, b) = (&self.nodes[n.child[0] as usize], &self.nodes[n.child[1] as usize]);
-            let (aabb, height) = (a.aabb.union(&b.aabb), 1 + a.height.max(b.height));
-            let node = &mut self.nodes[i as usize];
-            node.aabb = aabb;
-            node.height = height;
+            self.fit_to_children(i);
         }
     }
 

@@ -87,29 +87,11 @@ impl Stream {
         }
     }
 
-    /// Every inner node's box, the root at depth 0, without allocating (as `lbvh`'s: an array stack the height
-    /// cannot overflow).
+    /// Every inner node's box, the root at depth 0, without allocating ([`FlatBvh::debug_geometry`]); nothing
+    /// when the mode is off.
     pub(crate) fn debug_geometry(&self, out: &mut collide_broadphase::DebugGeometry) {
-        let nodes = &self.bvh.nodes;
-        if !self.active || nodes.is_empty() {
-            return;
-        }
-        let mut stack = [(0u32, 0u32); crate::refine::MAX_HEIGHT as usize + 2];
-        let root = &nodes[self.bvh.root as usize];
-        out.boxes.push(collide_broadphase::DebugBox { aabb: root.boxes[0].union(&root.boxes[1]), depth: 0 });
-        stack[0] = (self.bvh.root, 0);
-        let mut top = 1;
-        while top > 0 {
-            top -= 1;
-            let (i, depth) = stack[top];
-            let node = &nodes[i as usize];
-            for c in 0..2 {
-                if node.child[c] & LEAF == 0 {
-                    out.boxes.push(collide_broadphase::DebugBox { aabb: node.boxes[c], depth: depth + 1 });
-                    stack[top] = (node.child[c], depth + 1);
-                    top += 1;
-                }
-            }
+        if self.active {
+            self.bvh.debug_geometry(out);
         }
     }
 

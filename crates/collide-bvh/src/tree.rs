@@ -103,6 +103,18 @@ impl Tree {
         self.free = i;
     }
 
+    /// Inner node `i`'s box and height set from its two children's; `true` when either changed. O(1).
+    pub(crate) fn fit_to_children(&mut self, i: u32) -> bool {
+        let n = self.nodes[i as usize];
+        let (a, b) = (&self.nodes[n.child[0] as usize], &self.nodes[n.child[1] as usize]);
+        let (aabb, height) = (a.aabb.union(&b.aabb), 1 + a.height.max(b.height));
+        let node = &mut self.nodes[i as usize];
+        let changed = aabb != node.aabb || height != node.height;
+        node.aabb = aabb;
+        node.height = height;
+        changed
+    }
+
     /// The number of nodes in use.
     #[must_use]
     pub(crate) fn node_count(&self) -> u32 {

@@ -47,8 +47,8 @@ pub fn section(rows: &[Row]) -> String {
             format!("{pairs:.0}"),
             if ms.is_finite() { format!("`{name}` {}", report::ms(ms)) } else { "—".into() },
             if rebuilt.is_finite() { report::ms(rebuilt) } else { "—".into() },
-            mark(ratio, judged.then_some(ratio >= BEST_OVER_REBUILT)),
-            mark(ns, (n == PER_PAIR_AT).then_some(ns <= NS_PER_PAIR)),
+            report::judged(ratio, judged.then_some(ratio >= BEST_OVER_REBUILT)),
+            report::judged(ns, (n == PER_PAIR_AT).then_some(ns <= NS_PER_PAIR)),
         ]
     });
     let header = [
@@ -63,16 +63,6 @@ pub fn section(rows: &[Row]) -> String {
         "\n**Issue 35's targets on `{SCENE}`** (radii with a heavy tail; collide's best leaves `auto` out):\n\n{}\n",
         report::table(&header, lines)
     )
-}
-
-/// `v` with its verdict when it is judged (`Some(met)`), bare otherwise; a dash when it is not a number.
-fn mark(v: f64, verdict: Option<bool>) -> String {
-    match verdict {
-        _ if !v.is_finite() => "—".into(),
-        Some(true) => format!("{v:.2} (met)"),
-        Some(false) => format!("**{v:.2}** (not met)"),
-        None => format!("{v:.2}"),
-    }
 }
 
 #[cfg(test)]

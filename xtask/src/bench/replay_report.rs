@@ -63,10 +63,11 @@ pub fn write(ctx: &mut Ctx, results: &[(Scene, Vec<Play>)]) -> Result<(), String
     let mut frames = String::from("file,algorithm,frame,broadphase_ms,pairs,active\n");
     let mut all_rows = Vec::new();
     let mut body = intro(ctx);
+    let per_file: Vec<Vec<Line<'_>>> = results.iter().map(|(scene, plays)| lines(scene, plays)).collect();
     let means: Vec<(&str, Vec<(&str, f64)>)> = results
         .iter()
-        .map(|(scene, plays)| {
-            let lines = lines(scene, plays);
+        .zip(&per_file)
+        .map(|((scene, _), lines)| {
             let means = lines
                 .iter()
                 .map(|l| (l.play.name.as_str(), if l.row.measured() { l.row.time.mean } else { f64::NAN }))
@@ -75,9 +76,8 @@ pub fn write(ctx: &mut Ctx, results: &[(Scene, Vec<Play>)]) -> Result<(), String
         })
         .collect();
     body.push_str(&targets(&means));
-    for (scene, plays) in results {
-        let lines = lines(scene, plays);
-        for l in &lines {
+    for ((scene, plays), lines) in results.iter().zip(&per_file) {
+        for l in lines {
             let _ = writeln!(
                 csv,
                 "{},{},{:.4},{:.4},{:.4}",
@@ -98,7 +98,7 @@ pub fn write(ctx: &mut Ctx, results: &[(Scene, Vec<Play>)]) -> Result<(), String
         }
         let stem = scene.name.strip_suffix(".aabbs").unwrap_or(&scene.name);
         let png = ctx.plot(&format!("replay-{stem}"), &[chart(scene, plays)])?;
-        body.push_str(&file_section(scene, &lines, &png));
+        body.push_str(&file_section(scene, lines, &png));
     }
     ctx.note_mismatches(&all_rows);
     ctx.write_text("replay.csv", &csv)?;
@@ -219,15 +219,6 @@ const AUTO_OVER_BEST: f64 = 1.15;
 /// (`auto` aside), the refitted BVH, and the three ratios marked met or not. A file without the refitted BVH or
 /// any of ours has dashes.
 fn targets(files: &[(&str, Vec<(&str, f64)>)]) -> String {
-    let mark = |v: f64, met: bool| {
-        if !v.is_finite() {
-            "—".to_owned()
-        } else if met {
-            format!("{v:.2} (met)")
-        } else {
-            format!("**{v:.2}** (not met)")
-        }
-    };
     let rows = files.iter().map(|(file, means)| {
         let of = |name: &str| means.iter().find(|(n, _)| *n == name).map_or(f64::NAN, |(_, ms)| *ms);
         let ours = means
@@ -241,9 +232,9 @@ fn targets(files: &[(&str, Vec<(&str, f64)>)]) -> String {
             format!("`{file}`"),
             if best.is_finite() { format!("`{best_name}` {}", report::ms(best)) } else { "—".into() },
             if refit.is_finite() { report::ms(refit) } else { "—".into() },
-            mark(speedup, speedup >= BEST_OVER_REFIT),
-            mark(tree, tree >= TREE_OVER_REFIT),
-            mark(auto, auto <= AUTO_OVER_BEST),
+            report::judged(speedup, Some(speedup >= BEST_OVER_REFIT)),
+            report::judged(tree, Some(tree >= TREE_OVER_REFIT)),
+            report::judged(auto, Some(auto <= AUTO_OVER_BEST)),
         ]
     });
     let header = [

@@ -121,6 +121,18 @@ pub fn image(file: &str, alt: &str) -> String {
     format!("![{alt}]({file})")
 }
 
+/// A figure against its target: `3.33 (met)`, `**1.20** (not met)`, the number alone when it is not judged
+/// (`None`), and a dash when it is not a number.
+#[must_use]
+pub fn judged(v: f64, met: Option<bool>) -> String {
+    match met {
+        _ if !v.is_finite() => "—".into(),
+        Some(true) => format!("{v:.2} (met)"),
+        Some(false) => format!("**{v:.2}** (not met)"),
+        None => format!("{v:.2}"),
+    }
+}
+
 /// Milliseconds with three significant digits or so.
 #[must_use]
 pub fn ms(v: f64) -> String {
