@@ -54,7 +54,7 @@ mod peers_targets;
 mod pinned_cache;
 mod plot;
 mod progress;
-mod python;
+pub mod python;
 mod reference;
 mod reorder;
 mod replay;

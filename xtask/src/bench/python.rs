@@ -8,22 +8,30 @@
 //!    target folder), which both sides read: the very same boxes, bit for bit.
 //! 2. From Rust, every candidate of `auto` (every registered algorithm but `brute` and `pair-count`) plays the
 //!    frames; the fastest is the study's *best pinned* algorithm at that size.
-//! 3. [`ROUNDS`] rounds, each (in turn which side first): `auto` and the best from Rust (a fresh broadphase each, frames in order, the first
-//!    [`WARM`] not timed, `find_pairs` timed alone, on one of rayon's threads), then a fresh Python process
+//! 3. [`ROUNDS`] rounds, each (in turn which side first): a fresh Rust process (`cargo xtask rust-round`, hidden)
+//!    timing `auto` and the best (a fresh broadphase each, frames in order, the first [`WARM`] not timed,
+//!    `find_pairs` timed alone, on one of rayon's threads), and a fresh Python process
 //!    (`crates/collide-py/bench/python_study.py`, in the virtual environment of `pyenv.rs`, with scipy) timing
 //!    `collide.Broadphase("auto")` and the best on the same frames, `cKDTree.query_pairs(2r)` (the sphere pairs),
 //!    and `cKDTree` at radius 2r·√3 filtered to the box pairs (collide's exact answer). collide's frames run
 //!    back to back, as they do from Rust; then every frame of its answer is compared with that filtered set.
-//! 4. Per contender the median over rounds of its mean frame time; the ratios: cKDTree over collide from Python
+//! 4. Per contender the median over rounds of its mean frame time; the ratios, each the median over rounds of
+//!    the round's ratio of means (a round's sides run seconds apart, while the machine drifts over minutes):
+//!    cKDTree over collide from Python
 //!    (issue 33's targets: ≥ 15× at 10⁵, ≥ 10× at 10⁴) and collide from Python over collide from Rust (≤ 1.15×).
 //!
 //! Rows: `python.csv` (one per size × contender × round), the report's section with both ratios per size. Run it
 //! alone into its own folder: `cargo xtask bench --study python --out bench-results/<machine>/python`.
 //!
+//! Both sides start cold, in a process of their own, and read the same file: a side that ran in a process whose
+//! heap earlier plays had warmed would be spared the page faults of its first frames, which the other pays (at
+//! 10⁵ bodies `auto` measured 1.28× from Python against the warm study process, while the same plays in one
+//! Python process measured 1.05–1.10×).
+//!
 //! # Complexity
 //!
-//! Per size: the driver's warm-up and frames, every candidate's frames once, and per round two Rust plays and one
-//! Python process (numpy and scipy imports, the file read, three cKDTree plays and two collide plays).
+//! Per size: the driver's warm-up and frames, every candidate's frames once, and per round one Rust process (two
+//! plays) and one Python process (numpy and scipy imports, the file read, three cKDTree plays and two collide plays).
 
 use super::Ctx;
 use super::measure;
@@ -38,7 +46,7 @@ const FRAMES: usize = 40;
 const WARM: usize = 5;
 /// Rounds (Rust and a Python process, in turn which first) per size: the machine is shared, so each figure is a
 /// median of rounds.
-const ROUNDS: usize = 5;
+const ROUNDS: usize = 7;
 
 /// The sizes, frames, warm frames and rounds of this mode.
 fn plan(quick: bool) -> (Vec<usize>, usize, usize, usize) {
@@ -80,24 +88,24 @@ pub fn python(ctx: &mut Ctx) -> Result<(), String> {
     let mut all = Vec::new();
     let mut body = String::from(
         "Targets (issue 33): collide from Python ≥ 15× faster than `cKDTree.query_pairs(2r)` at 10⁵ bodies and ≥ 10× \
-         at 10⁴, and within 1.15× of the same algorithm from Rust at 10⁵; judged on the means. The machine is shared: \
-         each size gives the load average (1, 5, 15 minutes) before it.\n\n",
+         at 10⁴, and within 1.15× of the same algorithm from Rust at 10⁵; judged on the median over rounds of each \
+         round's ratio of means, both sides cold in processes of their own. The machine is shared: each size gives \
+         the load average (1, 5, 15 minutes) before it.\n\n",
     );
     for &n in &sizes {
         let (boxes, file) = record(n, frames, &dir)?;
         let best = best_pinned(&boxes, warm)?;
         let load = load_average();
         let mut timings = Vec::new();
+        let names = ["auto", best.as_str()];
         for round in 0..rounds {
             // Odd rounds start with Python: neither side always runs right after the other's cache traffic.
             if round % 2 == 1 {
-                timings.extend(python_round(&venv, &script, &file, warm, round, &["auto", &best])?);
+                timings.extend(python_round(&venv, &script, &file, warm, round, &names)?);
             }
-            for name in ["auto", best.as_str()] {
-                timings.push(rust_round(name, &boxes, warm, round)?);
-            }
+            timings.extend(rust_process_round(&file, warm, round, &names)?);
             if round % 2 == 0 {
-                timings.extend(python_round(&venv, &script, &file, warm, round, &["auto", &best])?);
+                timings.extend(python_round(&venv, &script, &file, warm, round, &names)?);
             }
         }
         for t in timings.iter().filter(|t| t.check != "ok") {
@@ -150,10 +158,22 @@ fn best_pinned(boxes: &[Vec<Aabb>], warm: usize) -> Result<String, String> {
 /// `find_pairs` alone, called as the Python module calls it: on one of rayon's threads (the study runs on one, as
 /// `collide_algorithms::on_worker` asks) inside `keep_awake`.
 fn rust_round(name: &str, boxes: &[Vec<Aabb>], warm: usize, round: usize) -> Result<Timing, String> {
+    let frames = play(name, boxes, warm)?;
+    Ok(Timing {
+        contender: name.to_owned(),
+        side: "rust",
+        round,
+        ms: frames.iter().map(|&(ms, _)| ms).collect(),
+        pairs: frames.iter().map(|&(_, pairs)| pairs as u64).sum(),
+        check: "ok".into(),
+    })
+}
+
+/// Each timed frame's milliseconds and pair count (see [`rust_round`]).
+fn play(name: &str, boxes: &[Vec<Aabb>], warm: usize) -> Result<Vec<(f64, usize)>, String> {
     let mut broadphase = collide_algorithms::build_default(name).map_err(|e| e.to_string())?;
     let mut pairs = PairList::new();
-    let mut timing =
-        Timing { contender: name.to_owned(), side: "rust", round, ms: Vec::new(), pairs: 0, check: "ok".into() };
+    let mut timed = Vec::with_capacity(boxes.len().saturating_sub(warm));
     for (f, frame) in boxes.iter().enumerate() {
         let start = Instant::now();
         // The call as the Python module makes it (there after the copy of the boxes): on a pool thread, with the
@@ -161,11 +181,71 @@ fn rust_round(name: &str, boxes: &[Vec<Aabb>], warm: usize, round: usize) -> Res
         collide_algorithms::keep_awake(|| broadphase.find_pairs(&Frame::new(frame).with_step(f as u64), &mut pairs));
         let ms = start.elapsed().as_secs_f64() * 1e3;
         if f >= warm {
-            timing.ms.push(ms);
-            timing.pairs += pairs.len() as u64;
+            timed.push((ms, pairs.len()));
         }
     }
-    Ok(timing)
+    Ok(timed)
+}
+
+/// The arguments of `cargo xtask rust-round` (hidden): the Rust side of one round, in a process of its own.
+#[derive(Clone, Debug, PartialEq, clap::Args)]
+pub struct RustRound {
+    /// The `.aabbs` file whose frames are played.
+    pub file: PathBuf,
+    /// Frames run but not timed.
+    pub warm: usize,
+    /// Where the timings go, in the Python script's line format.
+    pub out: PathBuf,
+    /// The algorithms, played one after another in this order (as the Python script plays them).
+    #[arg(required = true)]
+    pub names: Vec<String>,
+}
+
+/// The child's side of [`rust_process_round`]: read every frame of the file first (as the Python script does),
+/// then play each algorithm on one of rayon's threads, and write `name <TAB> frame <TAB> ms <TAB> pairs <TAB> ok`
+/// per timed frame.
+pub fn run_rust_round(args: &RustRound) -> Result<(), String> {
+    let frames = read_frames(&args.file)?;
+    let lines = collide_broadphase::parallel::on_worker(|| -> Result<String, String> {
+        let mut lines = String::new();
+        for name in &args.names {
+            for (f, (ms, pairs)) in play(name, &frames, args.warm)?.into_iter().enumerate() {
+                let _ = writeln!(lines, "{name}\t{}\t{ms:.6}\t{pairs}\tok", f + args.warm);
+            }
+        }
+        Ok(lines)
+    })?;
+    std::fs::write(&args.out, lines).map_err(|e| format!("cannot write {}: {e}", args.out.display()))
+}
+
+/// Every frame of a `.aabbs` file.
+fn read_frames(path: &Path) -> Result<Vec<Vec<Aabb>>, String> {
+    let mut reader = collide_aabbs::Reader::open(path).map_err(|e| e.to_string())?;
+    let mut frames = Vec::new();
+    let mut frame = Vec::new();
+    while reader.read_frame(&mut frame).map_err(|e| e.to_string())? {
+        frames.push(std::mem::take(&mut frame));
+    }
+    Ok(frames)
+}
+
+/// One fresh Rust process (this binary's `rust-round`) timing `names` on `file`: cold like the Python side.
+fn rust_process_round(file: &Path, warm: usize, round: usize, names: &[&str]) -> Result<Vec<Timing>, String> {
+    let out = file.with_extension(format!("rust-round{round}.tsv"));
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find the xtask binary: {e}"))?;
+    let status = std::process::Command::new(&exe)
+        .arg("rust-round")
+        .arg(file)
+        .arg(warm.to_string())
+        .arg(&out)
+        .args(names)
+        .status()
+        .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
+    if !status.success() {
+        return Err(format!("the python study's Rust round failed on {} ({status})", file.display()));
+    }
+    let text = std::fs::read_to_string(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
+    parse_round(&text, "rust", round)
 }
 
 /// One fresh Python process timing collide (`names`) and cKDTree on `file`.
@@ -193,12 +273,12 @@ fn python_round(
         return Err(format!("the python study's script failed on {} ({status})", file.display()));
     }
     let text = std::fs::read_to_string(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
-    parse_round(&text, round)
+    parse_round(&text, "python", round)
 }
 
 /// The script's lines (`contender, frame, ms, pairs, check`) as one [`Timing`] per contender, in order of first
 /// appearance.
-fn parse_round(text: &str, round: usize) -> Result<Vec<Timing>, String> {
+fn parse_round(text: &str, side: &'static str, round: usize) -> Result<Vec<Timing>, String> {
     let mut timings: Vec<Timing> = Vec::new();
     for line in text.lines().filter(|l| !l.is_empty()) {
         let fields: Vec<&str> = line.split('\t').collect();
@@ -211,7 +291,6 @@ fn parse_round(text: &str, round: usize) -> Result<Vec<Timing>, String> {
         let timing = if let Some(i) = position {
             &mut timings[i]
         } else {
-            let side = "python";
             timings.push(Timing {
                 contender: contender.to_owned(),
                 side,
@@ -252,6 +331,21 @@ fn median_of(timings: &[Timing], contender: &str, side: &str, stat: fn(&Timing) 
     values.get(values.len() / 2).copied()
 }
 
+/// The median over rounds of `a`'s mean over `b`'s mean in the same round (each a contender and a side). The
+/// machine's speed drifts by more than the 15% being judged over the minute a size takes (`grid` from Rust measured
+/// 1.76 ms in one round and 3.11 ms two rounds later), and a round's two sides run within seconds of each other:
+/// pairing them by round takes the drift out, which the ratio of two separate medians would not.
+fn median_round_ratio(timings: &[Timing], a: (&str, &str), b: (&str, &str)) -> Option<f64> {
+    let mean_of = |(contender, side): (&str, &str), round| {
+        timings.iter().find(|t| t.contender == contender && t.side == side && t.round == round).map(Timing::mean)
+    };
+    let rounds: std::collections::BTreeSet<usize> = timings.iter().map(|t| t.round).collect();
+    let mut ratios: Vec<f64> =
+        rounds.into_iter().filter_map(|r| mean_of(a, r).zip(mean_of(b, r)).map(|(a, b)| a / b)).collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios.get(ratios.len() / 2).copied()
+}
+
 /// The report's part for one size: each contender's time, the two ratios per collide contender, the targets.
 fn size_section(n: usize, best: &str, timings: &[Timing], load: &str) -> String {
     let mut s = String::new();
@@ -261,8 +355,6 @@ fn size_section(n: usize, best: &str, timings: &[Timing], load: &str) -> String 
         "### {} bodies (`uniform`, radius 0.5; best pinned from Rust: `{best}`; load before the size: {load})\n",
         report::count(n)
     );
-    let spheres = median_mean(timings, "ckdtree-spheres", "python");
-    let boxes = median_mean(timings, "ckdtree-boxes", "python");
     let mut rows = Vec::new();
     for (label, contender, side) in [
         ("cKDTree.query_pairs(2r), sphere pairs", "ckdtree-spheres", "python"),
@@ -285,15 +377,16 @@ fn size_section(n: usize, best: &str, timings: &[Timing], load: &str) -> String 
         let (py50, rust50) =
             (median_of(timings, name, "python", Timing::p50), median_of(timings, name, "rust", Timing::p50));
         let ratio = |a: Option<f64>, b: Option<f64>| a.zip(b).map(|(a, b)| a / b);
-        let speedup = ratio(spheres, py);
-        let over_rust = ratio(py, rust);
+        let speedup = median_round_ratio(timings, ("ckdtree-spheres", "python"), (name, "python"));
+        let over_rust = median_round_ratio(timings, (name, "python"), (name, "rust"));
         let mark = |ok: bool| if ok { "met" } else { "**not met**" };
         rows.push(vec![
             format!("collide `{name}` from Python"),
             py.map_or("-".into(), report::ms),
             py50.map_or("-".into(), report::ms),
             speedup.map_or("-".into(), |v| format!("{v:.1}× ({} ≥ {speedup_target}×)", mark(v >= speedup_target))),
-            ratio(boxes, py).map_or("-".into(), |v| format!("{v:.1}×")),
+            median_round_ratio(timings, ("ckdtree-boxes", "python"), (name, "python"))
+                .map_or("-".into(), |v| format!("{v:.1}×")),
             over_rust.map_or("-".into(), |v| {
                 let p50 = ratio(py50, rust50).map_or("-".into(), |r| format!("{r:.3}"));
                 format!("{v:.3} ({} ≤ {ratio_target}); median frames {p50}", mark(v <= ratio_target))
@@ -313,9 +406,9 @@ fn size_section(n: usize, best: &str, timings: &[Timing], load: &str) -> String 
             "contender",
             "mean ms per frame (median of rounds)",
             "median frame ms (median of rounds)",
-            "cKDTree spheres ÷ this (means)",
-            "cKDTree boxes ÷ this (means)",
-            "Python ÷ Rust (means)",
+            "cKDTree spheres ÷ this (median of the rounds' ratios of means)",
+            "cKDTree boxes ÷ this (same)",
+            "Python ÷ Rust (same; median frames: ratio of the medians)",
         ],
         rows,
     ));
