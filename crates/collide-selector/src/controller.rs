@@ -58,8 +58,10 @@ const RESAMPLE_SIGMA: f64 = SAMPLED_SIGMA + 0.05;
 /// The same for whole-frame probes.
 const REPROBE_SIGMA: f64 = MEASURED_SIGMA + 0.05;
 /// Candidates never measured in the scene's regime are explored by sampled probes while the probe budget holds
-/// this many of the active candidate's frames (so exploration never crowds out a probe that the model asks for).
-const EXPLORE_BUDGET_FRAMES: f64 = 4.0;
+/// this many of the sample's cost, so that exploring leaves as much for a sample the model asks for. It was four
+/// of the active candidate's frames, ten samples' worth: at 3% of a frame the budget reached that only after
+/// 130 frames, and at 10⁵ bodies of rapier's brownian gas kd (0.63× the grid, predicted 1.4×) was never sampled.
+const EXPLORE_BUDGET_SAMPLES: f64 = 2.0;
 /// Exploration reaches candidates the model predicts at most this many times dearer than the active one: the
 /// prior is rarely off by more than 2× (kd in rapier's pile ran at half what it said), and sampling a candidate
 /// 3.1 times dearer (kd beside the dynamic tree on `slow` at 10⁴ bodies) made a frame of 17× for nothing.
@@ -282,6 +284,9 @@ pub struct Controller {
     /// The frame of the last switch and the candidate active before it (the thrash guard).
     last_switch: Option<u64>,
     previous: Option<usize>,
+    /// The switch under way (now, or once its build beside is ready) is a trial ([`Reason::Trial`]): the
+    /// candidate it leaves may come back with the plain margin, since only the trial's own frames measure it.
+    trial: bool,
     /// The last frame's features.
     features: Features,
     /// Probes started (whole and sampled) and switches made.
@@ -325,6 +330,7 @@ impl Controller {
             jump: 0,
             last_switch: None,
             previous: None,
+            trial: false,
             features: Features::default(),
             probes: 0,
             switches: 0,
@@ -533,11 +539,11 @@ impl Controller {
                 self.job = Job::Idle;
                 let from = self.active;
                 let e = self.estimates[c];
-                let reason = Reason::Pays {
-                    predicted_ms: e.ms,
-                    active_ms: self.estimates[from].ms,
-                    build_ms: ms,
-                    remaining: self.config.remaining(self.frame),
+                let (active_ms, remaining) = (self.estimates[from].ms, self.config.remaining(self.frame));
+                let reason = if self.trial {
+                    Reason::Trial { predicted_ms: e.ms, sigma: e.sigma, active_ms, build_ms: ms, remaining }
+                } else {
+                    Reason::Pays { predicted_ms: e.ms, active_ms, build_ms: ms, remaining }
                 };
                 // Its catch-up calls ran beside: its next frame is a steady one, worth measuring.
                 self.switch_to(c, 0);
@@ -818,7 +824,37 @@ impl Controller {
                 }
                 return self.start_probe(c, reason);
             }
-            // Not affordable yet: a sampled probe (cheaper) may still be.
+            // Not affordable: when a fresh sample already places it within the margin and the switch pays on the
+            // saving it predicts, switching is the cheaper test. Its build is paid once either way (a whole probe
+            // builds it too), and its own frames then measure it. If it proves no cheaper, the candidate left
+            // behind is measured and comes back by rule 1 with the plain margin (see `trial`), and it is measured
+            // too, so it is not tried again. At 10⁵ bodies of rapier's gravity stream a sample put kd at 7.75 ms
+            // against the grid's 9.14, but its whole probe (a 20 ms build and four 8 ms frames beside) was never
+            // affordable at 3% of a frame, and the grid ran on.
+            let e = self.estimates[c];
+            let fresh = e.measured && e.sigma <= RESAMPLE_SIGMA;
+            // Likely, not only possibly, cheaper: half its uncertainty against it still beats the margin. A sample
+            // is a few percent of the scene and can flatter a tree (at 10⁵ bodies of the brownian gas one put the
+            // dynamic tree at 0.78× kd, which ran at 1.3×).
+            let likely = e.ms * (0.5 * e.sigma).exp();
+            if fresh
+                && verdict(self, c) == Verdict::Maybe
+                && likely < active_ms * (1.0 - self.margin_for(c))
+                && self.config.pays(self.frame, active_ms, likely, self.build_of(c))
+            {
+                let build_ms = self.build_of(c);
+                let remaining = self.config.remaining(self.frame);
+                let reason = Reason::Trial { predicted_ms: e.ms, sigma: e.sigma, active_ms, build_ms, remaining };
+                self.trial = true;
+                if self.builds_beside(c) {
+                    return self.start_build(c, Then::Switch, reason);
+                }
+                let (from, warm) = (self.active, !self.in_sync[c]);
+                self.switch_to(c, if warm { COLD_FRAMES } else { 0 });
+                self.push_log(DecisionKind::Switch, from, c, reason);
+                return Order::Switch { to: c, warm };
+            }
+            // A sampled probe (cheaper) may still be affordable.
         }
 
         // 3. Could be cheaper and not measured lately (or never in this regime): a sampled probe. 4. With the budget
@@ -839,16 +875,18 @@ impl Controller {
             .filter(|&c| verdict(self, c) != Verdict::No && unmeasured(&self.estimates[c]))
             .filter(|&c| self.config.pays(self.frame, active_ms, self.estimates[c].optimistic(), self.build_of(c)))
             .min_by(|a, b| by(Estimate::optimistic)(self, a, b));
-        let comfortable = self.budget.tokens_ms() >= EXPLORE_BUDGET_FRAMES * active_ms;
+        let sample_cost =
+            |s: &Self, c: usize| share * (s.estimates[c].ms + active_ms) * f64::from(s.config.sample_frames + 1);
         let explore = || {
             others()
                 .filter(|&c| sampleable(self, c))
                 .filter(|&c| !self.estimates[c].measured && self.estimates[c].ms < EXPLORE_REACH * active_ms)
                 .min_by(|a, b| by(|e| e.ms)(self, a, b))
+                .filter(|&c| self.budget.tokens_ms() >= EXPLORE_BUDGET_SAMPLES * sample_cost(self, c))
         };
-        let Some(c) = promising.or_else(|| if comfortable { explore() } else { None }) else { return Order::Stay };
+        let Some(c) = promising.or_else(explore) else { return Order::Stay };
         let e = self.estimates[c];
-        let cost = share * (e.ms + active_ms) * f64::from(self.config.sample_frames + 1);
+        let cost = sample_cost(self, c);
         // A loan is for a saving the model expects, not one it only hopes for.
         let saving = (active_ms - e.ms).max(0.0) * self.config.remaining(self.frame);
         if !self.budget.allows(cost, saving, active_ms) {
@@ -897,7 +935,7 @@ impl Controller {
         self.jump = 0;
         self.switches += 1;
         self.last_switch = Some(self.frame);
-        self.previous = Some(from);
+        self.previous = if std::mem::take(&mut self.trial) { None } else { Some(from) };
     }
 
     /// The sampled probe has run its frames: the model learns the ratio it measured.
@@ -964,6 +1002,7 @@ impl Controller {
             }
             Job::Build { candidate, .. } => Some(candidate),
         };
+        self.trial = false;
         if let Some(c) = abandoned {
             let reason = Reason::Rejected { probe_ms: f64::NAN, active_ms: f64::NAN };
             self.push_log(DecisionKind::Abandon, self.active, c, reason);
@@ -992,6 +1031,7 @@ impl Controller {
         self.jump = 0;
         self.last_switch = None;
         self.previous = None;
+        self.trial = false;
         self.last_sampled.iter_mut().for_each(|s| *s = None);
     }
 

@@ -47,7 +47,10 @@
 //!    ratio of the two, so whatever slows every candidate alike (load, another CPU) cancels. What probes measure
 //!    is folded into an offset per candidate and per regime (coarse bins of speed, pairs per body and rest);
 //!    every prediction carries an uncertainty — the prior's residual, or the measurement's, growing with its age,
-//!    with the features' drift and with a jump in the common level.
+//!    with the features' drift and with a jump in the common level. A candidate never measured in the regime
+//!    has the prior's residual widened by how wrong the prior has been found there on the measured ones (the
+//!    root mean square of their offsets): on a scene unlike the registry's (rapier's streams), the prior is off
+//!    about several candidates at once, and the one it ranks too dear is then sampled too.
 //! 3. **Probes cost a sliver of a frame** ([`policy`], driven by the [`Controller`]). A candidate that could be
 //!    cheaper (its optimistic estimate beats the active one by the margin, 10%) and was not measured lately is
 //!    measured on a **spatial sample**: a sub-box of the scene holding a few percent of the bodies (at least
@@ -55,8 +58,12 @@
 //!    by side for four frames, each in an instance of its own (a *scout*). Their ratio is carried to the whole
 //!    scene by half the change the prior predicts between the sample's size and the scene's. A candidate that
 //!    the sample and the model place within the margin's reach but not beyond doubt gets a **full probe**: it runs
-//!    beside the active one on whole frames (its pairs discarded), and only that measurement switches. Below
-//!    4096 bodies whole frames are cheap and probes are whole. While the probe budget is comfortable, candidates
+//!    beside the active one on whole frames (its pairs discarded), and that measurement switches. When the budget
+//!    cannot afford the whole probe (at 10⁵ bodies a tree's build and four frames beside are tens of
+//!    milliseconds), a candidate the sample places *likely* beyond the margin (half its uncertainty against it)
+//!    is switched to as a **trial** if the saving pays its build: the build is paid once either way, its own
+//!    frames then measure it, and the candidate it left may come back with the plain margin. Below 4096 bodies
+//!    whole frames are cheap and probes are whole. While the probe budget holds two samples' worth, candidates
 //!    never measured in the scene's regime are sampled too, so a prior that is confidently wrong is found out.
 //! 4. **A switch pays for itself.** A candidate takes over only when its saving per frame, times the frames
 //!    expected to remain (at least the frames run so far, at least 60), exceeds its build and what is left to

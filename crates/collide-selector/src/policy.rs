@@ -227,6 +227,21 @@ pub enum Reason {
         /// The frames the saving was counted over.
         remaining: f64,
     },
+    /// A sampled probe placed the candidate within the margin but not beyond doubt, a whole probe is not
+    /// affordable, and the switch pays on the predicted saving: switch, and let its own frames measure it (a
+    /// trial: going back if it proves no cheaper needs only the plain margin).
+    Trial {
+        /// The candidate's estimate.
+        predicted_ms: f64,
+        /// Its uncertainty.
+        sigma: f64,
+        /// The active candidate's typical frame.
+        active_ms: f64,
+        /// Its build, ms in all (0 when it is warm).
+        build_ms: f64,
+        /// The frames the saving was counted over.
+        remaining: f64,
+    },
     /// A full probe measured the candidate cheaper than the active one on the same frames.
     Confirmed {
         /// The probe's least ms per frame.
@@ -287,6 +302,13 @@ impl std::fmt::Display for Reason {
                 f,
                 "{predicted_ms:.3} ms against {active_ms:.3} ms saves {:.1} ms over {remaining:.0} frames, more than \
                  its {build_ms:.2} ms build",
+                (active_ms - predicted_ms) * remaining
+            ),
+            Self::Trial { predicted_ms, sigma, active_ms, build_ms, remaining } => write!(
+                f,
+                "sampled at {predicted_ms:.3} ms ×/÷ {:.2} against {active_ms:.3} ms, a whole probe not affordable: \
+                 try it, its saving of {:.1} ms over {remaining:.0} frames pays its {build_ms:.2} ms build",
+                sigma.exp(),
                 (active_ms - predicted_ms) * remaining
             ),
             Self::Confirmed { probe_ms, active_ms } => {

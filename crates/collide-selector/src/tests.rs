@@ -362,7 +362,9 @@ fn a_build_beside_follows_the_permutations_made_while_it_runs() {
             vec![reorder(last, true, 0)]
         }
     };
-    run_permuted(&mut s, 80, maps, |s, _, answered| assert!(answered || s.building().is_some(), "the build goes on"));
+    // 240 frames: a forced hand-over that finds the last build still running waits for the next, so on a machine
+    // busy with the other tests 80 frames made only three builds.
+    run_permuted(&mut s, 240, maps, |s, _, answered| assert!(answered || s.building().is_some(), "the build goes on"));
     let kinds: Vec<_> = s.decisions().iter().map(|d| d.kind).collect();
     assert!(!kinds.contains(&crate::DecisionKind::Abandon), "{kinds:?}");
     let builds = kinds.iter().filter(|&&k| k == crate::DecisionKind::Build).count();

@@ -85,3 +85,44 @@ fn a_candidate_idle_for_long_is_freed_once() {
     assert_eq!(c.take_expired(), None, "freed once");
     assert_eq!(c.take_expired(), None, "the active one is never freed");
 }
+
+/// A sample places candidate 1 within the margin (0.7 against 1.0) but not beyond doubt, and the budget cannot
+/// afford a whole probe: the controller switches to it as a trial when it is likely cheaper (half its uncertainty
+/// against it still beats the margin) and the saving pays its build; the candidate it left may come back with the
+/// plain margin. A sample that only places it within the margin (0.85), or a saving that would not pay the build,
+/// leaves the active one running.
+#[test]
+fn a_sampled_candidate_likely_cheaper_is_tried_when_a_whole_probe_is_not_affordable() {
+    let setup = |ms: f64, build_ms: f64| {
+        let mut c = warmed();
+        c.frame = 100;
+        c.budget.spend(1e12);
+        c.estimates[0] = Estimate { ms: 1.0, sigma: MEASURED_SIGMA, measured: true };
+        c.estimates[1] = Estimate { ms, sigma: SAMPLED_SIGMA, measured: true };
+        c.builds[1] = build_ms;
+        c
+    };
+    let mut c = setup(0.7, 1.5);
+    assert_eq!(Verdict::of(&c.estimates[1], 1.0, c.config.margin), Verdict::Maybe);
+    assert_eq!(c.choose(), Order::Switch { to: 1, warm: true });
+    assert_eq!(c.active(), 1);
+    let last = c.log().iter().last().expect("logged");
+    assert_eq!((last.kind, last.from, last.to), (DecisionKind::Switch, "a", "b"));
+    assert!(matches!(last.reason, Reason::Trial { build_ms: 1.5, .. }), "{:?}", last.reason);
+    assert_eq!(c.margin_for(0), c.config.margin, "the candidate left behind comes back with the plain margin");
+    // A switch made on a measurement beyond doubt keeps the thrash guard.
+    let mut c = setup(0.7, 1.5);
+    c.estimates[1].sigma = 0.01;
+    assert_eq!(c.choose(), Order::Switch { to: 1, warm: true });
+    assert!(matches!(c.log().iter().last().unwrap().reason, Reason::Pays { .. }));
+    assert_eq!(c.margin_for(0), 2.0 * c.config.margin);
+    // Within the margin but not likely beyond it: no trial.
+    let mut c = setup(0.85, 1.5);
+    assert_eq!(Verdict::of(&c.estimates[1], 1.0, c.config.margin), Verdict::Maybe);
+    assert_ne!(c.choose(), Order::Switch { to: 1, warm: true });
+    assert_eq!(c.active(), 0);
+    // 0.3 ms a frame over 100 frames does not pay a 40 ms build: no trial.
+    let mut c = setup(0.7, 40.0);
+    assert_ne!(c.choose(), Order::Switch { to: 1, warm: true });
+    assert_eq!(c.active(), 0);
+}

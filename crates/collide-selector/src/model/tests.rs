@@ -99,7 +99,40 @@ fn predictions_are_relative_to_the_active_candidate_and_probes_correct_them() {
     let slow = features(50_000, 0.001, 1.0);
     assert_ne!(Regime::of(&slow), Regime::of(&f));
     assert_eq!(at(&slow).sigma, cold.sigma);
-    // A candidate the prior does not know is wide open.
-    assert_eq!(model.predict(2, 0, base_a, &f, 0).sigma, UNKNOWN_SIGMA);
+    // A candidate the prior does not know is wide open (and wider still where the prior was found three times
+    // off on b).
+    let unknown = model.predict(2, 0, base_a, &f, 0).sigma;
+    assert!((unknown - UNKNOWN_SIGMA.hypot(3f64.ln())).abs() < 1e-9, "{unknown}");
+    let fresh = CostModel::new(model.prior().clone(), &[a, b, "never-calibrated"]);
+    assert_eq!(fresh.predict(2, 0, base_a, &f, 0).sigma, UNKNOWN_SIGMA);
     assert_eq!(Regime::of(&f).label(), "fast/crowded/moving");
+}
+
+#[test]
+fn a_prior_found_wrong_on_this_scene_widens_the_candidates_never_measured_here() {
+    let prior = Prior::builtin();
+    let leak = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
+    let names: Vec<&'static str> = prior.fits.iter().take(4).map(|f| leak(&f.name)).collect();
+    let mut model = CostModel::new(prior, &names);
+    let f = features(100_000, 0.2, 1.0);
+    let base = |m: &CostModel, c: usize| m.base(c, &f).0;
+    let (a_ms, prior_sigma) = (base(&model, 0), model.base(3, &f).1);
+    let d = |m: &CostModel| m.predict(3, 0, a_ms, &f, 20);
+    assert_eq!(d(&model).sigma, prior_sigma, "nothing measured: the prior's residual");
+    // b measured just as the prior said: the prior holds here, d keeps its residual.
+    model.observe_probe(1, 0, &f, 10, base(&model, 1), a_ms);
+    assert!((d(&model).sigma - prior_sigma).abs() < 1e-12, "{}", d(&model).sigma);
+    // c measured at a quarter of what the prior said, b as said: the prior's error here is the root mean square
+    // of ln 1 and ln 4 — and d, never measured, is that much less sure; its expected cost does not move.
+    let before = d(&model).ms;
+    model.observe_probe(2, 0, &f, 12, base(&model, 2) / 4.0, a_ms);
+    let surprise = (4f64.ln().powi(2) / 2.0).sqrt();
+    assert!((d(&model).sigma - prior_sigma.hypot(surprise)).abs() < 1e-9, "{}", d(&model).sigma);
+    assert!((d(&model).ms - before).abs() < 1e-9 * before);
+    // What was measured is as sure as its measurement: b's own uncertainty is not widened.
+    assert!((model.predict(1, 0, a_ms, &f, 10).sigma - MEASURED_SIGMA).abs() < 1e-9);
+    // In another regime nothing was measured: the prior's residual there.
+    let slow = features(100_000, 0.001, 1.0);
+    assert_ne!(Regime::of(&slow), Regime::of(&f));
+    assert_eq!(model.predict(3, 0, model.base(0, &slow).0, &slow, 20).sigma, model.base(3, &slow).1);
 }
