@@ -112,8 +112,11 @@ impl PyBroadphase {
             arrays::flags_into(moved, n, &mut state.moved)?;
         }
         let slices = corners.slices();
+        // Without a hint the last call's boxes are not needed: the new ones go straight into `boxes`, the buffer
+        // the broadphase read last time, so that it stays in the caches from frame to frame. With a hint they go
+        // into `spare`, to be compared with the last call's before the two are swapped.
         if slices.is_none() {
-            corners.copy_strided(&mut state.spare);
+            corners.copy_strided(if hinted { &mut state.spare } else { &mut state.boxes });
         }
         // With the GIL released, on one of rayon's threads: the boxes copied and checked in parallel, the hint
         // checked, and the broadphase run — one hand-over to the pool per call. `keep_awake` keeps the pool's
@@ -123,18 +126,25 @@ impl PyBroadphase {
         let outcome = py.detach(|| {
             on_worker(|| {
                 keep_awake(|| {
+                    let target = if hinted { &mut state.spare } else { &mut state.boxes };
                     let bad = match slices {
-                        Some((lo, hi)) => arrays::copy_checked(lo, hi, &mut state.spare),
-                        None => arrays::first_invalid(&state.spare),
+                        Some((lo, hi)) => arrays::copy_checked(lo, hi, target),
+                        None => arrays::first_invalid(target),
                     };
                     if let Some(i) = bad {
-                        return Err(arrays::invalid_box(i, &state.spare[i]));
+                        let message = arrays::invalid_box(i, &target[i]);
+                        if !hinted {
+                            // The last call's boxes were overwritten: a later hint cannot be checked against them,
+                            // so every body counts as unseen (moved) until the next call that succeeds.
+                            state.seen.fill(false);
+                        }
+                        return Err(message);
                     }
                     state.seen.resize(n, false);
                     if hinted {
                         check_hint(state)?;
+                        std::mem::swap(&mut state.boxes, &mut state.spare);
                     }
-                    std::mem::swap(&mut state.boxes, &mut state.spare);
                     let frame =
                         Frame::new(&state.boxes).with_step(state.step).with_invalid_boxes(InvalidBoxes::OverlapNothing);
                     let frame = if hinted { frame.with_moved(&state.moved) } else { frame };
@@ -167,12 +177,12 @@ impl PyBroadphase {
         // Keep each surviving body's last box at its new index, so that a "not moved" flag can still be checked.
         state.spare.clear();
         state.spare.resize(new_len, Aabb::EMPTY);
-        state.seen.clear();
-        state.seen.resize(new_len, false);
+        // A body keeps whether its last box is known: after a call that failed, none is (see `find_pairs`).
+        let old_seen = std::mem::replace(&mut state.seen, vec![false; new_len]);
         for (old, &new) in map.iter().enumerate() {
             if new != Resize::REMOVED {
                 state.spare[new as usize] = state.boxes[old];
-                state.seen[new as usize] = true;
+                state.seen[new as usize] = old_seen.get(old).copied().unwrap_or(false);
             }
         }
         std::mem::swap(&mut state.boxes, &mut state.spare);

@@ -117,3 +117,18 @@ def test_the_gil_is_released_while_it_works():
         if busy:
             break
     assert busy > 0
+
+
+def test_a_refused_call_leaves_the_motion_hint_usable():
+    # The broadphase never saw the refused boxes: the next call may pass the last good ones with "nothing moved",
+    # and after a resize too, and the answer is brute force's.
+    brute = len(collide.Broadphase("brute").find_pairs(MINS, MAXS))
+    for resize in (False, True):
+        bp = collide.Broadphase("bvh-dynamic")
+        bp.find_pairs(MINS, MAXS)
+        bad = MINS.copy()
+        bad[3, 0] = np.nan
+        raises(r"box 3 has a NaN coordinate", bp.find_pairs, bad, MAXS)
+        if resize:
+            bp.resize(np.arange(50), 50)
+        assert len(bp.find_pairs(MINS, MAXS, np.zeros(50, bool))) == brute
