@@ -387,4 +387,29 @@ fn a_file_that_shrinks_after_opening_is_truncated_where_it_now_ends() {
             path.display()
         )
     );
+    // Cut inside the second chunk of frame 1, 70 000 bytes into it: what is said is where the file ends, not the
+    // chunks decoded before the cut.
+    write(&path, &frames(3000, 3));
+    let mut r = Reader::open(&path).unwrap();
+    assert!(r.read_frame(&mut out).unwrap());
+    std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(304 + 96_000 + 70_000).unwrap();
+    let e = r.read_frame(&mut out).unwrap_err().to_string();
+    assert!(
+        e.ends_with(
+            ": truncated: the file ends 70000 bytes into frame 1 (a frame is 96000 bytes); the header \
+         promises 288304 bytes, the file has 166304"
+        ),
+        "{e}"
+    );
+    // Cut back into frame 0 while frame 2 is next: the file ends in frame 0.
+    r.seek(2).unwrap();
+    std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(304 + 500).unwrap();
+    let e = r.read_frame(&mut out).unwrap_err().to_string();
+    assert!(
+        e.ends_with(
+            ": truncated: the file ends 500 bytes into frame 0 (a frame is 96000 bytes); the header \
+         promises 288304 bytes, the file has 804"
+        ),
+        "{e}"
+    );
 }
