@@ -7,12 +7,15 @@
 //! - `cargo xtask fuzz --minutes N`: the property-based fuzz targets, long, with fresh seeds (`fuzz.rs`).
 //! - `cargo xtask soak`: every scenario for thousands of steps, checking the container, energy, the heap and
 //!   spikes (`soak.rs`).
+//! - `cargo xtask mutants`: mutation testing with cargo-mutants, each crate with its own tests, summaries in
+//!   `bench-results/<machine>/mutants/` (`mutants.rs`; not part of `cargo xtask test`).
 //! - `cargo xtask record-rapier`: Broadmark-like scenes baked by rapier3d as `.aabbs` files (`record_rapier.rs`).
 //!
 //! Each subcommand lives in its own module; this file only parses and dispatches.
 
 mod bench;
 mod fuzz;
+mod mutants;
 mod pyenv;
 mod record_rapier;
 mod soak;
@@ -39,6 +42,8 @@ enum Command {
     Fuzz(fuzz::Args),
     /// Run every scenario for thousands of steps: container, energy, heap and step-time checks.
     Soak(soak::Args),
+    /// Mutation testing with cargo-mutants, each crate with its own tests; summaries in bench-results/ (not CI).
+    Mutants(mutants::Args),
     /// Bake Broadmark-like scenes (free fall, brownian, gravity) with rapier3d into .aabbs files.
     RecordRapier(record_rapier::Args),
     /// One live run of the bench's `selector` study, in its own process (the study starts it; not for people).
@@ -56,6 +61,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Fuzz(args) => fuzz::run(&args),
         Command::Soak(args) => soak::run(&args),
+        Command::Mutants(args) => mutants::run(&args),
         Command::RecordRapier(args) => record_rapier::run(&args),
         Command::LiveRun(spec) => bench::live::run_child(&spec),
         Command::RustRound(args) => bench::python::run_rust_round(&args),

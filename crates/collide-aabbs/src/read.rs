@@ -74,19 +74,16 @@ impl Reader {
             let count = (n - out.len()).min(CHUNK_BOXES);
             let bytes = &mut self.chunk[..count * BOX_BYTES];
             if let Err(e) = self.file.read_exact(bytes) {
-                // The length was right on open: the file shrank since, or the disk failed.
-                let present = (out.len() * BOX_BYTES) as u64;
+                // The length was right on open: the file shrank since, or the disk failed. Where it ends now is
+                // told from its length (a chunk cut short is not in `out`, and it may end before this frame).
                 return Err(match e.kind() {
-                    std::io::ErrorKind::UnexpectedEof => AabbsError::new(
-                        &self.path,
-                        Problem::Truncated {
-                            frame,
-                            present,
-                            frame_bytes: self.header.frame_bytes(),
-                            len: self.file.metadata().map_or(0, |m| m.len()),
-                            expected: self.header.file_bytes(),
-                        },
-                    ),
+                    std::io::ErrorKind::UnexpectedEof => {
+                        let len = self.file.metadata().map_or(0, |m| m.len());
+                        let (body, frame_bytes) = (len.saturating_sub(HEADER_BYTES as u64), self.header.frame_bytes());
+                        let (frame, present) = (body / frame_bytes, body % frame_bytes);
+                        let expected = self.header.file_bytes();
+                        AabbsError::new(&self.path, Problem::Truncated { frame, present, frame_bytes, len, expected })
+                    }
                     _ => AabbsError::io(&self.path, &e),
                 });
             }

@@ -298,3 +298,118 @@ fn check_frames_streams_ahead_and_comes_back() {
     let e = r.check_frames(3, &mut scratch).unwrap_err().to_string();
     assert!(e.contains("frame 2, box 5: box corners must be finite"), "{e}");
 }
+
+#[test]
+fn file_bytes_is_the_header_plus_every_frame() {
+    // 304 header bytes, then 32 bytes a box, n boxes a frame: counted by hand.
+    assert_eq!(file_bytes(10, 3), 304 + 960);
+    assert_eq!(file_bytes(3, 7), 304 + 672);
+    assert_eq!(file_bytes(1, 2), 368);
+    assert_eq!(file_bytes(100_000, 0), 304, "no frames: the header alone");
+    // And a file written with those counts is that long.
+    let dir = scratch("file-bytes");
+    let path = dir.join("x.aabbs");
+    write(&path, &frames(10, 3));
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), 1264);
+}
+
+#[test]
+fn the_writer_counts_the_frames_it_has_written_and_knows_its_boxes_per_frame() {
+    let dir = scratch("writer-counts");
+    let mut w = Writer::create(&dir.join("x.aabbs"), "counts", "Cubes", 3, world()).unwrap();
+    assert_eq!((w.frames(), w.boxes_per_frame()), (0, 3));
+    let frame = [world(); 3];
+    for written in 1..=3 {
+        w.write_frame(&frame).unwrap();
+        assert_eq!(w.frames(), written);
+    }
+    // A refused frame is not counted.
+    assert!(w.write_frame(&frame[..2]).is_err());
+    assert_eq!((w.frames(), w.boxes_per_frame()), (3, 3));
+    assert_eq!(w.finish().unwrap(), 3);
+}
+
+#[test]
+fn a_file_of_exactly_two_frames_is_finished() {
+    let dir = scratch("two-frames");
+    let path = dir.join("x.aabbs");
+    let mut w = Writer::create(&path, "two", "Cubes", 2, world()).unwrap();
+    w.write_frame(&[world(), world()]).unwrap();
+    w.write_frame(&[world(), world()]).unwrap();
+    assert_eq!(w.finish().unwrap(), 2);
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(bytes.len(), 304 + 2 * 2 * 32);
+    // Broadmark's `frames` field: the one frame after the first.
+    assert_eq!(i32::from_le_bytes(bytes[260..264].try_into().unwrap()), 1);
+    assert_eq!(broadmark_accepts(&bytes), Ok(()));
+}
+
+#[test]
+fn a_header_of_i32_max_boxes_passes_the_writers_check_and_one_more_does_not() {
+    let header =
+        |n: u32| Header { scene_name: "big".into(), objects_type: "Cubes".into(), n, frames: 2, world: world() };
+    assert_eq!(header(2_147_483_647).check(), Ok(()));
+    assert_eq!(header(2_147_483_646).check(), Ok(()));
+    assert_eq!(header(2_147_483_648).check(), Err(Problem::Count { field: "n", value: 2_147_483_648 }));
+    assert_eq!(header(u32::MAX).check(), Err(Problem::Count { field: "n", value: 4_294_967_295 }));
+}
+
+#[test]
+fn a_file_as_long_as_the_header_is_judged_by_its_header() {
+    let dir = scratch("header-only");
+    let good = good_bytes(&dir, 10, 3);
+    // 304 bytes: not shorter than the header, so the header is read and promises frames that are not there.
+    assert_eq!(
+        error_of(&dir, &good[..304]),
+        "the frame count does not match the size: the header counts 3 frames (its `frames` field is 2, plus the first \
+         frame), the file holds 0"
+    );
+    assert_eq!(error_of(&dir, &good[..303]), "truncated: 303 bytes, shorter than the 304-byte header");
+}
+
+#[test]
+fn a_file_that_shrinks_after_opening_is_truncated_where_it_now_ends() {
+    // 3000 boxes a frame (96 000 bytes): a frame is read in two chunks, of 2048 boxes (65 536 bytes) and 952.
+    let dir = scratch("shrinks");
+    let path = dir.join("x.aabbs");
+    write(&path, &frames(3000, 3));
+    let mut r = Reader::open(&path).unwrap();
+    let mut out = Vec::new();
+    assert!(r.read_frame(&mut out).unwrap());
+    // Cut after the first chunk of frame 1: 304 + 96 000 + 65 536 bytes.
+    std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(161_840).unwrap();
+    let e = r.read_frame(&mut out).unwrap_err().to_string();
+    assert_eq!(
+        e,
+        format!(
+            "{}: truncated: the file ends 65536 bytes into frame 1 (a frame is 96000 bytes); the header promises \
+             288304 bytes, the file has 161840",
+            path.display()
+        )
+    );
+    // Cut inside the second chunk of frame 1, 70 000 bytes into it: what is said is where the file ends, not the
+    // chunks decoded before the cut.
+    write(&path, &frames(3000, 3));
+    let mut r = Reader::open(&path).unwrap();
+    assert!(r.read_frame(&mut out).unwrap());
+    std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(304 + 96_000 + 70_000).unwrap();
+    let e = r.read_frame(&mut out).unwrap_err().to_string();
+    assert!(
+        e.ends_with(
+            ": truncated: the file ends 70000 bytes into frame 1 (a frame is 96000 bytes); the header \
+         promises 288304 bytes, the file has 166304"
+        ),
+        "{e}"
+    );
+    // Cut back into frame 0 while frame 2 is next: the file ends in frame 0.
+    r.seek(2).unwrap();
+    std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(304 + 500).unwrap();
+    let e = r.read_frame(&mut out).unwrap_err().to_string();
+    assert!(
+        e.ends_with(
+            ": truncated: the file ends 500 bytes into frame 0 (a frame is 96000 bytes); the header \
+         promises 288304 bytes, the file has 804"
+        ),
+        "{e}"
+    );
+}

@@ -45,7 +45,7 @@ pub(crate) mod alloc;
 mod calibrate;
 mod contenders;
 pub mod live;
-mod machine;
+pub(crate) mod machine;
 mod measure;
 mod narrowphase;
 mod octree;
