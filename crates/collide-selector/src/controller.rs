@@ -217,6 +217,9 @@ impl Pairs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Then {
     Switch,
+    /// A switch on trial ([`Reason::Trial`]): the candidate it leaves may come back with the plain margin, since
+    /// only the trial's own frames measure the newcomer.
+    Trial,
     Probe,
 }
 
@@ -284,9 +287,6 @@ pub struct Controller {
     /// The frame of the last switch and the candidate active before it (the thrash guard).
     last_switch: Option<u64>,
     previous: Option<usize>,
-    /// The switch under way (now, or once its build beside is ready) is a trial ([`Reason::Trial`]): the
-    /// candidate it leaves may come back with the plain margin, since only the trial's own frames measure it.
-    trial: bool,
     /// The last frame's features.
     features: Features,
     /// Probes started (whole and sampled) and switches made.
@@ -330,7 +330,6 @@ impl Controller {
             jump: 0,
             last_switch: None,
             previous: None,
-            trial: false,
             features: Features::default(),
             probes: 0,
             switches: 0,
@@ -500,7 +499,7 @@ impl Controller {
             active_ms: self.estimates[self.active].ms,
         };
         let from = self.active;
-        self.switch_to(best, COLD_FRAMES);
+        self.switch_to(best, COLD_FRAMES, Then::Switch);
         self.push_log(DecisionKind::Switch, from, best, reason);
         Some(best)
     }
@@ -535,18 +534,18 @@ impl Controller {
                 self.job = Job::Probe { candidate: c, times: Pairs::EMPTY, spent_ms: ms };
                 false
             }
-            Then::Switch => {
+            Then::Switch | Then::Trial => {
                 self.job = Job::Idle;
                 let from = self.active;
                 let e = self.estimates[c];
                 let (active_ms, remaining) = (self.estimates[from].ms, self.config.remaining(self.frame));
-                let reason = if self.trial {
+                let reason = if then == Then::Trial {
                     Reason::Trial { predicted_ms: e.ms, sigma: e.sigma, active_ms, build_ms: ms, remaining }
                 } else {
                     Reason::Pays { predicted_ms: e.ms, active_ms, build_ms: ms, remaining }
                 };
                 // Its catch-up calls ran beside: its next frame is a steady one, worth measuring.
-                self.switch_to(c, 0);
+                self.switch_to(c, 0, then);
                 self.push_log(DecisionKind::Switch, from, c, reason);
                 true
             }
@@ -712,7 +711,7 @@ impl Controller {
             self.job = Job::Idle;
             self.budget.spend(spent_ms);
             let from = self.active;
-            self.switch_to(candidate, 0);
+            self.switch_to(candidate, 0, Then::Switch);
             self.push_log(DecisionKind::Forced, from, candidate, Reason::Forced);
             return Order::Switch { to: candidate, warm: false };
         }
@@ -733,7 +732,7 @@ impl Controller {
             return self.start_build(to, Then::Switch, Reason::Forced);
         }
         let (from, warm) = (self.active, !self.in_sync[to]);
-        self.switch_to(to, if warm { COLD_FRAMES } else { 0 });
+        self.switch_to(to, if warm { COLD_FRAMES } else { 0 }, Then::Switch);
         self.push_log(DecisionKind::Forced, from, to, Reason::Forced);
         Order::Switch { to, warm }
     }
@@ -787,13 +786,7 @@ impl Controller {
             let build_ms = self.build_of(c);
             let remaining = self.config.remaining(self.frame);
             let reason = Reason::Pays { predicted_ms: e.ms, active_ms, build_ms, remaining };
-            if self.builds_beside(c) {
-                return self.start_build(c, Then::Switch, reason);
-            }
-            let (from, warm) = (self.active, !self.in_sync[c]);
-            self.switch_to(c, if warm { COLD_FRAMES } else { 0 });
-            self.push_log(DecisionKind::Switch, from, c, reason);
-            return Order::Switch { to: c, warm };
+            return self.take_over(c, Then::Switch, reason);
         }
 
         // 2. Within the margin's reach on a fresh measurement (or, on a small scene, unsure): a whole probe.
@@ -827,7 +820,7 @@ impl Controller {
             // Not affordable: when a fresh sample already places it within the margin and the switch pays on the
             // saving it predicts, switching is the cheaper test. Its build is paid once either way (a whole probe
             // builds it too), and its own frames then measure it. If it proves no cheaper, the candidate left
-            // behind is measured and comes back by rule 1 with the plain margin (see `trial`), and it is measured
+            // behind is measured and comes back by rule 1 with the plain margin (see `Then::Trial`), and it is measured
             // too, so it is not tried again. At 10⁵ bodies of rapier's gravity stream a sample put kd at 7.75 ms
             // against the grid's 9.14, but its whole probe (a 20 ms build and four 8 ms frames beside) was never
             // affordable at 3% of a frame, and the grid ran on.
@@ -845,14 +838,7 @@ impl Controller {
                 let build_ms = self.build_of(c);
                 let remaining = self.config.remaining(self.frame);
                 let reason = Reason::Trial { predicted_ms: e.ms, sigma: e.sigma, active_ms, build_ms, remaining };
-                self.trial = true;
-                if self.builds_beside(c) {
-                    return self.start_build(c, Then::Switch, reason);
-                }
-                let (from, warm) = (self.active, !self.in_sync[c]);
-                self.switch_to(c, if warm { COLD_FRAMES } else { 0 });
-                self.push_log(DecisionKind::Switch, from, c, reason);
-                return Order::Switch { to: c, warm };
+                return self.take_over(c, Then::Trial, reason);
             }
             // A sampled probe (cheaper) may still be affordable.
         }
@@ -922,8 +908,21 @@ impl Controller {
         Order::BuildBeside(c)
     }
 
-    /// Make `to` the active candidate; its next `cold` frames teach nothing.
-    fn switch_to(&mut self, to: usize, cold: u32) {
+    /// `c` takes over (`then` is a switch or a trial): built beside first when its build would make a frame
+    /// hitch, else now, its first frames cold unless it was in sync.
+    fn take_over(&mut self, c: usize, then: Then, reason: Reason) -> Order {
+        if self.builds_beside(c) {
+            return self.start_build(c, then, reason);
+        }
+        let (from, warm) = (self.active, !self.in_sync[c]);
+        self.switch_to(c, if warm { COLD_FRAMES } else { 0 }, then);
+        self.push_log(DecisionKind::Switch, from, c, reason);
+        Order::Switch { to: c, warm }
+    }
+
+    /// Make `to` the active candidate (by `how`: after a trial the candidate left is not guarded by the doubled
+    /// margin); its next `cold` frames teach nothing.
+    fn switch_to(&mut self, to: usize, cold: u32, how: Then) {
         let from = self.active;
         self.in_sync[from] = false;
         self.in_sync[to] = true;
@@ -935,7 +934,7 @@ impl Controller {
         self.jump = 0;
         self.switches += 1;
         self.last_switch = Some(self.frame);
-        self.previous = if std::mem::take(&mut self.trial) { None } else { Some(from) };
+        self.previous = if how == Then::Trial { None } else { Some(from) };
     }
 
     /// The sampled probe has run its frames: the model learns the ratio it measured.
@@ -971,7 +970,7 @@ impl Controller {
         if cheaper && self.config.pays(self.frame, active_cost, probe_cost, 0.0) {
             let from = self.active;
             self.estimates[c] = Estimate { ms: probe_cost, sigma: MEASURED_SIGMA, measured: true };
-            self.switch_to(c, 0);
+            self.switch_to(c, 0, Then::Switch);
             self.push_log(
                 DecisionKind::Switch,
                 from,
@@ -1002,7 +1001,6 @@ impl Controller {
             }
             Job::Build { candidate, .. } => Some(candidate),
         };
-        self.trial = false;
         if let Some(c) = abandoned {
             let reason = Reason::Rejected { probe_ms: f64::NAN, active_ms: f64::NAN };
             self.push_log(DecisionKind::Abandon, self.active, c, reason);
@@ -1031,7 +1029,6 @@ impl Controller {
         self.jump = 0;
         self.last_switch = None;
         self.previous = None;
-        self.trial = false;
         self.last_sampled.iter_mut().for_each(|s| *s = None);
     }
 

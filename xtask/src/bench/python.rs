@@ -231,21 +231,10 @@ fn read_frames(path: &Path) -> Result<Vec<Vec<Aabb>>, String> {
 
 /// One fresh Rust process (this binary's `rust-round`) timing `names` on `file`: cold like the Python side.
 fn rust_process_round(file: &Path, warm: usize, round: usize, names: &[&str]) -> Result<Vec<Timing>, String> {
-    let out = file.with_extension(format!("rust-round{round}.tsv"));
     let exe = std::env::current_exe().map_err(|e| format!("cannot find the xtask binary: {e}"))?;
-    let status = std::process::Command::new(&exe)
-        .arg("rust-round")
-        .arg(file)
-        .arg(warm.to_string())
-        .arg(&out)
-        .args(names)
-        .status()
-        .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
-    if !status.success() {
-        return Err(format!("the python study's Rust round failed on {} ({status})", file.display()));
-    }
-    let text = std::fs::read_to_string(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
-    parse_round(&text, "rust", round)
+    let mut command = std::process::Command::new(exe);
+    command.arg("rust-round");
+    run_round(command, "rust", file, warm, round, names)
 }
 
 /// One fresh Python process timing collide (`names`) and cKDTree on `file`.
@@ -257,23 +246,35 @@ fn python_round(
     round: usize,
     names: &[&str],
 ) -> Result<Vec<Timing>, String> {
-    let out = file.with_extension(format!("round{round}.tsv"));
-    let python = crate::pyenv::python_in(venv);
-    let env = crate::pyenv::venv_env(venv);
-    let status = std::process::Command::new(&python)
-        .arg(script)
+    let mut command = std::process::Command::new(crate::pyenv::python_in(venv));
+    command.arg(script).envs(crate::pyenv::venv_env(venv));
+    run_round(command, "python", file, warm, round, names)
+}
+
+/// Run one side's round — `command FILE WARM OUT NAME…`, which writes its timings to OUT in the script's line
+/// format — and read them back.
+fn run_round(
+    mut command: std::process::Command,
+    side: &'static str,
+    file: &Path,
+    warm: usize,
+    round: usize,
+    names: &[&str],
+) -> Result<Vec<Timing>, String> {
+    let out = file.with_extension(format!("{side}-round{round}.tsv"));
+    let program = command.get_program().to_owned();
+    let status = command
         .arg(file)
         .arg(warm.to_string())
         .arg(&out)
         .args(names)
-        .envs(env.iter().map(|(k, v)| (k, v.as_str())))
         .status()
-        .map_err(|e| format!("cannot start {}: {e}", python.display()))?;
+        .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
     if !status.success() {
-        return Err(format!("the python study's script failed on {} ({status})", file.display()));
+        return Err(format!("the python study's {side} round failed on {} ({status})", file.display()));
     }
     let text = std::fs::read_to_string(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
-    parse_round(&text, "python", round)
+    parse_round(&text, side, round)
 }
 
 /// The script's lines (`contender, frame, ms, pairs, check`) as one [`Timing`] per contender, in order of first
