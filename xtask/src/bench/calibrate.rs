@@ -23,6 +23,7 @@ use super::live::Spec;
 use super::measure::SeriesGuard;
 use super::plot::{Chart, Series, Style};
 use super::report::{self, Section};
+use super::selector_scenes;
 use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, Params};
 use collide_selector::model::{ANCHOR_DIMS, Anchor, Fit, REGRESSOR_NAMES, fit_rows};
 use collide_selector::{EXCLUDED, Features, Prior};
@@ -35,8 +36,9 @@ const WINDOW: usize = 10;
 /// One calibration scene.
 #[derive(Clone, Copy, Debug)]
 struct Scene {
-    scenario: &'static str,
-    /// A label for the CSV when the scene differs from the scenario's defaults.
+    /// Where its boxes come from.
+    boxes: Boxes,
+    /// Its name in the CSV and for `--calibrate-scenes`: the scenario's, `resting-90`, or `rapier-<scene>`.
     label: &'static str,
     resting_fraction: f32,
     resolution: bool,
@@ -44,38 +46,136 @@ struct Scene {
     frames: usize,
 }
 
-/// The scenes: every scenario with a body count of its own, and a scene where 90% rest (response off, so that
-/// it stays at rest: the moving tenth would wake the rest within a second). Each runs its two build frames and
-/// then its windows.
+/// Where a calibration scene's boxes come from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Boxes {
+    /// A registry scenario, simulated at every size of the ladder.
+    Scenario(&'static str),
+    /// A scene baked by rapier (`cargo xtask record-rapier`): a real engine's coherent stream, with more pairs per
+    /// body than any registry scene but the heavy tail. Replayed at the bakes' own sizes (10⁴ and 10⁵ bodies;
+    /// with `--quick`, the committed 200-body fixtures from their first frame), in a window beside the one the
+    /// `selector` study judges `auto` on, which starts at `judged` ([`calibration_window`]).
+    Rapier { scene: &'static str, judged: u64 },
+}
+
+/// The rapier bakes, each with the first frame of the window the `selector` study judges `auto` on
+/// ([`selector_scenes::RAPIER`]).
+fn rapier_scenes() -> Vec<Scene> {
+    selector_scenes::RAPIER
+        .iter()
+        .map(|&(scene, judged, _)| Scene {
+            boxes: Boxes::Rapier { scene, judged },
+            label: Box::leak(format!("rapier-{scene}").into_boxed_str()),
+            resting_fraction: 0.0,
+            resolution: true,
+            frames: 0,
+        })
+        .collect()
+}
+
+/// The scenes: every scenario with a body count of its own, a scene where 90% rest (response off, so that it
+/// stays at rest: the moving tenth would wake the rest within a second), and the rapier bakes. Each runs its two
+/// build frames and then its windows.
 fn scenes(quick: bool) -> Vec<Scene> {
     let frames = BUILD_FRAMES + if quick { 2 * WINDOW } else { 3 * WINDOW };
     let mut scenes: Vec<Scene> = collide_sim::SCENARIOS
         .iter()
         .filter(|s| !s.fixed_bodies && s.name != "tour")
         .map(|s| Scene {
-            scenario: s.name,
+            boxes: Boxes::Scenario(s.name),
             label: s.name,
             resting_fraction: 0.0,
             resolution: true,
             frames: if s.name == "cluster" && !quick { BUILD_FRAMES + 200 } else { frames },
         })
         .collect();
-    scenes.push(Scene { scenario: "uniform", label: "resting-90", resting_fraction: 0.9, resolution: false, frames });
+    scenes.push(Scene {
+        boxes: Boxes::Scenario("uniform"),
+        label: "resting-90",
+        resting_fraction: 0.9,
+        resolution: false,
+        frames,
+    });
+    scenes.extend(rapier_scenes().into_iter().map(|s| Scene { frames, ..s }));
     scenes
 }
 
-/// Body counts.
+/// The scenes `--calibrate-scenes` names (all of them when it names none); an unknown name is an error listing
+/// the valid ones.
+fn chosen_scenes(quick: bool, names: &[String]) -> Result<Vec<Scene>, String> {
+    let all = scenes(quick);
+    if let Some(bad) = names.iter().find(|name| !all.iter().any(|s| s.label == name.as_str())) {
+        let valid: Vec<&str> = all.iter().map(|s| s.label).collect();
+        return Err(format!("--calibrate-scenes: unknown scene `{bad}`; valid scenes: {}", valid.join(", ")));
+    }
+    Ok(all.into_iter().filter(|s| names.is_empty() || names.iter().any(|n| n == s.label)).collect())
+}
+
+/// The first frame of a rapier scene's calibration window of `frames` frames, in a file of `file_frames`: right
+/// after the window the `selector` study judges (`judged` + [`selector_scenes::DEFAULT_FRAMES`]) when the file
+/// reaches that far, else right before it, so that the prior is fitted on the same kind of scene but never on the
+/// frames `auto` is judged by. `None` when neither fits.
+fn calibration_window(judged: u64, frames: u64, file_frames: u64) -> Option<u64> {
+    let after = judged + selector_scenes::DEFAULT_FRAMES;
+    if after + frames <= file_frames { Some(after) } else { judged.checked_sub(frames) }
+}
+
+/// Checks `--calibrate-scenes` before anything is measured.
+pub fn check_scenes(quick: bool, names: &[String]) -> Result<(), String> {
+    chosen_scenes(quick, names).map(|_| ())
+}
+
+/// Body counts of the registry scenes.
 fn sizes(quick: bool) -> Vec<usize> {
     if quick { vec![2000, 8000] } else { vec![2000, 10_000, 100_000, 1_000_000] }
 }
 
-/// At 10⁶ bodies only the scenes the live study times there run, for a window each after the build (a pass
-/// of every candidate through every scene at that size would take an hour).
-fn runs_at(scene: &Scene, n: usize) -> Option<usize> {
-    if n < 1_000_000 {
-        return Some(scene.frames);
+/// Body counts of the rapier bakes (the committed fixtures' with `--quick`).
+fn rapier_sizes(quick: bool) -> Vec<usize> {
+    if quick { vec![RAPIER_FIXTURE_BODIES] } else { vec![10_000, 100_000] }
+}
+
+/// Bodies of the committed rapier fixtures (`tests/fixtures/aabbs/README.md`).
+const RAPIER_FIXTURE_BODIES: usize = 200;
+
+/// Every body count some scene runs at, in ascending order (the ladder the series guard climbs).
+fn all_sizes(quick: bool) -> Vec<usize> {
+    let mut all = sizes(quick);
+    all.extend(rapier_sizes(quick));
+    all.sort_unstable();
+    all.dedup();
+    all
+}
+
+/// How many frames `scene` runs at `n` bodies, or `None` when it does not run there. At 10⁶ bodies only the
+/// scenes the live study times there run, for a window each after the build (a pass of every candidate through
+/// every scene at that size would take an hour).
+fn runs_at(scene: &Scene, n: usize, quick: bool) -> Option<usize> {
+    match scene.boxes {
+        Boxes::Rapier { .. } => rapier_sizes(quick).contains(&n).then_some(scene.frames),
+        Boxes::Scenario(_) if !sizes(quick).contains(&n) => None,
+        Boxes::Scenario(_) if n < 1_000_000 => Some(scene.frames),
+        Boxes::Scenario(_) => {
+            ["uniform", "slow", "cluster", "thesis"].contains(&scene.label).then_some(BUILD_FRAMES + 2 * WINDOW)
+        }
     }
-    ["uniform", "slow", "cluster", "thesis"].contains(&scene.label).then_some(BUILD_FRAMES + 2 * WINDOW)
+}
+
+/// The `.aabbs` file of a rapier scene at `n` bodies: the committed fixture with `--quick`, else the bake in
+/// `target/rapier-scenes/`, baked first (with `record-rapier`'s defaults, minutes at 10⁵ bodies) when missing.
+fn rapier_file(scene: &str, n: usize, quick: bool) -> Result<std::path::PathBuf, String> {
+    if quick {
+        return Ok(crate::root().join("tests/fixtures/aabbs").join(format!("rapier-{scene}.aabbs")));
+    }
+    let path = selector_scenes::rapier_file(scene, n);
+    if !path.is_file() {
+        eprintln!(
+            "bench: calibrate: {} is missing; baking it with `cargo xtask record-rapier --scene {scene} --bodies {n}`",
+            path.display()
+        );
+        crate::record_rapier::bake_default(scene, n)?;
+    }
+    Ok(path)
 }
 
 /// The first frames of a run, whose excess over steady frames is the candidate's build.
@@ -134,11 +234,30 @@ fn measure_scene(
     n: usize,
     candidate: &'static AlgorithmDescriptor,
     frames: usize,
+    quick: bool,
 ) -> Result<Vec<Sample>, String> {
+    let (scenario, replay, from) = match scene.boxes {
+        Boxes::Scenario(name) => (Some(name.to_owned()), None, 0),
+        Boxes::Rapier { scene, judged } => {
+            let path = rapier_file(scene, n, quick)?;
+            let file_frames = collide_aabbs::Reader::open(&path).map_err(|e| e.to_string())?.header().frames;
+            let from = if quick {
+                0
+            } else {
+                calibration_window(judged, frames as u64, file_frames).ok_or_else(|| {
+                    format!(
+                        "{}: {file_frames} frames, too few for {frames} frames beside the judged window from {judged}",
+                        path.display()
+                    )
+                })?
+            };
+            (None, Some(path), from)
+        }
+    };
     let spec = Spec {
-        scenario: Some(scene.scenario.to_owned()),
-        replay: None,
-        from: 0,
+        scenario,
+        replay,
+        from,
         bodies: n,
         frames: frames as u64,
         algorithm: candidate.name.to_owned(),
@@ -205,43 +324,56 @@ fn mean_features(w: &[(Features, f64)]) -> Features {
 }
 
 /// The `calibrate` study: measure, fit, write `calibrate.csv`, `prior.toml`, a plot and the report section.
+///
+/// With `--calibration-csv` alone it fits that file's rows without measuring; with `--calibrate-scenes` too, it
+/// measures those scenes again and fits on them beside the file's rows of every other scene (to add a scene, or
+/// remeasure one after a candidate changed, without the hour of a full run).
 pub fn calibrate(ctx: &mut Ctx) -> Result<(), String> {
+    let scenes = chosen_scenes(ctx.quick, &ctx.calibrate_scenes)?;
     let samples = match ctx.calibration_csv.clone() {
-        Some(path) => read_rows(&path)?,
-        None => measure_all(ctx)?,
+        Some(path) if ctx.calibrate_scenes.is_empty() => read_rows(&path)?,
+        Some(path) => {
+            let kept = read_rows(&path)?.into_iter().filter(|row| !scenes.iter().any(|s| s.label == row.scene));
+            let mut samples: Vec<Sample> = kept.collect();
+            samples.extend(measure_all(ctx, &scenes)?);
+            samples
+        }
+        None => measure_all(ctx, &scenes)?,
     };
     finish(ctx, &samples)
 }
 
-/// Every candidate through every scene at every size.
-fn measure_all(ctx: &mut Ctx) -> Result<Vec<Sample>, String> {
+/// Every candidate through every scene of `scenes` at every size it runs at.
+fn measure_all(ctx: &mut Ctx, scenes: &[Scene]) -> Result<Vec<Sample>, String> {
     let candidates = candidates();
-    let scenes = scenes(ctx.quick);
-    let sizes = sizes(ctx.quick);
-    ctx.progress.plan(scenes.len() * sizes.len() * candidates.len());
+    let sizes = all_sizes(ctx.quick);
+    let quick = ctx.quick;
+    let runs = sizes.iter().map(|&n| scenes.iter().filter(|s| runs_at(s, n, quick).is_some()).count()).sum::<usize>();
+    ctx.progress.plan(runs * candidates.len());
     let mut samples = Vec::new();
     for candidate in &candidates {
         // A budget for the whole ladder of sizes (the bench's default of 75 s per series would stop before 10⁶),
         // and a size is skipped only when linear growth from the last would put a frame over 2 s.
         let mut guard = SeriesGuard::with(std::time::Duration::from_secs(1800), 2000.0);
         for &n in &sizes {
+            let here: Vec<(&Scene, usize)> = scenes.iter().filter_map(|s| Some((s, runs_at(s, n, quick)?))).collect();
+            if here.is_empty() {
+                continue;
+            }
             if let Some(why) = guard.skip(n) {
                 ctx.progress.say(&format!("calibrate {} n={n}: skipped: {why}", candidate.name));
-                for _ in &scenes {
+                for _ in &here {
                     ctx.progress.finish_one();
                 }
                 continue;
             }
             let mut worst = 0.0f64;
-            for scene in &scenes {
-                let Some(frames) = runs_at(scene, n) else {
-                    ctx.progress.finish_one();
-                    continue;
-                };
+            for (scene, frames) in here {
                 ctx.progress.start(&format!("calibrate {} {} n={n}", candidate.name, scene.label));
-                let repeats = if ctx.quick { 1 } else { REPEATS };
-                let runs: Vec<Vec<Sample>> =
-                    (0..repeats).map(|_| measure_scene(scene, n, candidate, frames)).collect::<Result<_, _>>()?;
+                let repeats = if quick { 1 } else { REPEATS };
+                let runs: Vec<Vec<Sample>> = (0..repeats)
+                    .map(|_| measure_scene(scene, n, candidate, frames, quick))
+                    .collect::<Result<_, _>>()?;
                 let got = median_of_runs(runs);
                 ctx.progress.finish_one();
                 worst = got.iter().map(|s| s.ms).fold(worst, f64::max);
@@ -536,3 +668,6 @@ fn sizes_text(samples: &[Sample]) -> String {
     let sizes: std::collections::BTreeSet<usize> = samples.iter().map(|s| s.n).collect();
     sizes.iter().map(|n| report::count(*n)).collect::<Vec<_>>().join(", ")
 }
+
+#[cfg(test)]
+mod tests;

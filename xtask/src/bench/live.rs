@@ -443,9 +443,18 @@ fn replay(spec: &Spec, algorithm: &'static AlgorithmDescriptor) -> Result<Outcom
         replay.seek(spec.from).map_err(|e| e.to_string())?;
     }
     let mut watch = Watch::new(spec);
+    let mut features = Vec::new();
     on_worker(|| -> Result<(), String> {
+        let (mut sampler, mut last_pairs) = (FeatureSampler::new(), None);
         for f in 0..spec.frames {
             let record = *replay.step().map_err(|e| e.to_string())?.ok_or("the file ended early")?;
+            if spec.features {
+                // What auto measures before the step: the frame's boxes and its motion hint (a file has no speed
+                // hint), with the step before's pairs; measured after the step's timing, as in `simulate`.
+                let frame = Frame::new(replay.aabbs()).with_moved(replay.moved());
+                features.push(sampler.measure(&frame, last_pairs));
+                last_pairs = Some(replay.pairs().len());
+            }
             if !watch.after(f, &record, || measure::check_against_brute(replay.aabbs(), replay.pairs())) {
                 break;
             }
@@ -453,7 +462,11 @@ fn replay(spec: &Spec, algorithm: &'static AlgorithmDescriptor) -> Result<Outcom
         Ok(())
     })?;
     let auto = auto_log(replay.broadphase());
-    Ok(outcome(algorithm, replay.records(), replay.pairs_hash(), watch, auto))
+    let mut out = outcome(algorithm, replay.records(), replay.pairs_hash(), watch, auto);
+    for (step, f) in out.steps.iter_mut().zip(features) {
+        step.features = Some(f);
+    }
+    Ok(out)
 }
 
 fn outcome(

@@ -136,6 +136,11 @@ pub struct Args {
     /// measuring (to refit after a change of the model, without the half hour of runs).
     #[arg(long, value_name = "FILE")]
     calibration_csv: Option<PathBuf>,
+    /// With the `calibrate` study: only these scenes (registry scenarios, `resting-90`, `rapier-free-fall`,
+    /// `rapier-brownian`, `rapier-gravity`, `rapier-avalanche`; repeat or separate with commas). With
+    /// `--calibration-csv`, the file's rows of every other scene are kept and fitted beside the new ones.
+    #[arg(long = "calibrate-scenes", value_name = "NAME", value_delimiter = ',', num_args = 1..)]
+    calibrate_scenes: Vec<String>,
     /// With the `replay` and `peers` studies: only these contenders (ours by registry name, peers such as
     /// `parry-bvh-refit`; repeat or separate with commas); default every one. An unknown name is an error that
     /// lists the valid ones.
@@ -220,6 +225,8 @@ pub struct Ctx {
     pub selector_reuse_pinned: bool,
     /// `--calibration-csv`.
     pub calibration_csv: Option<PathBuf>,
+    /// `--calibrate-scenes`: the scenes the calibrate study measures (empty: all of them).
+    pub calibrate_scenes: Vec<String>,
     /// `--only`: the contenders the replay and peers studies run (empty: all of them).
     pub only: Vec<String>,
     /// `--peers-scenes`: the scenes the peers study runs (empty: all of them).
@@ -303,6 +310,9 @@ pub fn run(args: &Args) -> Result<(), String> {
         selector_scenes::plan(&selector)?;
     }
     check_only(&args.only)?;
+    if studies.contains(&"calibrate") {
+        calibrate::check_scenes(args.quick, &args.calibrate_scenes)?;
+    }
     peers::check_scenes(&args.peers_scenes)?;
     let machine = machine::Machine::detect(args.machine.as_deref());
     let out = match &args.out {
@@ -335,6 +345,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         selector,
         selector_reuse_pinned: args.reuse_pinned,
         calibration_csv: args.calibration_csv.clone(),
+        calibrate_scenes: args.calibrate_scenes.clone(),
         only: args.only.clone(),
         peers_scenes: args.peers_scenes.clone(),
         failures: Vec::new(),

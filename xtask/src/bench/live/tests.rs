@@ -75,3 +75,23 @@ fn cut_or_foreign_output_is_an_error() {
     let t = parse_totals("frames=3 probe_ms=1.5 sampled=2").unwrap();
     assert_eq!((t.frames, t.probe_ms, t.sampled, t.switches), (3, 1.5, 2, 0), "what is not printed stays 0");
 }
+
+/// What the calibrate study fits on, from a replayed file: every step's features, its body count, the pairs of
+/// the step before (none on the first), and the file's motion hint read as the resting share.
+#[test]
+fn a_replay_with_features_measures_every_step() {
+    let path = crate::root().join("tests/fixtures/aabbs/rapier-free-fall.aabbs");
+    let s =
+        Spec { scenario: None, replay: Some(path), from: 20, frames: 8, check: vec![7], features: true, ..spec("kd") };
+    let o = replay(&s, collide_algorithms::find("kd").unwrap()).unwrap();
+    assert_eq!((o.steps.len(), o.check.as_str()), (8, "brute ok (1 frames)"));
+    let features: Vec<Features> = o.steps.iter().map(|st| st.features.expect("every step")).collect();
+    assert!(features.iter().all(|f| f.n == 200));
+    // The fixture's last frames are its pile asleep, bit for bit still (tests/fixtures/aabbs/README.md).
+    assert!(features[1..].iter().any(|f| f.resting > 0.99), "{features:?}");
+    assert!(
+        features[1..].iter().zip(&o.steps).all(|(f, before)| (f.pairs_per_body * 200.0).round() as u64 == before.pairs)
+    );
+    let without = replay(&Spec { features: false, ..s }, collide_algorithms::find("kd").unwrap()).unwrap();
+    assert!(without.steps.iter().all(|st| st.features.is_none()));
+}
