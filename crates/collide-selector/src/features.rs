@@ -18,6 +18,9 @@ const SAMPLE_MIN: usize = 64;
 /// Cells per axis of the coarse occupancy grid behind [`Features::clustering`]: 16³ = 4096 cells for at most
 /// 2048 sampled centres, half a body per cell in a uniform scene.
 const GRID: usize = 16;
+/// The share of the sample's centres, on each side of each axis, that the clustering grid does not stretch to
+/// cover (they count in its edge cells): a few bodies far out do not make the scene look clustered.
+const CLUSTERING_TRIM: f64 = 0.01;
 /// Size spread and clustering change slowly (a crowd forms over dozens of frames), and cost the most of the
 /// features (two selections and a 4096-cell grid): they are measured every this many calls.
 const SLOW_FEATURES_EVERY: u64 = 8;
@@ -291,15 +294,19 @@ impl FeatureSampler {
     }
 
     /// Σ occupancy² over the grid, normalised to 1 for uniformly random centres (Poisson: E[k²] = λ + λ²).
+    ///
+    /// The grid spans the sample's centres from their [`CLUSTERING_TRIM`] quantile to the opposite one on each
+    /// axis, the centres beyond it falling into the edge cells: spanned on the extremes, one body far out (a lost
+    /// body at 1e30, which the conformance kit puts at index 0, always sampled) would stretch the grid until every
+    /// other body fell into one cell, and an ordinary scene would look as clustered as a scene can be.
     fn clustering(&mut self, aabbs: &[Aabb]) -> f64 {
-        let mut lo = [f32::INFINITY; 3];
-        let mut hi = [f32::NEG_INFINITY; 3];
-        for &i in &self.sample {
-            let c = center(&aabbs[i as usize]);
-            for k in 0..3 {
-                lo[k] = lo[k].min(c[k]);
-                hi[k] = hi[k].max(c[k]);
-            }
+        let mut lo = [0.0f32; 3];
+        let mut hi = [0.0f32; 3];
+        for k in 0..3 {
+            self.values.clear();
+            self.values.extend(self.sample.iter().map(|&i| center(&aabbs[i as usize])[k]));
+            lo[k] = percentile(&mut self.values, CLUSTERING_TRIM);
+            hi[k] = percentile(&mut self.values, 1.0 - CLUSTERING_TRIM);
         }
         let scale: [f32; 3] = std::array::from_fn(|k| {
             let w = hi[k] - lo[k];

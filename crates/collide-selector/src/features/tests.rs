@@ -24,6 +24,24 @@ fn uniform_scenes_measure_one_and_clusters_more() {
     assert!(f.clustering > 20.0, "clustered {}", f.clustering);
 }
 
+/// A body far out — always sampled at index 0 — does not make an ordinary scene look clustered: the clustering
+/// grid spans the centres' inner quantiles, not their extremes.
+#[test]
+fn a_body_far_out_does_not_make_a_uniform_scene_look_clustered() {
+    let uniform = cloud(&mut Rng::new(3), 3000, 40.0, 0.5);
+    let plain = FeatureSampler::new().measure(&Frame::new(&uniform), None);
+    let mut far = uniform.clone();
+    far.insert(0, Aabb::from_center_radius(Vec3::splat(1.0e30), 0.5));
+    let with_far = FeatureSampler::new().measure(&Frame::new(&far), None);
+    assert!((0.7..1.3).contains(&plain.clustering), "uniform clustering {}", plain.clustering);
+    assert!(
+        (with_far.clustering / plain.clustering - 1.0).abs() < 0.1,
+        "{} with the far body against {} without",
+        with_far.clustering,
+        plain.clustering
+    );
+}
+
 #[test]
 fn speed_is_displacement_over_size_and_resting_counts_still_boxes() {
     let mut rng = Rng::new(5);
