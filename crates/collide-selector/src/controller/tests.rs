@@ -56,7 +56,11 @@ fn a_first_frame_without_speed_picks_a_cheap_build_and_the_second_decides_on_the
     let measured = features(0.001);
     let second = c.before_frame(&measured).unwrap_or(first);
     let horizon = f64::from(c.policy().min_horizon);
-    let cost = |k: usize| if k == first { 0.0 } else { c.builds()[k] } + horizon * c.estimates()[k].ms;
+    // A newcomer is charged its build and one residual above its predicted frames; the active one neither.
+    let cost = |k: usize| {
+        let e = c.estimates()[k];
+        if k == first { horizon * e.ms } else { c.builds()[k] + horizon * e.ms * e.sigma.exp() }
+    };
     let best = (0..c.names().len()).min_by(|&a, &b| cost(a).total_cmp(&cost(b))).unwrap();
     assert!(
         cost(second) <= cost(best) / (1.0 - c.policy().margin) + 1e-9,
@@ -65,6 +69,39 @@ fn a_first_frame_without_speed_picks_a_cheap_build_and_the_second_decides_on_the
         c.names()[best]
     );
     assert_eq!(c.before_frame(&measured), None, "only once");
+}
+
+/// The second frame does not build a candidate on the prior's point estimate when the prior is unsure of it:
+/// a newcomer predicted a little cheaper but with a wide residual stays unbuilt, one as cheap with a narrow
+/// residual is built.
+#[test]
+fn the_second_frame_switches_only_to_a_candidate_that_pays_at_one_residual_above_its_prediction() {
+    let prior = Prior::builtin();
+    let names: Vec<&'static str> = prior.fits.iter().map(|f| &*Box::leak(f.name.clone().into_boxed_str())).collect();
+    let measured = features(0.02);
+    for (sigma, switches) in [(0.6, false), (0.01, true)] {
+        let mut c = Controller::new(names.clone(), PolicyConfig::default(), prior.clone(), 0);
+        let first = c.start(Features { speed_known: false, speed_mean: 0.0, ..features(0.0) });
+        let _ = c.after_frame(&measured, 1.0, None, None);
+        // Make the prior say: every other candidate twice the active one's frame, candidate `k` 0.7 of it after a
+        // build of ten of the active one's frames. Over 60 frames it saves 18 frames' worth at the point
+        // estimate, more than its build; at one residual of 0.6 it costs 1.27 of the active one's frame.
+        let k = (first + 1) % names.len();
+        let got = {
+            c.features = measured;
+            c.prior_costs(&measured);
+            let active = c.estimates[first].ms;
+            for (i, e) in c.estimates.iter_mut().enumerate() {
+                if i != first {
+                    *e = Estimate { ms: 2.0 * active, sigma: 0.1, measured: false };
+                }
+            }
+            c.estimates[k] = Estimate { ms: 0.7 * active, sigma, measured: false };
+            c.builds[k] = 10.0 * active;
+            c.choose_on_measured_speed()
+        };
+        assert_eq!(got == Some(k), switches, "sigma {sigma}: {got:?}");
+    }
 }
 
 #[test]
