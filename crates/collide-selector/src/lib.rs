@@ -40,7 +40,8 @@
 //!    displacement of the sample's centres, decides again over every candidate ([`Controller::before_frame`])
 //!    and runs the newcomer cold — before any costly structure was built for nothing.
 //! 2. **A cost model** ([`model`]): per candidate a log-linear prior of its steady frame and of its build, fitted
-//!    by `cargo xtask bench --study calibrate` from 2 000 to 10⁶ bodies, each candidate run live from its first
+//!    by `cargo xtask bench --study calibrate` from 2 000 to 10⁶ bodies on the registry's scenes and on four
+//!    scenes baked by rapier (a real engine's streams, more pairs per body), each candidate run live from its first
 //!    frame in a fresh process, and stored in `data/prior.toml` with its machine, commit and each candidate's
 //!    parameters (a test fails when a registered candidate has no fit or was fitted with other parameters).
 //!    Predictions are *relative*: a candidate's cost is the active candidate's measured cost times the prior's
