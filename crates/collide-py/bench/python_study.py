@@ -10,7 +10,8 @@ around the call alone, on the same arrays:
   collide's answer.
 The first WARM frames are run but not timed. Every frame's collide pairs are checked against `ckdtree-boxes`
 (an independent answer), after the timed frames, which run back to back as they do from Rust. Writes one line per contender and timed frame to OUT:
-`contender <TAB> frame <TAB> ms <TAB> pairs <TAB> check` (check: `ok` or what differs).
+`contender <TAB> frame <TAB> ms <TAB> pairs <TAB> check <TAB> active` (check: `ok` or what differs; active: the
+algorithm that answered the frame, for `auto` the candidate it ran; cKDTree's lines say `ckdtree`).
 """
 
 import sys
@@ -55,13 +56,13 @@ def main():
         ms = (time.perf_counter() - t) * 1e3
         exact.append(sorted_pairs(pairs))
         if f >= warm:
-            lines.append(f"ckdtree-boxes\t{f}\t{ms:.6f}\t{len(pairs)}\tok")
+            lines.append(f"ckdtree-boxes\t{f}\t{ms:.6f}\t{len(pairs)}\tok\tckdtree")
     for f in range(len(frames)):
         t = time.perf_counter()
         pairs = sphere_pairs_through_ckdtree(centres[f], r)
         ms = (time.perf_counter() - t) * 1e3
         if f >= warm:
-            lines.append(f"ckdtree-spheres\t{f}\t{ms:.6f}\t{len(pairs)}\tok")
+            lines.append(f"ckdtree-spheres\t{f}\t{ms:.6f}\t{len(pairs)}\tok\tckdtree")
     for name in names:
         bp = collide.Broadphase(name)
         # The frames back to back, as the Rust side plays them (and as an engine calls its broadphase once a
@@ -71,12 +72,13 @@ def main():
         for mins, maxs in frames:
             t = time.perf_counter()
             pairs = bp.find_pairs(mins, maxs)
-            answers.append(((time.perf_counter() - t) * 1e3, pairs))
-        for f, (ms, pairs) in enumerate(answers):
+            ms = (time.perf_counter() - t) * 1e3
+            answers.append((ms, pairs, bp.active_name))
+        for f, (ms, pairs, active) in enumerate(answers):
             got = sorted_pairs(pairs)
             check = "ok" if np.array_equal(got, exact[f]) else f"MISMATCH {len(got)} pairs, the exact set has {len(exact[f])}"
             if f >= warm or check != "ok":
-                lines.append(f"{name}\t{f}\t{ms:.6f}\t{len(pairs)}\t{check}")
+                lines.append(f"{name}\t{f}\t{ms:.6f}\t{len(pairs)}\t{check}\t{active}")
     with open(out_path, "w") as out:
         out.write("\n".join(lines) + "\n")
 

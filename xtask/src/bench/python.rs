@@ -20,7 +20,9 @@
 //!    cKDTree over collide from Python
 //!    (issue 33's targets: ≥ 15× at 10⁵, ≥ 10× at 10⁴) and collide from Python over collide from Rust (≤ 1.15×).
 //!
-//! Rows: `python.csv` (one per size × contender × round), the report's section with both ratios per size. Run it
+//! Rows: `python.csv` (one per size × contender × round, with the frames each algorithm answered), the report's
+//! section with both ratios per size and the candidates `auto` ran in the timed frames on each side (a gap
+//! between the sides is either a different choice or the same candidate costing more). Run it
 //! alone into its own folder: `cargo xtask bench --study python --out bench-results/<machine>/python`.
 //!
 //! Both sides start cold, in a process of their own, and read the same file: a side that ran in a process whose
@@ -63,6 +65,9 @@ struct Timing {
     ms: Vec<f64>,
     pairs: u64,
     check: String,
+    /// The algorithm that answered each timed frame, counted: for `auto` the candidates it ran, in the order it
+    /// first ran them (the two sides' `auto` may take different turns, which is what a gap between them is made of).
+    active: Vec<(String, usize)>,
 }
 
 impl Timing {
@@ -163,14 +168,15 @@ fn rust_round(name: &str, boxes: &[Vec<Aabb>], warm: usize, round: usize) -> Res
         contender: name.to_owned(),
         side: "rust",
         round,
-        ms: frames.iter().map(|&(ms, _)| ms).collect(),
-        pairs: frames.iter().map(|&(_, pairs)| pairs as u64).sum(),
+        ms: frames.iter().map(|&(ms, _, _)| ms).collect(),
+        pairs: frames.iter().map(|&(_, pairs, _)| pairs as u64).sum(),
         check: "ok".into(),
+        active: Vec::new(),
     })
 }
 
-/// Each timed frame's milliseconds and pair count (see [`rust_round`]).
-fn play(name: &str, boxes: &[Vec<Aabb>], warm: usize) -> Result<Vec<(f64, usize)>, String> {
+/// Each timed frame's milliseconds, pair count and the algorithm that answered it (see [`rust_round`]).
+fn play(name: &str, boxes: &[Vec<Aabb>], warm: usize) -> Result<Vec<(f64, usize, &'static str)>, String> {
     let mut broadphase = collide_algorithms::build_default(name).map_err(|e| e.to_string())?;
     let mut pairs = PairList::new();
     let mut timed = Vec::with_capacity(boxes.len().saturating_sub(warm));
@@ -181,7 +187,7 @@ fn play(name: &str, boxes: &[Vec<Aabb>], warm: usize) -> Result<Vec<(f64, usize)
         collide_algorithms::keep_awake(|| broadphase.find_pairs(&Frame::new(frame).with_step(f as u64), &mut pairs));
         let ms = start.elapsed().as_secs_f64() * 1e3;
         if f >= warm {
-            timed.push((ms, pairs.len()));
+            timed.push((ms, pairs.len(), broadphase.active_name()));
         }
     }
     Ok(timed)
@@ -202,15 +208,15 @@ pub struct RustRound {
 }
 
 /// The child's side of [`rust_process_round`]: read every frame of the file first (as the Python script does),
-/// then play each algorithm on one of rayon's threads, and write `name <TAB> frame <TAB> ms <TAB> pairs <TAB> ok`
-/// per timed frame.
+/// then play each algorithm on one of rayon's threads, and write `name <TAB> frame <TAB> ms <TAB> pairs <TAB> ok
+/// <TAB> active` per timed frame.
 pub fn run_rust_round(args: &RustRound) -> Result<(), String> {
     let frames = read_frames(&args.file)?;
     let lines = collide_broadphase::parallel::on_worker(|| -> Result<String, String> {
         let mut lines = String::new();
         for name in &args.names {
-            for (f, (ms, pairs)) in play(name, &frames, args.warm)?.into_iter().enumerate() {
-                let _ = writeln!(lines, "{name}\t{}\t{ms:.6}\t{pairs}\tok", f + args.warm);
+            for (f, (ms, pairs, active)) in play(name, &frames, args.warm)?.into_iter().enumerate() {
+                let _ = writeln!(lines, "{name}\t{}\t{ms:.6}\t{pairs}\tok\t{active}", f + args.warm);
             }
         }
         Ok(lines)
@@ -277,13 +283,13 @@ fn run_round(
     parse_round(&text, side, round)
 }
 
-/// The script's lines (`contender, frame, ms, pairs, check`) as one [`Timing`] per contender, in order of first
-/// appearance.
+/// The script's lines (`contender, frame, ms, pairs, check, active`) as one [`Timing`] per contender, in order of
+/// first appearance.
 fn parse_round(text: &str, side: &'static str, round: usize) -> Result<Vec<Timing>, String> {
     let mut timings: Vec<Timing> = Vec::new();
     for line in text.lines().filter(|l| !l.is_empty()) {
         let fields: Vec<&str> = line.split('\t').collect();
-        let [contender, _frame, ms, pairs, check] = fields[..] else {
+        let [contender, _frame, ms, pairs, check, active] = fields[..] else {
             return Err(format!("python study: a line with {} fields: `{line}`", fields.len()));
         };
         let ms: f64 = ms.parse().map_err(|_| format!("python study: bad time in `{line}`"))?;
@@ -299,9 +305,14 @@ fn parse_round(text: &str, side: &'static str, round: usize) -> Result<Vec<Timin
                 ms: Vec::new(),
                 pairs: 0,
                 check: "ok".into(),
+                active: Vec::new(),
             });
             timings.last_mut().expect("just pushed")
         };
+        match timing.active.iter_mut().find(|(name, _)| name == active) {
+            Some((_, frames)) => *frames += 1,
+            None => timing.active.push((active.to_owned(), 1)),
+        }
         timing.ms.push(ms);
         timing.pairs += pairs;
         if check != "ok" {
@@ -420,13 +431,39 @@ fn size_section(n: usize, best: &str, timings: &[Timing], load: &str) -> String 
         ],
         rows,
     ));
+    let _ = writeln!(
+        s,
+        "\nThe candidates `auto` ran, in timed frames over all rounds: from Python {}; from Rust {}.",
+        active_summary(timings, "auto", "python"),
+        active_summary(timings, "auto", "rust")
+    );
     s.push('\n');
     s
 }
 
+/// The algorithms that answered `contender`'s timed frames on `side`, summed over rounds, most frames first:
+/// `grid 231, hgrid 14`.
+fn active_summary(timings: &[Timing], contender: &str, side: &str) -> String {
+    let mut total: Vec<(&str, usize)> = Vec::new();
+    for t in timings.iter().filter(|t| t.contender == contender && t.side == side) {
+        for (name, frames) in &t.active {
+            match total.iter_mut().find(|(n, _)| n == name) {
+                Some((_, sum)) => *sum += frames,
+                None => total.push((name, *frames)),
+            }
+        }
+    }
+    total.sort_by_key(|&(_, frames)| std::cmp::Reverse(frames));
+    if total.is_empty() {
+        return "-".into();
+    }
+    total.iter().map(|(name, frames)| format!("`{name}` {frames}")).collect::<Vec<_>>().join(", ")
+}
+
 /// `python.csv`: one row per size × contender × side × round.
 fn write_csv(ctx: &mut Ctx, all: &[(usize, Timing)]) -> Result<(), String> {
-    let mut text = String::from("n,contender,side,round,frames,mean_ms,p50_ms,max_ms,pairs_per_frame,check\n");
+    let mut text =
+        String::from("n,contender,side,round,frames,mean_ms,p50_ms,max_ms,pairs_per_frame,check,active_frames\n");
     for (n, t) in all {
         let mut sorted = t.ms.clone();
         sorted.sort_by(f64::total_cmp);
@@ -434,14 +471,15 @@ fn write_csv(ctx: &mut Ctx, all: &[(usize, Timing)]) -> Result<(), String> {
         let max = sorted.last().copied().unwrap_or(f64::NAN);
         let _ = writeln!(
             text,
-            "{n},{},{},{},{},{:.4},{p50:.4},{max:.4},{:.1},{}",
+            "{n},{},{},{},{},{:.4},{p50:.4},{max:.4},{:.1},{},{}",
             t.contender,
             t.side,
             t.round,
             t.ms.len(),
             t.mean(),
             t.pairs as f64 / t.ms.len().max(1) as f64,
-            t.check
+            t.check,
+            t.active.iter().map(|(name, frames)| format!("{name}:{frames}")).collect::<Vec<_>>().join(" ")
         );
     }
     ctx.write_text("python.csv", &text)

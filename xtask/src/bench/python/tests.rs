@@ -4,8 +4,9 @@ use super::*;
 /// marks the contender, and a malformed line is an error naming it.
 #[test]
 fn a_round_is_read_per_contender_and_a_mismatch_is_kept() {
-    let text = "ckdtree-boxes\t5\t2.0\t10\tok\nckdtree-boxes\t6\t4.0\t12\tok\nauto\t5\t0.5\t10\tok\n\
-                auto\t6\t0.25\t11\tMISMATCH 11 pairs, the exact set has 12\n";
+    let text = "ckdtree-boxes\t5\t2.0\t10\tok\tckdtree\nckdtree-boxes\t6\t4.0\t12\tok\tckdtree\n\
+                auto\t5\t0.5\t10\tok\tgrid\nauto\t6\t0.25\t11\tMISMATCH 11 pairs, the exact set has 12\tkd\n\
+                auto\t7\t0.5\t11\tok\tgrid\n";
     let timings = parse_round(text, "python", 2).unwrap();
     assert_eq!(timings.len(), 2);
     assert_eq!((timings[0].contender.as_str(), timings[0].side, timings[0].round), ("ckdtree-boxes", "python", 2));
@@ -14,8 +15,12 @@ fn a_round_is_read_per_contender_and_a_mismatch_is_kept() {
     assert!((timings[0].mean() - 3.0).abs() < 1e-12);
     assert_eq!(timings[0].check, "ok");
     assert_eq!(timings[1].check, "MISMATCH 11 pairs, the exact set has 12");
+    // What answered each frame, counted in the order first met: auto's candidates.
+    assert_eq!(timings[1].active, [("grid".to_owned(), 2), ("kd".to_owned(), 1)]);
+    assert_eq!(active_summary(&timings, "auto", "python"), "`grid` 2, `kd` 1");
+    assert_eq!(active_summary(&timings, "auto", "rust"), "-");
     assert!(parse_round("auto\t5\t0.5\n", "python", 0).unwrap_err().contains("3 fields"));
-    assert!(parse_round("auto\t5\tfast\t1\tok\n", "rust", 0).unwrap_err().contains("bad time"));
+    assert!(parse_round("auto\t5\tfast\t1\tok\tgrid\n", "rust", 0).unwrap_err().contains("bad time"));
 }
 
 /// Each figure is the median over rounds of a contender's mean on one side: an outlier round does not move it.
@@ -28,6 +33,7 @@ fn the_figure_is_the_median_of_the_round_means() {
         ms: ms.to_vec(),
         pairs: 0,
         check: "ok".into(),
+        active: Vec::new(),
     };
     let timings = [t("rust", 0, &[1.0, 3.0]), t("rust", 1, &[10.0]), t("rust", 2, &[1.5, 2.5]), t("python", 0, &[7.0])];
     assert_eq!(median_mean(&timings, "grid", "rust"), Some(2.0));
@@ -78,6 +84,7 @@ fn a_rust_round_writes_every_timed_frame_of_each_algorithm_with_its_pairs() {
     assert_eq!(timings.iter().map(|t| t.contender.as_str()).collect::<Vec<_>>(), ["kd", "grid"]);
     for t in &timings {
         assert_eq!((t.side, t.round, t.ms.len(), t.pairs, t.check.as_str()), ("rust", 3, 3, expected, "ok"));
+        assert_eq!(t.active, [(t.contender.clone(), 3)], "a pinned algorithm answers every frame itself");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -93,6 +100,7 @@ fn a_ratio_pairs_the_sides_of_each_round() {
         ms: vec![ms],
         pairs: 0,
         check: "ok".into(),
+        active: Vec::new(),
     };
     // Rounds 1 and 2 ran on a machine twice as slow; per round Python is 1.1× Rust.
     let timings = [
