@@ -28,6 +28,7 @@ use collide_algorithms::{ALGORITHMS, AlgorithmDescriptor, Params};
 use collide_selector::model::{ANCHOR_DIMS, Anchor, Fit, REGRESSOR_NAMES, fit_rows};
 use collide_selector::{EXCLUDED, Features, Prior};
 use std::fmt::Write as _;
+use std::path::PathBuf;
 
 /// Frames averaged into one row: long enough that one stalled frame does not make the row, short enough that
 /// the cluster's pull shows as several rows.
@@ -161,21 +162,26 @@ fn runs_at(scene: &Scene, n: usize, quick: bool) -> Option<usize> {
     }
 }
 
-/// The `.aabbs` file of a rapier scene at `n` bodies: the committed fixture with `--quick`, else the bake in
-/// `target/rapier-scenes/`, baked first (with `record-rapier`'s defaults, minutes at 10⁵ bodies) when missing.
-fn rapier_file(scene: &str, n: usize, quick: bool) -> Result<std::path::PathBuf, String> {
-    if quick {
-        return Ok(crate::root().join("tests/fixtures/aabbs").join(format!("rapier-{scene}.aabbs")));
+/// What a run of `scene` at `n` bodies plays, for [`Spec`]: a registry scenario, or a rapier file (the committed
+/// fixture from its first frame with `--quick`, else the bake, baked first when missing) from its calibration
+/// window's first frame. Resolved once per scene and size, before its runs.
+fn source(scene: &Scene, n: usize, quick: bool) -> Result<(Option<String>, Option<PathBuf>, u64), String> {
+    match scene.boxes {
+        Boxes::Scenario(name) => Ok((Some(name.to_owned()), None, 0)),
+        Boxes::Rapier { scene: name, .. } if quick => Ok((None, Some(selector_scenes::rapier_fixture(name)), 0)),
+        Boxes::Rapier { scene: name, judged } => {
+            let path = selector_scenes::baked_rapier_file("calibrate", name, n)?;
+            let file_frames = collide_aabbs::Reader::open(&path).map_err(|e| e.to_string())?.header().frames;
+            let from = calibration_window(judged, scene.frames as u64, file_frames).ok_or_else(|| {
+                format!(
+                    "{}: {file_frames} frames, too few for {} frames beside the judged window from {judged}",
+                    path.display(),
+                    scene.frames
+                )
+            })?;
+            Ok((None, Some(path), from))
+        }
     }
-    let path = selector_scenes::rapier_file(scene, n);
-    if !path.is_file() {
-        eprintln!(
-            "bench: calibrate: {} is missing; baking it with `cargo xtask record-rapier --scene {scene} --bodies {n}`",
-            path.display()
-        );
-        crate::record_rapier::bake_default(scene, n)?;
-    }
-    Ok(path)
 }
 
 /// The first frames of a run, whose excess over steady frames is the candidate's build.
@@ -234,30 +240,12 @@ fn measure_scene(
     n: usize,
     candidate: &'static AlgorithmDescriptor,
     frames: usize,
-    quick: bool,
+    (scenario, replay, from): &(Option<String>, Option<PathBuf>, u64),
 ) -> Result<Vec<Sample>, String> {
-    let (scenario, replay, from) = match scene.boxes {
-        Boxes::Scenario(name) => (Some(name.to_owned()), None, 0),
-        Boxes::Rapier { scene, judged } => {
-            let path = rapier_file(scene, n, quick)?;
-            let file_frames = collide_aabbs::Reader::open(&path).map_err(|e| e.to_string())?.header().frames;
-            let from = if quick {
-                0
-            } else {
-                calibration_window(judged, frames as u64, file_frames).ok_or_else(|| {
-                    format!(
-                        "{}: {file_frames} frames, too few for {frames} frames beside the judged window from {judged}",
-                        path.display()
-                    )
-                })?
-            };
-            (None, Some(path), from)
-        }
-    };
     let spec = Spec {
-        scenario,
-        replay,
-        from,
+        scenario: scenario.clone(),
+        replay: replay.clone(),
+        from: *from,
         bodies: n,
         frames: frames as u64,
         algorithm: candidate.name.to_owned(),
@@ -371,8 +359,9 @@ fn measure_all(ctx: &mut Ctx, scenes: &[Scene]) -> Result<Vec<Sample>, String> {
             for (scene, frames) in here {
                 ctx.progress.start(&format!("calibrate {} {} n={n}", candidate.name, scene.label));
                 let repeats = if quick { 1 } else { REPEATS };
+                let source = source(scene, n, quick)?;
                 let runs: Vec<Vec<Sample>> = (0..repeats)
-                    .map(|_| measure_scene(scene, n, candidate, frames, quick))
+                    .map(|_| measure_scene(scene, n, candidate, frames, &source))
                     .collect::<Result<_, _>>()?;
                 let got = median_of_runs(runs);
                 ctx.progress.finish_one();

@@ -392,10 +392,9 @@ fn simulate(spec: &Spec, scenario: &str, algorithm: &'static AlgorithmDescriptor
     cfg.resting_fraction = spec.resting_fraction;
     let mut sim = measure::simulation(&cfg)?;
     let mut watch = Watch::new(spec);
-    let mut features = Vec::new();
+    let mut features = StepFeatures::default();
     on_worker(|| {
         let mut last_frame_seconds = 0.0;
-        let (mut sampler, mut last_pairs) = (FeatureSampler::new(), None);
         for f in 0..spec.frames {
             let start = Instant::now();
             sim.frame(last_frame_seconds);
@@ -405,9 +404,7 @@ fn simulate(spec: &Spec, scenario: &str, algorithm: &'static AlgorithmDescriptor
                 // What auto measures before the step: its boxes (and the simulation's speed hint on the first),
                 // with the step before's pairs. Measured after the step's timing, so it costs the run nothing.
                 let hint = collide_sim::speed_hint(&sim.bodies().velocity, sim.aabbs(), collide_timing::FRAME_60HZ);
-                let frame = Frame::new(sim.aabbs()).with_speed(hint);
-                features.push(sampler.measure(&frame, last_pairs));
-                last_pairs = Some(sim.pairs().len());
+                features.measure(&Frame::new(sim.aabbs()).with_speed(hint), sim.pairs().len());
             }
             if !watch.after(f, &record, || measure::check_against_brute(sim.aabbs(), sim.pairs())) {
                 break;
@@ -416,10 +413,33 @@ fn simulate(spec: &Spec, scenario: &str, algorithm: &'static AlgorithmDescriptor
     });
     let auto = auto_log(sim.broadphase());
     let mut out = outcome(algorithm, sim.records(), sim.state_hash(), watch, auto);
-    for (step, f) in out.steps.iter_mut().zip(features) {
-        step.features = Some(f);
-    }
+    features.attach(&mut out);
     Ok(out)
+}
+
+/// The features `auto` would measure before each step of a run (`--features`), on the step's boxes with the pairs
+/// of the step before: what the `calibrate` study fits the prior on. Measured after the step's timing, so they
+/// cost the run nothing.
+#[derive(Default)]
+struct StepFeatures {
+    sampler: FeatureSampler,
+    last_pairs: Option<usize>,
+    measured: Vec<Features>,
+}
+
+impl StepFeatures {
+    /// Measure a step's `frame` (its boxes and hints), then remember its `pairs` for the next step's.
+    fn measure(&mut self, frame: &Frame<'_>, pairs: usize) {
+        self.measured.push(self.sampler.measure(frame, self.last_pairs));
+        self.last_pairs = Some(pairs);
+    }
+
+    /// Give each step of `out` its features, in order.
+    fn attach(self, out: &mut Outcome) {
+        for (step, f) in out.steps.iter_mut().zip(self.measured) {
+            step.features = Some(f);
+        }
+    }
 }
 
 /// Replay the window `from .. from + frames` of the spec's file as `collide --headless --replay` plays a file.
@@ -443,17 +463,13 @@ fn replay(spec: &Spec, algorithm: &'static AlgorithmDescriptor) -> Result<Outcom
         replay.seek(spec.from).map_err(|e| e.to_string())?;
     }
     let mut watch = Watch::new(spec);
-    let mut features = Vec::new();
+    let mut features = StepFeatures::default();
     on_worker(|| -> Result<(), String> {
-        let (mut sampler, mut last_pairs) = (FeatureSampler::new(), None);
         for f in 0..spec.frames {
             let record = *replay.step().map_err(|e| e.to_string())?.ok_or("the file ended early")?;
             if spec.features {
-                // What auto measures before the step: the frame's boxes and its motion hint (a file has no speed
-                // hint), with the step before's pairs; measured after the step's timing, as in `simulate`.
-                let frame = Frame::new(replay.aabbs()).with_moved(replay.moved());
-                features.push(sampler.measure(&frame, last_pairs));
-                last_pairs = Some(replay.pairs().len());
+                // The frame's boxes and its motion hint (a file has no speed hint).
+                features.measure(&Frame::new(replay.aabbs()).with_moved(replay.moved()), replay.pairs().len());
             }
             if !watch.after(f, &record, || measure::check_against_brute(replay.aabbs(), replay.pairs())) {
                 break;
@@ -463,9 +479,7 @@ fn replay(spec: &Spec, algorithm: &'static AlgorithmDescriptor) -> Result<Outcom
     })?;
     let auto = auto_log(replay.broadphase());
     let mut out = outcome(algorithm, replay.records(), replay.pairs_hash(), watch, auto);
-    for (step, f) in out.steps.iter_mut().zip(features) {
-        step.features = Some(f);
-    }
+    features.attach(&mut out);
     Ok(out)
 }
 

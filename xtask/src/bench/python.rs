@@ -66,7 +66,7 @@ struct Timing {
     pairs: u64,
     check: String,
     /// The algorithm that answered each timed frame, counted: for `auto` the candidates it ran, in the order it
-    /// first ran them (the two sides' `auto` may take different turns, which is what a gap between them is made of).
+    /// first ran them (the two sides' `auto` may take different turns: one thing a gap between them can be).
     active: Vec<(String, usize)>,
 }
 
@@ -171,8 +171,19 @@ fn rust_round(name: &str, boxes: &[Vec<Aabb>], warm: usize, round: usize) -> Res
         ms: frames.iter().map(|&(ms, _, _)| ms).collect(),
         pairs: frames.iter().map(|&(_, pairs, _)| pairs as u64).sum(),
         check: "ok".into(),
-        active: Vec::new(),
+        active: frames.iter().fold(Vec::new(), |mut tally, &(_, _, name)| {
+            add_frames(&mut tally, name, 1);
+            tally
+        }),
     })
+}
+
+/// Count `frames` more frames answered by `name` in `tally` (names in the order first met).
+fn add_frames(tally: &mut Vec<(String, usize)>, name: &str, frames: usize) {
+    match tally.iter_mut().find(|(n, _)| n == name) {
+        Some((_, sum)) => *sum += frames,
+        None => tally.push((name.to_owned(), frames)),
+    }
 }
 
 /// Each timed frame's milliseconds, pair count and the algorithm that answered it (see [`rust_round`]).
@@ -309,10 +320,7 @@ fn parse_round(text: &str, side: &'static str, round: usize) -> Result<Vec<Timin
             });
             timings.last_mut().expect("just pushed")
         };
-        match timing.active.iter_mut().find(|(name, _)| name == active) {
-            Some((_, frames)) => *frames += 1,
-            None => timing.active.push((active.to_owned(), 1)),
-        }
+        add_frames(&mut timing.active, active, 1);
         timing.ms.push(ms);
         timing.pairs += pairs;
         if check != "ok" {
@@ -444,13 +452,10 @@ fn size_section(n: usize, best: &str, timings: &[Timing], load: &str) -> String 
 /// The algorithms that answered `contender`'s timed frames on `side`, summed over rounds, most frames first:
 /// `grid 231, hgrid 14`.
 fn active_summary(timings: &[Timing], contender: &str, side: &str) -> String {
-    let mut total: Vec<(&str, usize)> = Vec::new();
+    let mut total = Vec::new();
     for t in timings.iter().filter(|t| t.contender == contender && t.side == side) {
         for (name, frames) in &t.active {
-            match total.iter_mut().find(|(n, _)| n == name) {
-                Some((_, sum)) => *sum += frames,
-                None => total.push((name, *frames)),
-            }
+            add_frames(&mut total, name, *frames);
         }
     }
     total.sort_by_key(|&(_, frames)| std::cmp::Reverse(frames));

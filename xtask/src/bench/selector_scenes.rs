@@ -247,7 +247,7 @@ fn every_scene(ask: &Ask) -> Vec<Scene> {
         tour.name = TOUR_FULL.into();
         out.push(tour);
         for &(scene, _, _) in RAPIER {
-            let path = fixtures().join(format!("rapier-{scene}.aabbs"));
+            let path = rapier_fixture(scene);
             // A checkout without the fixtures runs the rest (the replay study's tests need them anyway).
             let Ok((n, file_frames)) = header(&path) else { continue };
             out.push(Scene {
@@ -316,9 +316,25 @@ fn checks(scene: &Scene, quick: bool) -> Vec<u64> {
     vec![last]
 }
 
-/// The committed fixtures, `--quick`'s rapier scenes.
-fn fixtures() -> PathBuf {
-    crate::root().join("tests").join("fixtures").join("aabbs")
+/// The committed 200-body fixture of a rapier scene, `--quick`'s (`tests/fixtures/aabbs/README.md`).
+#[must_use]
+pub fn rapier_fixture(scene: &str) -> PathBuf {
+    crate::root().join("tests").join("fixtures").join("aabbs").join(format!("rapier-{scene}.aabbs"))
+}
+
+/// [`rapier_file`], baked first with `cargo xtask record-rapier`'s defaults when it is missing (saying so on
+/// standard error, with its progress; minutes at 10⁵ bodies). `study` names who asked, for that message.
+pub fn baked_rapier_file(study: &str, scene: &str, n: usize) -> Result<PathBuf, String> {
+    let path = rapier_file(scene, n);
+    if !path.is_file() {
+        eprintln!(
+            "bench: {study}: {} is missing; baking it with `cargo xtask record-rapier --scene {scene} --bodies {n}` \
+             (its defaults; minutes at 10⁵ bodies)",
+            path.display()
+        );
+        crate::record_rapier::bake_default(scene, n)?;
+    }
+    Ok(path)
 }
 
 /// Where `cargo xtask record-rapier` bakes `scene` at `n` bodies by default.
@@ -341,14 +357,7 @@ pub fn prepare(scenes: &mut [Scene]) -> Result<(), String> {
     for scene in scenes.iter_mut() {
         let Source::Replay { path, from } = &mut scene.source else { continue };
         if !path.is_file() {
-            let name = scene.name.trim_start_matches("rapier-");
-            eprintln!(
-                "bench: selector: {} is missing; baking it with `cargo xtask record-rapier --scene {name} --bodies {}` \
-                 (its defaults; minutes at 10⁵ bodies)",
-                path.display(),
-                scene.n
-            );
-            crate::record_rapier::bake_default(name, scene.n)?;
+            *path = baked_rapier_file("selector", scene.name.trim_start_matches("rapier-"), scene.n)?;
         }
         let (n, file_frames) = header(path)?;
         if n != scene.n {

@@ -58,7 +58,8 @@ fn rapier_scenes_run_at_their_bakes_sizes_and_registry_scenes_on_the_ladder() {
     assert!(runs_at(uniform, RAPIER_FIXTURE_BODIES, true).is_none());
     assert!(runs_at(uniform, 2000, true).is_some());
     // The fixture holds the whole quick run.
-    let file = rapier_file("brownian", RAPIER_FIXTURE_BODIES, true).unwrap();
+    let (None, Some(file), 0) = source(rapier, RAPIER_FIXTURE_BODIES, true).unwrap() else { panic!("the fixture") };
+    assert_eq!(file, selector_scenes::rapier_fixture("brownian"));
     let reader = collide_aabbs::Reader::open(&file).unwrap();
     assert_eq!(reader.header().n as usize, RAPIER_FIXTURE_BODIES);
     assert!(reader.header().frames as usize >= rapier.frames);

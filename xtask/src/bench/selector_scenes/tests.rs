@@ -71,7 +71,7 @@ fn quick_runs_small_scenes_a_short_tour_and_the_fixtures() {
 
 #[test]
 fn a_window_past_the_file_moves_back_to_its_end() {
-    let path = fixtures().join("rapier-gravity.aabbs");
+    let path = rapier_fixture("gravity");
     let mut scenes = vec![Scene {
         name: "rapier-gravity".into(),
         source: Source::Replay { path: path.clone(), from: 25 },
