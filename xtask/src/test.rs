@@ -7,8 +7,9 @@
 //!    no display needed) unless the caller chose a backend — and a missing adapter fails it, as under CI
 //!    (`COLLIDE_REQUIRE_GPU=1`). The fuzz targets (`fuzz_broadphases`, `fuzz_config`, `fuzz_cli`) are among these
 //!    tests: their fixed, seeded budget is the short form of `cargo xtask fuzz`;
-//! 3. the app's start test: the real window under Xvfb, 30 frames, then a clean exit. `xvfb-run` and
-//!    `xauth` are installed with apt-get when missing (CI runs as root on a clean Debian 12);
+//! 3. the app's start test: the real window under Xvfb, 30 frames, then a clean exit, on the binary the workspace
+//!    tests built. `xvfb-run` and `xauth` are installed with apt-get when missing (CI runs as root on a clean
+//!    Debian 12);
 //! 4. `cargo xtask bench --quick`: the bench's smoke run (pair sets checked against brute force, files written);
 //! 5. `cargo xtask soak --short`: every scenario for 2 000 steps at 10 000 bodies (container, energy, heap, spikes);
 //! 6. the documentation: `cargo doc --workspace --no-deps` with `RUSTDOCFLAGS="-D warnings"`, so a broken intra-doc
@@ -131,20 +132,19 @@ fn gpu_env(backend: &str) -> [(&'static str, &str); 2] {
 /// The app opens its window under Xvfb, runs frames and exits 0 with its summary line.
 fn start_test(env: &[(&str, &str)]) -> Result<(), String> {
     ensure_packages(&[("xvfb-run", "xvfb"), ("xauth", "xauth")])?;
-    run_command("cargo", &["build", "--package", "collide", "--locked"], env)?;
+    // The app as the workspace tests built it (its integration tests run it): `cargo build -p collide` alone
+    // would resolve the dependencies' features without the dev-dependencies' and rebuild the whole tree (4.5 min
+    // of CI). This is a no-op after the workspace tests, and builds the binary when they did not run.
+    run_command("cargo", &["test", "--workspace", "--locked", "--no-run"], env)?;
+    let app = crate::pyenv::target_dir().join("debug").join("collide");
+    let app = app.to_str().ok_or_else(|| format!("{}: not UTF-8", app.display()))?;
     let args = [
         "-a",
         "-s",
         "-screen 0 1280x720x24",
         "timeout",
         "300",
-        "cargo",
-        "run",
-        "--quiet",
-        "--package",
-        "collide",
-        "--locked",
-        "--",
+        app,
         "configs/default.toml",
         "--exit-after-frames",
         START_TEST_FRAMES,
