@@ -163,6 +163,18 @@ pub trait Broadphase: Send {
     /// Forget everything learned from earlier frames; the next call starts as if it were the first.
     fn reset(&mut self) {}
 
+    /// The calls after a build (the first call, or the first after [`reset`](Broadphase::reset)), that one
+    /// included, before a call costs what this structure's later calls cost on the same scene. Whoever times it
+    /// against another (the meta-broadphase's probes) compares the calls after these.
+    ///
+    /// 1, the default, for a structure whose second call already costs its steady price: those rebuilt every
+    /// frame, and those whose incremental work per call does not depend on how long they have run. More for one
+    /// that is cheap while it is young: the dynamic AABB tree's fat boxes are all fresh after a build, so nobody
+    /// leaves one for a few calls and its cache answers for free.
+    fn settling_calls(&self) -> u32 {
+        1
+    }
+
     /// Take over from another algorithm: `pairs` are exactly the overlapping pairs of `frame.aabbs` (any order),
     /// and the next [`find_pairs`](Broadphase::find_pairs) brings boxes indexed like these.
     ///
@@ -213,6 +225,9 @@ impl<B: Broadphase + ?Sized> Broadphase for Box<B> {
     }
     fn reset(&mut self) {
         (**self).reset();
+    }
+    fn settling_calls(&self) -> u32 {
+        (**self).settling_calls()
     }
     fn warm_start(&mut self, frame: &Frame<'_>, pairs: &[Pair]) {
         (**self).warm_start(frame, pairs);

@@ -724,3 +724,34 @@ fn a_permutation_while_streaming_renames_the_streaming_tree() {
         bp.validate().unwrap();
     }
 }
+
+/// A fresh dynamic tree is cheap for a few calls (nobody has left a fat box yet) and says so through
+/// `settling_calls`, boxed as the meta-broadphase holds it: in a moving cloud its calls from the second to the
+/// last settling one do less work than its calls after them.
+#[test]
+fn a_fresh_dynamic_tree_is_cheap_for_its_settling_calls_and_says_so() {
+    use crate::dynamic::SETTLING_CALLS;
+    let boxed: Box<dyn Broadphase> = Box::new(DynamicBvh::new());
+    assert_eq!(boxed.settling_calls(), SETTLING_CALLS);
+    assert!(SETTLING_CALLS > 1);
+    let lbvh: Box<dyn Broadphase> = Box::new(LinearBvh::new());
+    assert_eq!(lbvh.settling_calls(), 1, "rebuilt every call: settled at once");
+
+    let n = 3000;
+    let (mut centers, mut velocities, width) = cloud(11, n, 0.05);
+    let mut bp = DynamicBvh::new();
+    let settle = SETTLING_CALLS as usize;
+    let mut work = Vec::new();
+    for frame in 0..settle + 20 {
+        let aabbs = boxes_of(&centers);
+        let s = check(&mut bp, &Frame::new(&aabbs), &format!("frame {frame}"));
+        work.push((s.pair_tests + s.work) as f64);
+        advance(&mut centers, &mut velocities, width);
+    }
+    // The young calls swing both ways (the cheap ones before anybody left a fat box, then the call where many
+    // do at once); from the settling calls on, each call is within 2× of the later ones' mean.
+    let settled = work[settle..].iter().sum::<f64>() / (work.len() - settle) as f64;
+    let young = work[1..settle].iter().copied().fold(f64::INFINITY, f64::min);
+    assert!(young < 0.5 * settled, "cheapest young call {young:.0} against settled {settled:.0}: {work:?}");
+    assert!(work[settle..].iter().all(|&w| w < 2.0 * settled && w > 0.5 * settled), "{work:?}");
+}

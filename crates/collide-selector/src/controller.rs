@@ -32,8 +32,9 @@ const TRIMMED: usize = 2;
 /// In a probe's comparison each frame counts as at most this many times the least of its kind on the same
 /// frames: an algorithm's own expensive frame counts whole, a frame the scheduler stalled for 20× counts as four.
 const CLIP: f64 = 4.0;
-/// Frames a probe or a sampled probe runs can be at most this many.
-pub const MAX_PROBE_FRAMES: usize = 8;
+/// Frames a probe or a sampled probe runs can be at most this many: its candidate's settling calls (see
+/// [`Controller::with_settling`]) and the frames compared after them.
+pub const MAX_PROBE_FRAMES: usize = 12;
 /// The normalised speed the first frame's choice assumes when it does not know the speed: a tenth of a box
 /// per frame. Only candidates cheap to build are chosen from then, and their cost hardly depends on speed.
 const INITIAL_SPEED: f64 = 0.1;
@@ -173,12 +174,23 @@ fn least(v: &[f64]) -> f64 {
 #[derive(Clone, Copy, Debug)]
 struct Pairs {
     frames: usize,
+    /// The first frames, not compared: the build, and the calls after it that do not yet cost what later ones do.
+    settle: usize,
     probe_ms: [f64; MAX_PROBE_FRAMES],
     active_ms: [f64; MAX_PROBE_FRAMES],
 }
 
 impl Pairs {
-    const EMPTY: Self = Self { frames: 0, probe_ms: [0.0; MAX_PROBE_FRAMES], active_ms: [0.0; MAX_PROBE_FRAMES] };
+    /// No frame yet; the first `settle` (at least 1, the build) will not be compared.
+    fn settling(settle: u32) -> Self {
+        let settle = (settle.max(1) as usize).min(MAX_PROBE_FRAMES - 1);
+        Self { frames: 0, settle, probe_ms: [0.0; MAX_PROBE_FRAMES], active_ms: [0.0; MAX_PROBE_FRAMES] }
+    }
+
+    /// `true` once `compared` frames ran after the settling ones (or the arrays are full).
+    fn done(&self, compared: u32) -> bool {
+        self.frames >= (self.settle + compared as usize).min(MAX_PROBE_FRAMES)
+    }
 
     fn push(&mut self, probe_ms: f64, active_ms: f64) {
         if self.frames < MAX_PROBE_FRAMES {
@@ -188,9 +200,10 @@ impl Pairs {
         }
     }
 
-    /// The frames compared: all but the first, which paid for a build (or a warm start's leftovers).
+    /// The frames compared: all but the settling ones — the first paid for a build (or a warm start's leftovers),
+    /// and an incremental structure's next calls are cheaper than its steady ones — or the last if no other.
     fn steady(&self) -> std::ops::Range<usize> {
-        if self.frames > 1 { 1..self.frames } else { 0..self.frames }
+        self.settle.min(self.frames.saturating_sub(1))..self.frames
     }
 
     /// The mean of each over the compared frames, each frame clipped at [`CLIP`] times the least of its kind:
@@ -205,10 +218,11 @@ impl Pairs {
         (mean(&self.probe_ms[s.clone()]), mean(&self.active_ms[s]))
     }
 
-    /// `true` when the last frame shows the candidate cannot win (see [`HOPELESS`]).
+    /// `true` when the last frame shows the candidate cannot win (see [`HOPELESS`]); a settling frame is held to
+    /// twice the factor (the dynamic tree's second call rebuilds with the reaches its first measured).
     fn hopeless(&self) -> bool {
         let Some(last) = self.frames.checked_sub(1) else { return false };
-        let factor = if last == 0 { 2.0 * HOPELESS } else { HOPELESS };
+        let factor = if last < self.settle { 2.0 * HOPELESS } else { HOPELESS };
         self.probe_ms[last] > factor * self.active_ms[last]
     }
 }
@@ -268,6 +282,8 @@ pub struct Controller {
     last_ran: Vec<u64>,
     /// Per candidate: the frame its last sampled probe ended.
     last_sampled: Vec<Option<u64>>,
+    /// Per candidate: the calls after a build before its cost is its steady one (see [`Controller::with_settling`]).
+    settle: Vec<u32>,
     /// This frame's estimates, per candidate (the active one's is its measured typical frame).
     estimates: Vec<Estimate>,
     /// This frame's predicted builds, per candidate (ms).
@@ -295,6 +311,22 @@ pub struct Controller {
 }
 
 impl Controller {
+    /// The calls after a build, the build's own included, before each candidate's cost per call is its steady
+    /// one ([`collide_broadphase::Broadphase::settling_calls`], 1 for every candidate until told): a probe or a
+    /// sampled probe of it compares only the frames after these, and runs that much longer. A fresh dynamic tree's
+    /// calls are its cheapest until bodies leave their new fat boxes: on a sample of rapier's free fall at 10⁴
+    /// bodies its third call cost a third of its steady ones, and a sample compared there put it at 0.4× `hgrid`,
+    /// where it ran at 0.95× for the rest of the scene while `kd` ran at 0.7×. Capped so that a probe fits in
+    /// [`MAX_PROBE_FRAMES`].
+    #[must_use]
+    pub fn with_settling(mut self, calls: Vec<u32>) -> Self {
+        assert_eq!(calls.len(), self.names.len(), "one settling count per candidate");
+        let longest = self.config.probe_frames.max(self.config.sample_frames);
+        let cap = MAX_PROBE_FRAMES as u32 + 1 - longest;
+        self.settle = calls.into_iter().map(|c| c.clamp(1, cap)).collect();
+        self
+    }
+
     /// A controller over the candidates `names`, with the policy's knobs, the prior, and forced switching every
     /// `force_every` frames (0: off). Panics on no candidates or more than [`MAX_CANDIDATES`].
     #[must_use]
@@ -319,6 +351,7 @@ impl Controller {
             holding: vec![false; n],
             last_ran: vec![0; n],
             last_sampled: vec![None; n],
+            settle: vec![1; n],
             estimates: vec![Estimate::default(); n],
             builds: vec![0.0; n],
             budget: Budget::default(),
@@ -542,7 +575,7 @@ impl Controller {
         match then {
             Then::Probe => {
                 self.budget.spend(ms);
-                self.job = Job::Probe { candidate: c, times: Pairs::EMPTY, spent_ms: ms };
+                self.job = Job::Probe { candidate: c, times: Pairs::settling(self.settle[c]), spent_ms: ms };
                 false
             }
             Then::Switch | Then::Trial => {
@@ -697,10 +730,10 @@ impl Controller {
             return self.decide_forced();
         }
         match self.job {
-            Job::Probe { times, .. } if times.frames == self.config.probe_frames as usize || times.hopeless() => {
+            Job::Probe { times, .. } if times.done(self.config.probe_frames - 1) || times.hopeless() => {
                 return self.finish_probe();
             }
-            Job::Sample { times, .. } if times.frames == self.config.sample_frames as usize => {
+            Job::Sample { times, .. } if times.done(self.config.sample_frames - 1) => {
                 self.finish_sample();
             }
             Job::Idle => {}
@@ -717,7 +750,7 @@ impl Controller {
     /// when there is room for one before the next hand-over (so probes are under test too), else warm at once.
     fn decide_forced(&mut self) -> Order {
         if let Job::Probe { candidate, times, spent_ms } = self.job
-            && times.frames == self.config.probe_frames as usize
+            && times.done(self.config.probe_frames - 1)
         {
             self.job = Job::Idle;
             self.budget.spend(spent_ms);
@@ -802,8 +835,9 @@ impl Controller {
 
         // 2. Within the margin's reach on a fresh measurement (or, on a small scene, unsure): a whole probe.
         let small = self.features.n < self.config.sample_from;
-        let probe_cost =
-            |s: &Self, c: usize| s.build_of(c) + f64::from(s.config.probe_frames) * s.estimates[c].ms.max(active_ms);
+        let probe_cost = |s: &Self, c: usize| {
+            s.build_of(c) + f64::from(s.config.probe_frames + s.settle[c] - 1) * s.estimates[c].ms.max(active_ms)
+        };
         let whole = others()
             .filter(|&c| {
                 let e = self.estimates[c];
@@ -872,8 +906,9 @@ impl Controller {
             .filter(|&c| verdict(self, c) != Verdict::No && unmeasured(&self.estimates[c]))
             .filter(|&c| self.config.pays(self.frame, active_ms, self.estimates[c].optimistic(), self.build_of(c)))
             .min_by(|a, b| by(Estimate::optimistic)(self, a, b));
-        let sample_cost =
-            |s: &Self, c: usize| share * (s.estimates[c].ms + active_ms) * f64::from(s.config.sample_frames + 1);
+        let sample_cost = |s: &Self, c: usize| {
+            share * (s.estimates[c].ms + active_ms) * f64::from(s.config.sample_frames + s.sample_settle(c))
+        };
         let explore = || {
             others()
                 .filter(|&c| sampleable(self, c))
@@ -889,11 +924,21 @@ impl Controller {
         if !self.budget.allows(cost, saving, active_ms) {
             return Order::Stay;
         }
-        self.job = Job::Sample { candidate: c, times: Pairs::EMPTY, spent_ms: 0.0, bodies: 0 };
+        self.start_sample(c, Reason::Sample { predicted_ms: e.ms, sigma: e.sigma, active_ms })
+    }
+
+    /// The settling frames of a sampled probe of `c`: both scouts are built on the sample, so it runs until the
+    /// slower of the two to settle has.
+    fn sample_settle(&self, c: usize) -> u32 {
+        self.settle[c].max(self.settle[self.active])
+    }
+
+    fn start_sample(&mut self, c: usize, reason: Reason) -> Order {
+        self.job =
+            Job::Sample { candidate: c, times: Pairs::settling(self.sample_settle(c)), spent_ms: 0.0, bodies: 0 };
         self.probes += 1;
         self.last_ran[c] = self.frame;
         self.holding[c] = true;
-        let reason = Reason::Sample { predicted_ms: e.ms, sigma: e.sigma, active_ms };
         self.push_log(DecisionKind::Sample, self.active, c, reason);
         Order::Sample(c)
     }
@@ -903,7 +948,7 @@ impl Controller {
         self.holding[c] = true;
         self.last_ran[c] = self.frame;
         self.probes += 1;
-        self.job = Job::Probe { candidate: c, times: Pairs::EMPTY, spent_ms: 0.0 };
+        self.job = Job::Probe { candidate: c, times: Pairs::settling(self.settle[c]), spent_ms: 0.0 };
         self.push_log(DecisionKind::Probe, self.active, c, reason);
         Order::Probe(c)
     }

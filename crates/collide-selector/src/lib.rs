@@ -56,7 +56,10 @@
 //!    cheaper (its optimistic estimate beats the active one by the margin, 10%) and was not measured lately is
 //!    measured on a **spatial sample**: a sub-box of the scene holding a few percent of the bodies (at least
 //!    1024) — the scene as it is there, at its own density — on which the candidate and the active one run side
-//!    by side for four frames, each in an instance of its own (a *scout*). Their ratio is carried to the whole
+//!    by side for four frames, each in an instance of its own (a *scout*), and longer for a candidate that is cheap
+//!    while it is young (see [`settling_calls`](collide_broadphase::Broadphase::settling_calls): the dynamic tree's first calls cost a third of its
+//!    later ones, and a sample compared on them flattered it 2–3×); only the frames after the settling ones are
+//!    compared, in whole probes as well. Their ratio is carried to the whole
 //!    scene by half the change the prior predicts between the sample's size and the scene's. A candidate that
 //!    the sample and the model place within the margin's reach but not beyond doubt gets a **full probe**: it runs
 //!    beside the active one on whole frames (its pairs discarded), and that measurement switches. When the budget

@@ -53,9 +53,11 @@ pub struct PolicyConfig {
     /// The most the probes may cost, as a share of the active candidate's time, amortised.
     pub probe_share: f64,
     /// Frames a full probe runs beside the active candidate (after its warm start); the first is its switch
-    /// cost, the least of the others its steady cost.
+    /// cost, the others its steady cost (a candidate that settles over several calls runs those first, uncompared).
     pub probe_frames: u32,
-    /// Frames a sampled probe runs on its sample (the first builds both structures, the others are compared).
+    /// Frames a sampled probe runs on its sample (the first builds both structures, the others are compared), when
+    /// neither candidate needs more than one call to settle (see [`crate::Controller::with_settling`]: more settling
+    /// calls come before the compared ones).
     pub sample_frames: u32,
     /// The fewest frames a switch is expected to have ahead of it.
     pub min_horizon: u32,

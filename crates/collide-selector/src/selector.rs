@@ -243,6 +243,8 @@ impl Selector {
     #[must_use]
     pub fn new(candidates: Vec<Candidate>, policy: PolicyConfig, prior: Prior, force_every: u64) -> Self {
         let names: Vec<&'static str> = candidates.iter().map(|c| c.name).collect();
+        // Asked of an instance made for the purpose (once, not per frame): a candidate says it of itself.
+        let settling = candidates.iter().map(|c| (c.make)().settling_calls()).collect();
         Self {
             slots: candidates
                 .into_iter()
@@ -258,7 +260,7 @@ impl Selector {
                     probe_ms: 0.0,
                 })
                 .collect(),
-            controller: Controller::new(names, policy, prior, force_every),
+            controller: Controller::new(names, policy, prior, force_every).with_settling(settling),
             sampler: FeatureSampler::new(),
             answered: 0,
             last_pairs: None,

@@ -163,3 +163,41 @@ fn a_sampled_candidate_likely_cheaper_is_tried_when_a_whole_probe_is_not_afforda
     assert_ne!(c.choose(), Order::Switch { to: 1, warm: true });
     assert_eq!(c.active(), 0);
 }
+
+/// A candidate cheap while it is young (a dynamic tree whose fat boxes are all fresh) is compared only after its
+/// settling calls: its sampled probe runs that many frames before the compared ones, and what the model learns is
+/// the ratio of the later frames. Compared from its second frame, as a candidate that settles at once is, the same
+/// frames put it at 0.4× the active one instead of its steady 1.6×.
+#[test]
+fn a_settling_candidate_is_compared_only_after_its_settling_calls() {
+    // The sample's frames: the build, five young calls, then the steady ones.
+    let frame = |k: usize| {
+        let probe_ms = match k {
+            0 => 0.5,
+            1..=5 => 0.02,
+            _ => 0.08,
+        };
+        SampleFrame { probe_ms, active_ms: 0.05, bodies: 400, extra_ms: 0.0 }
+    };
+    let run = |settle: u32| {
+        let mut c = warmed().with_settling(vec![1, settle]);
+        assert_eq!(c.start_sample(1, Reason::Forced), Order::Sample(1));
+        let mut frames = 0;
+        while c.sampling() == Some(1) {
+            let _ = c.after_frame(&features(0.2), 1.0, None, Some(frame(frames)));
+            frames += 1;
+            assert!(frames <= MAX_PROBE_FRAMES, "the sample ends");
+        }
+        // (A switch may follow the sample on the same frame: the young ratio makes the candidate look cheaper.)
+        let sampled = c.log().iter().find(|d| d.kind == DecisionKind::Sampled).expect("logged");
+        let Reason::Sampled { probe_ms, active_sample_ms, predicted_ms, .. } = sampled.reason else { unreachable!() };
+        (frames, probe_ms / active_sample_ms, predicted_ms)
+    };
+    let (frames, ratio, settled) = run(6);
+    assert_eq!(frames, 6 + 3, "six settling frames, then the policy's three compared");
+    assert!((ratio - 1.6).abs() < 1e-9, "the steady frames' ratio, got {ratio}");
+    let (frames, ratio, young) = run(1);
+    assert_eq!(frames, 4);
+    assert!((ratio - 0.4).abs() < 1e-9, "the young frames' ratio, got {ratio}");
+    assert!((settled / young - 4.0).abs() < 0.01, "the model carries each ratio: {settled} against {young}");
+}
