@@ -55,7 +55,7 @@
 //! 3. **Probes cost a sliver of a frame** ([`policy`], driven by the [`Controller`]). A candidate that could be
 //!    cheaper (its optimistic estimate beats the active one by the margin, 10%) and was not measured lately is
 //!    measured on a **spatial sample**: a sub-box of the scene holding a few percent of the bodies (at least
-//!    1024) — the scene as it is there, at its own density — on which the candidate and the active one run side
+//!    1024) — the scene as it is there, at its own density: one cube, or four in a clustered scene — on which the candidate and the active one run side
 //!    by side for four frames, each in an instance of its own (a *scout*), and longer for a candidate that is cheap
 //!    while it is young (see [`settling_calls`](collide_broadphase::Broadphase::settling_calls): the dynamic tree's first calls cost a third of its
 //!    later ones, and a sample compared on them flattered it 2–3×); only the frames after the settling ones are

@@ -8,13 +8,18 @@
 //!
 //! Two choices keep the sample like the scene. Membership goes by the centre, not by overlap: a large body
 //! overlaps a cube from further away than a small one, and by overlap the mixed-sizes scene's sample held twice
-//! its share of large bodies (hgrid measured 1.5× mbp on it, 0.8× on the scene). And there are [`CUBES`] cubes, each
-//! centred on another body of the feature sample, not one: one cube sits in one cluster of `far-clusters`, whose
-//! eight clusters lie a thousand cluster widths apart, and a grid timed on one cluster (0.64× hgrid) knows nothing
-//! of the empty world it hashes on the scene (1.10×); cubes in several clusters keep the world's extent.
+//! its share of large bodies (hgrid measured 1.5× mbp on it, 0.8× on the scene). And in a clustered scene there are
+//! [`CUBES`] cubes, each centred on another body of the feature sample, not one: one cube sits in one cluster of
+//! `far-clusters`, whose eight clusters lie a thousand cluster widths apart, and a grid timed on one cluster (0.64×
+//! hgrid) knows nothing of the empty world it hashes on the scene (1.10×); cubes in several clusters keep the
+//! world's extent. In a scene without clusters one cube is the scene's likeness: four small cubes far apart are
+//! four small clusters, which a tree splits at its root and walks in the caches. On rapier's free fall at 10⁴
+//! bodies (dynamic tree 0.8× `hgrid` and `kd` 0.6× on the scene), four cubes of 135 bodies measured the tree at
+//! 0.34–0.71× and `kd` at 0.26–0.43×, one cube of 540 at 0.77–0.90× and 0.50–0.59× (three of four draws; see
+//! [`cubes_for`]).
 //!
 //! Each cube is sized from the feature sample's distances to its centre: the cube that holds `target · s / (n ·
-//! CUBES)` of the s sampled bodies holds about `target / CUBES` of all n. One pass over the boxes then lists the
+//! cubes)` of the s sampled bodies holds about `target / cubes` of all n. One pass over the boxes then lists the
 //! bodies whose centre lies in a cube. Each frame of the probe gathers their boxes into a compact array.
 //!
 //! Cost: O(s log s) to size the cubes, O(n) to list their bodies once per probe (about a millisecond at 10⁶
@@ -25,8 +30,18 @@ use collide_broadphase::{Aabb, Resize, is_valid_box};
 /// Listing stops growing the sample past this many times the target (cubes drawn in the middle of a dense crowd):
 /// the cubes are shrunk and the bodies listed again, once.
 const OVERFULL: usize = 4;
-/// Cubes per sample.
+/// Cubes per sample of a clustered scene.
 pub const CUBES: usize = 4;
+/// The clustering (see [`crate::Features::clustering`]: 1 for bodies spread evenly) from which a scene counts as
+/// clustered and its sample takes [`CUBES`] cubes. `far-clusters` measures 8–170; the registry's other scenes and
+/// rapier's streams 0.9–2.
+pub const CLUSTERED_FROM: f64 = 4.0;
+
+/// The cubes a sample of a scene of this clustering takes: [`CUBES`] in a clustered scene, else one.
+#[must_use]
+pub fn cubes_for(clustering: f64) -> usize {
+    if clustering >= CLUSTERED_FROM { CUBES } else { 1 }
+}
 
 /// The bodies of a sampled probe and their boxes this frame.
 #[derive(Clone, Debug, Default)]
@@ -43,16 +58,17 @@ pub struct SubBox {
 }
 
 impl SubBox {
-    /// Draw [`CUBES`] cubes holding about `target` of the bodies of `aabbs` between them, each centred on a body
-    /// of the feature sample `sample` (body indices) and sized from it, and list the bodies whose centre lies in
-    /// one. Returns how many.
-    pub fn draw(&mut self, aabbs: &[Aabb], sample: &[u32], target: usize) -> usize {
+    /// Draw `count` cubes (1 to [`CUBES`]; see [`cubes_for`]) holding about `target` of the bodies of `aabbs`
+    /// between them, each centred on a body of the feature sample `sample` (body indices) and sized from it, and
+    /// list the bodies whose centre lies in one. Returns how many.
+    pub fn draw(&mut self, aabbs: &[Aabb], sample: &[u32], target: usize, count: usize) -> usize {
+        let count = count.clamp(1, CUBES);
         self.ids.clear();
         let n = aabbs.len();
         let mut cubes = [(collide_math::Vec3::ZERO, 0.0f32); CUBES];
         let mut drawn = 0;
         let mut tried = 0;
-        while drawn < CUBES && tried < sample.len() {
+        while drawn < count && tried < sample.len() {
             let i = sample[(self.next + tried) % sample.len()] as usize;
             tried += 1;
             if !is_valid_box(&aabbs[i]) {
@@ -60,7 +76,7 @@ impl SubBox {
             }
             let centre = aabbs[i].center();
             // The cube's half width: the distance (the largest of the three axes') from the centre to the sampled
-            // body ranked `target · s / (n · CUBES)`.
+            // body ranked `target · s / (n · count)`.
             self.distances.clear();
             self.distances.extend(
                 sample
@@ -69,7 +85,7 @@ impl SubBox {
                     .filter(|b| is_valid_box(b))
                     .map(|b| (b.center() - centre).abs().max_element()),
             );
-            let share = target as f64 / (n.max(1) * CUBES) as f64;
+            let share = target as f64 / (n.max(1) * count) as f64;
             let rank = (share * self.distances.len() as f64).ceil() as usize;
             let rank = rank.clamp(1, self.distances.len()) - 1;
             let half = *self.distances.select_nth_unstable_by(rank, f32::total_cmp).1;

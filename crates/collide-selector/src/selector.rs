@@ -404,7 +404,8 @@ impl Selector {
                 self.slots[c].probes += 1;
                 let t = Instant::now();
                 let target = (frame.len() as f64 * self.controller.policy().sample_share) as usize;
-                self.sub.draw(frame.aabbs, self.sampler.sample(), target.max(MIN_SAMPLE_BODIES));
+                let cubes = crate::sample::cubes_for(self.controller.features().clustering);
+                self.sub.draw(frame.aabbs, self.sampler.sample(), target.max(MIN_SAMPLE_BODIES), cubes);
                 let active = self.controller.active();
                 self.slots[c].scout().reset();
                 self.slots[active].scout().reset();

@@ -17,7 +17,7 @@ fn sub_boxes_hold_about_the_target_in_a_few_dense_cubes() {
     let mut sub = SubBox::default();
     let mut seen = Vec::new();
     for _ in 0..8 {
-        let k = sub.draw(&aabbs, &sample, 4000);
+        let k = sub.draw(&aabbs, &sample, 4000, CUBES);
         assert!((1000..16_000).contains(&k), "{k} bodies for a target of 4000");
         let ids = sub.ids();
         assert!(ids.windows(2).all(|w| w[0] < w[1]));
@@ -54,7 +54,7 @@ fn a_sample_holds_large_bodies_in_their_share_of_the_scene() {
     let mut sub = SubBox::default();
     let (mut large, mut all) = (0, 0);
     for _ in 0..10 {
-        sub.draw(&aabbs, &sample, 2000);
+        sub.draw(&aabbs, &sample, 2000, CUBES);
         all += sub.ids().len();
         large += sub.ids().iter().filter(|&&i| i % 10 == 0).count();
     }
@@ -73,7 +73,7 @@ fn the_cubes_of_one_sample_reach_several_far_clusters() {
     let sample = feature_sample(aabbs.len());
     let mut sub = SubBox::default();
     for _ in 0..6 {
-        sub.draw(&aabbs, &sample, 1600);
+        sub.draw(&aabbs, &sample, 1600, CUBES);
         let mut clusters: Vec<usize> = sub.ids().iter().map(|&i| i as usize % 8).collect();
         clusters.sort_unstable();
         clusters.dedup();
@@ -87,11 +87,11 @@ fn a_crowd_at_one_point_is_capped_and_invalid_boxes_never_centre_a_cube() {
     aabbs[0] = Aabb::new(Vec3::splat(f32::NAN), Vec3::splat(f32::NAN));
     let sample: Vec<u32> = (0..100).collect();
     let mut sub = SubBox::default();
-    let k = sub.draw(&aabbs, &sample, 500);
+    let k = sub.draw(&aabbs, &sample, 500, CUBES);
     assert_eq!(k, OVERFULL * 500, "capped");
     assert!(sub.ids().iter().all(|&i| i != 0), "a NaN box is in no cube");
     let nothing = vec![Aabb::new(Vec3::splat(f32::NAN), Vec3::splat(f32::NAN)); 10];
-    assert_eq!(sub.draw(&nothing, &[0, 1, 2], 5), 0);
+    assert_eq!(sub.draw(&nothing, &[0, 1, 2], 5, CUBES), 0);
 }
 
 #[test]
@@ -100,7 +100,7 @@ fn a_permutation_renames_the_sample_in_place_and_it_gathers_the_same_boxes() {
     let aabbs: Vec<Aabb> =
         (0..20_000).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(100.0)), 0.5)).collect();
     let mut sub = SubBox::default();
-    assert!(sub.draw(&aabbs, &feature_sample(aabbs.len()), 2000) > 0);
+    assert!(sub.draw(&aabbs, &feature_sample(aabbs.len()), 2000, CUBES) > 0);
     let before = sub.gather(&aabbs).to_vec();
     // A random permutation of the bodies (Fisher–Yates), applied to the boxes and to the sample.
     let mut map: Vec<u32> = (0..aabbs.len() as u32).collect();
@@ -114,4 +114,33 @@ fn a_permutation_renames_the_sample_in_place_and_it_gathers_the_same_boxes() {
     sub.permute(&Resize { old_to_new: &map, new_len: map.len() });
     // The same boxes in the same order: a scout's structure over the sample stays valid.
     assert_eq!(sub.gather(&permuted), &before[..]);
+}
+
+/// A scene without clusters is sampled as one cube, of the scene's density: four small cubes far apart would be four
+/// small clusters, which a tree splits at its root. A clustered one takes [`CUBES`].
+#[test]
+fn an_even_scene_is_sampled_as_one_dense_cube_and_a_clustered_one_as_several() {
+    assert_eq!(cubes_for(1.0), 1);
+    assert_eq!(cubes_for(2.0), 1, "rapier's streams measure up to 2");
+    assert_eq!(cubes_for(CLUSTERED_FROM), CUBES);
+    let mut rng = Rng::new(9);
+    let aabbs: Vec<Aabb> =
+        (0..100_000).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(200.0)), 0.5)).collect();
+    let sample = feature_sample(aabbs.len());
+    let mut sub = SubBox::default();
+    // The width of one cube holding 4000 of the 100 000 bodies.
+    let width = (200f32.powi(3) * 4000.0 / 100_000.0).cbrt();
+    let extent = |sub: &SubBox| {
+        let centres: Vec<Vec3> = sub.ids().iter().map(|&i| aabbs[i as usize].center()).collect();
+        let lo = centres.iter().fold(Vec3::splat(f32::INFINITY), |a, &c| a.min(c));
+        let hi = centres.iter().fold(Vec3::splat(f32::NEG_INFINITY), |a, &c| a.max(c));
+        (hi - lo).max_element()
+    };
+    for _ in 0..6 {
+        let k = sub.draw(&aabbs, &sample, 4000, 1);
+        assert!((2000..8000).contains(&k), "{k} bodies for a target of 4000");
+        assert!(extent(&sub) <= 1.3 * width, "one cube: {} across, a cube {width}", extent(&sub));
+        sub.draw(&aabbs, &sample, 4000, CUBES);
+        assert!(extent(&sub) > 1.3 * width, "four cubes span more than one");
+    }
 }
