@@ -79,6 +79,14 @@ fn docs() -> Result<(), String> {
 /// packaged as it is (CI's clone is clean anyway).
 fn packages() -> Result<(), String> {
     let crates = packaged_crates(&crate::root().join("crates"))?;
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| std::path::PathBuf::from(home).join(".cargo")));
+    if let Some(src) = cargo_home.map(|home| home.join("registry").join("src")) {
+        for stale in stale_extractions(&src, &crates) {
+            std::fs::remove_dir_all(&stale).map_err(|e| format!("{}: {e}", stale.display()))?;
+        }
+    }
     let mut args = vec![
         "package",
         "--allow-dirty",
@@ -91,6 +99,34 @@ fn packages() -> Result<(), String> {
         args.extend(["--package", name.as_str()]);
     }
     run_command("cargo", &args, &[])
+}
+
+/// The earlier extractions of the crates `names` (`NAME-VERSION` folders) under cargo's `registry/src`, one folder
+/// per registry.
+///
+/// Verifying a package builds it against its siblings' `.crate` files, through a local registry under
+/// `target/package`. Cargo extracts each sibling into `registry/src/<that registry>/NAME-VERSION`, and it never
+/// extracts again while that folder exists. The version does not change from one commit to the next, so a second
+/// run after a sibling's API changed would build against the first run's sources: a false failure, or a false
+/// pass. (It failed: ``method `settling_calls` is not a member of trait `Broadphase` ``.) So `packages` removes them
+/// first. A crate of the same name from crates.io would only be extracted again from cargo's cache.
+fn stale_extractions(registry_src: &std::path::Path, names: &[String]) -> Vec<std::path::PathBuf> {
+    let Ok(registries) = std::fs::read_dir(registry_src) else { return Vec::new() };
+    let mut stale: Vec<std::path::PathBuf> = registries
+        .flatten()
+        .filter_map(|registry| std::fs::read_dir(registry.path()).ok())
+        .flat_map(|folders| folders.flatten().map(|f| f.path()))
+        .filter(|folder| {
+            let Some(file) = folder.file_name().and_then(|f| f.to_str()) else { return false };
+            names.iter().any(|name| {
+                file.strip_prefix(name.as_str())
+                    .and_then(|rest| rest.strip_prefix('-'))
+                    .is_some_and(|version| version.starts_with(|c: char| c.is_ascii_digit()))
+            })
+        })
+        .collect();
+    stale.sort();
+    stale
 }
 
 /// The library crates: every folder of `crates/` whose manifest does not say `publish = false` (the Python
