@@ -80,6 +80,11 @@ fn root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask lives in the workspace").to_path_buf()
 }
 
+/// The target folder cargo builds into: `CARGO_TARGET_DIR`, else the workspace's `target`.
+fn target_dir() -> std::path::PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), std::path::PathBuf::from)
+}
+
 /// Run `program args…` in the workspace root, echoing it; an error names the command that failed.
 fn run_command(program: &str, args: &[&str], envs: &[(&str, &str)]) -> Result<(), String> {
     eprintln!("\n==> {program} {}", args.join(" "));

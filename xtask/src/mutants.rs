@@ -24,11 +24,11 @@
 //! over several sittings gives the whole crate. `--report-only` writes the summaries from the outcomes already in
 //! `target/mutants/` without running cargo-mutants.
 
-use crate::root;
+use crate::{root, target_dir};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -230,11 +230,6 @@ fn ensure_installed() -> Result<(), String> {
     }
     eprintln!("mutants: `cargo mutants --version` failed; installing cargo-mutants");
     crate::run_command("cargo", &["install", "--locked", "cargo-mutants"], &[])
-}
-
-/// The cargo target folder: `CARGO_TARGET_DIR` or the workspace's `target/`.
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root().join("target"), PathBuf::from)
 }
 
 /// cargo-mutants on `krate` with its own tests, output in `out/mutants.out`. Missed mutants and timeouts are an

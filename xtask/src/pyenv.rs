@@ -6,7 +6,7 @@
 //! without `venv`, root gets `python3-venv` from apt-get. The environment is kept between runs (pip skips what
 //! is installed; cargo rebuilds only what changed), and made afresh when it is broken.
 
-use crate::run_command;
+use crate::{run_command, target_dir};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -57,11 +57,6 @@ fn pytest(venv: &Path) -> Result<(), String> {
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
     // `-p no:cacheprovider`: nothing written into the checkout.
     run_command(python, &["-m", "pytest", "-q", "-p", "no:cacheprovider", tests], &env)
-}
-
-/// The target folder cargo builds into: `CARGO_TARGET_DIR`, else the workspace's `target`.
-pub fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| crate::root().join("target"), PathBuf::from)
 }
 
 /// The interpreter of the virtual environment at `venv`.

@@ -23,6 +23,7 @@
 //! Each step prints its duration, so that what a step costs CI can be read from the log.
 
 use crate::run_command;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
@@ -76,12 +77,13 @@ fn docs() -> Result<(), String> {
 /// The verification builds in the workspace's target folder; `--config` gives it the workspace's `dev` profile
 /// (a packaged manifest carries no profile), so the external dependencies the workspace tests already built are
 /// reused and only the collide crates are compiled again. `--allow-dirty`: a developer's uncommitted work is
-/// packaged as it is (CI's clone is clean anyway).
+/// packaged as it is (CI's clone is clean anyway). Cargo's earlier extractions of these crates are removed first
+/// ([`stale_extractions`]).
 fn packages() -> Result<(), String> {
     let crates = packaged_crates(&crate::root().join("crates"))?;
     let cargo_home = std::env::var_os("CARGO_HOME")
-        .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| std::path::PathBuf::from(home).join(".cargo")));
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")));
     if let Some(src) = cargo_home.map(|home| home.join("registry").join("src")) {
         for stale in stale_extractions(&src, &crates) {
             std::fs::remove_dir_all(&stale).map_err(|e| format!("{}: {e}", stale.display()))?;
@@ -110,9 +112,9 @@ fn packages() -> Result<(), String> {
 /// run after a sibling's API changed would build against the first run's sources: a false failure, or a false
 /// pass. (It failed: ``method `settling_calls` is not a member of trait `Broadphase` ``.) So `packages` removes them
 /// first. A crate of the same name from crates.io would only be extracted again from cargo's cache.
-fn stale_extractions(registry_src: &std::path::Path, names: &[String]) -> Vec<std::path::PathBuf> {
+fn stale_extractions(registry_src: &Path, names: &[String]) -> Vec<PathBuf> {
     let Ok(registries) = std::fs::read_dir(registry_src) else { return Vec::new() };
-    let mut stale: Vec<std::path::PathBuf> = registries
+    let mut stale: Vec<PathBuf> = registries
         .flatten()
         .filter_map(|registry| std::fs::read_dir(registry.path()).ok())
         .flat_map(|folders| folders.flatten().map(|f| f.path()))
@@ -131,7 +133,7 @@ fn stale_extractions(registry_src: &std::path::Path, names: &[String]) -> Vec<st
 
 /// The library crates: every folder of `crates/` whose manifest does not say `publish = false` (the Python
 /// module, which is packaged for PyPI by maturin instead), by package name, sorted.
-fn packaged_crates(crates: &std::path::Path) -> Result<Vec<String>, String> {
+fn packaged_crates(crates: &Path) -> Result<Vec<String>, String> {
     let entries = std::fs::read_dir(crates).map_err(|e| format!("{}: {e}", crates.display()))?;
     let mut names = Vec::new();
     for entry in entries {
@@ -172,7 +174,7 @@ fn start_test(env: &[(&str, &str)]) -> Result<(), String> {
     // would resolve the dependencies' features without the dev-dependencies' and rebuild the whole tree (4.5 min
     // of CI). This is a no-op after the workspace tests, and builds the binary when they did not run.
     run_command("cargo", &["test", "--workspace", "--locked", "--no-run"], env)?;
-    let app = crate::pyenv::target_dir().join("debug").join("collide");
+    let app = crate::target_dir().join("debug").join("collide");
     let app = app.to_str().ok_or_else(|| format!("{}: not UTF-8", app.display()))?;
     let args = [
         "-a",

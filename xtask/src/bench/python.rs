@@ -88,7 +88,7 @@ pub fn python(ctx: &mut Ctx) -> Result<(), String> {
     let (sizes, frames, warm, rounds) = plan(ctx.quick);
     let venv = crate::pyenv::ensure_venv(&["scipy>=1.11"])?;
     let script = crate::pyenv::crate_dir().join("bench").join("python_study.py");
-    let dir = crate::pyenv::target_dir().join("bench-python");
+    let dir = crate::target_dir().join("bench-python");
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let mut all = Vec::new();
     let mut body = String::from(
