@@ -49,9 +49,6 @@ enum Command {
     /// One live run of the bench's `selector` study, in its own process (the study starts it; not for people).
     #[command(hide = true)]
     LiveRun(bench::live::Spec),
-    /// The Rust side of one round of the bench's `python` study, in its own process (the study starts it).
-    #[command(hide = true)]
-    RustRound(bench::python::RustRound),
 }
 
 fn main() -> ExitCode {
@@ -64,7 +61,6 @@ fn main() -> ExitCode {
         Command::Mutants(args) => mutants::run(&args),
         Command::RecordRapier(args) => record_rapier::run(&args),
         Command::LiveRun(spec) => bench::live::run_child(&spec),
-        Command::RustRound(args) => bench::python::run_rust_round(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -20,7 +20,7 @@ pub fn read_aabbs(path: PathBuf) -> PyResult<AabbsFile> {
 
 /// An `AabbsError` as Python sees it: `OSError` when the system refused, `ValueError` when the file is wrong; the
 /// message names the file (and the frame and box).
-fn error(e: AabbsError) -> PyErr {
+pub(crate) fn error(e: AabbsError) -> PyErr {
     match e.problem {
         Problem::Io(_) => PyOSError::new_err(e.to_string()),
         _ => PyValueError::new_err(e.to_string()),

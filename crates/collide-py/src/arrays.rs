@@ -100,15 +100,15 @@ pub fn copy_checked(lo: &[f32], hi: &[f32], out: &mut Vec<Aabb>) -> Option<usize
         .enumerate()
         .filter_map(|(c, boxes)| {
             let (start, end) = (c * CHUNK, c * CHUNK + boxes.len());
-            let (lo, hi) = (&lo[3 * start..3 * end], &hi[3 * start..3 * end]);
-            let mut bad = None;
-            for (i, ((b, a), z)) in boxes.iter_mut().zip(lo.chunks_exact(3)).zip(hi.chunks_exact(3)).enumerate() {
-                *b = Aabb::new(Vec3::new(a[0], a[1], a[2]), Vec3::new(z[0], z[1], z[2]));
-                if bad.is_none() && !collide_algorithms::is_valid_box(b) {
-                    bad = Some(start + i);
-                }
+            let (lo, hi) = (lo[3 * start..3 * end].as_chunks::<3>().0, hi[3 * start..3 * end].as_chunks::<3>().0);
+            // Branch-free, so that the loop is a straight copy (the input is read from memory once, at its
+            // bandwidth); the first invalid box is looked for only when the chunk has one.
+            let mut valid = true;
+            for ((b, a), z) in boxes.iter_mut().zip(lo).zip(hi) {
+                *b = Aabb::new(Vec3::from_array(*a), Vec3::from_array(*z));
+                valid &= collide_algorithms::is_valid_box(b);
             }
-            bad
+            if valid { None } else { first_invalid(boxes).map(|i| start + i) }
         })
         .min()
 }

@@ -4,7 +4,8 @@
 //! - `algorithms` and `describe`: the registry's names, and one algorithm's summary and parameters;
 //! - `broadphase::PyBroadphase` (`collide.Broadphase(name="auto", **params)`): a broadphase that keeps its state
 //!   between calls, fed `(n, 3)` float32 arrays of box corners, answering an `(m, 2)` uint32 array of pairs;
-//! - `aabbs::read_aabbs` (`collide.read_aabbs(path)`): Broadmark's `.aabbs` files, a header and a frame iterator.
+//! - `aabbs::read_aabbs` (`collide.read_aabbs(path)`): Broadmark's `.aabbs` files, a header and a frame iterator;
+//! - `study::play_from_rust` (`_collide._play_from_rust`, not exported): the bench's `python` study's Rust side.
 //!
 //! Everything a user passes is checked before it reaches a broadphase (`arrays.rs`): a wrong shape or dtype, a NaN
 //! or infinite coordinate, `min > max`, a body count that changes without `resize`, a motion hint that promises a
@@ -19,6 +20,7 @@ mod aabbs;
 mod arrays;
 mod broadphase;
 mod params;
+mod study;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -68,6 +70,7 @@ fn _collide(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(aabbs::read_aabbs, m)?)?;
+    m.add_function(wrap_pyfunction!(study::play_from_rust, m)?)?;
     m.add_class::<broadphase::PyBroadphase>()?;
     m.add_class::<aabbs::AabbsFile>()?;
     Ok(())

@@ -92,3 +92,31 @@ def test_missing_and_bad_files_are_named(tmp_path):
     padding.write_bytes(bytes(raw))
     with pytest.raises(ValueError, match="padding"):
         collide.read_aabbs(padding)
+
+
+def test_the_bench_plays_a_file_from_rust_frame_by_frame_with_brute_force_pair_counts(tmp_path):
+    """`_collide._play_from_rust`, the bench's `python` study's Rust side: every frame after `warm`, in order, with
+    the pair count of the oracle and the algorithm that answered it; an unknown name is a ValueError, a
+    missing file an OSError."""
+    from collide import _collide
+    from conftest import oracle_pairs
+
+    rng = np.random.default_rng(9)
+    frames = []
+    centres = rng.uniform(-8, 8, (400, 3)).astype(np.float32)
+    for _ in range(5):
+        centres = centres + rng.normal(0, 0.2, (400, 3)).astype(np.float32)
+        frames.append((centres - 0.6, centres + 0.6))
+    path = tmp_path / "scene.aabbs"
+    write_aabbs(path, frames, world=((-12, -12, -12), (12, 12, 12)))
+    for name in ["kd", "grid", "auto"]:
+        played = _collide._play_from_rust(str(path), name, 2)
+        assert len(played) == 3, name
+        for (ms, pairs, active), (mins, maxs) in zip(played, frames[2:]):
+            assert ms > 0.0, name
+            assert pairs == len(oracle_pairs(mins, maxs)), name
+            assert active in collide.algorithms() and active != "auto", (name, active)
+    with pytest.raises(ValueError, match="octopus"):
+        _collide._play_from_rust(str(path), "octopus", 0)
+    with pytest.raises(OSError, match="nothing.aabbs"):
+        _collide._play_from_rust(str(tmp_path / "nothing.aabbs"), "kd", 0)

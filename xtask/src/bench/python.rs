@@ -8,32 +8,36 @@
 //!    target folder), which both sides read: the very same boxes, bit for bit.
 //! 2. From Rust, every candidate of `auto` (every registered algorithm but `brute` and `pair-count`) plays the
 //!    frames; the fastest is the study's *best pinned* algorithm at that size.
-//! 3. [`ROUNDS`] rounds, each (in turn which side first): a fresh Rust process (`cargo xtask rust-round`, hidden)
-//!    timing `auto` and the best (a fresh broadphase each, frames in order, the first [`WARM`] not timed,
-//!    `find_pairs` timed alone, on one of rayon's threads), and a fresh Python process
-//!    (`crates/collide-py/bench/python_study.py`, in the virtual environment of `pyenv.rs`, with scipy) timing
-//!    `collide.Broadphase("auto")` and the best on the same frames, `cKDTree.query_pairs(2r)` (the sphere pairs),
-//!    and `cKDTree` at radius 2r·√3 filtered to the box pairs (collide's exact answer). collide's frames run
-//!    back to back, as they do from Rust; then every frame of its answer is compared with that filtered set.
+//! 3. [`ROUNDS`] rounds, each a fresh Python process (`crates/collide-py/bench/python_study.py`, in the virtual
+//!    environment of `pyenv.rs`, with scipy) that times `cKDTree.query_pairs(2r)` (the sphere pairs) and `cKDTree`
+//!    at radius 2r·√3 filtered to the box pairs (collide's exact answer), then, for `auto` and the best, four plays
+//!    on each side in turn which first: `collide.Broadphase(name)` from Python, and the same algorithm from Rust
+//!    inside the same process (`collide._collide._play_from_rust`: the file's frames in memory, each `find_pairs`
+//!    timed alone, on one of rayon's threads inside `keep_awake`, as the module's own calls run). Each play is a
+//!    fresh broadphase fed the frames in order, the first [`WARM`] not timed. Every frame of collide's answer from
+//!    Python is compared with the filtered `cKDTree` set, and the Rust side's pair counts with its size.
 //! 4. Per contender the median over rounds of its mean frame time; the ratios, each the median over rounds of
-//!    the round's ratio of means (a round's sides run seconds apart, while the machine drifts over minutes):
-//!    cKDTree over collide from Python
-//!    (issue 33's targets: ≥ 15× at 10⁵, ≥ 10× at 10⁴) and collide from Python over collide from Rust (≤ 1.15×).
+//!    the round's ratio of means: cKDTree over collide from Python (issue 33's targets: ≥ 15× at 10⁵, ≥ 10× at
+//!    10⁴) and collide from Python over collide from Rust (≤ 1.15×).
 //!
-//! Rows: `python.csv` (one per size × contender × round, with the frames each algorithm answered), the report's
-//! section with both ratios per size and the candidates `auto` ran in the timed frames on each side (a gap
-//! between the sides is either a different choice or the same candidate costing more). Run it
-//! alone into its own folder: `cargo xtask bench --study python --out bench-results/<machine>/python`.
+//! Rows: `python.csv` (one per size × contender × side × round, with the frames each algorithm answered), the
+//! report's section with both ratios per size and the candidates `auto` ran in the timed frames on each side (a
+//! gap between the sides is either a different choice or the same candidate costing more). Run it alone into its
+//! own folder: `cargo xtask bench --study python --out bench-results/<machine>/python`.
 //!
-//! Both sides start cold, in a process of their own, and read the same file: a side that ran in a process whose
-//! heap earlier plays had warmed would be spared the page faults of its first frames, which the other pays (at
-//! 10⁵ bodies `auto` measured 1.28× from Python against the warm study process, while the same plays in one
-//! Python process measured 1.05–1.10×).
+//! **Why both sides in one process, a second apart:** on this shared machine a play's speed drifts with the
+//! machine's (the same `grid` play from Rust measured 1.85 and 3.65 ms a frame a minute apart). Earlier versions
+//! timed the Rust side in processes of its own, seconds before or after the Python process's plays; three runs of
+//! eleven rounds then put `grid`'s Python ÷ Rust at 1.100, 1.184 and 1.161 while in one process, side by side, the
+//! gap was the copy of the boxes (the fastest frame 1.81–1.95 ms from Python, 1.67–1.72 from Rust). Every play is
+//! a fresh broadphase on frames the plays before it did not touch; the process's first play, from Python, alone
+//! meets a heap no play has warmed, which counts against Python only.
 //!
 //! # Complexity
 //!
-//! Per size: the driver's warm-up and frames, every candidate's frames once, and per round one Rust process (two
-//! plays) and one Python process (numpy and scipy imports, the file read, three cKDTree plays and two collide plays).
+//! Per size: the driver's warm-up and frames, every candidate's frames once, and per round one Python process
+//! (numpy and scipy imports, the file read, two cKDTree plays, and per collide contender four plays from Python and
+//! four from Rust, each of which reads the file again).
 
 use super::Ctx;
 use super::measure;
@@ -46,9 +50,8 @@ use std::time::Instant;
 /// Frames recorded per size, and the first of them that are run but not timed.
 const FRAMES: usize = 40;
 const WARM: usize = 5;
-/// Rounds (Rust and a Python process, in turn which first) per size: the machine is shared, so each figure is a
-/// median of rounds.
-const ROUNDS: usize = 7;
+/// Rounds (Python processes) per size: the machine is shared, so each figure is a median of rounds.
+const ROUNDS: usize = 9;
 
 /// The sizes, frames, warm frames and rounds of this mode.
 fn plan(quick: bool) -> (Vec<usize>, usize, usize, usize) {
@@ -104,14 +107,7 @@ pub fn python(ctx: &mut Ctx) -> Result<(), String> {
         let mut timings = Vec::new();
         let names = ["auto", best.as_str()];
         for round in 0..rounds {
-            // Odd rounds start with Python: neither side always runs right after the other's cache traffic.
-            if round % 2 == 1 {
-                timings.extend(python_round(&venv, &script, &file, warm, round, &names)?);
-            }
-            timings.extend(rust_process_round(&file, warm, round, &names)?);
-            if round % 2 == 0 {
-                timings.extend(python_round(&venv, &script, &file, warm, round, &names)?);
-            }
+            timings.extend(python_round(&venv, &script, &file, warm, round, &names)?);
         }
         for t in timings.iter().filter(|t| t.check != "ok") {
             ctx.mismatches.push(format!("python n={n} {} ({}) round {}: {}", t.contender, t.side, t.round, t.check));
@@ -204,57 +200,8 @@ fn play(name: &str, boxes: &[Vec<Aabb>], warm: usize) -> Result<Vec<(f64, usize,
     Ok(timed)
 }
 
-/// The arguments of `cargo xtask rust-round` (hidden): the Rust side of one round, in a process of its own.
-#[derive(Clone, Debug, PartialEq, clap::Args)]
-pub struct RustRound {
-    /// The `.aabbs` file whose frames are played.
-    pub file: PathBuf,
-    /// Frames run but not timed.
-    pub warm: usize,
-    /// Where the timings go, in the Python script's line format.
-    pub out: PathBuf,
-    /// The algorithms, played one after another in this order (as the Python script plays them).
-    #[arg(required = true)]
-    pub names: Vec<String>,
-}
-
-/// The child's side of [`rust_process_round`]: read every frame of the file first (as the Python script does),
-/// then play each algorithm on one of rayon's threads, and write `name <TAB> frame <TAB> ms <TAB> pairs <TAB> ok
-/// <TAB> active` per timed frame.
-pub fn run_rust_round(args: &RustRound) -> Result<(), String> {
-    let frames = read_frames(&args.file)?;
-    let lines = collide_broadphase::parallel::on_worker(|| -> Result<String, String> {
-        let mut lines = String::new();
-        for name in &args.names {
-            for (f, (ms, pairs, active)) in play(name, &frames, args.warm)?.into_iter().enumerate() {
-                let _ = writeln!(lines, "{name}\t{}\t{ms:.6}\t{pairs}\tok\t{active}", f + args.warm);
-            }
-        }
-        Ok(lines)
-    })?;
-    std::fs::write(&args.out, lines).map_err(|e| format!("cannot write {}: {e}", args.out.display()))
-}
-
-/// Every frame of a `.aabbs` file.
-fn read_frames(path: &Path) -> Result<Vec<Vec<Aabb>>, String> {
-    let mut reader = collide_aabbs::Reader::open(path).map_err(|e| e.to_string())?;
-    let mut frames = Vec::new();
-    let mut frame = Vec::new();
-    while reader.read_frame(&mut frame).map_err(|e| e.to_string())? {
-        frames.push(std::mem::take(&mut frame));
-    }
-    Ok(frames)
-}
-
-/// One fresh Rust process (this binary's `rust-round`) timing `names` on `file`: cold like the Python side.
-fn rust_process_round(file: &Path, warm: usize, round: usize, names: &[&str]) -> Result<Vec<Timing>, String> {
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find the xtask binary: {e}"))?;
-    let mut command = std::process::Command::new(exe);
-    command.arg("rust-round");
-    run_round(command, "rust", file, warm, round, names)
-}
-
-/// One fresh Python process timing collide (`names`) and cKDTree on `file`.
+/// One fresh Python process timing cKDTree, and collide (`names`) from Python and from Rust, on `file`: it writes
+/// its timings to a file in the script's line format, read back here.
 fn python_round(
     venv: &Path,
     script: &Path,
@@ -263,49 +210,41 @@ fn python_round(
     round: usize,
     names: &[&str],
 ) -> Result<Vec<Timing>, String> {
-    let mut command = std::process::Command::new(crate::pyenv::python_in(venv));
-    command.arg(script).envs(crate::pyenv::venv_env(venv));
-    run_round(command, "python", file, warm, round, names)
-}
-
-/// Run one side's round — `command FILE WARM OUT NAME…`, which writes its timings to OUT in the script's line
-/// format — and read them back.
-fn run_round(
-    mut command: std::process::Command,
-    side: &'static str,
-    file: &Path,
-    warm: usize,
-    round: usize,
-    names: &[&str],
-) -> Result<Vec<Timing>, String> {
-    let out = file.with_extension(format!("{side}-round{round}.tsv"));
-    let program = command.get_program().to_owned();
-    let status = command
+    let out = file.with_extension(format!("round{round}.tsv"));
+    let python = crate::pyenv::python_in(venv);
+    let status = std::process::Command::new(&python)
+        .arg(script)
+        .envs(crate::pyenv::venv_env(venv))
         .arg(file)
         .arg(warm.to_string())
         .arg(&out)
         .args(names)
         .status()
-        .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
+        .map_err(|e| format!("cannot start {}: {e}", python.display()))?;
     if !status.success() {
-        return Err(format!("the python study's {side} round failed on {} ({status})", file.display()));
+        return Err(format!("the python study's round {round} failed on {} ({status})", file.display()));
     }
     let text = std::fs::read_to_string(&out).map_err(|e| format!("cannot read {}: {e}", out.display()))?;
-    parse_round(&text, side, round)
+    parse_round(&text, round)
 }
 
-/// The script's lines (`contender, frame, ms, pairs, check, active`) as one [`Timing`] per contender, in order of
-/// first appearance.
-fn parse_round(text: &str, side: &'static str, round: usize) -> Result<Vec<Timing>, String> {
+/// The script's lines (`contender, side, frame, ms, pairs, check, active`) as one [`Timing`] per contender and side,
+/// in order of first appearance: a side's plays in the round are one timing (its frames, all plays').
+fn parse_round(text: &str, round: usize) -> Result<Vec<Timing>, String> {
     let mut timings: Vec<Timing> = Vec::new();
     for line in text.lines().filter(|l| !l.is_empty()) {
         let fields: Vec<&str> = line.split('\t').collect();
-        let [contender, _frame, ms, pairs, check, active] = fields[..] else {
+        let [contender, side, _frame, ms, pairs, check, active] = fields[..] else {
             return Err(format!("python study: a line with {} fields: `{line}`", fields.len()));
+        };
+        let side = match side {
+            "python" => "python",
+            "rust" => "rust",
+            _ => return Err(format!("python study: side `{side}` (python or rust) in `{line}`")),
         };
         let ms: f64 = ms.parse().map_err(|_| format!("python study: bad time in `{line}`"))?;
         let pairs: u64 = pairs.parse().map_err(|_| format!("python study: bad pair count in `{line}`"))?;
-        let position = timings.iter().position(|t| t.contender == contender);
+        let position = timings.iter().position(|t| t.contender == contender && t.side == side);
         let timing = if let Some(i) = position {
             &mut timings[i]
         } else {
