@@ -147,31 +147,13 @@ fn record(n: usize, frames: usize, dir: &Path) -> Result<(Vec<Vec<Aabb>>, PathBu
 fn best_pinned(boxes: &[Vec<Aabb>], warm: usize) -> Result<String, String> {
     let mut best: Option<(f64, &str)> = None;
     for name in collide_algorithms::names().filter(|n| !["brute", "pair-count", "auto"].contains(n)) {
-        let mean = rust_round(name, boxes, warm, 0)?.mean();
+        let frames = play(name, boxes, warm)?;
+        let mean = frames.iter().map(|&(ms, _, _)| ms).sum::<f64>() / frames.len().max(1) as f64;
         if best.is_none_or(|(b, _)| mean < b) {
             best = Some((mean, name));
         }
     }
     best.map(|(_, name)| name.to_owned()).ok_or_else(|| "no candidate to time".to_owned())
-}
-
-/// `name` from Rust: a fresh broadphase fed every frame in order, the frames after `warm` timed around
-/// `find_pairs` alone, called as the Python module calls it: on one of rayon's threads (the study runs on one, as
-/// `collide_algorithms::on_worker` asks) inside `keep_awake`.
-fn rust_round(name: &str, boxes: &[Vec<Aabb>], warm: usize, round: usize) -> Result<Timing, String> {
-    let frames = play(name, boxes, warm)?;
-    Ok(Timing {
-        contender: name.to_owned(),
-        side: "rust",
-        round,
-        ms: frames.iter().map(|&(ms, _, _)| ms).collect(),
-        pairs: frames.iter().map(|&(_, pairs, _)| pairs as u64).sum(),
-        check: "ok".into(),
-        active: frames.iter().fold(Vec::new(), |mut tally, &(_, _, name)| {
-            add_frames(&mut tally, name, 1);
-            tally
-        }),
-    })
 }
 
 /// Count `frames` more frames answered by `name` in `tally` (names in the order first met).
@@ -182,7 +164,10 @@ fn add_frames(tally: &mut Vec<(String, usize)>, name: &str, frames: usize) {
     }
 }
 
-/// Each timed frame's milliseconds, pair count and the algorithm that answered it (see [`rust_round`]).
+/// `name` from Rust: a fresh broadphase fed every frame in order, the frames after `warm` timed around
+/// `find_pairs` alone, called as the Python module calls it: on one of rayon's threads (the study runs on one, as
+/// `collide_algorithms::on_worker` asks) inside `keep_awake`. Each timed frame's milliseconds, pair count and the
+/// algorithm that answered it.
 fn play(name: &str, boxes: &[Vec<Aabb>], warm: usize) -> Result<Vec<(f64, usize, &'static str)>, String> {
     let mut broadphase = collide_algorithms::build_default(name).map_err(|e| e.to_string())?;
     let mut pairs = PairList::new();
