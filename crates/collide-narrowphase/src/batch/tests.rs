@@ -43,3 +43,27 @@ fn the_batch_keeps_exactly_the_touching_pairs_in_order_on_every_path() {
         assert_eq!(out, want, "{threads} threads, {parallelism:?}");
     }
 }
+
+/// The batch is cut into chunks of [`PAIRS_PER_CHUNK`] pairs (fewer under a lowered threshold) only when the
+/// parallelism says so for the whole batch and there are two chunks at least; otherwise it runs serially. The
+/// answer is the same either way (above), so this pins the cut itself.
+#[test]
+fn a_batch_is_cut_into_chunks_only_above_the_threshold_and_from_two_chunks() {
+    let big = 3 * PAIRS_PER_CHUNK + 17;
+    in_pool(2, || {
+        assert_eq!(chunk_plan(Parallelism::with_min_work(PAIRS_PER_CHUNK), big), Some((PAIRS_PER_CHUNK, 4)));
+        assert_eq!(chunk_plan(Parallelism::default(), 10_000), Some((PAIRS_PER_CHUNK, 3)));
+        // Below the shipped threshold, though two chunks' worth.
+        assert_eq!(chunk_plan(Parallelism::default(), Parallelism::DEFAULT_MIN_WORK - 1), None);
+        // One chunk's worth, whatever the threshold.
+        assert_eq!(chunk_plan(Parallelism::with_min_work(PAIRS_PER_CHUNK), PAIRS_PER_CHUNK), None);
+        assert_eq!(chunk_plan(Parallelism::with_min_work(0), 16), None);
+        assert_eq!(chunk_plan(Parallelism::SERIAL, big), None);
+        // A threshold below a chunk makes chunks that small (at least 16 pairs), so that small scenes split.
+        assert_eq!(chunk_plan(Parallelism::with_min_work(20), 50), Some((20, 3)));
+        assert_eq!(chunk_plan(Parallelism::with_min_work(0), big), Some((16, big.div_ceil(16))));
+        assert_eq!(chunk(&vec![Pair::new(0, 1); 50], 20, 2).len(), 10, "the last chunk is the rest");
+    });
+    // One thread: never cut.
+    in_pool(1, || assert_eq!(chunk_plan(Parallelism::with_min_work(0), big), None));
+}

@@ -114,6 +114,10 @@ fn touching_faces_and_coincident_boxes() {
     // Coincident boxes: every axis ties at the full size; the first face of a wins, all finite.
     let m = box_box(&cube(Vec3::ZERO, 1.0), &cube(Vec3::ZERO, 1.0)).unwrap();
     assert!(m.normal.is_finite() && (m.normal.length() - 1.0).abs() < 1e-6);
+    assert_eq!(m.normal.x.abs(), 1.0, "a tie keeps the first face of a, along its x: {:?}", m.normal);
+    // The same tie between a's y and z faces (x clearly deeper): y, the first of them, wins.
+    let m = box_box(&cube(Vec3::ZERO, 1.0), &Obb::new(Vec3::ZERO, Vec3::new(3.0, 1.0, 1.0), Quat::IDENTITY)).unwrap();
+    assert_eq!(m.normal.y.abs(), 1.0, "{:?}", m.normal);
     assert!((m.depth() - 2.0).abs() < 1e-6 && m.len == 4);
     // Parallel but rotated together (all nine edge pairs parallel or perpendicular): still a face contact.
     let q = Quat::from_rotation_y(0.3) * Quat::from_rotation_x(0.2);
