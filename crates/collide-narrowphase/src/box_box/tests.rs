@@ -196,3 +196,35 @@ fn closest_points_of_crossing_and_clamped_segments() {
     let (p, q) = closest_on_segments(Vec3::ZERO, Vec3::X, 1.0, Vec3::new(3.0, 1.0, 0.0), Vec3::Z, 1.0);
     assert!(close(p, Vec3::X, 1e-6) && close(q, Vec3::new(3.0, 1.0, 0.0), 1e-6));
 }
+
+/// Oblique segments, crossing within both or beyond an end: the points found are on the segments and as close as
+/// the closest pair of a fine sampling of both (an independent answer), never further than a sampling step.
+#[test]
+fn closest_points_of_oblique_segments_match_a_sampled_search() {
+    let mut rng = collide_math::Rng::new(11);
+    let on = |c: Vec3, u: Vec3, h: f32, p: Vec3| ((p - c).dot(u).abs() <= h + 1e-4) && (p - c).cross(u).length() < 1e-4;
+    for case in 0..40 {
+        let unit = |rng: &mut collide_math::Rng| rng.point_in(Vec3::splat(-1.0), Vec3::ONE).normalize_or(Vec3::X);
+        let (ua, ub) = (unit(&mut rng), unit(&mut rng));
+        if ua.cross(ub).length() < 0.2 {
+            continue;
+        }
+        let (ha, hb) = (rng.range_f32(0.3, 2.0), rng.range_f32(0.3, 2.0));
+        let (pa, pb) = (Vec3::ZERO, rng.point_in(Vec3::splat(-2.0), Vec3::splat(2.0)));
+        let (p, q) = closest_on_segments(pa, ua, ha, pb, ub, hb);
+        assert!(on(pa, ua, ha, p) && on(pb, ub, hb, q), "case {case}: {p} or {q} off its segment");
+        let steps = 400;
+        let mut sampled = f32::INFINITY;
+        for i in 0..=steps {
+            let s = -ha + 2.0 * ha * i as f32 / steps as f32;
+            for k in 0..=steps {
+                let u = -hb + 2.0 * hb * k as f32 / steps as f32;
+                sampled = sampled.min((pa + ua * s - (pb + ub * u)).length());
+            }
+        }
+        let found = (p - q).length();
+        let step = 2.0 * ha.max(hb) / steps as f32;
+        assert!(found <= sampled + 1e-4, "case {case}: {found} apart, the sampling found {sampled}");
+        assert!(found >= sampled - step, "case {case}: {found} apart, closer than any sample {sampled}");
+    }
+}
