@@ -228,3 +228,20 @@ fn closest_points_of_oblique_segments_match_a_sampled_search() {
         assert!(found >= sampled - step, "case {case}: {found} apart, closer than any sample {sampled}");
     }
 }
+
+/// The crossed-edges contact with boxes of different sizes, so that the edges that touch are not mirrored by the
+/// edges opposite them: a's lowest edge (√2 below its centre) on b's highest (b a 1 × 1 × 2 box turned 45° about
+/// z: its top edge √2 · 0.5 above its centre). The point is midway through their overlap of 0.1.
+#[test]
+fn edge_contact_of_unequal_boxes_lies_midway_between_the_touching_edges() {
+    let s2 = 2f32.sqrt();
+    let top_of_b = 0.5 * s2;
+    let a = Obb::new(Vec3::new(0.0, top_of_b + s2 - 0.1, 0.0), Vec3::ONE, Quat::from_rotation_x(FRAC_PI_4));
+    let b = Obb::new(Vec3::ZERO, Vec3::new(0.5, 0.5, 1.0), Quat::from_rotation_z(FRAC_PI_4));
+    for (m, normal) in [(box_box(&a, &b).unwrap(), Vec3::Y), (box_box(&b, &a).unwrap(), -Vec3::Y)] {
+        assert_eq!(m.len, 1, "{m:?}");
+        assert!(close(m.normal, normal, 1e-5), "{m:?}");
+        assert!((m.depth() - 0.1).abs() < 1e-4, "{m:?}");
+        assert!(close(m.points[0].point, Vec3::new(0.0, top_of_b - 0.05, 0.0), 1e-4), "{m:?}");
+    }
+}
