@@ -167,3 +167,6 @@ fn reduce(points: &[ContactPoint], n: Vec3, m: &mut Manifold) {
     }
     m.len = len as u8;
 }
+
+#[cfg(test)]
+mod tests;
