@@ -197,3 +197,37 @@ fn solids_dispatch_on_their_shapes() {
     assert_eq!(toi_solids(&sa, ds, &sb, db), Some(0.75));
     assert_eq!(toi_solids(&Solid::Box(cube(c, Quat::IDENTITY)), ds, &Solid::Box(obb), db), Some(8.0 / 12.0));
 }
+
+/// Spheres already overlapping are still invalid input when a displacement is not finite: `None`, not the
+/// "touching from the start" 0 that finite ones would get. Each of the four vectors in turn.
+#[test]
+fn overlapping_spheres_with_a_displacement_not_finite_have_no_time_of_impact() {
+    let (z, inf, nan) = (Vec3::ZERO, Vec3::new(f32::INFINITY, 0.0, 0.0), Vec3::new(f32::NAN, 0.0, 0.0));
+    assert_eq!(toi_sphere_sphere(z, 1.0, z, z, 1.0, z), Some(0.0), "the finite case, for contrast");
+    for bad in [inf, nan] {
+        assert!(toi_sphere_sphere(z, 1.0, bad, z, 1.0, z).is_none());
+        assert!(toi_sphere_sphere(z, 1.0, z, z, 1.0, bad).is_none());
+    }
+    assert!(toi_sphere_sphere(inf, 1.0, z, inf, 1.0, z).is_none());
+}
+
+/// A path whose closest approach is exactly the sum of the radii grazes: it touches then, once (the quadratic's
+/// discriminant is 0), at the time of closest approach.
+#[test]
+fn a_grazing_path_touches_at_its_closest_approach() {
+    // Centre from (-3, 1, 0) moving 4 along x past a sphere at the origin, radii 0.5 + 0.5: at t = 0.75 it is at
+    // (0, 1, 0), exactly 1 away.
+    let t = toi_sphere_sphere(Vec3::new(-3.0, 1.0, 0.0), 0.5, Vec3::new(4.0, 0.0, 0.0), Vec3::ZERO, 0.5, Vec3::ZERO);
+    assert_eq!(t, Some(0.75));
+}
+
+/// A sphere already overlapping a box, inside it or touching a face from outside, has time of impact 0.
+#[test]
+fn a_sphere_overlapping_a_box_at_the_start_touches_at_once() {
+    let unit = Obb::new(Vec3::new(10.0, 0.0, 0.0), Vec3::new(1.0, 2.0, 3.0), Quat::IDENTITY);
+    let away = Vec3::new(0.0, 50.0, 0.0);
+    assert_eq!(toi_sphere_box(Vec3::new(10.5, 1.0, -2.0), 0.1, away, &unit), Some(0.0), "inside");
+    assert_eq!(toi_sphere_box(Vec3::new(11.2, 0.0, 0.0), 0.25, away, &unit), Some(0.0), "through the +x face");
+    assert_eq!(toi_sphere_box(Vec3::new(10.0, 0.0, -3.5), 0.5, away, &unit), Some(0.0), "touching the -z face");
+    assert!(toi_sphere_box(Vec3::new(10.0, 0.0, -3.6), 0.5, away, &unit).is_none(), "apart and leaving");
+}
