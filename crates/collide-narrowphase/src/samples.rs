@@ -52,3 +52,6 @@ pub fn sphere_box_pair(rng: &mut Rng) -> (Vec3, f32, Obb) {
     let c = b.center + rng.unit_vector() * (rng.next_f32() * SPREAD_SPHERE * reach);
     (c, r, b)
 }
+
+#[cfg(test)]
+mod tests;

@@ -75,3 +75,18 @@ fn invalid_input_gives_none() {
     let bad_rotation = Obb::new(Vec3::ZERO, Vec3::ONE, Quat::from_xyzw(0.0, 0.0, 0.0, 2.0));
     assert!(sphere_box(Vec3::ZERO, 1.0, &bad_rotation).is_none());
 }
+
+/// The contact point is midway through the overlap, from the sphere's deepest point to the box's face, with a
+/// radius other than 1 (where `r` and `1/r` agree): a centre outside the box and one inside.
+#[test]
+fn the_contact_point_lies_midway_through_the_overlap_outside_and_inside() {
+    let slab = Obb::new(Vec3::ZERO, Vec3::new(2.0, 1.0, 1.0), Quat::IDENTITY);
+    // Outside: the face at x = 2, the sphere's deepest point at 2.3 - 0.5 = 1.8.
+    let c = sphere_box(Vec3::new(2.3, 0.0, 0.0), 0.5, &slab).unwrap();
+    assert!(close(c.normal, Vec3::X) && (c.depth - 0.2).abs() < 1e-5, "{c:?}");
+    assert!(close(c.point, Vec3::new(1.9, 0.0, 0.0)), "{c:?}");
+    // Inside, 0.2 from the face at x = 2: the sphere's deepest point at 1.8 - 0.5 = 1.3, the face at 2.
+    let c = sphere_box(Vec3::new(1.8, 0.0, 0.0), 0.5, &slab).unwrap();
+    assert!(close(c.normal, Vec3::X) && (c.depth - 0.7).abs() < 1e-5, "{c:?}");
+    assert!(close(c.point, Vec3::new(1.65, 0.0, 0.0)), "{c:?}");
+}
