@@ -245,3 +245,22 @@ fn edge_contact_of_unequal_boxes_lies_midway_between_the_touching_edges() {
         assert!(close(m.points[0].point, Vec3::new(0.0, top_of_b - 0.05, 0.0), 1e-4), "{m:?}");
     }
 }
+
+/// The clipping's "below the reference face" test allows a rounding-sized margin scaled by the boxes' size: at a
+/// scale of a thousand, an incident face tilted so that one side is 0.2 deep and the other 0.005 above the
+/// reference face keeps all four corners (those above at depth 0), as a stack of large boxes settles.
+#[test]
+fn large_boxes_keep_corners_a_rounding_margin_above_the_reference_face() {
+    let half = 1000.0_f32;
+    let (deep, above) = (0.2_f32, 0.005_f32);
+    let sin = (deep + above) / (2.0 * half);
+    let angle = sin.asin();
+    let cy = half - deep + half * sin + half * angle.cos();
+    let a = cube(Vec3::ZERO, half);
+    let b = Obb::new(Vec3::new(0.0, cy, 0.0), Vec3::splat(half), Quat::from_rotation_z(angle));
+    let m = box_box(&b, &a).unwrap();
+    assert_eq!(m.len, 4, "{m:?}");
+    let depths: Vec<f32> = m.points().iter().map(|p| p.depth).collect();
+    assert_eq!(depths.iter().filter(|&&d| d == 0.0).count(), 2, "{depths:?}");
+    assert!(depths.iter().any(|&d| (d - deep).abs() < 0.01), "{depths:?}");
+}
