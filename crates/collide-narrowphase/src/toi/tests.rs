@@ -231,3 +231,13 @@ fn a_sphere_overlapping_a_box_at_the_start_touches_at_once() {
     assert_eq!(toi_sphere_box(Vec3::new(10.0, 0.0, -3.5), 0.5, away, &unit), Some(0.0), "touching the -z face");
     assert!(toi_sphere_box(Vec3::new(10.0, 0.0, -3.6), 0.5, away, &unit).is_none(), "apart and leaving");
 }
+
+/// A sphere that starts overlapping only a box's edge region — outside every face slab, nearer no corner than its
+/// radius — touches at once, even moving away: no face or corner part of the swept test would see it.
+#[test]
+fn a_sphere_overlapping_only_an_edge_at_the_start_touches_at_once() {
+    let unit = Obb::new(Vec3::ZERO, Vec3::ONE, Quat::IDENTITY);
+    // 0.1 beyond the faces x = 1 and y = 1: 0.141 from the edge along z, radius 0.2; the corners are 1 away.
+    assert_eq!(toi_sphere_box(Vec3::new(1.1, 1.1, 0.0), 0.2, Vec3::new(5.0, 5.0, 0.0), &unit), Some(0.0));
+    assert!(toi_sphere_box(Vec3::new(1.2, 1.2, 0.0), 0.2, Vec3::new(5.0, 5.0, 0.0), &unit).is_none());
+}
