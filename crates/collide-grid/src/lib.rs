@@ -102,8 +102,9 @@
 //!   and measured no faster: cells sized for the smallest indexed bodies held a hundred registrations each, and
 //!   finer cells registered the largest bodies thousands of times. Two more were tried at 10⁵ `power-law` bodies
 //!   and taken back: the finer levels' buckets sorted along x, each column narrowed by two binary searches to the
-//!   stretch that can reach the scanning box — a quarter fewer blocks compared, and 1.7× the time, as a column
-//!   holds six records and the searches cost more than they skip; and the finer levels' cross bounds and bodies in
+//!   stretch that can reach the scanning box — a quarter fewer blocks compared, and 51–56 ms a frame where the
+//!   unchanged code measured 29–32 before and 34.5–38.1 after (not side by side; load 0.8–1.7), as a column holds
+//!   six records and the searches cost more than they skip; and the finer levels' cross bounds and bodies in
 //!   arrays of their own, so that the scan tests whole boxes four at a time and loads no record — the same time,
 //!   34.6–40.0 ms against 34.5–38.1 side by side. So neither the records compared nor their loads are the
 //!   cost; the visits to the columns (404 000 rows a frame there, `scanned_rows`) are what is left to cut.)

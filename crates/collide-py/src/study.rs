@@ -2,11 +2,12 @@
 //! run inside the Python process that times the Python side. Not part of the API: the leading underscore says so,
 //! and `collide/__init__.py` does not export it.
 //!
-//! **Why in the same process:** a process's speed on this shared two-core machine is set when it starts — the same
-//! `grid` play from Rust measured 1.85 and 3.65 ms a frame in processes a minute apart, each steady within itself.
-//! Judged across processes, a 15% target drowned in that: three runs of the study (eleven rounds each) put
-//! `grid`'s Python ÷ Rust at 1.100–1.201. In one process both sides meet the same placement, the same neighbours
-//! and the same heap, and the comparison is of the two ways of calling alone.
+//! **Why in the same process:** this shared two-core machine's speed drifts by more than the 15% being judged, from
+//! one play to the next — the same `grid` play from Rust measured 1.85 and 3.65 ms a frame in processes a minute
+//! apart, and one from Python 3.52 and 2.46 ms in consecutive plays of one process. With the Rust side in processes
+//! of its own, seconds away from the Python plays, three runs of the study (eleven rounds each) put `grid`'s
+//! Python ÷ Rust at 1.100–1.201. Played in one process a tenth of a second apart, taking turns, both sides meet the
+//! same machine, and the comparison is of the two ways of calling.
 
 use collide_algorithms::{Aabb, Frame, PairList, keep_awake, on_worker};
 use pyo3::exceptions::PyValueError;
