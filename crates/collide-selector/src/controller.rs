@@ -41,6 +41,13 @@ const INITIAL_SPEED: f64 = 0.1;
 /// A candidate is cheap to build when its build costs at most this many of its steady frames (the structures
 /// rebuilt every frame: grids, sweeps, the linear BVH).
 const CHEAP_BUILD: f64 = 1.0;
+/// A first frame's speed hint is checked against the speed the boxes then show: measured over the frames from
+/// the second to the first decision frame (the displacement from the first frame to the second can be the
+/// push that separates bodies created overlapping, not their motion). Outside [1/`HINT_TOLERANCE`,
+/// `HINT_TOLERANCE`]× the hint, the choice is made again on the measured speed. In `power-law` the hint says
+/// 0.15 of a box per frame and the boxes move 1.8: the big bodies' contacts push the small ones every frame,
+/// which no velocity tells.
+const HINT_TOLERANCE: f64 = 2.0;
 /// Frames of a candidate that took over cold (the first frame, after a reset, after a cold or warm switch, after
 /// a resize) that teach nothing: its buffers are being allocated and its caches filled. Neither the model nor
 /// the policy sees them.
@@ -261,6 +268,17 @@ enum Job {
     },
 }
 
+/// What the first frame leaves to decide again once the boxes' speed is measured.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Redecide {
+    /// Nothing.
+    No,
+    /// The first frame did not know the speed: the next frame measures it and decides again.
+    OnMeasuredSpeed,
+    /// The first frame had this speed hint: decide again if the boxes belie it (see [`HINT_TOLERANCE`]).
+    IfHintWrong(f64),
+}
+
 /// The meta-broadphase's decisions over `names.len()` candidates (see the crate docs for the design).
 #[derive(Clone, Debug)]
 pub struct Controller {
@@ -294,8 +312,8 @@ pub struct Controller {
     frame: u64,
     /// `false` until the first frame chose a candidate (again after a reset).
     started: bool,
-    /// `true` after a first frame that did not know the speed: the next frame measures it and decides again.
-    redecide: bool,
+    /// What the first frame left to decide again once the speed is measured.
+    redecide: Redecide,
     /// Frames left before the active candidate's times count (see [`COLD_FRAMES`]).
     cold: u32,
     /// Consecutive frames of the active candidate outside [½, 2]× its recent median (see [`JUMP_FRAMES`]).
@@ -358,7 +376,7 @@ impl Controller {
             force_every,
             frame: 0,
             started: false,
-            redecide: false,
+            redecide: Redecide::No,
             cold: 0,
             jump: 0,
             last_switch: None,
@@ -500,7 +518,8 @@ impl Controller {
         self.holding[self.active] = true;
         self.last_ran[self.active] = self.frame;
         self.started = true;
-        self.redecide = !measured.speed_known;
+        self.redecide =
+            if measured.speed_known { Redecide::IfHintWrong(measured.speed_mean) } else { Redecide::OnMeasuredSpeed };
         self.cold = COLD_FRAMES;
         self.recent = Recent::default();
         let (predicted_ms, build_ms) = (self.estimates[self.active].ms, self.builds[self.active]);
@@ -512,7 +531,9 @@ impl Controller {
     /// Before a frame's candidates run, with `features` measured on its boxes: on the second frame after a first
     /// frame that did not know the speed, decide again with the measured speed — the candidate the prior
     /// predicts cheapest over the horizon, its build included, against the active one's steady frames (its
-    /// build is paid). Returns the candidate that runs cold from this frame on, if it changes.
+    /// build is paid). After a first frame that had a speed hint, the same on the first decision frame from
+    /// [`DECIDE_EVERY`] on when the boxes move more than twice or less than half as fast as the hint said
+    /// ([`HINT_TOLERANCE`]). Returns the candidate that runs cold from this frame on, if it changes.
     ///
     /// Nothing has measured the newcomer yet, so it must pay even at one prior residual above its prediction
     /// (`ms·e^σ`): a candidate the prior fits badly is not built on its point estimate alone. Measured on rapier's
@@ -520,9 +541,20 @@ impl Controller {
     /// where `bvh-dynamic` (residual ×/÷ 1.8) is predicted at half of `mbp`, built it for 4.4 ms, and then ran at
     /// 1.3–2× `mbp` as the bodies sped up and met; the probes found `kd` only at frame 96.
     pub fn before_frame(&mut self, features: &Features) -> Option<usize> {
-        if !std::mem::take(&mut self.redecide) || !features.speed_known || self.force_every > 0 {
+        if self.redecide == Redecide::No || !features.speed_known || self.force_every > 0 {
             return None;
         }
+        if let Redecide::IfHintWrong(hint) = self.redecide {
+            if self.frame < DECIDE_EVERY {
+                return None;
+            }
+            self.redecide = Redecide::No;
+            let measured = features.speed_mean;
+            if measured <= hint * HINT_TOLERANCE && measured * HINT_TOLERANCE >= hint {
+                return None;
+            }
+        }
+        self.redecide = Redecide::No;
         self.features = *features;
         self.prior_costs(features);
         self.choose_on_measured_speed()
@@ -871,10 +903,14 @@ impl Controller {
             // affordable at 3% of a frame, and the grid ran on.
             let e = self.estimates[c];
             let fresh = e.measured && e.sigma <= RESAMPLE_SIGMA;
-            // Likely, not only possibly, cheaper: half its uncertainty against it still beats the margin. A sample
-            // is a few percent of the scene and can flatter a tree (at 10⁵ bodies of the brownian gas one put the
-            // dynamic tree at 0.78× kd, which ran at 1.3×).
-            let likely = e.ms * (0.5 * e.sigma).exp();
+            // Cheaper at the sample's point estimate, beyond the margin; a candidate that settles over several
+            // calls (the dynamic tree) must be so with half its uncertainty against it. Its sample flatters it even
+            // after its settling calls — a tree of a thousand bodies is shallow — at 0.73× `hgrid` on rapier's
+            // pile at 10⁴ bodies, where it ran at 0.9× (and at 1.7× `kd`, which the trial had left); the
+            // others' samples, with the scouts taking turns at running first, are off either way by a few
+            // percent. (Half the uncertainty was held against every candidate while the sampled one always ran
+            // second on the sample, which flattered it by a fifth.)
+            let likely = if self.settle[c] > 1 { e.ms * (0.5 * e.sigma).exp() } else { e.ms };
             if fresh
                 && verdict(self, c) == Verdict::Maybe
                 && likely < active_ms * (1.0 - self.margin_for(c))
@@ -1080,7 +1116,7 @@ impl Controller {
         self.model.forget();
         self.features = Features::default();
         self.started = false;
-        self.redecide = false;
+        self.redecide = Redecide::No;
         self.cold = 0;
         self.jump = 0;
         self.last_switch = None;

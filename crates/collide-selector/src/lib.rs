@@ -38,7 +38,10 @@
 //!    cheapest over the first 60 frames, build included. Without a speed, only a candidate *cheap to build* (a
 //!    structure rebuilt every frame) is picked, and the second frame, which measures the speed from the
 //!    displacement of the sample's centres, decides again over every candidate ([`Controller::before_frame`])
-//!    and runs the newcomer cold — before any costly structure was built for nothing.
+//!    and runs the newcomer cold — before any costly structure was built for nothing. A hint the boxes belie
+//!    (they move more than twice or less than half as fast, measured from the second frame to the fourth) is
+//!    decided again the same way: in `power-law` the big bodies' contacts push the small ones every frame, which
+//!    no velocity tells.
 //! 2. **A cost model** ([`model`]): per candidate a log-linear prior of its steady frame and of its build, fitted
 //!    by `cargo xtask bench --study calibrate` from 2 000 to 10⁶ bodies on the registry's scenes and on four
 //!    scenes baked by rapier (a real engine's streams, more pairs per body), each candidate run live from its first
@@ -56,7 +59,9 @@
 //!    cheaper (its optimistic estimate beats the active one by the margin, 10%) and was not measured lately is
 //!    measured on a **spatial sample**: a sub-box of the scene holding a few percent of the bodies (at least
 //!    1024) — the scene as it is there, at its own density: one cube, or four in a clustered scene — on which the candidate and the active one run side
-//!    by side for four frames, each in an instance of its own (a *scout*), and longer for a candidate that is cheap
+//!    by side for five frames, each in an instance of its own (a *scout*), taking turns at running first over
+//!    the compared frames (on a small sample the second to run is the faster: always second, a candidate measured
+//!    0.74–0.81 of an active one as fast as itself), and longer for a candidate that is cheap
 //!    while it is young (see [`settling_calls`](collide_broadphase::Broadphase::settling_calls): the dynamic tree's first calls cost a third of its
 //!    later ones, and a sample compared on them flattered it 2–3×); only the frames after the settling ones are
 //!    compared, in whole probes as well. Their ratio is carried to the whole
@@ -64,8 +69,8 @@
 //!    the sample and the model place within the margin's reach but not beyond doubt gets a **full probe**: it runs
 //!    beside the active one on whole frames (its pairs discarded), and that measurement switches. When the budget
 //!    cannot afford the whole probe (at 10⁵ bodies a tree's build and four frames beside are tens of
-//!    milliseconds), a candidate the sample places *likely* beyond the margin (half its uncertainty against it)
-//!    is switched to as a **trial** if the saving pays its build: the build is paid once either way, its own
+//!    milliseconds), a candidate the sample places beyond the margin (a structure that settles over several
+//!    calls, whose sample flatters it, with half its uncertainty against it) is switched to as a **trial** if the saving pays its build: the build is paid once either way, its own
 //!    frames then measure it, and the candidate it left may come back with the plain margin. Below 4096 bodies
 //!    whole frames are cheap and probes are whole. While the probe budget holds two samples' worth, candidates
 //!    never measured in the scene's regime are sampled too, so a prior that is confidently wrong is found out.

@@ -57,7 +57,8 @@ pub struct PolicyConfig {
     pub probe_frames: u32,
     /// Frames a sampled probe runs on its sample (the first builds both structures, the others are compared), when
     /// neither candidate needs more than one call to settle (see [`crate::Controller::with_settling`]: more settling
-    /// calls come before the compared ones).
+    /// calls come before the compared ones). The compared frames should be an even number: the two scouts take
+    /// turns at running first, and the one that runs second runs faster on a small sample.
     pub sample_frames: u32,
     /// The fewest frames a switch is expected to have ahead of it.
     pub min_horizon: u32,
@@ -81,7 +82,7 @@ impl Default for PolicyConfig {
             cooldown: 12,
             probe_share: 0.03,
             probe_frames: 4,
-            sample_frames: 4,
+            sample_frames: 5,
             min_horizon: 60,
             thrash_window: 600,
             free_after: 600,
