@@ -314,6 +314,9 @@ pub struct Controller {
     started: bool,
     /// What the first frame left to decide again once the speed is measured.
     redecide: Redecide,
+    /// A newcomer chosen on the measured speed whose build would make a frame hitch: built beside from the end
+    /// of this frame on (see [`Controller::before_frame`]).
+    hand_over: Option<(usize, Reason)>,
     /// Frames left before the active candidate's times count (see [`COLD_FRAMES`]).
     cold: u32,
     /// Consecutive frames of the active candidate outside [½, 2]× its recent median (see [`JUMP_FRAMES`]).
@@ -377,6 +380,7 @@ impl Controller {
             frame: 0,
             started: false,
             redecide: Redecide::No,
+            hand_over: None,
             cold: 0,
             jump: 0,
             last_switch: None,
@@ -534,6 +538,10 @@ impl Controller {
     /// build is paid). After a first frame that had a speed hint, the same on the first decision frame from
     /// [`DECIDE_EVERY`] on when the boxes move more than twice or less than half as fast as the hint said
     /// ([`HINT_TOLERANCE`]). Returns the candidate that runs cold from this frame on, if it changes.
+    /// A newcomer whose build would make the frame hitch (more than `build_beside_from` of the active
+    /// candidate's frames) is built beside instead, from the end of this frame, and takes over once ready: on
+    /// rapier's avalanche at 10⁴ bodies the dynamic tree chosen on the second frame, built cold, made its first
+    /// frames 31× the pinned tree's at the same step.
     ///
     /// Nothing has measured the newcomer yet, so it must pay even at one prior residual above its prediction
     /// (`ms·e^σ`): a candidate the prior fits badly is not built on its point estimate alone. Measured on rapier's
@@ -574,6 +582,10 @@ impl Controller {
             build_ms: self.builds[best],
             active_ms: self.estimates[self.active].ms,
         };
+        if self.builds_beside(best) {
+            self.hand_over = Some((best, reason));
+            return None;
+        }
         let from = self.active;
         self.switch_to(best, COLD_FRAMES, Then::Switch);
         self.push_log(DecisionKind::Switch, from, best, reason);
@@ -760,6 +772,11 @@ impl Controller {
     fn decide(&mut self, cold: bool) -> Order {
         if self.force_every > 0 && self.names.len() > 1 {
             return self.decide_forced();
+        }
+        if matches!(self.job, Job::Idle)
+            && let Some((c, reason)) = self.hand_over.take()
+        {
+            return self.start_build(c, Then::Switch, reason);
         }
         match self.job {
             Job::Probe { times, .. } if times.done(self.config.probe_frames - 1) || times.hopeless() => {
@@ -1117,6 +1134,7 @@ impl Controller {
         self.features = Features::default();
         self.started = false;
         self.redecide = Redecide::No;
+        self.hand_over = None;
         self.cold = 0;
         self.jump = 0;
         self.last_switch = None;

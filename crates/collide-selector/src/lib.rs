@@ -38,7 +38,8 @@
 //!    cheapest over the first 60 frames, build included. Without a speed, only a candidate *cheap to build* (a
 //!    structure rebuilt every frame) is picked, and the second frame, which measures the speed from the
 //!    displacement of the sample's centres, decides again over every candidate ([`Controller::before_frame`])
-//!    and runs the newcomer cold — before any costly structure was built for nothing. A hint the boxes belie
+//!    and runs the newcomer cold (or builds it beside the active one, when its build would make a frame hitch) —
+//!    before any costly structure was built for nothing. A hint the boxes belie
 //!    (they move more than twice or less than half as fast, measured from the second frame to the fourth) is
 //!    decided again the same way: in `power-law` the big bodies' contacts push the small ones every frame, which
 //!    no velocity tells.

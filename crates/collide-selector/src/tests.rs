@@ -185,8 +185,10 @@ impl Broadphase for Logged {
 /// a candidate measured 0.74–0.81 of an active one as fast as itself).
 #[test]
 fn a_sample_s_scouts_take_turns_at_running_first_on_the_compared_frames() {
-    let policy = PolicyConfig { sample_from: 500, probe_share: 0.2, ..PolicyConfig::default() };
-    assert_eq!((policy.sample_frames - 1) % 2, 0, "an even number of compared frames");
+    // A budget that never binds (half of every frame), so that the two unknown candidates are sampled however
+    // loaded the machine is.
+    let policy = PolicyConfig { sample_from: 500, probe_share: 0.5, ..PolicyConfig::default() };
+    assert_eq!((PolicyConfig::default().sample_frames - 1) % 2, 0, "an even number of compared frames");
     let calls = CallLog::default();
     let candidates = ["a", "b", "c"]
         .into_iter()
@@ -196,12 +198,12 @@ fn a_sample_s_scouts_take_turns_at_running_first_on_the_compared_frames() {
         })
         .collect();
     let mut s = Selector::new(candidates, policy, Prior::builtin(), 0);
-    run_checked(&mut s, 60);
+    run_checked(&mut s, 90);
     // Each sampled frame: the two sample-sized calls of its step, in the order they ran, and the active
     // candidate (the one that answered the whole frame).
     let calls = calls.lock().unwrap().clone();
     let mut frames: Vec<(&str, &str, &str)> = Vec::new();
-    for step in 0..60 {
+    for step in 0..90 {
         let of_step: Vec<_> = calls.iter().filter(|c| c.1 == step).collect();
         let sample: Vec<&str> = of_step.iter().filter(|c| !c.2).map(|c| c.0).collect();
         if let [first, second] = sample[..] {
@@ -210,7 +212,7 @@ fn a_sample_s_scouts_take_turns_at_running_first_on_the_compared_frames() {
         }
     }
     let samples = s.decisions().iter().filter(|d| d.kind == crate::DecisionKind::Sampled).count();
-    assert!(samples >= 2, "{samples} sampled probes finished");
+    assert!(samples >= 1, "{samples} sampled probes finished");
     assert!(frames.len() >= samples * policy.sample_frames as usize, "{} sampled frames", frames.len());
     // Within each probe (the candidates in a settle at once: the first frame builds, the others are compared)
     // the active candidate's scout runs first on the build frame and on every other one after it.
@@ -239,7 +241,9 @@ fn the_shipped_thresholds_sample_a_large_scene_and_never_a_small_one() {
     };
     let kinds = |s: &Selector| s.decisions().iter().map(|d| d.kind).collect::<Vec<_>>();
     let mut large = Selector::new(unknown(), PolicyConfig::default(), Prior::builtin(), 0);
-    run_checked_on(&mut large, 40, |step| drifting_n(step, 5000, 48.0));
+    // Sixty frames: a sample of 1024 of 5000 bodies, five frames of two candidates, is 2.4 frames' worth of the
+    // probe budget, which starts with two and gains 3% a frame (forty sufficed for four frames of samples).
+    run_checked_on(&mut large, 60, |step| drifting_n(step, 5000, 48.0));
     assert!(large.totals().sampled > 0, "5000 bodies: {:?}", kinds(&large));
     let mut small = Selector::new(unknown(), PolicyConfig::default(), Prior::builtin(), 0);
     run_checked_on(&mut small, 60, |step| drifting_n(step, 3000, 40.0));

@@ -46,7 +46,9 @@ fn a_hopeless_probe_ends_at_once_and_a_fair_one_runs_its_frames() {
 fn a_first_frame_without_speed_picks_a_cheap_build_and_the_second_decides_on_the_measured_speed() {
     let prior = Prior::builtin();
     let names: Vec<&'static str> = prior.fits.iter().map(|f| &*Box::leak(f.name.clone().into_boxed_str())).collect();
-    let mut c = Controller::new(names, PolicyConfig::default(), prior, 0);
+    // Every build cold, so that the choice is the frame's (a dear one is otherwise built beside: tested below).
+    let policy = PolicyConfig { build_beside_from: f64::INFINITY, ..PolicyConfig::default() };
+    let mut c = Controller::new(names, policy, prior, 0);
     let unknown = Features { speed_known: false, speed_mean: 0.0, ..features(0.0) };
     let first = c.start(unknown);
     assert!(c.builds()[first] <= CHEAP_BUILD * c.estimates()[first].ms, "{} is cheap to build", c.names()[first]);
@@ -81,8 +83,10 @@ fn a_speed_hint_the_boxes_belie_is_decided_again_on_the_measured_speed() {
     let prior = Prior::builtin();
     let names: Vec<&'static str> = prior.fits.iter().map(|f| &*Box::leak(f.name.clone().into_boxed_str())).collect();
     let hint = 0.002;
+    // Every build cold, so that the choice shows on the frame (a dear one would be built beside).
+    let policy = PolicyConfig { build_beside_from: f64::INFINITY, ..PolicyConfig::default() };
     for (measured, decides_again) in [(1.0, true), (1.5 * hint, false), (0.4 * hint, true)] {
-        let mut c = Controller::new(names.clone(), PolicyConfig::default(), prior.clone(), 0);
+        let mut c = Controller::new(names.clone(), policy, prior.clone(), 0);
         let first = c.start(features(hint));
         let seen = features(measured);
         let _ = c.after_frame(&seen, 1.0, None, None);
@@ -113,8 +117,10 @@ fn the_second_frame_switches_only_to_a_candidate_that_pays_at_one_residual_above
     let prior = Prior::builtin();
     let names: Vec<&'static str> = prior.fits.iter().map(|f| &*Box::leak(f.name.clone().into_boxed_str())).collect();
     let measured = features(0.02);
+    // Every build cold here: the builds beside of the second frame's choice are tested below.
+    let policy = PolicyConfig { build_beside_from: f64::INFINITY, ..PolicyConfig::default() };
     for (sigma, switches) in [(0.6, false), (0.01, true)] {
-        let mut c = Controller::new(names.clone(), PolicyConfig::default(), prior.clone(), 0);
+        let mut c = Controller::new(names.clone(), policy, prior.clone(), 0);
         let first = c.start(Features { speed_known: false, speed_mean: 0.0, ..features(0.0) });
         let _ = c.after_frame(&measured, 1.0, None, None);
         // Make the prior say: every other candidate twice the active one's frame, candidate `k` 0.7 of it after a
@@ -135,6 +141,47 @@ fn the_second_frame_switches_only_to_a_candidate_that_pays_at_one_residual_above
             c.choose_on_measured_speed()
         };
         assert_eq!(got == Some(k), switches, "sigma {sigma}: {got:?}");
+    }
+}
+
+/// The second frame's newcomer whose build would make a frame hitch (ten of the active candidate's frames, above
+/// the shipped `build_beside_from` of two) is not run cold: the active candidate answers the frame, and the
+/// frame's decision starts the newcomer's build beside, which hands over once ready. A cheap build is run cold at
+/// once.
+#[test]
+fn the_second_frame_builds_a_dear_newcomer_beside_the_active_one() {
+    let prior = Prior::builtin();
+    let names: Vec<&'static str> = prior.fits.iter().map(|f| &*Box::leak(f.name.clone().into_boxed_str())).collect();
+    let measured = features(0.02);
+    for (build, beside) in [(10.0, true), (0.5, false)] {
+        let mut c = Controller::new(names.clone(), PolicyConfig::default(), prior.clone(), 0);
+        let first = c.start(Features { speed_known: false, speed_mean: 0.0, ..features(0.0) });
+        let _ = c.after_frame(&measured, 1.0, None, None);
+        let k = (first + 1) % names.len();
+        c.features = measured;
+        c.prior_costs(&measured);
+        let active = c.estimates[first].ms;
+        for (i, e) in c.estimates.iter_mut().enumerate() {
+            if i != first {
+                *e = Estimate { ms: 2.0 * active, sigma: 0.1, measured: false };
+            }
+        }
+        c.estimates[k] = Estimate { ms: 0.5 * active, sigma: 0.01, measured: false };
+        c.builds[k] = build * active;
+        let got = c.choose_on_measured_speed();
+        if beside {
+            assert_eq!(got, None, "the active candidate answers the frame");
+            assert_eq!(c.active(), first);
+            assert_eq!(c.after_frame(&measured, active, None, None), Order::BuildBeside(k));
+            let last = c.log().iter().last().unwrap();
+            assert_eq!(last.kind, DecisionKind::Build);
+            assert!(matches!(last.reason, Reason::SpeedMeasured { .. }), "{:?}", last.reason);
+            assert!(c.built(k, build * active), "it takes over once built");
+            assert_eq!(c.active(), k);
+        } else {
+            assert_eq!(got, Some(k), "a cheap build runs cold at once");
+            assert_eq!(c.active(), k);
+        }
     }
 }
 
