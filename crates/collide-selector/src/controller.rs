@@ -537,7 +537,7 @@ impl Controller {
     /// predicts cheapest over the horizon, its build included, against the active one's steady frames (its
     /// build is paid). After a first frame that had a speed hint, the same on the first decision frame from
     /// [`DECIDE_EVERY`] on when the boxes move more than twice or less than half as fast as the hint said
-    /// ([`HINT_TOLERANCE`]). Returns the candidate that runs cold from this frame on, if it changes.
+    /// (`HINT_TOLERANCE`, 2). Returns the candidate that runs cold from this frame on, if it changes.
     /// A newcomer whose build would make the frame hitch (more than `build_beside_from` of the active
     /// candidate's frames) is built beside instead, from the end of this frame, and takes over once ready: on
     /// rapier's avalanche at 10⁴ bodies the dynamic tree chosen on the second frame, built cold, made its first
