@@ -264,3 +264,136 @@ fn large_boxes_keep_corners_a_rounding_margin_above_the_reference_face() {
     assert_eq!(depths.iter().filter(|&&d| d == 0.0).count(), 2, "{depths:?}");
     assert!(depths.iter().any(|&d| (d - deep).abs() < 0.01), "{depths:?}");
 }
+
+/// `b`'s faces, like `a`'s, break an exact tie toward the lower axis. `a` is a unit cube turned 45° about x, `b`
+/// an axis-aligned 5 × 2 × 2 box around the same centre: on `b`'s y and z faces the overlap is the same,
+/// √2 + 2 ≈ 3.41 (a's radius along either is cos 45° + sin 45°), clearly below a's best, 1 + 2√2 ≈ 3.83, so a face
+/// of `b` is the reference; of the two, y, the lower, is chosen (the normal is +y, not +z).
+#[test]
+fn a_tie_between_two_faces_of_b_goes_to_the_lower_axis() {
+    let a = Obb::new(Vec3::ZERO, Vec3::ONE, Quat::from_rotation_x(FRAC_PI_4));
+    let b = Obb::new(Vec3::ZERO, Vec3::new(5.0, 2.0, 2.0), Quat::IDENTITY);
+    let m = box_box(&a, &b).unwrap();
+    assert_eq!(m.normal, Vec3::Y, "{m:?}");
+    assert!((m.depth() - (2f32.sqrt() + 2.0)).abs() < 1e-5, "{m:?}");
+}
+
+/// The face bias has an absolute part, 10⁻⁵ × the larger box's size, besides the 2%: at a scale of a thousand
+/// it is 0.02, and a face of `b` that beats `a`'s best by 2% less only half of that (0.01) does not replace it.
+/// `a`: a cube of half size 1000 turned 45° about x; `b`: axis-aligned, half extents (2000, H, H), same centre.
+/// Overlaps: `a`'s y (and z) faces 1000 + √2·H, `b`'s y (and z) faces 1000·√2 + H; H is solved (in f64) so that
+/// b's is 98% of a's less 0.01. The reference stays `a`'s y face: the normal is `−a_y`, not `b`'s `+y`.
+#[test]
+fn b_face_must_beat_a_face_by_the_size_scaled_margin_as_well_as_two_percent() {
+    let (l, s2) = (1000.0_f64, 2f64.sqrt());
+    let tol = 1e-5 * 2000.0;
+    let h = (0.98 * l - s2 * l - tol / 2.0) / (1.0 - 0.98 * s2);
+    let (pen_a, pen_b) = (l + s2 * h, s2 * l + h);
+    assert!((pen_b - (0.98 * pen_a - tol / 2.0)).abs() < 1e-9 && pen_a < l + 2000.0, "{pen_a} {pen_b}");
+    let q = Quat::from_rotation_x(FRAC_PI_4);
+    let a = Obb::new(Vec3::ZERO, Vec3::splat(l as f32), q);
+    let b = Obb::new(Vec3::ZERO, Vec3::new(2000.0, h as f32, h as f32), Quat::IDENTITY);
+    let m = box_box(&a, &b).unwrap();
+    assert!(close(m.normal, -(q * Vec3::Y), 1e-5), "a's face stays the reference: {m:?}");
+    assert!((m.depth() as f64 - pen_a).abs() < 0.01, "{m:?}, expected depth {pen_a}");
+}
+
+/// With boxes of size 0 (two points at the same place) the biases' absolute part is 0 and every axis overlaps by
+/// exactly 0: a face or edge of `b` only replaces `a`'s first face when strictly better, so the tie keeps `a`'s
+/// x face: the normal is −x, and every point lies at the shared centre with depth 0.
+#[test]
+fn coincident_point_boxes_keep_a_first_face_on_the_exact_tie() {
+    let point = Obb::new(Vec3::new(1.0, 2.0, 3.0), Vec3::ZERO, Quat::IDENTITY);
+    let m = box_box(&point, &point).unwrap();
+    assert_eq!(m.normal, -Vec3::X, "{m:?}");
+    assert!(m.points().iter().all(|p| p.depth == 0.0 && p.point == point.center), "{m:?}");
+}
+
+/// Two crossed rods (boxes of zero thickness) meeting at a point touch: on the edge axis of their two directions
+/// the overlap is exactly 0, which counts as touching, not as a separation.
+#[test]
+fn crossed_rods_that_meet_at_a_point_touch() {
+    let a = Obb::new(Vec3::ZERO, Vec3::new(1.0, 0.0, 0.0), Quat::IDENTITY);
+    let b = Obb::new(Vec3::ZERO, Vec3::new(0.0, 0.0, 1.0), Quat::IDENTITY);
+    let m = box_box(&a, &b).expect("the rods touch at the origin");
+    assert!(m.points().iter().all(|p| p.depth == 0.0 && p.point.length() < 1e-6), "{m:?}");
+    // Apart by 0.01 in y, they do not.
+    let b = Obb::new(Vec3::new(0.0, 0.01, 0.0), Vec3::new(0.0, 0.0, 1.0), Quat::IDENTITY);
+    assert!(box_box(&a, &b).is_none());
+}
+
+/// A tie between two edge axes goes to the first (a's lower axis). `a` is a unit cube whose x and y axes are
+/// mirror images across the plane x = 0, (±1/√2, ½, ½), z = (0, −1/√2, 1/√2); `b`, a 0.4 × 0.4 × 2 rod along z, lies
+/// below it with both centres in that plane. The scene is symmetric, so the edge axes `a_x × z` and `a_y × z`
+/// (mirror images) overlap by exactly the same amount, and one of them is the least: `a_x × z` is reported.
+#[test]
+fn a_tie_between_mirror_image_edge_axes_goes_to_the_first() {
+    let p = std::f32::consts::FRAC_1_SQRT_2;
+    let axes = [Vec3::new(p, 0.5, 0.5), Vec3::new(-p, 0.5, 0.5), Vec3::new(0.0, -p, p)];
+    let fa = BoxFrame { center: Vec3::ZERO, axes, half: [1.0; 3] };
+    let fb = BoxFrame { center: Vec3::new(0.0, -1.2, 0.0), axes: [Vec3::X, Vec3::Y, Vec3::Z], half: [0.2, 0.2, 1.0] };
+    let (axis, _) = least_penetration(&fa, &fb).unwrap();
+    let Axis::Edge(i, j, l) = axis else { panic!("an edge axis is the least here: {axis:?}") };
+    assert_eq!((i, j), (0, 2), "{axis:?}");
+    let expect = axes[0].cross(Vec3::Z).normalize();
+    assert!(close(l, expect, 1e-6), "{l} vs {expect}, oriented from a toward b");
+}
+
+/// Nearly parallel beams: `a` of half extents (len, 1, 1) along x, `b` the same turned by `angle` about the
+/// diagonal `w = (0, −1, 1)/√2` — so `a_x × b_x` is along `w`, with length sin(angle) — and moved along `w` so that
+/// their projections on `w` (√2 each) are `gap` apart. Only the edge axis `a_x × b_x` can see that gap: on every
+/// other axis `b`'s tilt adds about len·sin(angle)/√2 to its reach.
+fn beams(len: f32, angle: f32, gap: f32) -> (Obb, Obb, Vec3) {
+    let w = Vec3::new(0.0, -1.0, 1.0).normalize();
+    let a = Obb::new(Vec3::ZERO, Vec3::new(len, 1.0, 1.0), Quat::IDENTITY);
+    let b = Obb::new(w * (2.0 * 2f32.sqrt() + gap), Vec3::new(len, 1.0, 1.0), Quat::from_axis_angle(w, angle));
+    (a, b, w)
+}
+
+/// Gottschalk's padding: each of the four `|R|` entries in an edge axis's radii gets 10⁻⁶ (times a half extent
+/// of 1 here), so on an axis of length sin = 10⁻³ the test reaches 4·10⁻⁶ / 10⁻³ = 0.004 further than the boxes.
+/// Beams 0.003 apart along that axis (and overlapping on every other) are reported touching — the padding errs
+/// toward "overlapping" by exactly its allowance — and 0.005 apart they are apart.
+#[test]
+fn edge_padding_reports_nearly_parallel_beams_within_its_allowance_as_touching() {
+    let angle = 1e-3_f32;
+    let (a, b, _) = beams(100.0, angle, 0.003);
+    assert!(box_box(&a, &b).is_some(), "within the padding's 0.004");
+    assert!(box_box(&b, &a).is_some());
+    let (a, b, _) = beams(100.0, angle, 0.005);
+    assert!(box_box(&a, &b).is_none(), "beyond it");
+}
+
+/// The parallel-edge cut-off skips an edge axis only when its squared length is below 10⁻⁸: at exactly 10⁻⁸
+/// (an angle found by stepping through f32 values until `a_x × b_x`'s computed squared length is
+/// `PARALLEL_SINE²`) the axis is tested, and separates beams 0.1 apart along it (beyond its padding, 0.04).
+#[test]
+fn an_edge_axis_exactly_at_the_parallel_cutoff_is_tested() {
+    let mut angle = 1e-4_f32 * 0.999;
+    let found = loop {
+        let (_, b, _) = beams(1e4, angle, 0.1);
+        let bx = b.axes().x_axis;
+        if bx.y * bx.y + bx.z * bx.z == PARALLEL_SINE * PARALLEL_SINE {
+            break Some(b);
+        }
+        angle = f32::from_bits(angle.to_bits() + 1);
+        if angle > 1e-4 * 1.001 {
+            break None;
+        }
+    };
+    let b = found.expect("an angle whose sine squared is exactly the cut-off");
+    let (a, _, _) = beams(1e4, angle, 0.1);
+    assert!(box_box(&a, &b).is_none() && box_box(&b, &a).is_none());
+}
+
+/// Below the cut-off the edge axis of nearly parallel edges is skipped and never gives the contact: beams at an
+/// angle of 5·10⁻⁵ overlapping by 0.05 along `a_x × b_x` get a face of one of them as the contact normal, not that
+/// axis (whose direction such short cross products round badly).
+#[test]
+fn nearly_parallel_edges_below_the_cutoff_never_give_the_contact() {
+    let (a, b, w) = beams(1e4, 5e-5, -0.05);
+    let m = box_box(&a, &b).unwrap();
+    let faces = [a.axes(), b.axes()].map(|m| [m.x_axis, m.y_axis, m.z_axis]);
+    let along_a_face = faces.iter().flatten().any(|f| f.dot(m.normal).abs() > 1.0 - 1e-6);
+    assert!(along_a_face && m.normal.dot(w).abs() < 0.9, "{m:?}");
+}

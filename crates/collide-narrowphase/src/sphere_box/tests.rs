@@ -90,3 +90,13 @@ fn the_contact_point_lies_midway_through_the_overlap_outside_and_inside() {
     assert!(close(c.normal, Vec3::X) && (c.depth - 0.7).abs() < 1e-5, "{c:?}");
     assert!(close(c.point, Vec3::new(1.65, 0.0, 0.0)), "{c:?}");
 }
+
+/// A centre outside the box whose distance to it underflows: 10⁻²⁵ below a box of size 0, the squared distance
+/// (10⁻⁵⁰) is 0 in f32. The contact still gets a unit normal (any face's will do), never 0/0.
+#[test]
+fn a_distance_that_underflows_still_gives_a_unit_normal() {
+    let point = Obb::new(Vec3::ZERO, Vec3::ZERO, Quat::IDENTITY);
+    let c = sphere_box(Vec3::new(0.0, -1e-25, 0.0), 1.0, &point).unwrap();
+    assert!(c.normal.is_finite() && (c.normal.length() - 1.0).abs() < 1e-6, "{c:?}");
+    assert_eq!(c.depth, 1.0);
+}

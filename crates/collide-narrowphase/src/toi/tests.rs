@@ -241,3 +241,91 @@ fn a_sphere_overlapping_only_an_edge_at_the_start_touches_at_once() {
     assert_eq!(toi_sphere_box(Vec3::new(1.1, 1.1, 0.0), 0.2, Vec3::new(5.0, 5.0, 0.0), &unit), Some(0.0));
     assert!(toi_sphere_box(Vec3::new(1.2, 1.2, 0.0), 0.2, Vec3::new(5.0, 5.0, 0.0), &unit).is_none());
 }
+
+/// A sphere sliding along a box's face at exactly its radius touches it (touching counts): from (−5, 1.5, 0),
+/// radius 0.5, moving 10 along x over the unit box, it first touches the top edge when its centre is above it,
+/// at x = −1: t = 4/10. The path never moves across the face's slab, so that slab only bounds it.
+#[test]
+fn a_sphere_sliding_along_a_face_at_its_radius_touches_it() {
+    let unit = Obb::new(Vec3::ZERO, Vec3::ONE, Quat::IDENTITY);
+    let t = toi_sphere_box(Vec3::new(-5.0, 1.5, 0.0), 0.5, Vec3::new(10.0, 0.0, 0.0), &unit).unwrap();
+    assert!((t - 0.4).abs() < 1e-6, "{t}");
+}
+
+/// Reaching a box exactly at the end of the step is a touch at t = 1: the sphere's surface starts 1 from the face
+/// x = −1 and moves 1.
+#[test]
+fn a_sphere_reaching_a_box_exactly_at_the_end_of_the_step_touches_at_one() {
+    let unit = Obb::new(Vec3::ZERO, Vec3::ONE, Quat::IDENTITY);
+    assert_eq!(toi_sphere_box(Vec3::new(-3.0, 0.0, 0.0), 1.0, Vec3::X, &unit), Some(1.0));
+}
+
+/// A sphere starting near an edge (0.28 from it, radius 0.1) and moving straight at it hits the edge's cylinder:
+/// from (1.2, 1.2, 0) along (−0.5, −0.5, 0) it closes 0.2√2 − 0.1 at √0.5 per step. (The slabs alone would answer
+/// 0.4, when y reaches 1.)
+#[test]
+fn a_sphere_starting_near_an_edge_hits_its_cylinder() {
+    let unit = Obb::new(Vec3::ZERO, Vec3::ONE, Quat::IDENTITY);
+    let t = toi_sphere_box(Vec3::new(1.2, 1.2, 0.0), 0.1, Vec3::new(-0.5, -0.5, 0.0), &unit).unwrap();
+    let expect = (0.2 * 2f32.sqrt() - 0.1) / 0.5f32.sqrt();
+    assert!((t - expect).abs() < 1e-5, "{t} vs {expect}");
+}
+
+/// A tiny sphere (radius 2⁻²⁴) a hair beyond the unit box's corner, along its z edge: its centre at
+/// (1 − 2⁻²⁴, 1, 1 + 2⁻²³) is 2⁻²³ from the box, so it is not touching at the start, and moving down at speed 1 it
+/// touches after 2⁻²³ − 2⁻²⁴ = 2⁻²⁴. Its offset across the edge (2⁻²⁴) equals the radius, and 1 + 2⁻²³ + 1 rounds
+/// to the edge's length 2: the edge's cylinder, which it starts on, must not answer 0.
+#[test]
+fn a_tiny_sphere_a_hair_beyond_a_corner_is_not_touching_at_the_start() {
+    let unit = Obb::new(Vec3::ZERO, Vec3::ONE, Quat::IDENTITY);
+    let (e24, e23) = (2f32.powi(-24), 2f32.powi(-23));
+    let t = toi_sphere_box(Vec3::new(1.0 - e24, 1.0, 1.0 + e23), e24, -Vec3::Z, &unit).unwrap();
+    assert!(t > 0.0 && t <= e23, "{t}");
+}
+
+/// Nearly parallel beams, as in `box_box`'s tests: `a` of half extents (len, 1, 1) along x, `b` the same turned by
+/// `angle` about `w = (0, −1, 1)/√2` and moved along `w` so that their projections on `w` are `gap` apart; only the
+/// edge axis `a_x × b_x` (along `w`, length sin(angle)) sees that gap.
+fn beams(len: f32, angle: f32, gap: f32) -> (Obb, Obb) {
+    let w = Vec3::new(0.0, -1.0, 1.0).normalize();
+    let a = Obb::new(Vec3::ZERO, Vec3::new(len, 1.0, 1.0), Quat::IDENTITY);
+    let b = Obb::new(w * (2.0 * 2f32.sqrt() + gap), Vec3::new(len, 1.0, 1.0), Quat::from_axis_angle(w, angle));
+    (a, b)
+}
+
+/// The edge radii's padding (10⁻⁶ on each of four `|R|` entries, half extents 1) reaches 4·10⁻⁶ / sin further on an
+/// edge axis: 0.004 at a sine of 10⁻³. Still beams 0.003 apart along it touch from the start, 0.005 apart never.
+#[test]
+fn edge_padding_makes_still_beams_within_its_allowance_touch() {
+    let (a, b) = beams(100.0, 1e-3, 0.003);
+    assert_eq!(toi_box_box(&a, Vec3::ZERO, &b, Vec3::ZERO), Some(0.0));
+    assert_eq!(toi_box_box(&b, Vec3::ZERO, &a, Vec3::ZERO), Some(0.0));
+    let (a, b) = beams(100.0, 1e-3, 0.005);
+    assert_eq!(toi_box_box(&a, Vec3::ZERO, &b, Vec3::ZERO), None);
+}
+
+/// The parallel-edge cut-off, as in `box_box`: an edge axis whose squared length is exactly `PARALLEL_SINE²` (the
+/// angle found by stepping through f32 values) is tested and keeps beams 0.1 apart along it apart for the whole
+/// step; at a sine of 5·10⁻⁵, below the cut-off, it is skipped, and the same beams count as touching from the start
+/// (the cost of the cut-off: the face axes see them overlap, by about len·sin/√2 = 0.35).
+#[test]
+fn an_edge_axis_is_tested_down_to_the_parallel_cutoff_and_skipped_below() {
+    let slide = Vec3::new(50.0, 0.0, 0.0);
+    let mut angle = 1e-4_f32 * 0.999;
+    let at_cutoff = loop {
+        let (_, b) = beams(1e4, angle, 0.1);
+        let bx = b.axes().x_axis;
+        if bx.y * bx.y + bx.z * bx.z == PARALLEL_SINE * PARALLEL_SINE {
+            break Some(b);
+        }
+        angle = f32::from_bits(angle.to_bits() + 1);
+        if angle > 1e-4 * 1.001 {
+            break None;
+        }
+    };
+    let b = at_cutoff.expect("an angle whose sine squared is exactly the cut-off");
+    let (a, _) = beams(1e4, angle, 0.1);
+    assert_eq!(toi_box_box(&a, slide, &b, Vec3::ZERO), None);
+    let (a, b) = beams(1e4, 5e-5, 0.1);
+    assert_eq!(toi_box_box(&a, slide, &b, Vec3::ZERO), Some(0.0));
+}
