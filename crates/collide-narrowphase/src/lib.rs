@@ -176,4 +176,6 @@ pub fn sphere_sphere(ca: Vec3, ra: f32, cb: Vec3, rb: f32) -> Option<Contact> {
 }
 
 #[cfg(test)]
+mod test_beams;
+#[cfg(test)]
 mod tests;

@@ -549,20 +549,21 @@ impl Controller {
     /// where `bvh-dynamic` (residual ×/÷ 1.8) is predicted at half of `mbp`, built it for 4.4 ms, and then ran at
     /// 1.3–2× `mbp` as the bodies sped up and met; the probes found `kd` only at frame 96.
     pub fn before_frame(&mut self, features: &Features) -> Option<usize> {
-        if self.redecide == Redecide::No || !features.speed_known || self.force_every > 0 {
+        if !features.speed_known || self.force_every > 0 {
             return None;
         }
-        if let Redecide::IfHintWrong(hint) = self.redecide {
-            if self.frame < DECIDE_EVERY {
-                return None;
+        let belied = match self.redecide {
+            Redecide::No => return None,
+            Redecide::IfHintWrong(_) if self.frame < DECIDE_EVERY => return None,
+            Redecide::IfHintWrong(hint) => {
+                !(hint / HINT_TOLERANCE..=hint * HINT_TOLERANCE).contains(&features.speed_mean)
             }
-            self.redecide = Redecide::No;
-            let measured = features.speed_mean;
-            if measured <= hint * HINT_TOLERANCE && measured * HINT_TOLERANCE >= hint {
-                return None;
-            }
-        }
+            Redecide::OnMeasuredSpeed => true,
+        };
         self.redecide = Redecide::No;
+        if !belied {
+            return None;
+        }
         self.features = *features;
         self.prior_costs(features);
         self.choose_on_measured_speed()

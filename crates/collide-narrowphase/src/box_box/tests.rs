@@ -1,6 +1,7 @@
 //! Analytic box–box cases: every kind of contact, with the answer worked out by hand.
 
 use super::*;
+use crate::test_beams::{angle_at_parallel_cutoff, beams};
 use collide_math::Quat;
 use std::f32::consts::FRAC_PI_4;
 
@@ -339,17 +340,6 @@ fn a_tie_between_mirror_image_edge_axes_goes_to_the_first() {
     assert!(close(l, expect, 1e-6), "{l} vs {expect}, oriented from a toward b");
 }
 
-/// Nearly parallel beams: `a` of half extents (len, 1, 1) along x, `b` the same turned by `angle` about the
-/// diagonal `w = (0, −1, 1)/√2` — so `a_x × b_x` is along `w`, with length sin(angle) — and moved along `w` so that
-/// their projections on `w` (√2 each) are `gap` apart. Only the edge axis `a_x × b_x` can see that gap: on every
-/// other axis `b`'s tilt adds about len·sin(angle)/√2 to its reach.
-fn beams(len: f32, angle: f32, gap: f32) -> (Obb, Obb, Vec3) {
-    let w = Vec3::new(0.0, -1.0, 1.0).normalize();
-    let a = Obb::new(Vec3::ZERO, Vec3::new(len, 1.0, 1.0), Quat::IDENTITY);
-    let b = Obb::new(w * (2.0 * 2f32.sqrt() + gap), Vec3::new(len, 1.0, 1.0), Quat::from_axis_angle(w, angle));
-    (a, b, w)
-}
-
 /// Gottschalk's padding: each of the four `|R|` entries in an edge axis's radii gets 10⁻⁶ (times a half extent
 /// of 1 here), so on an axis of length sin = 10⁻³ the test reaches 4·10⁻⁶ / 10⁻³ = 0.004 further than the boxes.
 /// Beams 0.003 apart along that axis (and overlapping on every other) are reported touching — the padding errs
@@ -369,20 +359,8 @@ fn edge_padding_reports_nearly_parallel_beams_within_its_allowance_as_touching()
 /// `PARALLEL_SINE²`) the axis is tested, and separates beams 0.1 apart along it (beyond its padding, 0.04).
 #[test]
 fn an_edge_axis_exactly_at_the_parallel_cutoff_is_tested() {
-    let mut angle = 1e-4_f32 * 0.999;
-    let found = loop {
-        let (_, b, _) = beams(1e4, angle, 0.1);
-        let bx = b.axes().x_axis;
-        if bx.y * bx.y + bx.z * bx.z == PARALLEL_SINE * PARALLEL_SINE {
-            break Some(b);
-        }
-        angle = f32::from_bits(angle.to_bits() + 1);
-        if angle > 1e-4 * 1.001 {
-            break None;
-        }
-    };
-    let b = found.expect("an angle whose sine squared is exactly the cut-off");
-    let (a, _, _) = beams(1e4, angle, 0.1);
+    let angle = angle_at_parallel_cutoff();
+    let (a, b, _) = beams(1e4, angle, 0.1);
     assert!(box_box(&a, &b).is_none() && box_box(&b, &a).is_none());
 }
 

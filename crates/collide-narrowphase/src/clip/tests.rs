@@ -58,14 +58,11 @@ fn points(list: &[((f32, f32), f32)]) -> Vec<ContactPoint> {
     list.iter().map(|&((x, z), depth)| ContactPoint { point: Vec3::new(x, 1.0, z), depth }).collect()
 }
 
-/// Six points on the plane y = 1 (normal +y), reduced to four in the documented order. Worked by hand in (x, z):
-/// the deepest is (2, 7); the furthest from it is (7, 1), 61 away squared (next: (7, 3), 41); the signed
-/// area with that line, −6·dx − 5·dz from (2, 7), is 31 for (1, 2), the largest in size, and on the other side
-/// the most negative is −12 for (4, 7) (then −10 for (7, 3)). So (2, 7), (7, 1), (1, 2), (4, 7).
-#[test]
-fn reduce_keeps_the_deepest_the_furthest_the_largest_triangle_and_the_other_side_in_that_order() {
+/// Six points on the plane y = 1 (normal +y), at (x, z) = (7, 3), (4, 1), (2, 7), (7, 1), (4, 7), (1, 2), the
+/// first `first_depth` deep and the others 0.1, 0.6, 0.4, 0.2 and 0.3; and the manifold `reduce` makes of them.
+fn reduce_six(first_depth: f32) -> (Vec<ContactPoint>, Manifold) {
     let pts = points(&[
-        ((7.0, 3.0), 0.5),
+        ((7.0, 3.0), first_depth),
         ((4.0, 1.0), 0.1),
         ((2.0, 7.0), 0.6),
         ((7.0, 1.0), 0.4),
@@ -74,6 +71,16 @@ fn reduce_keeps_the_deepest_the_furthest_the_largest_triangle_and_the_other_side
     ]);
     let mut m = Manifold { normal: Vec3::Y, points: [ContactPoint::default(); 4], len: 0 };
     reduce(&pts, Vec3::Y, &mut m);
+    (pts, m)
+}
+
+/// Six points on the plane y = 1 (normal +y), reduced to four in the documented order. Worked by hand in (x, z):
+/// the deepest is (2, 7); the furthest from it is (7, 1), 61 away squared (next: (7, 3), 41); the signed
+/// area with that line, −6·dx − 5·dz from (2, 7), is 31 for (1, 2), the largest in size, and on the other side
+/// the most negative is −12 for (4, 7) (then −10 for (7, 3)). So (2, 7), (7, 1), (1, 2), (4, 7).
+#[test]
+fn reduce_keeps_the_deepest_the_furthest_the_largest_triangle_and_the_other_side_in_that_order() {
+    let (pts, m) = reduce_six(0.5);
     assert_eq!(m.points(), &[pts[2], pts[3], pts[5], pts[4]], "{m:?}");
 }
 
@@ -83,15 +90,6 @@ fn reduce_keeps_the_deepest_the_furthest_the_largest_triangle_and_the_other_side
 /// (1, 2) (largest in size), and the furthest on the other side is (4, 7) at +8.
 #[test]
 fn reduce_breaks_ties_toward_the_earlier_point() {
-    let pts = points(&[
-        ((7.0, 3.0), 0.6),
-        ((4.0, 1.0), 0.1),
-        ((2.0, 7.0), 0.6),
-        ((7.0, 1.0), 0.4),
-        ((4.0, 7.0), 0.2),
-        ((1.0, 2.0), 0.3),
-    ]);
-    let mut m = Manifold { normal: Vec3::Y, points: [ContactPoint::default(); 4], len: 0 };
-    reduce(&pts, Vec3::Y, &mut m);
+    let (pts, m) = reduce_six(0.6);
     assert_eq!(m.points(), &[pts[0], pts[2], pts[5], pts[4]], "{m:?}");
 }

@@ -1,6 +1,7 @@
 //! Analytic time-of-impact cases: each answer worked out by hand.
 
 use super::*;
+use crate::test_beams::{angle_at_parallel_cutoff, beams};
 use collide_math::Quat;
 
 #[test]
@@ -283,24 +284,14 @@ fn a_tiny_sphere_a_hair_beyond_a_corner_is_not_touching_at_the_start() {
     assert!(t > 0.0 && t <= e23, "{t}");
 }
 
-/// Nearly parallel beams, as in `box_box`'s tests: `a` of half extents (len, 1, 1) along x, `b` the same turned by
-/// `angle` about `w = (0, −1, 1)/√2` and moved along `w` so that their projections on `w` are `gap` apart; only the
-/// edge axis `a_x × b_x` (along `w`, length sin(angle)) sees that gap.
-fn beams(len: f32, angle: f32, gap: f32) -> (Obb, Obb) {
-    let w = Vec3::new(0.0, -1.0, 1.0).normalize();
-    let a = Obb::new(Vec3::ZERO, Vec3::new(len, 1.0, 1.0), Quat::IDENTITY);
-    let b = Obb::new(w * (2.0 * 2f32.sqrt() + gap), Vec3::new(len, 1.0, 1.0), Quat::from_axis_angle(w, angle));
-    (a, b)
-}
-
 /// The edge radii's padding (10⁻⁶ on each of four `|R|` entries, half extents 1) reaches 4·10⁻⁶ / sin further on an
 /// edge axis: 0.004 at a sine of 10⁻³. Still beams 0.003 apart along it touch from the start, 0.005 apart never.
 #[test]
 fn edge_padding_makes_still_beams_within_its_allowance_touch() {
-    let (a, b) = beams(100.0, 1e-3, 0.003);
+    let (a, b, _) = beams(100.0, 1e-3, 0.003);
     assert_eq!(toi_box_box(&a, Vec3::ZERO, &b, Vec3::ZERO), Some(0.0));
     assert_eq!(toi_box_box(&b, Vec3::ZERO, &a, Vec3::ZERO), Some(0.0));
-    let (a, b) = beams(100.0, 1e-3, 0.005);
+    let (a, b, _) = beams(100.0, 1e-3, 0.005);
     assert_eq!(toi_box_box(&a, Vec3::ZERO, &b, Vec3::ZERO), None);
 }
 
@@ -311,21 +302,9 @@ fn edge_padding_makes_still_beams_within_its_allowance_touch() {
 #[test]
 fn an_edge_axis_is_tested_down_to_the_parallel_cutoff_and_skipped_below() {
     let slide = Vec3::new(50.0, 0.0, 0.0);
-    let mut angle = 1e-4_f32 * 0.999;
-    let at_cutoff = loop {
-        let (_, b) = beams(1e4, angle, 0.1);
-        let bx = b.axes().x_axis;
-        if bx.y * bx.y + bx.z * bx.z == PARALLEL_SINE * PARALLEL_SINE {
-            break Some(b);
-        }
-        angle = f32::from_bits(angle.to_bits() + 1);
-        if angle > 1e-4 * 1.001 {
-            break None;
-        }
-    };
-    let b = at_cutoff.expect("an angle whose sine squared is exactly the cut-off");
-    let (a, _) = beams(1e4, angle, 0.1);
+    let angle = angle_at_parallel_cutoff();
+    let (a, b, _) = beams(1e4, angle, 0.1);
     assert_eq!(toi_box_box(&a, slide, &b, Vec3::ZERO), None);
-    let (a, b) = beams(1e4, 5e-5, 0.1);
+    let (a, b, _) = beams(1e4, 5e-5, 0.1);
     assert_eq!(toi_box_box(&a, slide, &b, Vec3::ZERO), Some(0.0));
 }
