@@ -12,8 +12,12 @@ use crate::frame::BoxFrame;
 use collide_math::{Obb, Vec3};
 
 /// An edge axis `aᵢ × bⱼ` shorter than this (the sine of the angle between the edges) is skipped: the edges are
-/// parallel, the cross product gives no direction (a NaN once normalised), and the face axes already cover
-/// every separation such edges can have. The axes are unit vectors, so this is a relative epsilon.
+/// parallel or nearly so, and the cross product gives no reliable direction (a NaN once normalised when exactly
+/// parallel). For exactly parallel edges the face axes cover every separation the edges can have. For nearly
+/// parallel ones they do not quite: two long beams whose edges meet at a sine below this, and that only the
+/// skipped edge axis would separate, are reported touching up to about `PARALLEL_SINE` × their length apart. The
+/// error leans toward overlap (a contact the solver finds at zero depth), never toward a missed one, and the
+/// tests pin the cut-off (`test_beams.rs`). The axes are unit vectors, so this is a relative epsilon.
 pub(crate) const PARALLEL_SINE: f32 = 1e-4;
 /// Added to `|R|` in the edge axes' radii, as Gottschalk does: near-parallel edges round their cross product
 /// badly, and the padding makes the test err toward "overlapping" rather than report a false separation.
