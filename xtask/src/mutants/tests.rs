@@ -82,3 +82,24 @@ fn a_shard_is_k_of_n_with_k_below_n() {
         assert!(parse_shard(bad).is_err(), "{bad}");
     }
 }
+
+/// The conformance kit is compiled only with collide-broadphase's `conformance` feature, so its mutants are tested
+/// with it (without it, the first run counted the kit's 503 mutants missed without compiling one); and every
+/// feature named for a crate is one its manifest declares (an unknown one would fail the run).
+#[test]
+fn each_crate_is_mutated_with_the_features_that_compile_its_code() {
+    let lib = std::fs::read_to_string(root().join("crates/collide-broadphase/src/lib.rs")).expect("lib.rs");
+    assert!(lib.contains("#[cfg(feature = \"conformance\")]\npub mod conformance;"), "the kit's gate moved");
+    assert_eq!(features_of("collide-broadphase"), Some("conformance"));
+    for krate in DEFAULT_CRATES {
+        let manifest = std::fs::read_to_string(root().join("crates").join(krate).join("Cargo.toml"))
+            .expect("the crate's manifest");
+        let features = manifest.split("[features]").nth(1).unwrap_or("");
+        for feature in features_of(krate).into_iter().flat_map(|f| f.split(',')) {
+            assert!(
+                features.lines().any(|l| l.split('=').next().is_some_and(|k| k.trim() == feature)),
+                "{krate} declares no feature `{feature}`"
+            );
+        }
+    }
+}
