@@ -89,3 +89,177 @@ fn chunks_append_in_task_order_whatever_the_path() {
     in_pool(4, || Parallelism::with_min_work(0).for_each("test", 4, &mut counted, |i, c| *c = i + 1));
     assert_eq!(counted, [1, 2, 3, 4]);
 }
+
+/// Called from a thread outside any pool: a serial section runs every task here, in order; a single task runs here
+/// even when the threshold says parallel (nothing to share out); several tasks above the threshold run on rayon's
+/// threads (the global pool's, which this thread is not one of) when the pool has more than one.
+#[test]
+fn for_each_runs_serial_sections_here_and_parallel_ones_on_the_pool() {
+    assert_eq!(rayon::current_thread_index(), None, "the test harness's thread is not a pool thread");
+    let here = std::thread::current().id();
+    let order = std::sync::Mutex::new(Vec::new());
+    let mut threads = vec![None; 5];
+    Parallelism::SERIAL.for_each("test", usize::MAX - 1, &mut threads, |i, t| {
+        *t = Some(std::thread::current().id());
+        order.lock().expect("not poisoned").push(i);
+    });
+    assert!(threads.iter().all(|t| *t == Some(here)), "serial: every task on the calling thread");
+    assert_eq!(*order.lock().expect("not poisoned"), [0, 1, 2, 3, 4], "serial: in task order");
+
+    let mut one = [None];
+    Parallelism::with_min_work(0).for_each("test", 1 << 20, &mut one, |_, t| *t = Some(std::thread::current().id()));
+    assert_eq!(one, [Some(here)], "one task: run here, not sent to the pool");
+
+    let mut several = vec![None; 4];
+    Parallelism::with_min_work(0).for_each("test", 1 << 20, &mut several, |_, t| {
+        *t = Some(std::thread::current().id());
+    });
+    assert!(several.iter().all(Option::is_some), "every task ran");
+    if rayon::current_num_threads() > 1 {
+        assert!(several.iter().all(|t| *t != Some(here)), "parallel: the tasks run on the pool's threads");
+    }
+}
+
+/// What `search` was called with: its task range and how many pairs its buffer held on entry.
+fn recording_search(
+    calls: &std::sync::Mutex<Vec<(Range<usize>, usize)>>,
+) -> impl Fn(Range<usize>, &mut Vec<Pair>, &mut usize) -> Tally + Sync + Send + '_ {
+    move |r: Range<usize>, out: &mut Vec<Pair>, _: &mut usize| {
+        calls.lock().expect("not poisoned").push((r.clone(), out.len()));
+        out.extend(r.clone().map(|t| Pair::new(t as u32, t as u32 + 1)));
+        Tally { pair_tests: r.len() as u64, ..Tally::default() }
+    }
+}
+
+/// Serial (below the threshold, or `SERIAL`): one call over all the tasks, writing straight into `out` (it sees
+/// what `out` already held).
+#[test]
+fn serial_pair_chunks_make_one_call_straight_into_out() {
+    for (threads, p) in
+        [(2, Parallelism::SERIAL), (2, Parallelism::with_min_work(5000)), (1, Parallelism::with_min_work(0))]
+    {
+        let calls = std::sync::Mutex::new(Vec::new());
+        let mut chunks = PairChunks::<usize>::default();
+        let mut out = vec![Pair::new(7, 9)];
+        let tally = in_pool(threads, || chunks.run(p, "test", 1000, 1000, &mut out, recording_search(&calls)));
+        assert_eq!(*calls.lock().expect("not poisoned"), [(0..1000, 1)], "{threads} threads, {p:?}");
+        assert_eq!(out.len(), 1001);
+        assert_eq!(tally.pair_tests, 1000);
+    }
+}
+
+/// Parallel: the tasks cut into several chunks that cover every task exactly once, each searched into an empty
+/// buffer of its own, appended in task order — on two threads, and on a pool wider than `CHUNKS_PER_THREAD`.
+#[test]
+fn parallel_pair_chunks_cover_every_task_once_in_several_chunks() {
+    for (threads, tasks) in [(2, 1000), (2, 2), (2, 3), (40, 1000), (40, 7)] {
+        let calls = std::sync::Mutex::new(Vec::new());
+        let mut chunks = PairChunks::<usize>::default();
+        let mut out = vec![Pair::new(7, 9)];
+        let p = Parallelism::with_min_work(0);
+        let tally = in_pool(threads, || chunks.run(p, "test", 1 << 20, tasks, &mut out, recording_search(&calls)));
+        let mut calls = calls.into_inner().expect("not poisoned");
+        calls.sort_by_key(|(r, _)| (r.start, r.end));
+        assert!(calls.len() > 1, "{threads} threads, {tasks} tasks: cut into chunks, got {calls:?}");
+        assert!(calls.iter().all(|(_, held)| *held == 0), "each chunk searches into an empty buffer: {calls:?}");
+        let mut next = 0;
+        for (r, _) in &calls {
+            assert_eq!(r.start, next, "{threads} threads, {tasks} tasks: chunks cover the tasks once: {calls:?}");
+            next = r.end;
+        }
+        assert_eq!(next, tasks, "{threads} threads: chunks reach the last task: {calls:?}");
+        let want: Vec<Pair> =
+            std::iter::once(Pair::new(7, 9)).chain((0..tasks as u32).map(|t| Pair::new(t, t + 1))).collect();
+        assert_eq!(out, want, "{threads} threads, {tasks} tasks");
+        assert_eq!(tally.pair_tests, tasks as u64);
+    }
+}
+
+/// Runs `f` on `pool` while another of its two threads is held in a job until `f` returns; returns what `f`
+/// returns. The held thread steals nothing, so the spinners `keep_awake` pushes stay on the caller's queue.
+fn with_other_thread_held<R: Send>(
+    pool: &rayon::ThreadPool,
+    f: impl FnOnce(std::sync::mpsc::Sender<()>) -> R + Send,
+) -> R {
+    let (started_tx, started_rx) = std::sync::mpsc::channel();
+    let (release_tx, release_rx) = std::sync::mpsc::channel::<()>();
+    pool.spawn(move || {
+        started_tx.send(()).expect("the test waits");
+        let _ = release_rx.recv();
+    });
+    started_rx.recv().expect("the holding job started");
+    pool.install(|| f(release_tx))
+}
+
+/// A spinner that the calling thread itself runs while still inside the closure (here through `rayon::yield_now`,
+/// the other thread being busy) returns at once: were it to spin until the closure returned, it would wait on
+/// itself forever.
+#[test]
+fn a_spinner_run_by_the_calling_thread_returns_at_once() {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a rayon pool");
+    let ran = with_other_thread_held(&pool, |release| {
+        let ran = keep_awake(rayon::yield_now);
+        let _ = release.send(());
+        ran
+    });
+    assert_eq!(ran, Some(rayon::Yield::Executed), "the closure's yield ran the spinner on the calling thread");
+}
+
+/// A spinner that another thread picks up only after the closure has returned stops at once: `keep_awake`
+/// returns. The other thread is held until the closure has returned; the caller then runs a job of its own that
+/// releases it and waits for it, so that it steals the spinner (the oldest job on the caller's queue) first.
+#[test]
+fn a_spinner_stolen_after_the_closure_returned_stops_at_once() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a rayon pool");
+    let done = std::sync::Arc::new(AtomicBool::new(false));
+    let seen = done.clone();
+    with_other_thread_held(&pool, move |release| {
+        keep_awake(move || {
+            // Queued behind the spinner: runs on this thread once the closure has returned.
+            rayon::spawn(move || {
+                let flag = seen.clone();
+                // Queued above the spinner: the released thread steals the spinner first, then this.
+                rayon::spawn(move || flag.store(true, Ordering::Release));
+                let _ = release.send(());
+                while !seen.load(Ordering::Acquire) {
+                    std::hint::spin_loop();
+                }
+            });
+        });
+    });
+    assert!(done.load(Ordering::Acquire));
+}
+
+/// The kit's probe counts each section that ran on rayon's threads, per name, on the dispatching thread: not a
+/// serial one, nor one with a single task (which rayon runs inline); `take` returns the counts and resets them.
+#[cfg(feature = "conformance")]
+#[test]
+fn the_probe_counts_the_sections_that_ran_in_parallel() {
+    in_pool(2, || {
+        let _ = probe::take();
+        let parallel = Parallelism::with_min_work(0);
+        let mut one = [0u32];
+        let mut two = [0u32; 2];
+        parallel.for_each("one task", 10, &mut one, |_, t| *t += 1);
+        Parallelism::SERIAL.for_each("serial", 10, &mut two, |_, t| *t += 1);
+        parallel.for_each("a", 10, &mut two, |_, t| *t += 1);
+        parallel.for_each("b", 10, &mut two, |_, t| *t += 1);
+        parallel.for_each("a", 10, &mut two, |_, t| *t += 1);
+        assert_eq!((one, two), ([1], [4, 4]), "every task ran");
+        assert_eq!(probe::take(), [("a", 2), ("b", 1)]);
+        assert_eq!(probe::take(), [], "taking resets the counts");
+    });
+}
+
+/// The kit's default threshold: set on this thread, `Parallelism::default()` returns it until cleared;
+/// `set_default` returns the one it replaces.
+#[cfg(feature = "conformance")]
+#[test]
+fn the_kit_sets_and_clears_this_threads_default_threshold() {
+    let forced = Parallelism::with_min_work(3);
+    assert_eq!(probe::set_default(Some(forced)), None);
+    assert_eq!(Parallelism::default(), forced);
+    assert_eq!(probe::set_default(None), Some(forced));
+    assert_eq!(Parallelism::default().min_work(), Parallelism::DEFAULT_MIN_WORK);
+}
