@@ -1,7 +1,11 @@
 use super::*;
 
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a rayon pool")
+}
+
 fn in_pool<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
-    rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a rayon pool").install(f)
+    pool(threads).install(f)
 }
 
 #[test]
@@ -196,7 +200,7 @@ fn with_other_thread_held<R: Send>(
 /// itself forever.
 #[test]
 fn a_spinner_run_by_the_calling_thread_returns_at_once() {
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a rayon pool");
+    let pool = pool(2);
     let ran = with_other_thread_held(&pool, |release| {
         let ran = keep_awake(rayon::yield_now);
         let _ = release.send(());
@@ -211,7 +215,7 @@ fn a_spinner_run_by_the_calling_thread_returns_at_once() {
 #[test]
 fn a_spinner_stolen_after_the_closure_returned_stops_at_once() {
     use std::sync::atomic::{AtomicBool, Ordering};
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a rayon pool");
+    let pool = pool(2);
     let done = std::sync::Arc::new(AtomicBool::new(false));
     let seen = done.clone();
     with_other_thread_held(&pool, move |release| {
