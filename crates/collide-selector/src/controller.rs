@@ -77,7 +77,8 @@ const EXPLORE_REACH: f64 = 3.0;
 /// Frames between two decisions while nothing is in progress (see [`Controller::wants_features`]).
 pub const DECIDE_EVERY: u64 = 4;
 /// A candidate is sampled again no sooner than this many frames after its last sample, unless the active
-/// candidate's cost jumped since: a scene drifting slowly (a pile forming) would otherwise have its candidates
+/// candidate's cost jumped since (see [`JUMP_FRAMES`]) or drifted by more than a sample's own uncertainty (see
+/// [`LastSample::outdated`]): a scene drifting slowly (a pile forming) would otherwise have its candidates
 /// sampled again every few frames, each sample telling what the last one did.
 const RESAMPLE_GAP: u64 = 60;
 /// A probe may make a frame cost at most this many of the active candidate's frames beside it: a sampled probe's
@@ -130,6 +131,26 @@ pub enum Order {
     /// From the next frame on, run candidate `c` and the active one on a spatial sample of the bodies, passing
     /// both times to [`Controller::after_frame`].
     Sample(usize),
+}
+
+/// When a candidate's last sampled probe ended, and the active candidate it was compared with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct LastSample {
+    frame: u64,
+    /// The active candidate then, and its typical frame.
+    active: usize,
+    active_ms: f64,
+}
+
+impl LastSample {
+    /// `true` when the same active candidate's typical frame has moved by more than a sample's uncertainty
+    /// ([`SAMPLED_SIGMA`], ×/÷ 1.35) since: the scene has changed under both, and the ratio the sample measured
+    /// says little of the one now. Without this, [`RESAMPLE_GAP`] held a candidate back while the scene moved on:
+    /// in rapier's avalanche at 10⁴ bodies kd was sampled at 1.05× the dynamic tree at frame 85 (right then), and
+    /// over the next 60 frames the tree went from 0.45 to 1.2 ms a frame while kd went from 0.4 to 0.6.
+    fn outdated(&self, active: usize, active_ms: f64) -> bool {
+        self.active == active && (active_ms / self.active_ms).ln().abs() > SAMPLED_SIGMA
+    }
 }
 
 /// The last few active frames' times.
@@ -298,8 +319,8 @@ pub struct Controller {
     holding: Vec<bool>,
     /// Per candidate: the frame it last ran (active, probed, sampled or built).
     last_ran: Vec<u64>,
-    /// Per candidate: the frame its last sampled probe ended.
-    last_sampled: Vec<Option<u64>>,
+    /// Per candidate: when its last sampled probe ended, and beside what.
+    last_sampled: Vec<Option<LastSample>>,
     /// Per candidate: the calls after a build before its cost is its steady one (see [`Controller::with_settling`]).
     settle: Vec<u32>,
     /// This frame's estimates, per candidate (the active one's is its measured typical frame).
@@ -888,17 +909,18 @@ impl Controller {
         let probe_cost = |s: &Self, c: usize| {
             s.build_of(c) + f64::from(s.config.probe_frames + s.settle[c] - 1) * s.estimates[c].ms.max(active_ms)
         };
+        let reachable = |s: &Self, c: usize| {
+            let e = s.estimates[c];
+            let fresh = e.measured && e.sigma <= RESAMPLE_SIGMA;
+            let within = match verdict(s, c) {
+                Verdict::Maybe => fresh || (small && e.sigma > REPROBE_SIGMA),
+                Verdict::Cheaper | Verdict::Unlikely => small && e.sigma > REPROBE_SIGMA,
+                Verdict::No => false,
+            };
+            within && s.config.pays(s.frame, active_ms, e.optimistic(), probe_cost(s, c))
+        };
         let whole = others()
-            .filter(|&c| {
-                let e = self.estimates[c];
-                let fresh = e.measured && e.sigma <= RESAMPLE_SIGMA;
-                match verdict(self, c) {
-                    Verdict::Maybe => fresh || (small && e.sigma > REPROBE_SIGMA),
-                    Verdict::Cheaper | Verdict::Unlikely => small && e.sigma > REPROBE_SIGMA,
-                    Verdict::No => false,
-                }
-            })
-            .filter(|&c| self.config.pays(self.frame, active_ms, self.estimates[c].optimistic(), probe_cost(self, c)))
+            .filter(|&c| reachable(self, c))
             .filter(|&c| self.probe_frame_ms(c) <= PROBE_FRAME_SHARE * active_ms)
             .min_by(|a, b| by(Estimate::optimistic)(self, a, b));
         if let Some(c) = whole {
@@ -912,35 +934,48 @@ impl Controller {
                 }
                 return self.start_probe(c, reason);
             }
-            // Not affordable: when a fresh sample already places it within the margin and the switch pays on the
-            // saving it predicts, switching is the cheaper test. Its build is paid once either way (a whole probe
-            // builds it too), and its own frames then measure it. If it proves no cheaper, the candidate left
-            // behind is measured and comes back by rule 1 with the plain margin (see `Then::Trial`), and it is measured
-            // too, so it is not tried again. At 10⁵ bodies of rapier's gravity stream a sample put kd at 7.75 ms
-            // against the grid's 9.14, but its whole probe (a 20 ms build and four 8 ms frames beside) was never
-            // affordable at 3% of a frame, and the grid ran on.
-            let e = self.estimates[c];
-            let fresh = e.measured && e.sigma <= RESAMPLE_SIGMA;
-            // Cheaper at the sample's point estimate, beyond the margin; a candidate that settles over several
-            // calls (the dynamic tree) must be so with half its uncertainty against it. Its sample flatters it even
-            // after its settling calls — a tree of a thousand bodies is shallow — at 0.73× `hgrid` on rapier's
-            // pile at 10⁴ bodies, where it ran at 0.9× (and at 1.7× `kd`, which the trial had left); the
-            // others' samples, with the scouts taking turns at running first, are off either way by a few
-            // percent. (Half the uncertainty was held against every candidate while the sampled one always ran
-            // second on the sample, which flattered it by a fifth.)
-            let likely = if self.settle[c] > 1 { e.ms * (0.5 * e.sigma).exp() } else { e.ms };
-            if fresh
-                && verdict(self, c) == Verdict::Maybe
-                && likely < active_ms * (1.0 - self.margin_for(c))
-                && self.config.pays(self.frame, active_ms, likely, self.build_of(c))
-            {
-                let build_ms = self.build_of(c);
-                let remaining = self.config.remaining(self.frame);
-                let reason = Reason::Trial { predicted_ms: e.ms, sigma: e.sigma, active_ms, build_ms, remaining };
-                return self.take_over(c, Then::Trial, reason);
-            }
-            // A sampled probe (cheaper) may still be affordable.
         }
+        // No whole probe affordable (or none without a hitch beside the active one): when a fresh sample already
+        // places a candidate within the margin and the switch pays on the saving it predicts, switching is the
+        // cheaper test. Its build is paid once either way (a whole probe builds it too), and its own frames then
+        // measure it. If it proves no cheaper, the candidate left behind is measured and comes back by rule 1 with
+        // the plain margin (see `Then::Trial`), and it is measured too, so it is not tried again. At 10⁵ bodies of
+        // rapier's gravity stream a sample put kd at 7.75 ms against the grid's 9.14, but its whole probe (a 20 ms
+        // build and four 8 ms frames beside) was never affordable at 3% of a frame, and the grid ran on. The hitch
+        // guard is a probe's, which runs beside the active candidate; a trial runs instead of it. (It kept kd from a
+        // trial in rapier's avalanche at 10⁴ bodies, sampled at 0.63 ms against the dynamic tree's 0.80 at frame
+        // 130, because the prior's own figure for kd there was above 0.80.)
+        //
+        // Cheaper at the sample's point estimate, beyond the margin; a candidate that settles over several calls
+        // (the dynamic tree) must be so with half its uncertainty against it. Its sample flatters it even after its
+        // settling calls — a tree of a thousand bodies is shallow — at 0.73× `hgrid` on rapier's pile at 10⁴
+        // bodies, where it ran at 0.9× (and at 1.7× `kd`, which the trial had left); the others' samples, with the
+        // scouts taking turns at running first, are off either way by a few percent. (Half the uncertainty was held
+        // against every candidate while the sampled one always ran second on the sample, which flattered it by a
+        // fifth.)
+        let likely = |s: &Self, c: usize| {
+            let e = s.estimates[c];
+            if s.settle[c] > 1 { e.ms * (0.5 * e.sigma).exp() } else { e.ms }
+        };
+        let trial = others()
+            .filter(|&c| reachable(self, c))
+            .filter(|&c| {
+                let e = self.estimates[c];
+                e.measured
+                    && e.sigma <= RESAMPLE_SIGMA
+                    && verdict(self, c) == Verdict::Maybe
+                    && likely(self, c) < active_ms * (1.0 - self.margin_for(c))
+                    && self.config.pays(self.frame, active_ms, likely(self, c), self.build_of(c))
+            })
+            .min_by(|a, b| likely(self, *a).total_cmp(&likely(self, *b)));
+        if let Some(c) = trial {
+            let e = self.estimates[c];
+            let build_ms = self.build_of(c);
+            let remaining = self.config.remaining(self.frame);
+            let reason = Reason::Trial { predicted_ms: e.ms, sigma: e.sigma, active_ms, build_ms, remaining };
+            return self.take_over(c, Then::Trial, reason);
+        }
+        // A sampled probe (cheaper) may still be affordable.
 
         // 3. Could be cheaper and not measured lately (or never in this regime): a sampled probe. 4. With the budget
         // comfortable, any candidate never measured in this regime within reach: a prior that is confidently
@@ -952,17 +987,27 @@ impl Controller {
         let share = self.config.sample_share.max(MIN_SAMPLE_BODIES as f64 / self.features.n.max(1) as f64);
         let frame = self.frame;
         let sampleable = |s: &Self, c: usize| {
-            s.last_sampled[c].is_none_or(|at| frame >= at + RESAMPLE_GAP)
+            s.last_sampled[c].is_none_or(|at| frame >= at.frame + RESAMPLE_GAP || at.outdated(active, active_ms))
                 && share * (s.probe_frame_ms(c) + active_ms) <= PROBE_FRAME_SHARE * active_ms
         };
+        let sample_cost = |s: &Self, c: usize| {
+            share * (s.estimates[c].ms + active_ms) * f64::from(s.config.sample_frames + s.sample_settle(c))
+        };
+        // A loan is for a saving the model expects, not one it only hopes for.
+        let affordable = |s: &Self, c: usize| {
+            let saving = (active_ms - s.estimates[c].ms).max(0.0) * s.config.remaining(s.frame);
+            s.budget.allows(sample_cost(s, c), saving, active_ms)
+        };
+        // The most promising candidate the budget affords: one whose sample is dear (the dynamic tree's runs its
+        // six settling calls first) does not hold back a cheaper sample while the budget saves up for it. At 10⁴
+        // bodies of rapier's gravity pile, the dynamic tree waiting for its second sample kept kd (0.55× `mbp`
+        // there) unsampled for 150 frames.
         let promising = others()
             .filter(|&c| sampleable(self, c))
             .filter(|&c| verdict(self, c) != Verdict::No && unmeasured(&self.estimates[c]))
             .filter(|&c| self.config.pays(self.frame, active_ms, self.estimates[c].optimistic(), self.build_of(c)))
+            .filter(|&c| affordable(self, c))
             .min_by(|a, b| by(Estimate::optimistic)(self, a, b));
-        let sample_cost = |s: &Self, c: usize| {
-            share * (s.estimates[c].ms + active_ms) * f64::from(s.config.sample_frames + s.sample_settle(c))
-        };
         let explore = || {
             others()
                 .filter(|&c| sampleable(self, c))
@@ -972,12 +1017,6 @@ impl Controller {
         };
         let Some(c) = promising.or_else(explore) else { return Order::Stay };
         let e = self.estimates[c];
-        let cost = sample_cost(self, c);
-        // A loan is for a saving the model expects, not one it only hopes for.
-        let saving = (active_ms - e.ms).max(0.0) * self.config.remaining(self.frame);
-        if !self.budget.allows(cost, saving, active_ms) {
-            return Order::Stay;
-        }
         self.start_sample(c, Reason::Sample { predicted_ms: e.ms, sigma: e.sigma, active_ms })
     }
 
@@ -1056,7 +1095,7 @@ impl Controller {
         let active_ms = self.recent.typical().max(1e-9);
         let features = Self::first_features(&self.features);
         self.model.observe_sample(c, self.active, &features, bodies, self.frame, (probe_mean, active_mean), active_ms);
-        self.last_sampled[c] = Some(self.frame);
+        self.last_sampled[c] = Some(LastSample { frame: self.frame, active: self.active, active_ms });
         self.estimate_all(&features);
         let reason = Reason::Sampled {
             probe_ms: probe_mean,

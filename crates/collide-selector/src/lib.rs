@@ -111,11 +111,16 @@
 //!   with the active one's least on the *same* frames, so a stalled frame is never the one compared and load
 //!   common to both cancels.
 //! - **A sample unlike the scene.** A sub-box sees one place: a cluster's core, a pile's floor. Its result
-//!   carries an uncertainty of its own (×/÷ 1.22) and alone never switches a candidate that is only within reach;
-//!   successive samples are centred on different bodies.
+//!   carries an uncertainty of its own (×/÷ 1.35); a candidate it places only within reach is switched to as a
+//!   trial (its own frames then measure it, and the one left behind comes back with the plain margin), never as a
+//!   sure switch; successive samples are centred on different bodies.
 //! - **A scene that changes under the active candidate** (bodies grow, a crowd forms at once): three frames in a
 //!   row outside [½, 2]× its recent median make it forget its recent frames, and the jump of the common level
 //!   widens every other estimate's uncertainty, so the candidates that could now win are sampled again.
+//! - **A scene that drifts under the active candidate** (a pile forming, a stream spreading): a candidate is not
+//!   sampled again within 60 frames of its last sample unless the active candidate's typical frame has moved by
+//!   more than a sample's uncertainty since; a dear sample the budget cannot pay yet does not hold back a cheaper
+//!   one it can.
 //! - **A prior from another machine** ranks candidates wrongly at first; every measurement corrects the
 //!   candidate it measured, in its regime. Refit with `cargo xtask bench --study calibrate --install`.
 //! - **Builds beside** take a core while they run: the active candidate's parallel sections then share the
