@@ -89,3 +89,83 @@ fn far_bodies_and_invalid_boxes_do_not_stretch_the_grid() {
     assert_eq!(RegionGrid::plan(&spread, 0, &POLICY).bounds().max.x, 199.0e28 + 1.0);
     assert_eq!(sampled_bounds(&[nan, infinite]), Aabb::EMPTY);
 }
+
+/// A grid away from the origin, 3 regions per axis over [10, 22] × [100, 106] × [-8, -2]: the cells, range,
+/// regions in a range and region boxes are the ones worked out by hand from the borders 10, 14, 18, 22 (x),
+/// 100, 102, 104, 106 (y) and -8, -6, -4, -2 (z).
+#[test]
+fn cells_ranges_and_region_boxes_of_a_grid_away_from_the_origin() {
+    let aabbs = [
+        Aabb::new(Vec3::new(10.0, 100.0, -8.0), Vec3::new(11.0, 101.0, -7.0)),
+        Aabb::new(Vec3::new(21.0, 105.0, -3.0), Vec3::new(22.0, 106.0, -2.0)),
+    ];
+    let grid = RegionGrid::plan(&aabbs, 3, &POLICY);
+    assert_eq!(grid.res(), [3, 3, 3]);
+    assert_eq!([grid.cell(16.0, 0), grid.cell(103.5, 1), grid.cell(-2.5, 2)], [1, 1, 2]);
+    assert_eq!([grid.cell(13.9, 0), grid.cell(100.5, 1), grid.cell(-6.5, 2)], [0, 0, 0]);
+    let b = Aabb::new(Vec3::new(10.5, 101.0, -5.0), Vec3::new(15.0, 102.5, -5.0));
+    let range = grid.range(&b);
+    assert_eq!(range, [0, 0, 1, 1, 1, 1]);
+    assert_eq!(grid.range_if_valid(&b), Some(range));
+    assert_eq!(grid.region_of(Vec3::new(16.0, 103.5, -2.5)), (3 + 1) * 3 + 2);
+
+    let mut visited = Vec::new();
+    grid.for_each(&range, |r| visited.push(r));
+    // (x · 3 + y) · 3 + z for x, y in 0..=1, z = 1.
+    assert_eq!(visited, [1, 4, 10, 13]);
+    assert!(visited.iter().all(|&r| range_contains(&range, grid.coords(r))));
+    assert!(range_contains(&range, [1, 1, 1]));
+    for outside in [[0, 0, 0], [0, 0, 2], [2, 0, 1], [0, 2, 1]] {
+        assert!(!range_contains(&range, outside), "{outside:?}");
+    }
+
+    let boxes = [
+        (0, Aabb::new(Vec3::new(10.0, 100.0, -8.0), Vec3::new(14.0, 102.0, -6.0))),
+        (13, Aabb::new(Vec3::new(14.0, 102.0, -6.0), Vec3::new(18.0, 104.0, -4.0))),
+        (26, Aabb::new(Vec3::new(18.0, 104.0, -4.0), Vec3::new(22.0, 106.0, -2.0))),
+        (5, Aabb::new(Vec3::new(10.0, 102.0, -4.0), Vec3::new(14.0, 104.0, -2.0))),
+    ];
+    for (r, want) in boxes {
+        assert_eq!(grid.region_box(r), want, "region {r}");
+    }
+}
+
+/// The bulk bounds take the trimmed sample's extent on an axis only where the full extent is more than
+/// `OUTLIER_RATIO` times it, and never from a sample with no extent.
+#[test]
+fn bulk_bounds_replace_only_axes_stretched_past_the_ratio() {
+    let full = Aabb::new(Vec3::ZERO, Vec3::splat(100.0));
+    // x: 100 > 4 × 10, stretched; y: 100 = 4 × 25, not more; z: the sample has no extent.
+    let sampled = Aabb::new(Vec3::new(10.0, 0.0, 50.0), Vec3::new(20.0, 25.0, 50.0));
+    assert_eq!(bulk_bounds(full, sampled), Aabb::new(Vec3::new(10.0, 0.0, 0.0), Vec3::new(20.0, 100.0, 100.0)));
+}
+
+/// A grid over [0, 10]³ is outgrown by bounds more than 4 times wider on an axis, or, on an axis it cuts into
+/// several regions, more than 4 times narrower; exactly 4 times is not outgrown, and an axis with one region
+/// cannot be outgrown by shrinking.
+#[test]
+fn a_grid_is_outgrown_past_four_times_its_bounds() {
+    let aabbs = [Aabb::new(Vec3::ZERO, Vec3::splat(1.0)), Aabb::new(Vec3::splat(9.0), Vec3::splat(10.0))];
+    let grid = RegionGrid::plan(&aabbs, 4, &POLICY);
+    let one = RegionGrid::plan(&aabbs, 1, &POLICY);
+    assert_eq!((grid.res(), one.res()), ([4; 3], [1; 3]));
+    let x_wide = |w: f32| Aabb::new(Vec3::ZERO, Vec3::new(w, 10.0, 10.0));
+    for (w, want) in [(10.0, false), (40.0, false), (41.0, true), (2.5, false), (2.0, true)] {
+        assert_eq!(grid.outgrown(&x_wide(w)), want, "4 regions, x extent {w}");
+    }
+    for (w, want) in [(10.0, false), (2.0, false), (0.5, false), (41.0, true)] {
+        assert_eq!(one.outgrown(&x_wide(w)), want, "1 region, x extent {w}");
+    }
+}
+
+/// A requested count cuts only the axes with an extent: a flat scene keeps one region across its flat axis.
+#[test]
+fn a_requested_count_leaves_a_flat_axis_one_region_across() {
+    let flat = [
+        Aabb::new(Vec3::ZERO, Vec3::new(1.0, 1.0, 0.0)),
+        Aabb::new(Vec3::new(9.0, 9.0, 0.0), Vec3::new(10.0, 10.0, 0.0)),
+    ];
+    let grid = RegionGrid::plan(&flat, 4, &POLICY);
+    assert_eq!(grid.res(), [4, 4, 1]);
+    assert_eq!(grid.range(&flat[1]), [3, 3, 0, 3, 3, 0]);
+}
