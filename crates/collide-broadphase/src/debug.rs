@@ -28,3 +28,6 @@ impl DebugGeometry {
         self.segments.clear();
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -245,3 +245,6 @@ impl<B: Broadphase + ?Sized> Broadphase for Box<B> {
         (**self).as_any()
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,4 +1,5 @@
 use super::*;
+use collide_math::Vec3;
 
 #[test]
 fn resize_reports_added_and_removed() {
@@ -45,4 +46,59 @@ fn permute_moves_each_value_to_its_new_index_through_the_kept_scratch() {
 fn permute_refuses_a_resize_that_is_not_a_permutation() {
     let r = Resize { old_to_new: &[0, Resize::REMOVED], new_len: 2 };
     r.permute(&mut vec![1, 2], &mut Vec::new());
+}
+
+/// A speed hint is kept only when finite and not negative (0 included): a negative, infinite or NaN hint is
+/// ignored, as the doc promises.
+#[test]
+fn the_speed_hint_keeps_finite_non_negative_values_only() {
+    let aabbs = [Aabb::default()];
+    let frame = Frame::new(&aabbs);
+    assert_eq!(frame.speed, None);
+    assert_eq!(frame.with_speed(0.5).speed, Some(0.5));
+    assert_eq!(frame.with_speed(0.0).speed, Some(0.0));
+    assert_eq!(frame.with_speed(-0.5).speed, None);
+    assert_eq!(frame.with_speed(f32::INFINITY).speed, None);
+    assert_eq!(frame.with_speed(f32::NAN).speed, None);
+}
+
+/// `len` and `is_empty` count the boxes.
+#[test]
+fn a_frame_counts_its_boxes() {
+    let aabbs = [Aabb::default(); 3];
+    assert_eq!(Frame::new(&aabbs).len(), 3);
+    assert!(!Frame::new(&aabbs).is_empty());
+    assert_eq!(Frame::new(&[]).len(), 0);
+    assert!(Frame::new(&[]).is_empty());
+}
+
+/// `reject_invalid` applies the frame's policy to the named body: it returns under `OverlapNothing`, and under
+/// `Panic` panics naming that body.
+#[test]
+#[should_panic(expected = "body 1: ")]
+fn reject_invalid_panics_naming_the_body_under_the_panic_policy() {
+    let aabbs = [Aabb::default(), Aabb::EMPTY];
+    Frame::new(&aabbs).with_invalid_boxes(InvalidBoxes::OverlapNothing).reject_invalid(1);
+    Frame::new(&aabbs).with_invalid_boxes(InvalidBoxes::Panic).reject_invalid(1);
+}
+
+/// `same_bits` is true for a box and its copy, false when any one of the six coordinates differs, even only by
+/// the sign of a zero (which `==` would call equal).
+#[test]
+fn same_bits_tells_apart_a_change_of_any_one_coordinate() {
+    let b = Aabb::new(Vec3::new(0.0, 1.0, 2.0), Vec3::new(3.0, 4.0, 5.0));
+    let copy = b;
+    assert!(same_bits(&b, &copy));
+    for k in 0..6 {
+        let mut moved = b;
+        if k < 3 {
+            moved.min[k] += 0.25;
+        } else {
+            moved.max[k - 3] += 0.25;
+        }
+        assert!(!same_bits(&b, &moved), "coordinate {k} changed");
+        assert!(!same_bits(&moved, &b), "coordinate {k} changed");
+    }
+    let minus_zero = Aabb::new(Vec3::new(-0.0, 1.0, 2.0), b.max);
+    assert!(minus_zero == b && !same_bits(&minus_zero, &b));
 }

@@ -44,3 +44,11 @@ fn rejecting_returns_under_overlap_nothing_and_panics_naming_the_body_under_pani
     InvalidBoxes::OverlapNothing.reject(7, &Aabb::EMPTY);
     InvalidBoxes::Panic.reject(7, &Aabb::EMPTY);
 }
+
+/// Under `OverlapNothing`, rejecting a box returns (the body then overlaps nothing); the panic test above would
+/// also pass if it panicked there, so this one checks that it does not.
+#[test]
+fn rejecting_under_overlap_nothing_returns() {
+    InvalidBoxes::OverlapNothing.reject(7, &Aabb::EMPTY);
+    InvalidBoxes::OverlapNothing.reject(0, &Aabb::new(Vec3::splat(f32::NAN), Vec3::ONE));
+}

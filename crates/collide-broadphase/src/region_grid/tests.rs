@@ -169,3 +169,24 @@ fn a_requested_count_leaves_a_flat_axis_one_region_across() {
     assert_eq!(grid.res(), [4, 4, 1]);
     assert_eq!(grid.range(&flat[1]), [3, 3, 0, 3, 3, 0]);
 }
+
+/// The mean box size counts a box at most `OUTLIER_RATIO` (4) times the bulk's extent. 64 unit boxes on the
+/// diagonal at even indices (the sample: every second of 128) and 64 boxes spanning ±1e30 at odd ones. The
+/// sample trims 2 boxes a side: the bulk is [2, 62]³, extent 60, so a spanning box counts 4 × 60 = 240 and the
+/// mean size is (64 × 1 + 64 × 240) / 128 = 120.5. With 1 body per region the volume asks for regions
+/// 60 / 128^⅓ ≈ 11.9 wide, but the floor (a quarter of the mean: 30.125) binds: round(60 / 30.125) = 2 per axis.
+/// (Counting the spanning boxes as 60 + 4 or 60 / 4 would let the volume decide: 5 per axis.)
+#[test]
+fn huge_boxes_count_at_most_four_bulk_extents_in_the_mean_size() {
+    let policy = GridPolicy { bodies_per_region: 1.0, min_width_in_mean_boxes: 0.25, max_per_axis: 16 };
+    let spanning = Aabb::new(Vec3::splat(-1.0e30), Vec3::splat(1.0e30));
+    let aabbs: Vec<Aabb> = (0..128)
+        .map(|i| {
+            if i % 2 == 0 { Aabb::new(Vec3::splat((i / 2) as f32), Vec3::splat((i / 2 + 1) as f32)) } else { spanning }
+        })
+        .collect();
+    assert_eq!(sampled_bounds(&aabbs), Aabb::new(Vec3::splat(2.0), Vec3::splat(62.0)));
+    let grid = RegionGrid::plan(&aabbs, 0, &policy);
+    assert_eq!(grid.bounds(), Aabb::new(Vec3::splat(2.0), Vec3::splat(62.0)));
+    assert_eq!(grid.res(), [2, 2, 2]);
+}
