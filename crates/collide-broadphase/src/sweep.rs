@@ -292,6 +292,9 @@ impl Drop for PairSink<'_> {
 /// the sweep axis; returns the box tests made. O(m + tests).
 #[inline]
 pub fn sweep(boxes: &[SweepBox], sink: &mut PairSink<'_>) -> u64 {
+    // The sparse sweeps flush only a full buffer, so a sink handed on from one may hold more than half: its room
+    // check below assumes less.
+    settle(sink);
     if boxes.len() <= SINK / 2 { sweep_in::<false>(boxes, sink) } else { sweep_in::<true>(boxes, sink) }
 }
 
@@ -394,6 +397,7 @@ fn scan_sparse(
 /// the box tests made. O(|xs| + |ys| + tests).
 #[inline]
 pub fn sweep_two(xs: &[SweepBox], ys: &[SweepBox], sink: &mut PairSink<'_>) -> u64 {
+    settle(sink); // as in `sweep`
     if xs.len() + ys.len() <= SINK / 2 {
         sweep_two_in::<false>(xs, ys, sink)
     } else {

@@ -381,3 +381,33 @@ fn a_sweep_flushes_the_sink_once_half_full() {
     }
     assert_eq!(sorted(out), sorted(want));
 }
+
+/// A sparse sweep may leave its sink all but full (1023 pairs here); `sweep` and `sweep_two` on the same sink then
+/// make room before their branch-free scans, which assume a sink below half full: a group of 512 boxes that all
+/// overlap (130 816 pairs), or two lists of 256 (65 536), swept next, finds every pair instead of writing past the
+/// buffer's end.
+#[test]
+fn sweeps_after_a_sparse_sweep_that_left_the_sink_nearly_full_find_every_pair() {
+    let buffer = &mut SinkBuffer::default();
+    for two in [false, true] {
+        let mut world = Vec::new();
+        let before = fan(&mut world, 1023, 0.0);
+        let mut group = clump(&mut world, 512, -10.0);
+        sort_by_lo(&mut group);
+        let (xs, ys): (Vec<SweepBox>, Vec<SweepBox>) = group.iter().partition(|r| r.id() % 2 == 0);
+        let mut want = pairs_among(&world, &before);
+        want.extend(if two { pairs_across(&world, &xs, &ys) } else { pairs_among(&world, &group) });
+        let mut out = Vec::new();
+        {
+            let mut sink = PairSink::new(&mut out, buffer);
+            sweep_sparse(&before, 0..before.len(), |_, _| true, &mut sink);
+            assert_eq!(sink.n, 1023, "the sparse sweep leaves its pairs in the sink");
+            if two {
+                sweep_two(&xs, &ys, &mut sink);
+            } else {
+                sweep(&group, &mut sink);
+            }
+        }
+        assert_eq!(sorted(out), sorted(want), "two lists: {two}");
+    }
+}
