@@ -561,3 +561,93 @@ fn a_structure_invalid_right_after_a_permutation_is_caught() {
         "{failure}"
     );
 }
+
+/// Each of the [`broken::KINDS`] ways [`broken::corrupt`] breaks a box is the one its docs name, worked out here
+/// for the box [1, 2] × [3, 4] × [5, 6]; every one fails [`is_valid_box`], and the kinds repeat modulo `KINDS`.
+/// (A kind falling through to another — say the one-float-step inversion turned into all NaN — would leave the
+/// invalid-box scenes without the case that is hardest to tell from a valid box.)
+#[test]
+fn every_kind_of_corrupt_box_is_the_one_documented_and_invalid() {
+    use collide_math::Vec3;
+    let b = Aabb::new(Vec3::new(1.0, 3.0, 5.0), Vec3::new(2.0, 4.0, 6.0));
+    let same = |x: Aabb, y: Aabb| {
+        let bits = |a: Aabb| [a.min.x, a.min.y, a.min.z, a.max.x, a.max.y, a.max.z].map(f32::to_bits);
+        bits(x) == bits(y)
+    };
+    let nan = f32::NAN;
+    let expected = [
+        Aabb::new(Vec3::new(nan, 3.0, 5.0), b.max),
+        Aabb::new(b.min, Vec3::new(2.0, 4.0, nan)),
+        Aabb::new(b.min, Vec3::new(2.0, f32::INFINITY, 6.0)),
+        Aabb::new(Vec3::new(f32::NEG_INFINITY, 3.0, 5.0), b.max),
+        Aabb::new(Vec3::NEG_INFINITY, Vec3::INFINITY),
+        Aabb::new(Vec3::new(1.0, 14.0, 5.0), b.max),
+        Aabb::new(b.min, Vec3::new(2.0, 4.0, 5.0_f32.next_down())),
+        Aabb::new(Vec3::new(3.0, 5.0, 7.0), Vec3::new(0.0, 2.0, 4.0)),
+        Aabb::EMPTY,
+        Aabb::new(Vec3::splat(nan), Vec3::splat(nan)),
+    ];
+    assert_eq!(expected.len(), usize::from(broken::KINDS));
+    for (kind, want) in expected.into_iter().enumerate() {
+        let kind = kind as u8;
+        let got = broken::corrupt(b, kind);
+        assert!(same(got, want), "kind {kind}: {got:?}, want {want:?}");
+        assert!(!is_valid_box(&got), "kind {kind} is invalid");
+        assert!(same(broken::corrupt(b, kind + broken::KINDS), want), "kind {kind} + KINDS");
+    }
+}
+
+/// [`broken::break_and_heal`]: a whole body breaks with the given chance, into a kind 1..=KINDS (0 means whole),
+/// and a broken one heals with a chance of one in five a frame, staying broken as it was otherwise.
+#[test]
+fn bodies_break_with_the_given_chance_and_heal_one_time_in_five() {
+    let mut rng = collide_math::Rng::new(5);
+    let mut state = vec![0u8; 1000];
+    broken::break_and_heal(&mut rng, 1.0, &mut state);
+    assert!(state.iter().all(|&k| (1..=broken::KINDS).contains(&k)), "every whole body broke");
+    let kinds: std::collections::BTreeSet<u8> = state.iter().copied().collect();
+    assert_eq!(kinds.len(), usize::from(broken::KINDS), "into every kind");
+    let before = state.clone();
+    broken::break_and_heal(&mut rng, 0.0, &mut state);
+    let healed = state.iter().filter(|&&k| k == 0).count();
+    assert!((150..=250).contains(&healed), "about one in five heals: {healed}");
+    assert!(state.iter().zip(&before).all(|(&now, &was)| now == 0 || now == was), "the others stay as they were");
+    broken::break_and_heal(&mut rng, 0.0, &mut state);
+    assert!(state.iter().zip(&before).all(|(&now, &was)| now == 0 || now == was), "with chance 0 nobody breaks");
+}
+
+/// The snapshot scenes are the four named ones, of the sizes their docs and the snapshots in every algorithm's
+/// crate expect: the 3×3×3 touching grid (27 bodies, every pair within one step on each axis overlapping: 158 pairs
+/// of 351, counted here by the grid coordinates), 60 small uniform bodies, 40 small ones and a large one, and 8
+/// bodies at one point (all 28 pairs).
+#[test]
+fn the_snapshot_scenes_are_the_four_documented() {
+    let scenes = scenes::snapshot_scenes();
+    let names: Vec<&str> = scenes.iter().map(|s| s.name).collect();
+    assert_eq!(names, ["grid-3x3x3-touching", "small-uniform", "small-mixed", "one-point-8"]);
+    let sizes: Vec<usize> = scenes.iter().map(|s| s.aabbs.len()).collect();
+    assert_eq!(sizes, [27, 60, 41, 8]);
+    // In a k-grid, cells within one step on every axis: per axis, pairs of coordinates equal (3) or adjacent (2·2)
+    // of the 3 × 3 ordered ones; over three axes (3 + 4)³ ordered cell pairs, less the 27 of a cell with itself,
+    // halved.
+    let count = |aabbs: &[Aabb]| {
+        (0..aabbs.len()).map(|i| (i + 1..aabbs.len()).filter(|&j| aabbs[i].overlaps(&aabbs[j])).count()).sum::<usize>()
+    };
+    assert_eq!(count(&scenes[0].aabbs), (7 * 7 * 7 - 27) / 2);
+    assert_eq!(count(&scenes[3].aabbs), 28);
+}
+
+/// The moving sequences with invalid boxes are the documented four, every one breaking bodies (`invalid > 0`), one
+/// of them slow, and the resting ones hinted, with churn in one and a reorder in the other.
+#[test]
+fn the_invalid_sequences_break_bodies_while_moving_resting_churning_and_reordering() {
+    let sequences = invalid::invalid_sequences();
+    let names: Vec<&str> = sequences.iter().map(|s| s.name).collect();
+    assert_eq!(
+        names,
+        ["invalid-moving", "invalid-resting-hinted-churn", "invalid-resting-hinted-reorder", "invalid-slow"]
+    );
+    assert!(sequences.iter().all(|s| s.invalid > 0.0 && s.bodies > 0 && s.frames > 0));
+    assert!(sequences[1].churn > 0 && sequences[1].resting_fraction > 0.0);
+    assert!(sequences[2].reorder > 0 && sequences[2].resting_fraction > 0.0);
+}
