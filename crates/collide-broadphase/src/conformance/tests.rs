@@ -622,7 +622,7 @@ fn bodies_break_with_the_given_chance_and_heal_one_time_in_five() {
 /// bodies at one point (all 28 pairs).
 #[test]
 fn the_snapshot_scenes_are_the_four_documented() {
-    let scenes = scenes::snapshot_scenes();
+    let scenes = snapshot_scenes();
     let names: Vec<&str> = scenes.iter().map(|s| s.name).collect();
     assert_eq!(names, ["grid-3x3x3-touching", "small-uniform", "small-mixed", "one-point-8"]);
     let sizes: Vec<usize> = scenes.iter().map(|s| s.aabbs.len()).collect();
@@ -641,7 +641,7 @@ fn the_snapshot_scenes_are_the_four_documented() {
 /// of them slow, and the resting ones hinted, with churn in one and a reorder in the other.
 #[test]
 fn the_invalid_sequences_break_bodies_while_moving_resting_churning_and_reordering() {
-    let sequences = invalid::invalid_sequences();
+    let sequences = invalid_sequences();
     let names: Vec<&str> = sequences.iter().map(|s| s.name).collect();
     assert_eq!(
         names,
