@@ -741,3 +741,336 @@ fn the_kits_scenes_and_sequences_are_pinned() {
     }
     insta::assert_snapshot!(text);
 }
+
+/// Answers like [`Reference`] and reports a fixed number of box tests for the ordinary 3000-box scene and another
+/// for the same scene with the five outliers.
+struct FixedCost {
+    plain: u64,
+    with_far: u64,
+    last: u64,
+}
+
+impl Broadphase for FixedCost {
+    fn name(&self) -> &'static str {
+        "fixed-cost"
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        self.last = if frame.aabbs.len() == 3000 { self.plain } else { self.with_far };
+        reference_pairs(frame.aabbs, out);
+    }
+    fn stats(&self) -> Stats {
+        Stats::new().with_work(self.last, 0, 0)
+    }
+}
+
+/// The outlier check allows three times the ordinary scene's box tests plus four per body (3005 bodies: 12 020):
+/// with 10 000 ordinary tests, 30 000 with the outliers pass (the bound is 42 020) and 42 021 fail.
+#[test]
+fn the_outlier_cost_bound_is_three_times_the_ordinary_tests_plus_four_per_body() {
+    let run = |with_far| {
+        let make = move || -> Box<dyn Broadphase> { Box::new(FixedCost { plain: 10_000, with_far, last: 0 }) };
+        cost::check_outlier_cost(&make)
+    };
+    assert!(run(30_000).is_ok());
+    assert!(run(42_020).is_ok());
+    let f = run(42_021).expect_err("one test over the bound fails");
+    assert_eq!(f.scene, "far-outliers (cost)");
+    assert_eq!(f.n, 3005);
+    assert!(f.problem.as_deref().unwrap().contains("from 10000 to 42021 (allowed: 42020)"), "{f}");
+}
+
+/// Never valid, not even before its first frame.
+struct NeverValid;
+
+impl Broadphase for NeverValid {
+    fn name(&self) -> &'static str {
+        "never-valid"
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        Reference.find_pairs(frame, out);
+    }
+    fn validate(&self) -> Result<(), String> {
+        Err("the root is missing".into())
+    }
+}
+
+#[test]
+fn a_structure_invalid_before_its_first_frame_is_reported_as_fresh() {
+    let make = || -> Box<dyn Broadphase> { Box::new(NeverValid) };
+    let f = check_all(&make).expect_err("an invalid fresh structure fails");
+    assert_eq!(f.scene, "fresh, before any frame");
+    assert_eq!(f.invalid.as_deref(), Some("the root is missing"));
+}
+
+#[test]
+fn compare_reports_the_body_count() {
+    use collide_math::Vec3;
+    let aabbs = vec![Aabb::new(Vec3::ZERO, Vec3::ONE); 5];
+    let mut expected = PairList::new();
+    expected.push(0, 1);
+    let f = compare(&aabbs, &expected, &PairList::new());
+    assert_eq!(f.n, 5);
+    assert_eq!(f.missing, [Pair::new(0, 1)]);
+}
+
+/// Panics on an invalid box under [`InvalidBoxes::Panic`] naming the body but not its box.
+struct NamesTheBodyOnly;
+
+impl Broadphase for NamesTheBodyOnly {
+    fn name(&self) -> &'static str {
+        "names-the-body-only"
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        if frame.invalid_boxes == InvalidBoxes::Panic
+            && let Some(i) = frame.aabbs.iter().position(|b| !is_valid_box(b))
+        {
+            panic!("body {i} is invalid");
+        }
+        Reference.find_pairs(frame, out);
+    }
+}
+
+#[test]
+fn a_panic_that_names_the_body_but_not_its_box_is_caught() {
+    let make = || -> Box<dyn Broadphase> { Box::new(NamesTheBodyOnly) };
+    let f = invalid::check_panics(&make).expect_err("the box must be named too");
+    assert!(f.problem.as_deref().unwrap().contains("must name body 13 and its box"), "{f}");
+}
+
+/// `invalid-mixed` breaks every seventh body (indices 3, 10, 17, …) with the kinds in rotation, so NaN, infinite and
+/// finite inverted boxes all occur; `invalid-in-a-crowd` puts an infinite box first and one broken box of each kind
+/// every nine bodies from body 5 of the crowd at one point.
+#[test]
+fn the_invalid_scenes_spread_every_kind_of_broken_box() {
+    let scenes = invalid_scenes();
+    let mixed = &scenes.iter().find(|s| s.name == "invalid-mixed").unwrap().aabbs;
+    let broken: Vec<usize> = (0..mixed.len()).filter(|&i| !is_valid_box(&mixed[i])).collect();
+    assert_eq!(broken, (0..100).map(|k| 7 * k + 3).collect::<Vec<_>>());
+    let corners = |b: &Aabb| [b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z];
+    let nan = broken.iter().filter(|&&i| corners(&mixed[i]).iter().any(|c| c.is_nan())).count();
+    let infinite = broken.iter().filter(|&&i| corners(&mixed[i]).iter().any(|c| c.is_infinite())).count();
+    let inverted_finite = broken
+        .iter()
+        .filter(|&&i| {
+            corners(&mixed[i]).iter().all(|c| c.is_finite()) && {
+                let b = mixed[i];
+                b.min.x > b.max.x || b.min.y > b.max.y || b.min.z > b.max.z
+            }
+        })
+        .count();
+    assert!(nan >= 20 && infinite >= 20 && inverted_finite >= 20, "{nan} {infinite} {inverted_finite}");
+    let crowd = &scenes.iter().find(|s| s.name == "invalid-in-a-crowd").unwrap().aabbs;
+    let broken: Vec<usize> = (0..crowd.len()).filter(|&i| !is_valid_box(&crowd[i])).collect();
+    assert_eq!(broken, [0, 5, 14, 23, 32, 41, 50, 59, 68, 77, 86]);
+}
+
+/// Morton keys worked out by hand in the cube `[10, 1034]³` (one step per unit): x is the highest of each three bits,
+/// z the lowest, and points outside the cube clamp to its faces.
+#[test]
+fn morton_keys_interleave_x_y_z_from_the_cube_corner() {
+    use collide_math::Vec3;
+    let lo = Vec3::splat(10.0);
+    let key = |x: f32, y: f32, z: f32| reorder::morton_key(lo + Vec3::new(x, y, z), lo, 1024.0);
+    assert_eq!(key(0.0, 0.0, 0.0), 0);
+    assert_eq!(key(1.0, 0.0, 0.0), 0b100);
+    assert_eq!(key(0.0, 1.0, 0.0), 0b010);
+    assert_eq!(key(0.0, 0.0, 1.0), 0b001);
+    assert_eq!(key(3.0, 0.0, 2.0), 0b101_100);
+    assert_eq!(key(1023.5, 1023.5, 1023.5), (1 << 30) - 1);
+    // y clamped to 1023 (every bit set), x and z to 0: 0b010 in each of the ten octal digits.
+    assert_eq!(key(-5.0, 2000.0, 0.0), 2 * 0o1_111_111_111);
+}
+
+#[test]
+fn a_structure_invalid_after_a_permutation_is_reported_with_the_body_count() {
+    let mut bp = InvalidAfterPermutation::default();
+    let f = reorder::permutation_frames(&mut bp, 300, true).expect_err("invalid after the permutation");
+    assert_eq!(f.scene, "permutation-frames");
+    assert_eq!(f.n, 300);
+}
+
+/// Valid until a resize that adds or removes bodies, invalid from then on.
+#[derive(Default)]
+struct InvalidAfterResize {
+    resized: bool,
+}
+
+impl Broadphase for InvalidAfterResize {
+    fn name(&self) -> &'static str {
+        "invalid-after-resize"
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        Reference.find_pairs(frame, out);
+    }
+    fn on_resize(&mut self, resize: &Resize<'_>) {
+        self.resized |= !resize.is_permutation();
+    }
+    fn validate(&self) -> Result<(), String> {
+        if self.resized { Err("a removed body is still stored".into()) } else { Ok(()) }
+    }
+}
+
+#[test]
+fn a_structure_invalid_after_a_churn_resize_is_reported_with_the_body_count() {
+    let churn = sequences().into_iter().find(|s| s.churn > 0).expect("a churning sequence");
+    let f = churn.run(&mut InvalidAfterResize::default(), &mut Checker::default()).expect_err("invalid after resize");
+    assert_eq!(f.scene, churn.name);
+    assert_eq!(f.frame, 0);
+    assert!(f.n > 0, "{f}");
+    assert!(f.problem.as_deref().unwrap().contains("after the on_resize of a resize"), "{f}");
+}
+
+/// Counts its calls and answers like [`Reference`]; its stats report the calls so far.
+#[derive(Default)]
+struct CallCounter {
+    calls: u32,
+    resizes: Vec<usize>,
+}
+
+impl Broadphase for CallCounter {
+    fn name(&self) -> &'static str {
+        "call-counter"
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        self.calls += 1;
+        Reference.find_pairs(frame, out);
+    }
+    fn on_resize(&mut self, resize: &Resize<'_>) {
+        assert!(resize.is_permutation());
+        self.resizes.push(self.calls as usize);
+    }
+    fn stats(&self) -> Stats {
+        Stats::new().with("calls", f64::from(self.calls))
+    }
+}
+
+/// A run permuting every 3 calls announces a permutation before calls 3, 6 and 9 of ten (never before the first),
+/// and the next run goes on counting from there (before calls 12 and 15 of the next six); the stats it hands
+/// back are those of the call right after each permutation.
+#[test]
+fn a_permuting_run_permutes_every_few_calls_from_the_first_and_keeps_counting() {
+    use collide_math::Vec3;
+    let scene = |f: usize, id: u32| Aabb::from_center_radius(Vec3::new(id as f32 * 1.5, f as f32 * 0.1, 0.0), 1.0);
+    let mut run = PermutingRun::new(20, 3, true);
+    let mut bp = CallCounter::default();
+    let seen = run.run(&mut bp, 10, &scene);
+    assert_eq!(seen.permutations, 3);
+    assert_eq!(bp.calls, 10);
+    assert_eq!(bp.resizes, [3, 6, 9]);
+    let after: Vec<Option<f64>> = seen.after.iter().map(|s| s.get("calls")).collect();
+    assert_eq!(after, [Some(4.0), Some(7.0), Some(10.0)]);
+    let seen = run.run(&mut bp, 6, &scene);
+    assert_eq!(seen.permutations, 2);
+    assert_eq!(bp.resizes, [3, 6, 9, 12, 15]);
+    assert!(!run.last_pairs().is_empty());
+}
+
+/// `float-limits` holds 224 boxes: 200 ordinary ones, 24 on the faces of the f32 range, six of those (every fourth)
+/// also reaching `f32::MAX` on the next axis — an edge of the range — and one box spanning the whole range.
+#[test]
+fn the_float_limits_scene_reaches_the_edges_of_the_f32_range() {
+    let scenes = static_scenes();
+    let limits = &scenes.iter().find(|s| s.name == "float-limits").unwrap().aabbs;
+    assert_eq!(limits.len(), 200 + 24 + 1);
+    let at_max = |b: &Aabb| [b.max.x, b.max.y, b.max.z].iter().filter(|&&c| c == f32::MAX).count();
+    let at_min = |b: &Aabb| [b.min.x, b.min.y, b.min.z].iter().filter(|&&c| c == f32::MIN).count();
+    let edges: Vec<usize> = (0..limits.len()).filter(|&i| at_max(&limits[i]) == 2 && at_min(&limits[i]) == 0).collect();
+    assert_eq!(edges, [200, 204, 208, 212, 216, 220]);
+    let whole = limits.iter().filter(|b| at_max(b) == 3 && at_min(b) == 3).count();
+    assert_eq!(whole, 1);
+}
+
+/// `signed-zeros` writes body `i`'s zeros with the sign of bits 0–5 of `i` (−0.0 for a one): body 0 is the flat
+/// box x = +0 between −1 and 1 on y and z, body 1 the box from (−0, +0, +0) to (1, 1, 1), both checked bit for bit.
+#[test]
+fn the_signed_zero_scene_writes_zeros_of_both_signs() {
+    use collide_math::Vec3;
+    let scenes = static_scenes();
+    let zeros = &scenes.iter().find(|s| s.name == "signed-zeros").unwrap().aabbs;
+    assert_eq!(zeros.len(), 64);
+    let bits = |b: &Aabb| [b.min, b.max].map(|v| v.to_array().map(f32::to_bits));
+    let expect = |min: Vec3, max: Vec3| bits(&Aabb::new(min, max));
+    assert_eq!(bits(&zeros[0]), expect(Vec3::new(0.0, -1.0, -1.0), Vec3::new(0.0, 1.0, 1.0)));
+    assert_eq!(bits(&zeros[1]), expect(Vec3::new(-0.0, 0.0, 0.0), Vec3::ONE));
+}
+
+/// `far-outliers` puts two small bodies out at x = −1e30 (the cube at −1e30 on every axis and the one at
+/// (−1e30, 50, 1e30)) and two at y = +1e30 (the cube at +1e30 on every axis and the one at (50, 1e30, 50)).
+#[test]
+fn the_far_outliers_lie_on_both_sides_of_the_world() {
+    let scenes = static_scenes();
+    let far = &scenes.iter().find(|s| s.name == "far-outliers").unwrap().aabbs;
+    assert_eq!(far.len(), 805);
+    let beyond_negative_x = far.iter().filter(|b| b.max.x < -1.0e29).count();
+    let beyond_positive_y = far.iter().filter(|b| b.min.y > 1.0e29).count();
+    assert_eq!((beyond_negative_x, beyond_positive_y), (2, 2));
+    assert!(far.iter().any(|b| b.max.x < -1.0e29 && b.min.y > 49.0 && b.max.y < 51.0 && b.min.z > 1.0e29));
+}
+
+/// Keeps the boxes of the last call and the largest coordinate seen.
+#[derive(Default)]
+struct LastBoxes {
+    last: Vec<Aabb>,
+    highest: f32,
+}
+
+impl Broadphase for LastBoxes {
+    fn name(&self) -> &'static str {
+        "last-boxes"
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        self.last = frame.aabbs.to_vec();
+        self.highest = frame.aabbs.iter().fold(self.highest, |h, b| h.max(b.max.x).max(b.max.y).max(b.max.z));
+        Reference.find_pairs(frame, out);
+    }
+    fn on_resize(&mut self, _resize: &Resize<'_>) {}
+}
+
+/// The permutation frames place 1000 unit boxes in a cube of 50 volume units per body (side ∛50 000 ≈ 36.8), and a
+/// body reaching a wall bounces off it: in the last call only a few sit exactly on the wall at 0 (box min −0.5).
+#[test]
+fn the_permutation_frames_fill_a_cube_of_fifty_units_per_body_and_bounce_off_its_walls() {
+    let mut bp = LastBoxes::default();
+    reorder::permutation_frames(&mut bp, 1000, true).expect("the reference conforms");
+    assert!(bp.highest > 35.0 && bp.highest <= 36.85 + 0.5, "{}", bp.highest);
+    let on_the_wall = bp.last.iter().filter(|b| b.min.x == -0.5 || b.min.y == -0.5 || b.min.z == -0.5).count();
+    assert!(on_the_wall < 15, "{on_the_wall} bodies stuck on the wall at 0");
+}
+
+/// Keeps the boxes of every frame it is shown, answering as [`Reference`] does.
+#[derive(Default)]
+struct Shown(Vec<Vec<Aabb>>);
+
+impl Broadphase for Shown {
+    fn name(&self) -> &'static str {
+        "shown"
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        self.0.push(frame.aabbs.to_vec());
+        Reference.find_pairs(frame, out);
+    }
+}
+
+/// A [`PermutingRun`]'s permutations alternate a random order and a spatial sort: after the sort, bodies next to
+/// each other in the order lie close in space (a space-filling curve through the scene), after a random order as
+/// far apart as any two. Measured as the mean distance between consecutive centres, against a random order's.
+#[test]
+fn a_permuting_run_alternates_random_orders_and_spatial_sorts() {
+    use collide_math::Vec3;
+    // Body `id` at a fixed place in a 100-wide cube, scattered by a multiplicative hash of its id.
+    let scene = |_call: usize, id: u32| {
+        let h = u64::from(id).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let coord = |shift: u32| ((h >> shift) & 0xFFFF) as f32 / 65_535.0 * 100.0;
+        Aabb::from_center_radius(Vec3::new(coord(0), coord(16), coord(32)), 0.5)
+    };
+    let mut run = PermutingRun::new(512, 2, false);
+    let mut shown = Shown::default();
+    let seen = run.run(&mut shown, 6, &scene);
+    assert_eq!(seen.permutations, 2, "calls 2 and 4");
+    let spread = |boxes: &[Aabb]| {
+        boxes.windows(2).map(|w| w[0].center().distance(w[1].center())).sum::<f32>() / (boxes.len() - 1) as f32
+    };
+    let (random, sorted) = (spread(&shown.0[2]), spread(&shown.0[4]));
+    assert!(random > 40.0, "random order: {random}");
+    assert!(sorted < 0.25 * random, "spatial sort: {sorted} against {random}");
+}
