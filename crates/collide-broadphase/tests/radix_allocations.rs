@@ -3,39 +3,13 @@
 //! asks the heap for a buffer of its own on every call, so a length test turned the wrong way round would allocate
 //! every frame of every broadphase that sorts endpoints.
 //!
-//! Its own test binary: the counting allocator below is this process's global allocator.
+//! Its own test binary: the kit's [`CountingAllocator`] is this process's global allocator.
 
+use collide_broadphase::conformance::CountingAllocator;
 use collide_broadphase::radix::sort_by_high_bits;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
-
-// SAFETY: every call is forwarded unchanged to the system allocator; only a counter is added.
-#[allow(unsafe_code, reason = "GlobalAlloc is an unsafe trait; every call is forwarded to System")]
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: the caller's contract is passed on as is.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: the caller's contract is passed on as is.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: the caller's contract is passed on as is.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static ALLOC: CountingAllocator = CountingAllocator;
 
 #[test]
 fn a_warm_radix_sort_allocates_nothing_at_any_length() {
@@ -50,9 +24,9 @@ fn a_warm_radix_sort_allocates_nothing_at_any_length() {
         for _ in 0..3 {
             keys.clear();
             keys.extend_from_slice(&fresh);
-            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            let before = CountingAllocator::bytes();
             sort_by_high_bits(&mut keys, &mut scratch, 0);
-            assert_eq!(ALLOCATIONS.load(Ordering::Relaxed), before, "a warm sort of {n} keys allocated");
+            assert_eq!(CountingAllocator::bytes(), before, "a warm sort of {n} keys allocated");
             assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{n} keys sorted");
         }
     }
