@@ -51,7 +51,10 @@
 //!   bulk of the search. Large sheets (the straddlers of the upper nodes of a dense crowd, thousands of bodies) and
 //!   their layers are swept in **strips** across the sheet's second axis (`collide_broadphase::sweep::Strips`),
 //!   and large layers are sorted through integer keys: together they took the dense phase's search from 149 M to
-//!   111 M instructions a frame.
+//!   111 M instructions a frame. Every layer is now gathered as keys (8 bytes an item read, filtered on the
+//!   plane's axis alone) and its records made after the sort: with the cheaper insertion sort of the update
+//!   (nothing copied for an item already in order) the kd frame took 17% fewer instructions on the rapier-baked
+//!   scenes at 10⁴ bodies and 12–14% fewer on the thesis scene and the cluster at 10⁵.
 //! - **Fast bodies.** When every body crosses a plane every frame (the cluster's pull: 1.7 units a frame through
 //!   cells 2 units wide), every body is a mover: placed from an ancestor, grouped by destination, sorted into its
 //!   node — the update costs as much as a rebuild would.

@@ -336,12 +336,18 @@ fn check(policy: InvalidBoxes, id: u32, b: &Aabb) -> bool {
 }
 
 /// Sort `v` by `min` on axis `A`: an insertion sort, since the list is nearly sorted (see the module docs), that
-/// hands over to a full sort once it has moved more than a few items per item.
+/// hands over to a full sort once it has moved more than a few items per item. An item already in order (most
+/// are) is compared once and not copied: copying each item out and back cost 19 of the update's instructions
+/// per item on the rapier brownian scene.
 fn sort_on<const A: usize>(v: &mut [Item]) {
     let mut budget = 8 * v.len() + 32;
     for i in 1..v.len() {
+        let key = v[i].aabb.min[A];
+        if v[i - 1].aabb.min[A] <= key {
+            // In order already, as most are: nothing is copied.
+            continue;
+        }
         let x = v[i];
-        let key = x.aabb.min[A];
         let mut j = i;
         while j > 0 && v[j - 1].aabb.min[A] > key {
             v[j] = v[j - 1];

@@ -14,7 +14,7 @@ mod ray;
 mod sphere;
 
 pub use aabb::{Aabb, AabbError};
-pub use glam::{Mat3, Quat, Vec3};
+pub use glam::{Mat3, Quat, Vec3, Vec3A};
 pub use obb::Obb;
 pub use random::Rng;
 pub use ray::Ray;
