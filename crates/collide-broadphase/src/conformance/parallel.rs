@@ -203,7 +203,7 @@ fn build_large_frames() -> Vec<LargeFrame> {
 }
 
 /// Run the large sequence on `bp`, comparing every frame with the cached reference and validating.
-fn run_large_sequence(bp: &mut dyn Broadphase) -> Result<(), Box<Failure>> {
+pub(super) fn run_large_sequence(bp: &mut dyn Broadphase) -> Result<(), Box<Failure>> {
     let mut out = PairList::new();
     for (f, frame) in large_frames().iter().enumerate() {
         if let Some((map, _)) = &frame.resize {

@@ -551,6 +551,18 @@ impl Broadphase for InvalidAfterPermutation {
     }
 }
 
+/// The large sequence checks `validate()` between its resize (before frame 3, bodies removed and added) and the
+/// next frame, and the failure names that frame, the sequence and its body count.
+#[test]
+fn the_large_sequence_names_the_frame_of_a_structure_invalid_after_its_resize() {
+    let failure = parallel::run_large_sequence(&mut InvalidAfterResize::default()).expect_err("invalid after resize");
+    assert_eq!(failure.scene, "large (shipped parallel threshold)", "{failure}");
+    assert_eq!(failure.frame, 3, "{failure}");
+    assert_eq!(failure.n, parallel::large_sequence_len(), "{failure}");
+    assert!(failure.invalid.as_deref().unwrap().contains("a removed body is still stored"), "{failure}");
+    assert!(failure.problem.as_deref().unwrap().contains("right after an on_resize"), "{failure}");
+}
+
 #[test]
 fn a_structure_invalid_right_after_a_permutation_is_caught() {
     let failure = check_all(&|| Box::new(InvalidAfterPermutation::default())).expect_err("invalid between calls");
@@ -739,6 +751,16 @@ fn the_kits_scenes_and_sequences_are_pinned() {
         )
         .unwrap();
     }
+    // The large sequence of the parallel check (at the shipped threshold): its resize, rest, permutation,
+    // teleport and the slow motion after it.
+    let mut recorder = Recorder { digest: 0xCBF2_9CE4_8422_2325, ..Recorder::default() };
+    parallel::run_large_sequence(&mut recorder).expect("the reference passes");
+    writeln!(
+        text,
+        "sequence large (parallel check): {} frames, {} resizes, at most {} bodies, digest {:016x}",
+        recorder.frames, recorder.resizes, recorder.most_bodies, recorder.digest
+    )
+    .unwrap();
     insta::assert_snapshot!(text);
 }
 
