@@ -108,6 +108,21 @@
 //!   arrays of their own, so that the scan tests whole boxes four at a time and loads no record — the same time,
 //!   34.6–40.0 ms against 34.5–38.1 side by side. So neither the records compared nor their loads are the
 //!   cost; the visits to the columns (404 000 rows a frame there, `scanned_rows`) are what is left to cut.)
+//!   Measured again on 10⁵ `power-law` bodies (commit `fb1d029`, replayed, one thread, load 1.3–1.9): about 58 ms
+//!   a frame, of which 14 are everything but the scans, 5 the scans' walk over rows and columns without a
+//!   comparison, and about 40 `one_pairs` itself: 5.2 million blocks of four compared along x, 2.6 million
+//!   candidates tested whole, 2.0 million pairs. Levels 1–2 scanning level 0 cost about 20 ms for 0.3 million
+//!   pairs, levels 3 and up about 27 ms for 1.7 million. Three more changes were tried and taken back, each giving
+//!   the same pairs: the candidates gathered without a branch (valgrind's simulated mispredictions down from 2.6
+//!   to 0.6 million a frame) ran in the same time; whole boxes tested from arrays of their own, the pairs written
+//!   without a branch, ran 22% slower (four slots written per block), and with a branch on the block's mask in
+//!   the same time; crowds narrowed by two binary searches (sorted by `min.x`, within the partition's longest
+//!   extent) ran slower at these cells and 9% faster at cells four times larger. So the comparisons wait on their
+//!   loads more than on branches or tests. The plan matters more: level-0 cells twice or four times the chosen
+//!   ones (`cell_size` 2.37, 4.74: the finest levels merged into crowded columns, 124 000 and 30 000 rows
+//!   scanned) ran 26.7–29.9 and 25.5–25.8 ms at two threads against 31.9–33.6 for the chosen plan, side by side.
+//!   The cost model rates those plans 9–11% dearer than its choice, and scaling its scan term alone leads it to
+//!   other, slower merges: it prices crowded columns and the scans' loads too roughly to find them.
 //! - **Folding.** A sparse world with more cells than its torus has columns folds cells far apart onto one column;
 //!   their bodies are compared in vain.
 //! - **No memory.** Every frame pays for the whole scene, however little moved: for slow scenes the structures
