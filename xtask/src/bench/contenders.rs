@@ -34,9 +34,12 @@ impl Contender for Ours {
     }
 
     fn find(&mut self, aabbs: &[Aabb], step: u64, out: &mut Vec<Pair>) {
+        // The pairs are written into the harness's buffer, as the peers write theirs: the list takes `out`'s
+        // buffer for the query and hands it back, so nothing is copied. (Copying them out of the list after the
+        // query was timed with it: at 2.3 million pairs a frame, 19 MB, a few milliseconds no peer paid.)
+        std::mem::swap(self.pairs.as_mut_vec(), out);
         self.broadphase.find_pairs(&Frame::new(aabbs).with_step(step), &mut self.pairs);
-        out.clear();
-        out.extend_from_slice(self.pairs.as_slice());
+        std::mem::swap(self.pairs.as_mut_vec(), out);
     }
 }
 
