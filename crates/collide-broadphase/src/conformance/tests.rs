@@ -558,7 +558,7 @@ fn the_large_sequence_names_the_frame_of_a_structure_invalid_after_its_resize() 
     let failure = parallel::run_large_sequence(&mut InvalidAfterResize::default()).expect_err("invalid after resize");
     assert_eq!(failure.scene, "large (shipped parallel threshold)", "{failure}");
     assert_eq!(failure.frame, 3, "{failure}");
-    assert_eq!(failure.n, parallel::large_sequence_len(), "{failure}");
+    assert_eq!(failure.n, large_sequence_len(), "{failure}");
     assert!(failure.invalid.as_deref().unwrap().contains("a removed body is still stored"), "{failure}");
     assert!(failure.problem.as_deref().unwrap().contains("right after an on_resize"), "{failure}");
 }
