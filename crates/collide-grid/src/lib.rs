@@ -121,7 +121,8 @@
 //!   loads more than on branches or tests. The plan matters more: level-0 cells twice or four times the chosen
 //!   ones (`cell_size` 2.37, 4.74: the finest levels merged into crowded columns, 124 000 and 30 000 rows
 //!   scanned) ran 26.7–29.9 and 25.5–25.8 ms at two threads against 31.9–33.6 for the chosen plan, side by side.
-//!   The cost model rated those plans 9–11% dearer than its choice, as it priced a scanned row at 15 against 10
+//!   The cost model rated plans merging the finest levels 6–11% dearer than its choice (each weighed plan's cost
+//!   printed for one frame), as it priced a scanned row at 15 against 10
 //!   per record compared, where the rows measured seven times a record: at that measured price (`SCAN_ROW`
 //!   in `planner.rs`) it now merges level 0 into level 1 there, 25.4–27.0 ms against 28.9–30.9 side by side.
 //!   (Scaling the whole scan term instead led it to other, slower merges.) That is still 1.5 times the 18 ms

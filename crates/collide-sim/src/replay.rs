@@ -99,8 +99,8 @@ impl Replay {
     /// The step on this pool thread, the pool's other threads kept awake through it ([`keep_awake`]), as the
     /// simulation's step keeps them: the broadphase's parallel sections (`kd` has three a frame) follow one
     /// another, and a worker that fell asleep between two makes the next wait 5–25 µs for its wake-up (`kd` on
-    /// rapier's brownian crowd of 10⁴ boxes: 0.455 → 0.422 ms a frame with it). Timed without it, a replay would charge the broadphase for a wake-up the live
-    /// step never pays.
+    /// rapier's brownian crowd of 10⁴ boxes: 0.455 → 0.422 ms a frame with it). Timed without it, a replay would
+    /// charge the broadphase for a wake-up the live step never pays.
     fn step_on_this_thread(&mut self) -> Result<bool, AabbsError> {
         keep_awake(|| self.step_awake())
     }

@@ -237,10 +237,7 @@ impl Runner {
             Self::Ours { broadphase, pairs, hint } => {
                 let frame = Frame::new(&rec.boxes[f]).with_step(f as u64).with_dt(collide_timing::FRAME_60HZ);
                 let frame = if *hint { frame.with_moved(&rec.moved[f]) } else { frame };
-                // Into `out` itself, as a peer writes (see `contenders::Ours::find`): no copy timed with the query.
-                std::mem::swap(pairs.as_mut_vec(), out);
-                broadphase.find_pairs(&frame, pairs);
-                std::mem::swap(pairs.as_mut_vec(), out);
+                contenders::find_into(broadphase.as_mut(), &frame, pairs, out);
             }
         }
     }
