@@ -2,12 +2,13 @@
 //! top of every other module.
 
 use crate::bodies::BodyChunk;
+use crate::cubes::Cubes;
 use crate::debug::debug_geometry;
 use crate::output::{gather, lay_out};
 use crate::part::Part;
 use crate::plan::Plan;
-use crate::planner::{Kind, Planner, Request};
-use crate::search::{Search, search_part};
+use crate::planner::{Cubing, Kind, Planner, Request};
+use crate::search::{Scans, Search, search_part};
 use collide_broadphase::{Broadphase, DebugGeometry, Frame, Pair, PairList, Parallelism, Params, Resize, Stats, Tally};
 
 /// Partitions per rayon thread when the frame runs in parallel, at least: more tasks than threads, so that work
@@ -34,11 +35,18 @@ pub struct GridConfig {
     /// When the body pass, the partitions' builds and their searches run on rayon's threads. Default:
     /// [`Parallelism::default`]; tests lower it.
     pub parallelism: Parallelism,
+    /// Which finer levels are cut into cubes for the coarser bodies' scans. Default: [`Cubing::Modelled`].
+    pub cubes: Cubing,
 }
 
 impl Default for GridConfig {
     fn default() -> Self {
-        Self { cell_factor: crate::DEFAULT_CELL_FACTOR, cell_size: 0.0, parallelism: Parallelism::default() }
+        Self {
+            cell_factor: crate::DEFAULT_CELL_FACTOR,
+            cell_size: 0.0,
+            parallelism: Parallelism::default(),
+            cubes: Cubing::Modelled,
+        }
     }
 }
 
@@ -52,7 +60,8 @@ struct LastStats {
     occupied: u64,
     max_occupancy: u64,
     entries: u64,
-    scans: u64,
+    scans: Scans,
+    cubed_levels: u64,
     passes: u64,
 }
 
@@ -71,6 +80,8 @@ pub struct Grid {
     parts: Vec<Part>,
     /// Each partition's search.
     searches: Vec<Search>,
+    /// Each level's cubes, for the coarser levels' scans (`cubes.rs`).
+    cubes: Vec<Cubes>,
     last: LastStats,
 }
 
@@ -93,6 +104,7 @@ impl Grid {
             active_chunks: 0,
             parts: Vec::new(),
             searches: Vec::new(),
+            cubes: Vec::new(),
             last: LastStats::default(),
         }
     }
@@ -133,6 +145,12 @@ impl Grid {
         self.config
     }
 
+    /// The levels' cubes, for the tests of their invariants' check.
+    #[cfg(test)]
+    pub(crate) fn cubes_mut(&mut self) -> &mut [Cubes] {
+        &mut self.cubes
+    }
+
     /// This frame's partitions.
     fn active_parts(&self) -> &[Part] {
         &self.parts[..self.plan.parts().min(self.parts.len())]
@@ -144,8 +162,13 @@ impl Grid {
         // Serially too, no partition much larger than the second-level cache.
         let threads = if parallel { rayon::current_num_threads() * PARTS_PER_THREAD } else { 1 };
         let parts = threads.max(n / PART_ENTRIES);
-        let request =
-            Request { kind: self.kind, cell_factor: self.config.cell_factor, cell_size: self.config.cell_size, parts };
+        let request = Request {
+            kind: self.kind,
+            cell_factor: self.config.cell_factor,
+            cell_size: self.config.cell_size,
+            parts,
+            cubes: self.config.cubes,
+        };
         (request, parallel)
     }
 }
@@ -198,17 +221,46 @@ impl Broadphase for Grid {
             self.parts.resize_with(parts, Part::default);
             self.searches.resize_with(parts, Search::default);
         }
+        if self.cubes.len() < crate::plan::MAX_LEVELS {
+            self.cubes.resize_with(crate::plan::MAX_LEVELS, Cubes::default);
+        }
         let body_chunks = &self.chunks[..chunks];
-        parallelism.for_each("grid parts", n, &mut self.parts[..parts], |p, part| {
-            let buckets = plan.levels[usize::from(plan.part_level[p])].part_buckets();
-            part.build(buckets, &plan.x_bins, body_chunks.iter().map(|c| &c.parts[p][..]));
-        });
+        let build_parts = |parts: &mut [Part]| {
+            parallelism.for_each("grid parts", n, parts, |p, part| {
+                let buckets = plan.levels[usize::from(plan.part_level[p])].part_buckets();
+                part.build(buckets, &plan.x_bins, body_chunks.iter().map(|c| &c.parts[p][..]));
+            });
+        };
+        // The levels the plan cuts into cubes too, for the coarser levels' scans (`cubes.rs`), from the same
+        // entries as their partitions, beside their builds.
+        let cut = plan.cut;
+        let build_cubes = |cubes: &mut [Cubes]| {
+            cubes.iter_mut().for_each(|c| c.built = false);
+            if cut != 0 {
+                let top = 32 - cut.leading_zeros() as usize;
+                parallelism.for_each("grid cubes", n, &mut cubes[..top], |l, cubes| {
+                    if cut >> l & 1 == 1 {
+                        let own = plan.level_parts(l);
+                        let n = body_chunks.iter().flat_map(|c| &c.parts[own.clone()]).map(Vec::len).sum();
+                        cubes.build(plan, l, n, body_chunks.iter().flat_map(|c| c.parts[own.clone()].iter().flatten()));
+                    }
+                });
+            }
+        };
+        let (parts_now, cubes_now) = (&mut self.parts[..parts], &mut self.cubes[..]);
+        if parallelism.is_parallel(n) {
+            rayon::join(|| build_parts(parts_now), || build_cubes(cubes_now));
+        } else {
+            build_parts(parts_now);
+            build_cubes(cubes_now);
+        }
         let built = &self.parts[..parts];
+        let cubes = &self.cubes[..];
         // Each partition's pairs straight into its block of the output (`output.rs`).
         let searches = &mut self.searches[..parts];
         lay_out(searches, out);
         let task = Task { first: 0, base: 0, searches, out: &mut out[..] };
-        task.run(parallelism, n, &|p, search, block| search_part(p, plan, built, search, block));
+        task.run(parallelism, n, &|p, search, block| search_part(p, plan, built, cubes, search, block));
         gather(&mut self.searches[..parts], out);
         self.last = self.count(n, passes);
     }
@@ -226,7 +278,10 @@ impl Broadphase for Grid {
             .with("entries", l.entries as f64)
             .with("invalid_boxes", l.invalid as f64)
             .with("levels", f64::from(self.plan.present.count_ones()))
-            .with("scanned_rows", l.scans as f64)
+            .with("scanned_rows", l.scans.rows as f64)
+            .with("cubed_levels", l.cubed_levels as f64)
+            .with("cube_columns", l.scans.cube_columns as f64)
+            .with("untested_pairs", l.scans.untested as f64)
             .with("body_passes", l.passes as f64)
     }
 
@@ -250,6 +305,9 @@ impl Broadphase for Grid {
         for chunk in &mut self.chunks {
             chunk.parts.iter_mut().for_each(Vec::clear);
         }
+        for cubes in &mut self.cubes {
+            cubes.built = false;
+        }
         self.planner = Planner::default();
         self.plan = Plan::default();
         self.last = LastStats::default();
@@ -257,7 +315,17 @@ impl Broadphase for Grid {
 
     fn validate(&self) -> Result<(), String> {
         let (n, invalid) = (self.last.bodies as usize, self.last.invalid as usize);
-        crate::validate::validate(&self.plan, self.active_parts(), n, invalid)
+        crate::validate::validate(&self.plan, self.active_parts(), n, invalid)?;
+        // Cubes only of a present level with a coarser one, each holding its level's records.
+        let present = self.plan.present;
+        for cubes in self.cubes.iter().filter(|c| c.built) {
+            let l = cubes.level;
+            if present >> l & 1 == 0 || present >> l == 1 {
+                return Err(format!("cubes of level {l}, which is absent or the coarsest (levels {present:#b})"));
+            }
+            cubes.validate(&self.plan, self.active_parts()).map_err(|e| format!("cubes of level {l}: {e}"))?;
+        }
+        Ok(())
     }
 
     fn debug_geometry(&self, out: &mut DebugGeometry) {
@@ -309,7 +377,8 @@ impl Task<'_> {
 impl Grid {
     /// The counters of the frame just searched: the tallies and the buckets' shape.
     fn count(&self, n: usize, passes: u64) -> LastStats {
-        let mut last = LastStats { bodies: n as u64, passes, ..LastStats::default() };
+        let cubed_levels = self.cubes.iter().filter(|c| c.built).count() as u64;
+        let mut last = LastStats { bodies: n as u64, passes, cubed_levels, ..LastStats::default() };
         for chunk in &self.chunks[..self.active_chunks] {
             last.tally += chunk.tally;
             last.invalid += chunk.invalid;
@@ -320,7 +389,7 @@ impl Grid {
             last.buckets += part.buckets() as u64;
             last.entries += part.records.len() as u64;
             last.occupied += search.occupied;
-            last.scans += search.scanned;
+            last.scans += search.scans;
             last.max_occupancy = last.max_occupancy.max(search.max_occupancy);
         }
         last

@@ -74,9 +74,16 @@
 //!   present level, the columns that could hold the min corner of a box overlapping it — one cell before its own
 //!   min corner's to its max corner's, each torus column at most once — four records at a time. A finer body
 //!   lives in one column, so each such pair is met once; finer bodies never scan.
+//! - **Finer levels cut on x too: cubes** (`cubes.rs`). A level's columns run the whole world along x, so those
+//!   scans compared about ten records per pair found. Where the cost model says so, a finer level is indexed a
+//!   second time, beside its partitions' build and from the same entries: in cubes two of its cells wide on all
+//!   three axes, laid out densely with x fastest. A coarse body then reads, per column of cubes it covers, the
+//!   one run of records within its reach along x, tests them whole four at a time, and writes the pairs of the
+//!   cubes strictly inside its box without a test. A level whose cubes would be more than four per body (a
+//!   sparse world) is scanned by its columns.
 //! - **Levels chosen by a cost model** (`planner.rs`). The sample's natural levels say which levels have bodies;
 //!   the planner weighs each level standing alone (its bodies in cells their size, each scanning the finer levels'
-//!   columns it covers) against merging it into the next coarser one (its bodies in larger cells, whose columns are
+//!   columns or cubes it covers) against merging it into the next coarser one (its bodies in larger cells, whose columns are
 //!   longer), with per-entry costs measured here, and keeps the cheapest; the coarsest level always stands. A body
 //!   of a level the plan did not foresee makes the frame plan again and repeat the body pass (`body_passes`); the
 //!   levels met are kept as a hint for the next frame.
@@ -126,7 +133,9 @@
 //!   per record compared, where the rows measured seven times a record: at that measured price (`SCAN_ROW`
 //!   in `planner.rs`) it now merges level 0 into level 1 there, 25.4–27.0 ms against 28.9–30.9 side by side.
 //!   (Scaling the whole scan term instead led it to other, slower merges.) That is still 1.5 times the 18 ms
-//!   that five times parry's rebuilt BVH asks for.
+//!   that five times parry's rebuilt BVH asks for. The cubes (`cubes.rs`) then cut the scans themselves: 30 ms
+//!   a frame on one thread where the columns took 47, 16.2–17.4 ms at two threads against 25.3–26.8 side by
+//!   side; four records tested per pair became under two, and about a fifth of the pairs are written untested.
 //! - **Folding.** A sparse world with more cells than its torus has columns folds cells far apart onto one column;
 //!   their bodies are compared in vain.
 //! - **No memory.** Every frame pays for the whole scene, however little moved: for slow scenes the structures
@@ -142,10 +151,13 @@
 //!   sorted (nearly sorted after the bins of x).
 //! - **Search:** O(n · m + k) comparisons along x — each body against the records of the columns around it, in
 //!   blocks of eight — plus O(c) for the columns; crowds merged in O(m) per pair of crowds plus their candidates;
-//!   across levels, O(covered columns · their bodies) per coarse body.
+//!   across levels, O(covered columns · their bodies) per coarse body, or with cubes O(covered columns of cubes +
+//!   the records within reach) — about the pairs found.
+//! - **Cubes:** O(n_l + cubes) per level cut, its entries read three times.
 //! - **Memory:** O(n + c), kept across frames: 32 B per body in the chunks' vectors, 28 B of record, 8 B of
 //!   extents, and for crowds 8 B of keys per body in the partitions, 4 B per column, 8 B per pair found (in the
-//!   output, its blocks an eighth larger than last frame's counts; in the spills only past them). c is at most
+//!   output, its blocks an eighth larger than last frame's counts; in the spills only past them); per body of a
+//!   level cut into cubes 28 B of bounds and body, 4 B of cube, and 4 B per cube (at most four per body). c is at most
 //!   [`COLUMNS_PER_ENTRY`] per body (and 16 per level), so a huge, empty world costs what a dense one of as many
 //!   bodies does.
 //! - **Best case:** bodies of about one size spread out, cells about the body size: a few bodies per column, and
@@ -172,7 +184,9 @@
 //! included), `occupied_cells` (columns holding a body), `max_occupancy` (the most bodies in one column),
 //! `mean_occupancy` (bodies per occupied column), `cell_size` (level 0's cell edge), `partitions`, `entries`
 //! (bodies stored: one each), `invalid_boxes`, `levels` (levels present), `scanned_rows` (rows of finer levels the
-//! coarser bodies scanned) and `body_passes` (2 when a level the plan did not foresee made it plan again).
+//! coarser bodies scanned by their columns), `cubed_levels` (levels cut into cubes), `cube_columns` (columns of
+//! cubes the coarser bodies read), `untested_pairs` (pairs of cubes inside the scanning box, written without a
+//! test) and `body_passes` (2 when a level the plan did not foresee made it plan again).
 //!
 //! # Performance tips
 //!
@@ -183,7 +197,8 @@
 //!   most bodies span two cells and move up a level (the same grid, coarser); above it the columns lengthen and
 //!   the comparisons per body grow with their square. `cell_size` fixes level 0's edge instead.
 //! - Watch `mean_occupancy` (a dozen or more: long columns, the world is long along x or the cells too large),
-//!   `max_occupancy` against it (a crowd), `levels` and `scanned_rows` (sizes spread: each coarse body's scans),
+//!   `max_occupancy` against it (a crowd), `levels`, `scanned_rows` and `cube_columns` (sizes spread: each coarse
+//!   body's scans),
 //!   `body_passes` (a level the sample misses now and then: the frame planned twice).
 //! - The frame runs on rayon's threads from [`Parallelism::DEFAULT_MIN_WORK`] bodies when rayon has more than one
 //!   thread: the body pass in two chunks per thread, the build and the search in [`PARTS_PER_THREAD`] partitions
@@ -229,6 +244,7 @@
 //! - `plan.rs`: the frame's plan — level 0's cells, the levels' tori and partitions, the natural level of a box;
 //!   pure data.
 //! - `part.rs`: one partition's buckets (records, extents, keys, offsets) and their build.
+//! - `cubes.rs`: a finer level cut on all three axes, for the coarser bodies' scans: its build and windows.
 //! - `planner.rs`: a sample of the frame into a plan: the cell size, the levels (cost model), tori, partitions.
 //! - `bodies.rs`: the body pass: each box read, checked and entered for its partition, chunk by chunk.
 //! - `output.rs`: the partitions' blocks of the output, their spills, and the gather that closes the holes.
@@ -247,7 +263,8 @@
 //! [`Parallelism::DEFAULT_MIN_WORK`]: collide_broadphase::Parallelism::DEFAULT_MIN_WORK
 
 // The layers, bottom up; imports point down only. The data: the frame's plan (cells, levels, tori, partitions),
-// one partition's buckets and their build.
+// one partition's buckets and their build, a finer level's cubes.
+mod cubes;
 mod part;
 mod plan;
 // Kernels on the plan: a sample of the frame into a plan; the body pass; a partition's search.
@@ -267,7 +284,7 @@ mod tests;
 pub use grid::{Grid, GridConfig, PART_ENTRIES, PARTS_PER_THREAD};
 pub use part::CROWD;
 pub use plan::{MAX_LEVELS, MAX_TORUS_BITS};
-pub use planner::{COLUMNS_PER_ENTRY, Kind, SAMPLE};
+pub use planner::{COLUMNS_PER_ENTRY, Cubing, Kind, SAMPLE};
 
 use collide_broadphase::ParamSpec;
 

@@ -91,6 +91,40 @@ impl<'a> Sink<'a> {
         }
     }
 
+    /// Write the pairs of `pairs` whose bit is set in `mask` (bits 0 to 3), in order, without a branch on the bits
+    /// while the block has room for all four: each is stored in the next slot and the slot taken when its bit is set.
+    #[inline(always)]
+    pub fn push_4(&mut self, pairs: [Pair; 4], mask: u32) {
+        if let Some(slots) = self.block.get_mut(self.len..self.len + 4) {
+            let mut taken = 0;
+            for (k, pair) in pairs.into_iter().enumerate() {
+                slots[taken] = pair;
+                taken += (mask >> k & 1) as usize;
+            }
+            self.len += taken;
+        } else {
+            for (k, pair) in pairs.into_iter().enumerate() {
+                self.push_if(pair, mask >> k & 1 == 1);
+            }
+        }
+    }
+
+    /// Write the pair of body `a` with each body of `others` (none of them `a`): one bounds check for the run
+    /// while the block has room for it all.
+    #[inline(always)]
+    pub fn push_with(&mut self, a: u32, others: &[u32]) {
+        if let Some(slots) = self.block.get_mut(self.len..self.len + others.len()) {
+            for (slot, &b) in slots.iter_mut().zip(others) {
+                *slot = Pair::new(a, b);
+            }
+            self.len += others.len();
+        } else {
+            for &b in others {
+                self.push_if(Pair::new(a, b), true);
+            }
+        }
+    }
+
     /// The pairs written into the block.
     #[must_use]
     pub fn written(&self) -> usize {

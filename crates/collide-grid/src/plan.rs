@@ -221,6 +221,9 @@ pub struct Plan {
     pub map: [u8; MAX_LEVELS],
     /// The levels that have buckets this frame (bit `l`): every level a body lives at.
     pub present: u32,
+    /// The present levels to cut into cubes for the coarser levels' scans (`cubes.rs`), where the cost model
+    /// rates reading cubes cheaper than reading columns; never the coarsest.
+    pub cut: u32,
     /// The level of each partition: the present levels' partitions, finest level first.
     pub part_level: Vec<u8>,
     /// Bins of `min.x` over the bulk of the scene, for ordering crowds ([`XBins`]).
@@ -233,6 +236,13 @@ impl Plan {
     #[must_use]
     pub fn finer(&self, level: usize) -> u32 {
         self.present & (low_mask(level) >> 1)
+    }
+
+    /// The partitions of present level `level`.
+    #[must_use]
+    pub fn level_parts(&self, level: usize) -> std::ops::Range<usize> {
+        let lv = &self.levels[level];
+        lv.first_part as usize..lv.first_part as usize + lv.parts()
     }
 
     /// The number of partitions.

@@ -7,8 +7,9 @@
 //!   has no size (points), the edge of a cube holding one body if they were spread evenly over their bounds.
 //! - **Levels.** The sampled boxes' natural levels (`plan.rs`) say which levels have bodies. A cost model
 //!   (`Planner::choose_levels`) weighs keeping each level apart — its bodies in cells their size, each scanning the
-//!   finer levels' columns its box covers — against merging it into the next coarser one; the coarsest is always
-//!   kept. The levels
+//!   finer levels' columns or cubes its box covers — against merging it into the next coarser one; the coarsest is
+//!   always kept. Each finer level of a plan is read by its columns or cut into cubes (`cubes.rs`), whichever the
+//!   model rates cheaper for all its coarser levels' scans and the cubes' build. The levels
 //!   the last frame met are kept present, so that a level the sample misses does not make every frame plan
 //!   twice.
 //! - **Tori.** A level's torus has a column per cell of the scene's bulk bounds (each axis rounded up to a power
@@ -26,6 +27,7 @@
 //! [`sampled_bounds`]: collide_broadphase::region_grid::sampled_bounds
 //! [`OUTLIER_RATIO`]: collide_broadphase::region_grid::OUTLIER_RATIO
 
+use crate::cubes::CUBE_SHIFT;
 use crate::plan::{Cells, Level, MAX_LEVELS, MAX_TORUS_BITS, Plan, XBins, is_valid, levels, natural_level};
 use collide_broadphase::Aabb;
 use collide_broadphase::region_grid::{bulk_bounds, sampled_bounds};
@@ -75,6 +77,20 @@ pub struct Request {
     /// The partitions wanted (1 when the frame runs serially): shared among the present levels by their entries,
     /// at least one each.
     pub parts: usize,
+    /// Which finer levels are cut into cubes.
+    pub cubes: Cubing,
+}
+
+/// Which finer levels a plan cuts into cubes for the coarser levels' scans (`cubes.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Cubing {
+    /// Where the cost model rates the cubes cheaper than the columns, their build included.
+    #[default]
+    Modelled,
+    /// Every present level but the coarsest (still none whose cubes would be too many).
+    Always,
+    /// None: the coarser bodies scan the finer levels' columns.
+    Never,
 }
 
 /// The planner's buffers and what it keeps from the last frame, across frames.
@@ -88,6 +104,8 @@ pub struct Planner {
     along_x: Vec<f32>,
     /// The natural levels the last frame met (bit `l`): kept present.
     last_natural: u32,
+    /// Each level's partitions last frame, as `part_bits + 1` (0 where the level was absent).
+    last_part_bits: [u32; MAX_LEVELS],
     /// This frame's expected bodies per natural level (the sample's, scaled to the body count).
     expected: [f64; MAX_LEVELS],
     /// The sampled bodies' mean extent along x per natural level.
@@ -98,6 +116,8 @@ pub struct Planner {
     span: [f64; 2],
     /// The bulk bounds' extent along x.
     span_x: f64,
+    /// Level 0's cell edge.
+    cell: f64,
 }
 
 impl Planner {
@@ -122,6 +142,7 @@ impl Planner {
         };
         self.span = [extent(1), extent(2)];
         self.span_x = extent(0) * cell;
+        self.cell = cell;
         // The sampled boxes' natural levels, scaled to the body count, and their reach along x.
         let scale = aabbs.len() as f64 / self.corners.len().max(1) as f64;
         (self.expected, self.reach, self.size) = ([0.0; MAX_LEVELS], [0.0; MAX_LEVELS], [0.0; MAX_LEVELS]);
@@ -191,16 +212,37 @@ impl Planner {
     fn lay_out(&mut self, natural: u32, request: &Request, plan: &mut Plan) {
         let chosen = levels(natural).fold(0u32, |set, l| set | 1 << plan.map[l]);
         let mut work = [0.0f64; MAX_LEVELS];
-        self.cost(natural, chosen, &mut work);
+        let (_, modelled) = self.cost(natural, chosen, &mut work);
+        let top = 1u32 << 31 >> chosen.leading_zeros().min(31);
+        plan.cut = match request.cubes {
+            Cubing::Modelled => modelled,
+            Cubing::Always => chosen & !top,
+            Cubing::Never => 0,
+        };
         let total: f64 = work.iter().sum();
         plan.present = chosen;
         plan.part_level.clear();
+        for l in levels(!chosen & crate::plan::low_mask(MAX_LEVELS - 1)) {
+            self.last_part_bits[l] = 0;
+        }
         for l in levels(chosen) {
             let members = levels(natural).filter(|&n| usize::from(plan.map[n]) == l).map(|n| self.expected[n]).sum();
             let scale = f64::from(1u32 << l);
             let bits = torus_bits(self.span.map(|s| s / scale), members);
             let share = request.parts as f64 * work[l] / total.max(1.0);
-            let part_bits = (share.max(1.0).log2().round() as u32).min(bits[0]);
+            // Kept from last frame unless the share moved by more than a factor of four: with cheap scans the
+            // shares of a breathing scene's levels swing with its density, and a level's partitions flipped
+            // between 6 and 16 from frame to frame; every new layout sizes the partitions' blocks of the output and
+            // their spills from counts another layout found (`output.rs`), so rare layouts kept growing them (a
+            // 30 MB output after 147 warm frames, `tests/warm_allocations.rs`). Work stealing evens out partitions
+            // up to a few times off their share.
+            let wanted = share.max(1.0).log2();
+            let part_bits = match self.last_part_bits[l].checked_sub(1) {
+                Some(last) if (wanted - f64::from(last)).abs() < 2.0 => last,
+                _ => wanted.round() as u32,
+            }
+            .min(bits[0]);
+            self.last_part_bits[l] = part_bits + 1;
             let first = plan.part_level.len() as u32;
             plan.levels[l] = Level::new(bits, part_bits, first);
             plan.part_level.extend(std::iter::repeat_n(l as u8, 1 << part_bits));
@@ -220,7 +262,8 @@ impl Planner {
     /// body pass and the build (about 105), its search (all against all in blocks of eight, about 100 plus 12 per
     /// record of its column, or a merge of crowds, about 200, past a dozen), 10 per candidate along x in the
     /// columns around (a column's records over the bulk of the scene along x, those within reach); per row of a
-    /// finer level a coarser body scans, [`SCAN_ROW`], and 10 per record there.
+    /// finer level a coarser body scans, per column of its cubes [`CUBE_COLUMN`] and per record within reach
+    /// [`CUBE_RECORD`]; per body of a level with a coarser one, [`CUBE_BUILD`].
     fn choose_levels(&self, natural: u32) -> [u8; MAX_LEVELS] {
         let identity: [u8; MAX_LEVELS] = std::array::from_fn(|l| l as u8);
         let Some(top) = levels(natural).last() else { return identity };
@@ -236,7 +279,7 @@ impl Planner {
                 .enumerate()
                 .filter(|&(k, _)| subset >> k & 1 == 1)
                 .fold(1u32 << top, |set, (_, &l)| set | 1 << l);
-            let cost = self.cost(natural, chosen, &mut work);
+            let (cost, _) = self.cost(natural, chosen, &mut work);
             if cost < best_cost {
                 (best, best_cost) = (chosen, cost);
             }
@@ -245,8 +288,10 @@ impl Planner {
     }
 
     /// The model's cost of a frame whose bodies of the natural levels `natural` live at the levels `chosen` (see
-    /// [`Planner::choose_levels`]), and in `work` each level's share.
-    fn cost(&self, natural: u32, chosen: u32, work: &mut [f64; MAX_LEVELS]) -> f64 {
+    /// [`Planner::choose_levels`]), with in `work` each level's share, and the levels to cut into cubes: each
+    /// finer level is read by its columns or by its cubes, whichever the model rates cheaper for all the coarser
+    /// levels' scans of it together with the cubes' build.
+    fn cost(&self, natural: u32, chosen: u32, work: &mut [f64; MAX_LEVELS]) -> (f64, u32) {
         *work = [0.0; MAX_LEVELS];
         // Per chosen level: its bodies, their mean reach along x, its bodies per column.
         let mut members = [0.0f64; MAX_LEVELS];
@@ -259,36 +304,69 @@ impl Planner {
             reach[at] += self.expected[l] * self.reach[l];
             size[at] += self.expected[l] * self.size[l];
         }
+        for l in levels(chosen) {
+            reach[l] /= members[l].max(1e-9);
+            size[l] /= members[l].max(1e-9);
+        }
         let world = |level: usize| self.span.map(|s| (s / f64::from(1u32 << level)).max(1.0));
         for level in levels(chosen) {
             let [wy, wz] = world(level);
             let columns = (wy * wz).min((0.5 * members[level]).max(MIN_COLUMNS));
             per_column[level] = members[level] / columns;
             let m = per_column[level];
-            let own = reach[level] / members[level].max(1e-9);
-            let along = 9.0 * m * own / self.span_x.max(1e-30);
+            let along = 9.0 * m * reach[level] / self.span_x.max(1e-30);
             work[level] += members[level] * (105.0 + (100.0 + 12.0 * m).min(200.0) + 10.0 * along);
-            // Each body scans the finer levels' rows its box covers, and one more.
-            let cells = size[level] / members[level].max(1e-9);
-            for finer in levels(chosen & (crate::plan::low_mask(level) >> 1)) {
-                let [ty, tz] = world(finer);
-                let across = cells / f64::from(1u32 << finer) + 2.0;
-                let (rows, span) = (across.min(ty), across.min(tz));
-                work[level] += members[level] * rows * (SCAN_ROW + 10.0 * span * per_column[finer]);
+        }
+        // A body of `level` scanning `finer`: by the finer level's columns — each row its box covers and one more,
+        // every record of those columns — or by its cubes — each column of cubes it covers and one more, the
+        // records within its reach along x (`cubes.rs`).
+        let cube = f64::from(1u32 << CUBE_SHIFT);
+        let scan = |level: usize, finer: usize| -> (f64, f64) {
+            let [ty, tz] = world(finer);
+            let across = size[level] / f64::from(1u32 << finer) + 2.0;
+            let (rows, span) = (across.min(ty), across.min(tz));
+            let by_columns = rows * (SCAN_ROW + 10.0 * span * per_column[finer]);
+            let edge = self.cell * f64::from(1u32 << finer);
+            let along = ((reach[level] + reach[finer] + (cube + 1.0) * edge) / self.span_x.max(1e-30)).min(1.0);
+            let columns = (rows / cube + 1.0) * (span / cube + 1.0);
+            let by_cubes = CUBE_COLUMN * columns + CUBE_RECORD * rows * span * per_column[finer] * along;
+            (members[level] * by_columns, members[level] * by_cubes)
+        };
+        let mut cut = 0;
+        for finer in levels(chosen) {
+            let coarser = chosen & !crate::plan::low_mask(finer);
+            let (columns, cubes) =
+                levels(coarser).map(|l| scan(l, finer)).fold((0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
+            let by_cubes = columns > cubes + members[finer] * CUBE_BUILD;
+            if by_cubes {
+                cut |= 1 << finer;
+                work[finer] += members[finer] * CUBE_BUILD;
+            }
+            for l in levels(coarser) {
+                let (c, k) = scan(l, finer);
+                work[l] += if by_cubes { k } else { c };
             }
         }
-        work.iter().sum()
+        (work.iter().sum(), cut)
     }
 }
 
-/// The cost model's price of a row a coarser body scans, against 10 per record compared there: its columns found,
-/// its spans cut and the first loads of each waited for. Measured on 10⁵ `power-law` bodies (commit `fb1d029`,
-/// one thread): the walk over the 404 000 rows a frame without a comparison took 5–6 ms, about 14 ns a row,
-/// and the comparisons about 1.9 ns a record (40 ms for 20.8 million) — seven times less. At 15, the price this
-/// model first had, the planner kept the finest levels apart there and ran 28.9–30.9 ms a frame at two threads;
-/// at 70 it merges level 0 into level 1 (124 000 rows) and ran 25.4–27.0, side by side, load 1.8. `power-law`
-/// at 10⁴ merges a level too, in the same time (1.45 ms); `mixed-sizes` keeps its levels, and `grid` its plans.
+/// The cost model's price of a row of a finer level's columns a coarser body scans, against 10 per record
+/// compared there: its columns found, its spans cut and the first loads of each waited for. Measured on 10⁵
+/// `power-law` bodies (commit `fb1d029`, one thread): the walk over the 404 000 rows a frame without a comparison
+/// took 5–6 ms, about 14 ns a row, and the comparisons about 1.9 ns a record (40 ms for 20.8 million) — seven
+/// times less. (At 15, the price this model first had, the planner kept the finest levels apart there where
+/// merging them ran faster.)
 const SCAN_ROW: f64 = 70.0;
+
+/// The cost model's prices of a coarse body's reads of a finer level's cubes (`cubes.rs`), against 10 per record
+/// compared in a level's own search (about 1.9 ns): per column of cubes, its runs found and their first loads
+/// waited for; per record within reach, a test four lanes at a time and a slot written; per record of a level cut
+/// into cubes, its three passes. Fitted on 10⁵ `power-law` bodies (one thread): 12 ns a column, 1.2 ns a
+/// record tested, the cubes of 93 000 records built in 1.5 ms.
+const CUBE_COLUMN: f64 = 63.0;
+const CUBE_RECORD: f64 = 6.0;
+const CUBE_BUILD: f64 = 80.0;
 
 /// The most natural levels the cost model weighs against each other (2¹¹ choices at most).
 const CHOICE_LEVELS: usize = 12;

@@ -22,19 +22,22 @@
 //! the min corner of a box that overlaps it — one cell before its own min corner's to its max corner's on y and
 //! z (the rule above, at the finer level: the finer box is small there, and the coarser one's cells there span
 //! its box) — each torus column at most once. A finer body lives in one column, so each such pair is met once;
-//! finer bodies never scan, and bodies of one level meet only by the forward stencil.
+//! finer bodies never scan, and bodies of one level meet only by the forward stencil. A finer level cut into
+//! cubes (`cubes.rs`) is read by its cubes instead: each cube at most once per scanning body, each finer body in
+//! one cube, so each pair is met once there too.
 //!
 //! A bucket is compared with the buckets it meets all against all, eight of its records at a time held in
 //! four-lane vectors, against each record of the others in turn: a cell holds a few bodies, and that costs less per
 //! pair than a sweep's merge costs per body (a merge step a record in each of nine buckets). The three buckets of
 //! the next row are adjacent columns, one range of records. Crowded buckets (`part.rs`) are sorted and merged.
 
+use crate::cubes::Cubes;
 use crate::output::{Block, HasBlock, Sink};
 use crate::part::{CROWD, Part};
 use crate::plan::{Level, Plan, levels};
 use collide_broadphase::sweep::SweepBox;
 use collide_broadphase::{Pair, Tally};
-use glam::Vec4;
+use glam::{IVec4, Vec4};
 
 /// One partition's search: where its pairs go and its counters, kept across frames.
 #[derive(Clone, Debug, Default)]
@@ -47,8 +50,26 @@ pub struct Search {
     pub occupied: u64,
     /// The most entries in one bucket.
     pub max_occupancy: u64,
-    /// Rows of finer levels scanned by this partition's bodies.
-    pub scanned: u64,
+    /// What this partition's bodies read of the finer levels.
+    pub scans: Scans,
+}
+
+/// What a partition's bodies read of the finer levels: rows of a level's columns, or columns of its cubes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Scans {
+    /// Rows of finer levels' tori scanned (levels not cut into cubes).
+    pub rows: u64,
+    /// Columns of cubes read.
+    pub cube_columns: u64,
+    /// Pairs written without a test: bodies of cubes inside the scanning box.
+    pub untested: u64,
+}
+
+impl std::ops::AddAssign for Scans {
+    fn add_assign(&mut self, o: Self) {
+        (self.rows, self.cube_columns, self.untested) =
+            (self.rows + o.rows, self.cube_columns + o.cube_columns, self.untested + o.untested);
+    }
 }
 
 impl HasBlock for Search {
@@ -342,20 +363,34 @@ fn one_pairs(x: &SweepBox, neg_lo: Vec4, hi: Vec4, b: Span<'_>, out: &mut Sink<'
 /// each body scans, at each finer level, the columns whose cells could hold the min corner of a box that overlaps
 /// it — one cell before its own min corner's to its max corner's, on y and z — each column of the torus at most
 /// once. A finer body lives in one column, so each such pair is met once, and nowhere else: bodies of one level
-/// meet by the stencil only, and finer bodies never scan. Returns the work and the rows scanned.
-fn scan_finer(plan: &Plan, level: usize, part: &Part, parts: &[Part], out: &mut Sink<'_>) -> (Tally, u64) {
-    let (mut tally, mut rows) = (Tally::default(), 0);
+/// meet by the stencil only, and finer bodies never scan. A finer level cut into cubes is read by its cubes
+/// instead ([`cube_pairs`]). Returns the work and what was read.
+fn scan_finer(
+    plan: &Plan,
+    level: usize,
+    part: &Part,
+    parts: &[Part],
+    cubes: &[Cubes],
+    out: &mut Sink<'_>,
+) -> (Tally, Scans) {
+    let (mut tally, mut scans) = (Tally::default(), Scans::default());
     for x in &part.records {
         let (min, max) = (x.min::<0>(), x.max::<0>());
         let c = plan.cells.of_box([min.y, min.z], [max.y, max.z]);
         let (neg_lo, hi) = (Vec4::splat(-x.lo()), Vec4::splat(x.hi()));
         for l in levels(plan.finer(level)) {
+            if cubes[l].built {
+                let (t, s) = cube_pairs(x, c, &cubes[l], out);
+                tally += t;
+                scans += s;
+                continue;
+            }
             let lv = &plan.levels[l];
             let [t_rows, t_columns] = lv.torus();
             let (j0, j1, k0, k1) = ((c.x >> l) - 1, c.z >> l, (c.y >> l) - 1, c.w >> l);
             let count = ((k1 - k0 + 1) as usize).min(t_columns);
             for j in j0..j0 + ((j1 - j0 + 1) as usize).min(t_rows) as i32 {
-                rows += 1;
+                scans.rows += 1;
                 for span in Row::new(lv, parts, j).columns(k0, count, t_columns) {
                     if span.len() > 0 {
                         tally += one_pairs(x, neg_lo, hi, span, out);
@@ -364,7 +399,70 @@ fn scan_finer(plan: &Plan, level: usize, part: &Part, parts: &[Part], out: &mut 
             }
         }
     }
-    (tally, rows)
+    (tally, scans)
+}
+
+/// Every overlapping pair of record `x` (its level-0 cells on y and z `c`, its `−lo` and `hi` splat in `neg_lo`,
+/// `hi`) and a body of `level`, cut into `cubes`: per column of cubes it reaches, the run of cubes along x it
+/// reaches, split where the cubes are inside its box — their pairs written without a test — from the rest,
+/// tested whole four at a time. Returns the work, the columns read and the pairs written untested.
+#[inline(never)]
+fn cube_pairs(x: &SweepBox, c: IVec4, cubes: &Cubes, out: &mut Sink<'_>) -> (Tally, Scans) {
+    let Some(w) = cubes.window(c, x.lo(), x.hi()) else {
+        return (Tally::default(), Scans::default());
+    };
+    // `x`'s bounds as the records' are compared with them: `−max` against `−min`, `min` against `max`.
+    let (min, max) = (x.min::<0>(), x.max::<0>());
+    let splat = [max.x, max.y, max.z, -min.x, -min.y, -min.z].map(Vec4::splat);
+    let (mut tested, mut written) = (0u64, 0u64);
+    // The run along x inside the box, when there is one.
+    let (s0, s1) = (w.from[2], w.to[2]);
+    let (i0, i1) = (w.inside_from[2].max(s0), w.inside_to[2].min(s1));
+    for j in w.from[0]..=w.to[0] {
+        let j_inside = w.inside_from[0] <= j && j <= w.inside_to[0];
+        for k in w.from[1]..=w.to[1] {
+            if j_inside && w.inside_from[1] <= k && k <= w.inside_to[1] && i0 <= i1 {
+                if s0 < i0 {
+                    tested += cube_run(x.id(), &splat, cubes, cubes.run(j, k, s0, i0 - 1), out);
+                }
+                let r = cubes.run(j, k, i0, i1);
+                written += r.len() as u64;
+                out.push_with(x.id(), &cubes.ids[r]);
+                if i1 < s1 {
+                    tested += cube_run(x.id(), &splat, cubes, cubes.run(j, k, i1 + 1, s1), out);
+                }
+            } else {
+                tested += cube_run(x.id(), &splat, cubes, cubes.run(j, k, s0, s1), out);
+            }
+        }
+    }
+    let cube_columns = ((w.to[0] - w.from[0] + 1) * (w.to[1] - w.from[1] + 1)) as u64;
+    let work = tested.div_ceil(4) + written + cube_columns;
+    let tally = Tally { pair_tests: tested, work, bytes_touched: tested * 28 + written * 4 + cube_columns * 8 };
+    (tally, Scans { rows: 0, cube_columns, untested: written })
+}
+
+/// The records `range` of `cubes` against the box `id` whose bounds are `splat` (`max.x`, `max.y`, `max.z`,
+/// `−min.x`, `−min.y`, `−min.z`): whole boxes four at a time, each lane's pair written to the next slot and the
+/// slot taken when they overlap, without a branch — within reach of the box most records overlap it. Returns
+/// the records tested.
+#[inline(always)]
+fn cube_run(id: u32, splat: &[Vec4; 6], cubes: &Cubes, range: std::ops::Range<usize>, out: &mut Sink<'_>) -> u64 {
+    // Whole blocks of four: the arrays have `LANES − 1` more entries past the last record.
+    let (start, len) = (range.start, range.len());
+    let end = start + len.next_multiple_of(4);
+    let [b0, b1, b2, b3, b4, b5] = std::array::from_fn(|a| cubes.bounds[a][start..end].chunks_exact(4));
+    let blocks = b0.zip(b1).zip(b2).zip(b3).zip(b4).zip(b5).zip(cubes.ids[start..end].chunks_exact(4));
+    let mut left = len;
+    for ((((((c0, c1), c2), c3), c4), c5), ids) in blocks {
+        let v = |c: &[f32]| Vec4::from_slice(c);
+        let m = (v(c0).cmple(splat[0]) & v(c1).cmple(splat[1]) & v(c2).cmple(splat[2]))
+            & (v(c3).cmple(splat[3]) & v(c4).cmple(splat[4]) & v(c5).cmple(splat[5]));
+        let m = m.bitmask() & ((1u32 << left.min(4)) - 1);
+        out.push_4(std::array::from_fn(|k| Pair::new(id, ids[k])), m);
+        left = left.saturating_sub(4);
+    }
+    len as u64
 }
 
 /// Every overlapping pair of `a` (small: not a crowd) within itself (with `inner`) and with the spans `others`:
@@ -477,10 +575,10 @@ fn buckets(s: Span<'_>) -> [Option<Span<'_>>; 3] {
 
 /// Find the pairs partition `p` of `plan` owns (see the module docs): written into `slots`, its block of the
 /// output, then into `search`'s spill (`output.rs`); `parts` are every partition, built.
-pub fn search_part(p: usize, plan: &Plan, parts: &[Part], search: &mut Search, slots: &mut [Pair]) {
+pub fn search_part(p: usize, plan: &Plan, parts: &[Part], cubes: &[Cubes], search: &mut Search, slots: &mut [Pair]) {
     let level = usize::from(plan.part_level[p]);
     let lv = &plan.levels[level];
-    let Search { block: Block { spill, written, .. }, tally, occupied, max_occupancy, scanned } = search;
+    let Search { block: Block { spill, written, .. }, tally, occupied, max_occupancy, scans } = search;
     let pairs = &mut Sink::new(slots, spill);
     let (mut done, mut entries) = (Tally::default(), 0u64);
     let (mut occupied_here, mut most) = (0u64, 0u64);
@@ -505,8 +603,8 @@ pub fn search_part(p: usize, plan: &Plan, parts: &[Part], search: &mut Search, s
         }
     }
     // Bodies of this level against the finer levels' (the hierarchy).
-    let (across, rows_scanned) = scan_finer(plan, level, &parts[p], parts, pairs);
-    (*occupied, *max_occupancy, *scanned, *written) = (occupied_here, most, rows_scanned, pairs.written());
+    let (across, scanned) = scan_finer(plan, level, &parts[p], parts, cubes, pairs);
+    (*occupied, *max_occupancy, *scans, *written) = (occupied_here, most, scanned, pairs.written());
     // Besides the comparisons: per bucket met its offsets read; per pair 8 B written.
     let buckets = rows as u64 * columns as u64;
     *tally = done + across + Tally::work(entries + buckets, (entries + buckets) * 8 + pairs.len() as u64 * 8);

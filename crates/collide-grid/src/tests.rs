@@ -1,5 +1,7 @@
-use crate::{Grid, GridConfig, Kind};
-use collide_broadphase::conformance::{assert_conforms, assert_parallel_paths, pair_snapshot, snapshot_scenes};
+use crate::{Cubing, Grid, GridConfig, Kind};
+use collide_broadphase::conformance::{
+    assert_conforms, assert_parallel_paths, check_parallel, pair_snapshot, snapshot_scenes,
+};
 use collide_broadphase::{Aabb, Broadphase, Frame, InvalidBoxes, PairList, Parallelism, reference_pairs};
 use collide_math::{Rng, Vec3};
 
@@ -15,7 +17,7 @@ fn on_two_threads<R: Send>(f: impl FnOnce() -> R + Send) -> R {
 }
 
 fn make(kind: Kind, cell_factor: f32, cell_size: f32, parallelism: Parallelism) -> Grid {
-    Grid::new(kind, GridConfig { cell_factor, cell_size, parallelism })
+    Grid::new(kind, GridConfig { cell_factor, cell_size, parallelism, ..GridConfig::default() })
 }
 
 /// Find `aabbs`' pairs with `bp`, check its invariants, and assert the pairs equal the brute-force reference.
@@ -50,12 +52,23 @@ fn conforms_on_the_parallel_paths_with_several_cell_sizes() {
 }
 
 /// Every parallel section runs under the kit, at a forced threshold and at the shipped one (the kit's 12 000-body
-/// sequence), on a pool of three threads: the body pass, the partitions' builds and their searches.
+/// sequence), on a pool of three threads: the body pass, the partitions' builds, the finer levels' cubes and the
+/// searches.
 #[test]
 fn parallel_paths_run_under_the_kit() {
     for kind in KINDS {
         let make = move || Box::new(Grid::new(kind, GridConfig::default())) as Box<dyn Broadphase>;
         assert_parallel_paths(&make, &["grid bodies", "grid parts", "grid search"]);
+        // The cubes are cut only where a coarser level scans a finer one: among the kit's scenes (forced
+        // threshold), not in its large sequence of one size; the shipped threshold's cubes are run by
+        // `cubes::tests::cubes_on_the_shipped_parallel_path`. Cut wherever they can be, the kit's answers hold.
+        // (The config made inside: the kit forces its threshold through the default parallelism.)
+        let make = move || {
+            Box::new(Grid::new(kind, GridConfig { cubes: Cubing::Always, ..GridConfig::default() }))
+                as Box<dyn Broadphase>
+        };
+        let ran = check_parallel(&make, 3).expect("conforms");
+        assert!(ran.forced.iter().any(|&(s, count)| s == "grid cubes" && count > 0), "{kind:?}: {ran:?}");
     }
 }
 

@@ -77,7 +77,11 @@ fn a_warm_grid_follows_permutations_without_allocating() {
     for kind in [Kind::Uniform, Kind::Hierarchical] {
         let mut bp = Grid::new(kind, GridConfig::default());
         let mut run = PermutingRun::new(base.len(), 5, false);
-        run.run(&mut bp, 4 * period, &scene);
+        // Warm through a whole cycle of the breathing and the permutations together: a spatial sort every 20
+        // calls meets the breathing's 6 phases at calls 10, 30 and 50 in three different phases, so the cycle is
+        // 60 calls, and the body chunks' vectors per partition meet their largest demand (a spatial sort at the
+        // largest extent) only within it.
+        run.run(&mut bp, 10 * period, &scene);
         let calls = 5 * period;
         let seen = run.run(&mut bp, calls, &scene);
         assert_eq!(seen.permutations, 6, "{}", bp.name());

@@ -2,7 +2,7 @@ use super::*;
 use collide_math::{Rng, Vec3};
 
 fn request(kind: Kind, parts: usize) -> Request {
-    Request { kind, cell_factor: 2.0, cell_size: 0.0, parts }
+    Request { kind, cell_factor: 2.0, cell_size: 0.0, parts, cubes: Cubing::Modelled }
 }
 
 #[test]
