@@ -237,8 +237,8 @@
 //! 101 and 94: 1.8 times parry's time; at 10⁴ `hgrid` 1.8 and 3.7 against parry's 5.9 and 6.7. Before the
 //! blocks (`output.rs`), three runs gave `hgrid` 62–94 ms at 10⁵ against parry's 95–144. Two thirds of the frame
 //! were the coarse bodies' scans (see *What breaks next*). After the cubes (`cubes.rs`, commit `fad62e8`, five
-//! runs, load 1.2–2.0): `hgrid` 16.4–18.5 ms at 10⁵ (4.8–5.6 times parry's rebuilt BVH, 7.0–7.9 ns a pair) and
-//! 1.22–1.68 ms at 10⁴ (3.4–4.7 times), `grid` 18.5–20.5 ms at 10⁵.
+//! runs, load 1.2–2.0): `hgrid` 16.4–22.3 ms at 10⁵ (collide's best 4.6–5.6 times parry's rebuilt BVH, 7.0–8.3 ns
+//! a pair) and 1.22–1.68 ms at 10⁴ (3.4–4.7 times), `grid` 18.5–20.5 ms at 10⁵.
 //!
 //! # Modules
 //!
