@@ -459,7 +459,9 @@ fn cube_run(id: u32, splat: &[Vec4; 6], cubes: &Cubes, range: std::ops::Range<us
         let m = (v(c0).cmple(splat[0]) & v(c1).cmple(splat[1]) & v(c2).cmple(splat[2]))
             & (v(c3).cmple(splat[3]) & v(c4).cmple(splat[4]) & v(c5).cmple(splat[5]));
         let m = m.bitmask() & ((1u32 << left.min(4)) - 1);
-        out.push_4(std::array::from_fn(|k| Pair::new(id, ids[k])), m);
+        // Built without `Pair::new`'s check: a lane not kept may be the arrays' padding (body 0), which can be the
+        // scanning body itself; its slot is overwritten, never taken.
+        out.push_4(std::array::from_fn(|k| Pair { a: id.min(ids[k]), b: id.max(ids[k]) }), m);
         left = left.saturating_sub(4);
     }
     len as u64
