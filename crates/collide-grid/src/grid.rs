@@ -242,7 +242,8 @@ impl Broadphase for Grid {
                     if cut >> l & 1 == 1 {
                         let own = plan.level_parts(l);
                         let n = body_chunks.iter().flat_map(|c| &c.parts[own.clone()]).map(Vec::len).sum();
-                        cubes.build(plan, l, n, body_chunks.iter().flat_map(|c| c.parts[own.clone()].iter().flatten()));
+                        let runs = body_chunks.iter().flat_map(|c| c.parts[own.clone()].iter().map(Vec::as_slice));
+                        cubes.build(plan, l, n, runs);
                     }
                 });
             }

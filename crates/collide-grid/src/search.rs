@@ -165,7 +165,9 @@ fn first_lanes(n: usize) -> u32 {
 }
 
 /// Candidates waiting to be tested whole, at most this many: a record of the other span and the lanes of the
-/// block it met along x.
+/// block it met along x. Each comparison writes its candidate into the next slot and takes the slot only when it
+/// met something, without a branch on whether it did: which comparisons meet is unpredictable, and that branch
+/// mispredicted on most that did (one thread, `uniform` at 10⁵ bodies: 4.7 ms a frame with it, 3.3 without).
 const FOUND: usize = 16;
 
 /// The candidates `found` — record `i` of `b` against the lanes `m` of the block of `a`'s records from `q` —
@@ -214,13 +216,11 @@ fn all_pairs(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Sink<'_>) 
             // The block's records against the later records of `a`: each pair once.
             for i in q + 1..a.end {
                 let m = meets(lo[i], neg_hi[i]) & live & first_lanes(i - q);
-                if m != 0 {
-                    found[n] = (i as u32, m);
-                    n += 1;
-                    if n == FOUND {
-                        tests += test(records, q, &found, records, out);
-                        n = 0;
-                    }
+                found[n] = (i as u32, m);
+                n += usize::from(m != 0);
+                if n == FOUND {
+                    tests += test(records, q, &found, records, out);
+                    n = 0;
                 }
             }
             if n > 0 {
@@ -232,13 +232,11 @@ fn all_pairs(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Sink<'_>) 
             let (blo, bhi) = (&b.part.lo[b.start..b.end], &b.part.neg_hi[b.start..b.end]);
             for (i, (&l, &nh)) in blo.iter().zip(bhi).enumerate() {
                 let m = meets(l, nh) & live;
-                if m != 0 {
-                    found[n] = (i as u32, m);
-                    n += 1;
-                    if n == FOUND {
-                        tests += test(records, q, &found, b.records(), out);
-                        n = 0;
-                    }
+                found[n] = (i as u32, m);
+                n += usize::from(m != 0);
+                if n == FOUND {
+                    tests += test(records, q, &found, b.records(), out);
+                    n = 0;
                 }
             }
             if n > 0 {
@@ -278,7 +276,9 @@ fn few<const N: usize>(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut 
         std::array::from_fn(|k| (Vec4::splat(-a.part.lo[a.start + k]), Vec4::splat(-a.part.neg_hi[a.start + k])));
     let mut tests = 0;
     let mut blocks = 0;
+    let mut found = [(0u32, 0u32); FOUND];
     let mut scan = |b: Span<'_>, below: usize, out: &mut Sink<'_>| {
+        let mut n = 0;
         let (lo, neg_hi) = (&b.part.lo, &b.part.neg_hi);
         let mut q = b.start;
         while q < b.end {
@@ -292,20 +292,17 @@ fn few<const N: usize>(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut 
             let live = 0x1111 * ((1u32 << (b.end - q).min(4)) - 1);
             let m = m & live & below_mask(q, below);
             blocks += 1;
-            if m != 0 {
-                tests += u64::from(m.count_ones());
-                for k in 0..N {
-                    let mut lanes_k = m >> (4 * k) & 0xF;
-                    while lanes_k != 0 {
-                        let (x, y) =
-                            (&a.part.records[a.start + k], &b.part.records[q + lanes_k.trailing_zeros() as usize]);
-                        out.push_if(Pair::new(x.id(), y.id()), x.overlaps(y));
-                        lanes_k &= lanes_k - 1;
-                    }
-                }
+            // Kept without a branch on `m` (most blocks meet nothing, and which do is unpredictable), tested in
+            // batches.
+            found[n] = (q as u32, m);
+            n += usize::from(m != 0);
+            if n == FOUND {
+                tests += test_few::<N>(a, &found, b.part, out);
+                n = 0;
             }
             q += 4;
         }
+        tests += test_few::<N>(a, &found[..n], b.part, out);
     };
     if inner && N > 1 {
         scan(Span { part: a.part, start: a.start + 1, end: a.end }, a.start, out);
@@ -314,6 +311,25 @@ fn few<const N: usize>(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut 
         scan(b, usize::MAX, out);
     }
     Tally { pair_tests: tests, work: blocks, bytes_touched: blocks * 16 }
+}
+
+/// The candidates `found` of [`few`] — the block of `b`'s records from `q` against the lanes `m` (bits `4k..4k +
+/// 4` for record `k` of `a`) — tested whole, the pairs that overlap kept. Returns the boxes tested.
+#[inline(never)]
+fn test_few<const N: usize>(a: Span<'_>, found: &[(u32, u32)], b: &Part, out: &mut Sink<'_>) -> u64 {
+    let mut tests = 0;
+    for &(q, m) in found {
+        tests += u64::from(m.count_ones());
+        for k in 0..N {
+            let mut lanes_k = m >> (4 * k) & 0xF;
+            while lanes_k != 0 {
+                let (x, y) = (&a.part.records[a.start + k], &b.records[q as usize + lanes_k.trailing_zeros() as usize]);
+                out.push_if(Pair::new(x.id(), y.id()), x.overlaps(y));
+                lanes_k &= lanes_k - 1;
+            }
+        }
+    }
+    tests
 }
 
 /// Within one bucket (`first` its first record, `usize::MAX` between buckets): the lanes of a block of four from
@@ -340,22 +356,33 @@ fn below_mask(q: usize, first: usize) -> u32 {
 fn one_pairs(x: &SweepBox, neg_lo: Vec4, hi: Vec4, b: Span<'_>, out: &mut Sink<'_>) -> Tally {
     let (lo, neg_hi) = (&b.part.lo, &b.part.neg_hi);
     let (mut tests, mut blocks) = (0, 0);
+    let (mut found, mut n) = ([(0u32, 0u32); FOUND], 0);
+    // The candidates: record `x` against the lanes `m` of the block from `q`.
+    let mut test_found = |found: &[(u32, u32)], out: &mut Sink<'_>| {
+        for &(q, mut m) in found {
+            tests += u64::from(m.count_ones());
+            while m != 0 {
+                let y = &b.part.records[q as usize + m.trailing_zeros() as usize];
+                out.push_if(Pair::new(x.id(), y.id()), x.overlaps(y));
+                m &= m - 1;
+            }
+        }
+    };
     let mut q = b.start;
     while q < b.end {
         let m =
             (lanes(neg_hi, q).cmple(neg_lo) & lanes(lo, q).cmple(hi)).bitmask() & ((1u32 << (b.end - q).min(4)) - 1);
         blocks += 1;
-        if m != 0 {
-            tests += u64::from(m.count_ones());
-            let mut m = m;
-            while m != 0 {
-                let y = &b.part.records[q + m.trailing_zeros() as usize];
-                out.push_if(Pair::new(x.id(), y.id()), x.overlaps(y));
-                m &= m - 1;
-            }
+        // Kept without a branch on `m`, tested in batches (as in `all_pairs`).
+        found[n] = (q as u32, m);
+        n += usize::from(m != 0);
+        if n == FOUND {
+            test_found(&found, out);
+            n = 0;
         }
         q += 4;
     }
+    test_found(&found[..n], out);
     Tally { pair_tests: tests, work: blocks, bytes_touched: blocks * 32 }
 }
 

@@ -395,3 +395,43 @@ fn power_law_sizes_and_blocks_that_overflow_and_shrink() {
         }
     });
 }
+
+/// The searches collect the comparisons that meet into batches of [`FOUND`](crate::search) candidates, without a
+/// branch on whether each met: a bucket of one to four records (`few`), one of a dozen or of twenty (`all_pairs`, its own records too) and a
+/// coarse body over a finer level's column (its columns, and its cubes) each meet far more than a batch here —
+/// long boxes along x beside a neighbour bucket of 150 boxes strung along them, half of which overlap them on y
+/// — and every pair of every batch is found: against brute force.
+#[test]
+fn candidates_past_a_batch_are_all_tested() {
+    let strung = |rng: &mut Rng, out: &mut Vec<Aabb>| {
+        for i in 0..150 {
+            // Every other one beside the long boxes on y, not over them.
+            let y = if i % 2 == 0 { 0.3 } else { 0.93 };
+            let x = i as f32 * 0.66 + rng.next_f32() * 0.1;
+            out.push(Aabb::new(Vec3::new(x, y, 1.1), Vec3::new(x + 0.5, y + 0.05, 1.4)));
+        }
+    };
+    for long in [1, 2, 3, 4, 12, 20] {
+        let mut rng = Rng::new(long as u64);
+        let mut aabbs: Vec<Aabb> = (0..long)
+            .map(|i| {
+                let d = i as f32 * 0.01;
+                Aabb::new(Vec3::new(d, 0.1 + d, 0.1), Vec3::new(100.0 - d, 0.9, 1.2))
+            })
+            .collect();
+        strung(&mut rng, &mut aabbs);
+        for kind in KINDS {
+            let mut grid = make(kind, 1.0, 1.0, Parallelism::SERIAL);
+            assert_matches_reference(&mut grid, &aabbs, &format!("{kind:?}, {long} long boxes"));
+        }
+    }
+    // A coarse body over a column of finer ones, read by its columns and by its cubes.
+    let mut aabbs = vec![Aabb::new(Vec3::new(0.0, 0.0, 0.0), Vec3::new(100.0, 3.5, 3.5))];
+    strung(&mut Rng::new(9), &mut aabbs);
+    for cubes in [Cubing::Never, Cubing::Always] {
+        let config = GridConfig { cell_size: 1.0, cubes, ..GridConfig::default() };
+        let mut grid = Grid::new(Kind::Hierarchical, config);
+        let out = assert_matches_reference(&mut grid, &aabbs, &format!("one coarse body, cubes {cubes:?}"));
+        assert!(out.len() > 16 * 4, "{} pairs: the batches never filled", out.len());
+    }
+}
