@@ -11,7 +11,8 @@
 //!   always kept. Each finer level of a plan is read by its columns or cut into cubes (`cubes.rs`), whichever the
 //!   model rates cheaper for all its coarser levels' scans and the cubes' build. The levels
 //!   the last frame met are kept present, so that a level the sample misses does not make every frame plan
-//!   twice.
+//!   twice; and the levels chosen last frame are kept while the model rates them within [`KEEP_LEVELS`] of the
+//!   best, so that the sample's noise does not flip the partitions' layout near a tie.
 //! - **Tori.** A level's torus has a column per cell of the scene's bulk bounds (each axis rounded up to a power
 //!   of two) when that is at most [`COLUMNS_PER_ENTRY`] per entry the level is expected to hold, else the bounds'
 //!   cells folded onto that many columns, in the bounds' proportions. So memory follows the bodies, not the world.
@@ -106,6 +107,9 @@ pub struct Planner {
     last_natural: u32,
     /// Each level's partitions last frame, as `part_bits + 1` (0 where the level was absent).
     last_part_bits: [u32; MAX_LEVELS],
+    /// The levels chosen last frame (bit `l`; 0 before the first): kept while the model rates them within
+    /// [`KEEP_LEVELS`] of the best.
+    last_chosen: u32,
     /// This frame's expected bodies per natural level (the sample's, scaled to the body count).
     expected: [f64; MAX_LEVELS],
     /// The sampled bodies' mean extent along x per natural level.
@@ -221,6 +225,7 @@ impl Planner {
         };
         let total: f64 = work.iter().sum();
         plan.present = chosen;
+        self.last_chosen = chosen;
         plan.part_level.clear();
         for l in levels(!chosen & crate::plan::low_mask(MAX_LEVELS - 1)) {
             self.last_part_bits[l] = 0;
@@ -272,6 +277,7 @@ impl Planner {
         let count = levels(natural).zip(&mut weighed).map(|(l, w)| *w = l).count();
         let finer = &weighed[count.saturating_sub(CHOICE_LEVELS)..count - 1];
         let (mut best, mut best_cost) = (0u32, f64::INFINITY);
+        let mut last_cost = f64::INFINITY;
         let mut work = [0.0; MAX_LEVELS];
         for subset in 0..1u32 << finer.len() {
             let chosen = finer
@@ -283,6 +289,15 @@ impl Planner {
             if cost < best_cost {
                 (best, best_cost) = (chosen, cost);
             }
+            if chosen == self.last_chosen {
+                last_cost = cost;
+            }
+        }
+        // Last frame's levels, unless clearly beaten: the sample's few bodies of the rare coarse levels move the
+        // model's costs from frame to frame, and near a tie the levels flipped every few frames (`power-law`, 10⁵
+        // bodies), each flip a new layout of partitions whose output blocks and buffers were sized for another.
+        if last_cost <= best_cost * (1.0 + KEEP_LEVELS) {
+            best = self.last_chosen;
         }
         std::array::from_fn(|l| levels(best).find(|&c| c >= l).unwrap_or(l) as u8)
     }
@@ -358,6 +373,9 @@ impl Planner {
 /// times less. (At 15, the price this model first had, the planner kept the finest levels apart there where
 /// merging them ran faster.)
 const SCAN_ROW: f64 = 70.0;
+
+/// Last frame's levels are kept while the model rates them at most this share dearer than the best choice.
+pub const KEEP_LEVELS: f64 = 0.05;
 
 /// The cost model's prices of a coarse body's reads of a finer level's cubes (`cubes.rs`), against 10 per record
 /// compared in a level's own search (about 1.9 ns): per column of cubes, its runs found and their first loads

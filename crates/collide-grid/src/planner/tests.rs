@@ -100,3 +100,79 @@ fn tori_fit_the_bounds_or_fold_onto_the_budget() {
     assert_eq!(torus_bits([3e4, 20.0], 1e5), [11, 4], "15 bits: the thin axis keeps its 20 cells, folded onto 16");
     assert_eq!(torus_bits([1e9, 1e9], 1e12), [MAX_TORUS_BITS, MAX_TORUS_BITS]);
 }
+
+/// Boxes with radii from a power law (exponent 2.5, up to a fifth of the world), `n` of them: the frames whose
+/// rare coarse levels the sample sees a few bodies of, so that the model's costs move from frame to frame.
+fn power_law(seed: u64, n: usize) -> Vec<Aabb> {
+    let mut rng = Rng::new(seed);
+    let w = (n as f64 / 2500.0).cbrt() * 30.0;
+    let (a, big) = (1.0 - 2.5f64, 0.2 * w);
+    (0..n)
+        .map(|_| {
+            let u = f64::from(rng.next_f32());
+            let r = (0.5f64.powf(a) - u * (0.5f64.powf(a) - big.powf(a))).powf(1.0 / a) as f32;
+            let h = (w / 2.0) as f32;
+            Aabb::from_center_radius(rng.point_in(Vec3::splat(-h + r), Vec3::splat(h - r)), r)
+        })
+        .collect()
+}
+
+/// Near a tie the levels stay: frames of one heavy-tailed scene, whose fresh plans choose different levels
+/// (a plan of its own per frame, as before last frame's levels were kept), get one set of levels from a planner
+/// that plans them all. And what it keeps is the model's rule: last frame's levels while they cost at most
+/// [`KEEP_LEVELS`] more than the best, checked against every set of levels it could have kept.
+#[test]
+fn levels_are_kept_near_a_tie_and_left_when_clearly_beaten() {
+    let frames: Vec<Vec<Aabb>> = (0..24).map(|seed| power_law(seed, 20_000)).collect();
+    let req = request(Kind::Hierarchical, 8);
+    // A frame planned as the grid plans it: from the sample, then again if the body pass meets a level it lacks.
+    let plan_frame = |planner: &mut Planner, plan: &mut Plan, aabbs: &[Aabb]| {
+        planner.plan(aabbs, &req, plan);
+        let met = |plan: &Plan| {
+            let cells = |b: &Aabb| plan.cells.of_box([b.min.y, b.min.z], [b.max.y, b.max.z]);
+            aabbs.iter().fold(0u32, |set, b| set | 1 << natural_level(cells(b)))
+        };
+        while planner.met(met(plan), &req, plan) {}
+    };
+    let mut fresh = Vec::new();
+    for aabbs in &frames {
+        let (mut planner, mut plan) = (Planner::default(), Plan::default());
+        plan_frame(&mut planner, &mut plan, aabbs);
+        fresh.push(plan.present);
+    }
+    fresh.sort_unstable();
+    fresh.dedup();
+    assert!(fresh.len() > 1, "the fresh plans agree ({fresh:?}): no tie to keep");
+    let (mut planner, mut plan) = (Planner::default(), Plan::default());
+    let mut kept = Vec::new();
+    for aabbs in &frames {
+        plan_frame(&mut planner, &mut plan, aabbs);
+        kept.push(plan.present);
+    }
+    assert!(kept.iter().all(|&p| p == kept[0]), "{kept:?}");
+    // The rule, from every set of levels as last frame's.
+    let natural = planner.last_natural | levels(kept[0]).fold(0, |s, l| s | 1 << l);
+    let top = levels(natural).last().expect("levels");
+    let mut work = [0.0; MAX_LEVELS];
+    let cost = |planner: &Planner, chosen: u32, work: &mut [f64; MAX_LEVELS]| planner.cost(natural, chosen, work).0;
+    let finer: Vec<usize> = levels(natural).filter(|&l| l != top).collect();
+    let all: Vec<u32> = (0..1u32 << finer.len())
+        .map(|s| finer.iter().enumerate().filter(|&(k, _)| s >> k & 1 == 1).fold(1 << top, |set, (_, &l)| set | 1 << l))
+        .collect();
+    let best = all.iter().map(|&c| cost(&planner, c, &mut work)).fold(f64::INFINITY, f64::min);
+    let (mut stayed, mut left) = (0, 0);
+    for &last in &all {
+        planner.last_chosen = last;
+        let map = planner.choose_levels(natural);
+        let chosen = levels(natural).fold(0u32, |set, l| set | 1 << map[l]);
+        if cost(&planner, last, &mut work) <= best * (1.0 + KEEP_LEVELS) {
+            assert_eq!(chosen, last, "{last:#b} is within the margin of the best");
+            stayed += 1;
+        } else {
+            assert_ne!(chosen, last, "{last:#b} is clearly beaten");
+            assert!(cost(&planner, chosen, &mut work) <= best * (1.0 + 1e-12));
+            left += 1;
+        }
+    }
+    assert!(stayed >= 1 && left >= 1, "{stayed} kept, {left} left: both sides of the rule");
+}
