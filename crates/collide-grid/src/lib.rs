@@ -3,8 +3,8 @@
 //!
 //! A uniform grid cuts space into cells about the size of the bodies and tests only bodies in neighbouring cells:
 //! bodies far apart are never compared. A hierarchical grid stacks grids of doubling cell sizes and puts each body
-//! on the one that fits it. Nothing is kept from frame to frame but buffers (and, as a planning hint, the levels
-//! the last frame met): both grids are planned, built and searched anew every frame, so a frame costs the same
+//! on the one that fits it. Nothing is kept from frame to frame but buffers (and, as planning hints, the levels
+//! the last frame met and chose, and its partitions' counts): both grids are planned, built and searched anew every frame, so a frame costs the same
 //! whether the bodies crept or teleported.
 //!
 //! # What the naive version gets wrong
@@ -58,7 +58,10 @@
 //!   would cost a merge step per body in each of the nine buckets it meets; comparing all pairs costs about a
 //!   quarter of that: eight records of a bucket held in two four-lane vectors (glam's SSE2 `Vec4`), each record
 //!   of the buckets it meets compared against all eight along x in one pass (two comparisons, an `and`, a mask),
-//!   the few that overlap along x tested whole out of line. Buckets of up to four records are transposed: each of
+//!   the few that overlap along x tested whole out of line, in batches: each comparison writes its candidate to
+//!   the next slot and takes the slot only when it met something, without a branch on whether it did (that
+//!   branch mispredicted on most comparisons that met: `uniform` at 10⁵ bodies, one thread, 4.6 ms a frame with
+//!   it, 3.9 without). Buckets of up to four records are transposed: each of
 //!   their records against the others four at a time, so that no lane waits on a record the bucket does not have.
 //!   A bucket of more than [`CROWD`] records is a crowd: sorted by `min.x` (after a counting
 //!   sort by bins of x when most of a partition is crowds), given integer keys, and merged with other crowds
@@ -86,7 +89,9 @@
 //!   columns or cubes it covers) against merging it into the next coarser one (its bodies in larger cells, whose columns are
 //!   longer), with per-entry costs measured here, and keeps the cheapest; the coarsest level always stands. A body
 //!   of a level the plan did not foresee makes the frame plan again and repeat the body pass (`body_passes`); the
-//!   levels met are kept as a hint for the next frame.
+//!   levels met are kept as a hint for the next frame, and the levels chosen are kept while the model rates them
+//!   within 5% of the best ([`KEEP_LEVELS`]): near a tie the sample's few coarse bodies
+//!   flipped the choice every few frames, and each flip laid the partitions and their output blocks out anew.
 //! - **Bulk bounds against far outliers.** The cells' origin and the tori are planned on the sample's bounds, or,
 //!   on an axis where those are more than [`OUTLIER_RATIO`] times wider than a trimmed sample's
 //!   ([`sampled_bounds`], [`bulk_bounds`]), on the trimmed bounds: a few bodies at ±1e30 land in far cells (or the
@@ -238,7 +243,11 @@
 //! blocks (`output.rs`), three runs gave `hgrid` 62–94 ms at 10⁵ against parry's 95–144. Two thirds of the frame
 //! were the coarse bodies' scans (see *What breaks next*). After the cubes (`cubes.rs`, commit `fad62e8`, five
 //! runs, load 1.2–2.0): `hgrid` 16.4–22.3 ms at 10⁵ (collide's best 4.6–5.6 times parry's rebuilt BVH, 7.0–8.3 ns
-//! a pair) and 1.22–1.68 ms at 10⁴ (3.4–4.7 times), `grid` 18.5–20.5 ms at 10⁵.
+//! a pair) and 1.22–1.68 ms at 10⁴ (3.4–4.7 times), `grid` 18.5–20.5 ms at 10⁵. After the branch-free
+//! candidates and the planner's kept levels (commits `79a9d54`, `05d0756`; the levels had flipped every few
+//! frames near a tie of the model, each flip a new layout of partitions and output blocks; four runs, load
+//! 1.2–1.4): `hgrid` 14.8–16.6 ms at 10⁵ (5.4–6.0 times parry's rebuilt BVH, 6.3–7.1 ns a pair) and 1.04–1.08
+//! ms at 10⁴ (5.3–5.6 times).
 //!
 //! # Modules
 //!
@@ -286,7 +295,7 @@ mod tests;
 pub use grid::{Grid, GridConfig, PART_ENTRIES, PARTS_PER_THREAD};
 pub use part::CROWD;
 pub use plan::{MAX_LEVELS, MAX_TORUS_BITS};
-pub use planner::{COLUMNS_PER_ENTRY, Cubing, Kind, SAMPLE};
+pub use planner::{COLUMNS_PER_ENTRY, Cubing, KEEP_LEVELS, Kind, SAMPLE};
 
 use collide_broadphase::ParamSpec;
 
