@@ -170,6 +170,39 @@ fn first_lanes(n: usize) -> u32 {
 /// mispredicted on most that did (one thread, `uniform` at 10⁵ bodies: 4.6 ms a frame with it, 3.9 without).
 const FOUND: usize = 16;
 
+/// A batch of candidates, `(where, lanes)`, collected without a branch on whether each comparison met (see
+/// [`FOUND`]): every comparison is written to the next slot, and the slot taken only when its lanes are not empty.
+struct Found {
+    slots: [(u32, u32); FOUND],
+    n: usize,
+}
+
+impl Found {
+    fn new() -> Self {
+        Self { slots: [(0, 0); FOUND], n: 0 }
+    }
+
+    /// Collect the comparison at `at` that met the lanes `m` (maybe none); a full batch goes to `flush`.
+    #[inline(always)]
+    fn push(&mut self, at: u32, m: u32, flush: impl FnOnce(&[(u32, u32)])) {
+        self.slots[self.n] = (at, m);
+        self.n += usize::from(m != 0);
+        if self.n == FOUND {
+            flush(&self.slots);
+            self.n = 0;
+        }
+    }
+
+    /// The candidates collected since the last full batch, to `flush`; the batch is left empty.
+    #[inline(always)]
+    fn drain(&mut self, flush: impl FnOnce(&[(u32, u32)])) {
+        if self.n > 0 {
+            flush(&self.slots[..self.n]);
+            self.n = 0;
+        }
+    }
+}
+
 /// The candidates `found` — record `i` of `b` against the lanes `m` of the block of `a`'s records from `q` —
 /// whose extents overlap along x: each tested whole, and kept when the boxes overlap. Returns the boxes tested
 /// whole. Out of line, and after the comparisons' loop: a few blocks in a hundred meet one, and inline its
@@ -197,7 +230,7 @@ fn test(a: &[SweepBox], q: usize, found: &[(u32, u32)], b: &[SweepBox], out: &mu
 #[inline(never)]
 fn all_pairs(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Sink<'_>) -> Tally {
     let (lo, neg_hi, records) = (&a.part.lo, &a.part.neg_hi, &a.part.records);
-    let mut found = [(0u32, 0u32); FOUND];
+    let mut found = Found::new();
     let mut tests = 0;
     let mut q = a.start;
     while q < a.end {
@@ -211,38 +244,21 @@ fn all_pairs(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut Sink<'_>) 
             let high = (nh.cmple(neg_lo1) & l.cmple(hi1)).bitmask();
             low | high << 4
         };
-        let mut n = 0;
         if inner {
             // The block's records against the later records of `a`: each pair once.
+            let mut flush = |f: &[(u32, u32)]| tests += test(records, q, f, records, out);
             for i in q + 1..a.end {
-                let m = meets(lo[i], neg_hi[i]) & live & first_lanes(i - q);
-                found[n] = (i as u32, m);
-                n += usize::from(m != 0);
-                if n == FOUND {
-                    tests += test(records, q, &found, records, out);
-                    n = 0;
-                }
+                found.push(i as u32, meets(lo[i], neg_hi[i]) & live & first_lanes(i - q), &mut flush);
             }
-            if n > 0 {
-                tests += test(records, q, &found[..n], records, out);
-                n = 0;
-            }
+            found.drain(flush);
         }
         for b in others {
             let (blo, bhi) = (&b.part.lo[b.start..b.end], &b.part.neg_hi[b.start..b.end]);
+            let mut flush = |f: &[(u32, u32)]| tests += test(records, q, f, b.records(), out);
             for (i, (&l, &nh)) in blo.iter().zip(bhi).enumerate() {
-                let m = meets(l, nh) & live;
-                found[n] = (i as u32, m);
-                n += usize::from(m != 0);
-                if n == FOUND {
-                    tests += test(records, q, &found, b.records(), out);
-                    n = 0;
-                }
+                found.push(i as u32, meets(l, nh) & live, &mut flush);
             }
-            if n > 0 {
-                tests += test(records, q, &found[..n], b.records(), out);
-                n = 0;
-            }
+            found.drain(flush);
         }
         q += 8;
     }
@@ -276,9 +292,9 @@ fn few<const N: usize>(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut 
         std::array::from_fn(|k| (Vec4::splat(-a.part.lo[a.start + k]), Vec4::splat(-a.part.neg_hi[a.start + k])));
     let mut tests = 0;
     let mut blocks = 0;
-    let mut found = [(0u32, 0u32); FOUND];
+    let mut found = Found::new();
     let mut scan = |b: Span<'_>, below: usize, out: &mut Sink<'_>| {
-        let mut n = 0;
+        let mut flush = |f: &[(u32, u32)]| tests += test_few::<N>(a, f, b.part, out);
         let (lo, neg_hi) = (&b.part.lo, &b.part.neg_hi);
         let mut q = b.start;
         while q < b.end {
@@ -292,17 +308,10 @@ fn few<const N: usize>(a: Span<'_>, inner: bool, others: &[Span<'_>], out: &mut 
             let live = 0x1111 * ((1u32 << (b.end - q).min(4)) - 1);
             let m = m & live & below_mask(q, below);
             blocks += 1;
-            // Kept without a branch on `m` (most blocks meet nothing, and which do is unpredictable), tested in
-            // batches.
-            found[n] = (q as u32, m);
-            n += usize::from(m != 0);
-            if n == FOUND {
-                tests += test_few::<N>(a, &found, b.part, out);
-                n = 0;
-            }
+            found.push(q as u32, m, &mut flush);
             q += 4;
         }
-        tests += test_few::<N>(a, &found[..n], b.part, out);
+        found.drain(flush);
     };
     if inner && N > 1 {
         scan(Span { part: a.part, start: a.start + 1, end: a.end }, a.start, out);
@@ -349,40 +358,24 @@ fn below_mask(q: usize, first: usize) -> u32 {
     mask
 }
 
-/// Every overlapping pair of record `x` (its `−lo` and `hi` splat in `neg_lo`, `hi`) and a record of `b`: `b`'s
-/// records four at a time against it along x, the few that overlap there tested whole. Returns the boxes tested
+/// Every overlapping pair of record `x` (a span of one, its `−lo` and `hi` splat in `neg_lo`, `hi`) and a record of
+/// `b`: `b`'s records four at a time against it along x, the few that overlap there tested whole ([`test_few`]). Returns the boxes tested
 /// whole and the blocks compared.
 #[inline(never)]
-fn one_pairs(x: &SweepBox, neg_lo: Vec4, hi: Vec4, b: Span<'_>, out: &mut Sink<'_>) -> Tally {
+fn one_pairs(x: Span<'_>, neg_lo: Vec4, hi: Vec4, b: Span<'_>, out: &mut Sink<'_>) -> Tally {
     let (lo, neg_hi) = (&b.part.lo, &b.part.neg_hi);
     let (mut tests, mut blocks) = (0, 0);
-    let (mut found, mut n) = ([(0u32, 0u32); FOUND], 0);
-    // The candidates: record `x` against the lanes `m` of the block from `q`.
-    let mut test_found = |found: &[(u32, u32)], out: &mut Sink<'_>| {
-        for &(q, mut m) in found {
-            tests += u64::from(m.count_ones());
-            while m != 0 {
-                let y = &b.part.records[q as usize + m.trailing_zeros() as usize];
-                out.push_if(Pair::new(x.id(), y.id()), x.overlaps(y));
-                m &= m - 1;
-            }
-        }
-    };
+    let mut found = Found::new();
+    let mut flush = |f: &[(u32, u32)]| tests += test_few::<1>(x, f, b.part, out);
     let mut q = b.start;
     while q < b.end {
         let m =
             (lanes(neg_hi, q).cmple(neg_lo) & lanes(lo, q).cmple(hi)).bitmask() & ((1u32 << (b.end - q).min(4)) - 1);
         blocks += 1;
-        // Kept without a branch on `m`, tested in batches (as in `all_pairs`).
-        found[n] = (q as u32, m);
-        n += usize::from(m != 0);
-        if n == FOUND {
-            test_found(&found, out);
-            n = 0;
-        }
+        found.push(q as u32, m, &mut flush);
         q += 4;
     }
-    test_found(&found[..n], out);
+    found.drain(flush);
     Tally { pair_tests: tests, work: blocks, bytes_touched: blocks * 32 }
 }
 
@@ -401,7 +394,8 @@ fn scan_finer(
     out: &mut Sink<'_>,
 ) -> (Tally, Scans) {
     let (mut tally, mut scans) = (Tally::default(), Scans::default());
-    for x in &part.records {
+    for (i, x) in part.records.iter().enumerate() {
+        let one = Span { part, start: i, end: i + 1 };
         let (min, max) = (x.min::<0>(), x.max::<0>());
         let c = plan.cells.of_box([min.y, min.z], [max.y, max.z]);
         let (neg_lo, hi) = (Vec4::splat(-x.lo()), Vec4::splat(x.hi()));
@@ -420,7 +414,7 @@ fn scan_finer(
                 scans.rows += 1;
                 for span in Row::new(lv, parts, j).columns(k0, count, t_columns) {
                     if span.len() > 0 {
-                        tally += one_pairs(x, neg_lo, hi, span, out);
+                        tally += one_pairs(one, neg_lo, hi, span, out);
                     }
                 }
             }
