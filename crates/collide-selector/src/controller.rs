@@ -1094,7 +1094,9 @@ impl Controller {
         let (probe_mean, active_mean) = times.means();
         let active_ms = self.recent.typical().max(1e-9);
         let features = Self::first_features(&self.features);
-        self.model.observe_sample(c, self.active, &features, bodies, self.frame, (probe_mean, active_mean), active_ms);
+        let settles = self.settle[self.active] > 1;
+        let times = (probe_mean, active_mean);
+        self.model.observe_sample(c, self.active, &features, bodies, self.frame, times, active_ms, settles);
         self.last_sampled[c] = Some(LastSample { frame: self.frame, active: self.active, active_ms });
         self.estimate_all(&features);
         let reason = Reason::Sampled {

@@ -416,6 +416,12 @@ struct Learned {
 /// centre in several cubes.
 pub const SAMPLED_SIGMA: f64 = 0.3;
 
+/// The factor by which the active candidate must run dearer on the whole scene than its fresh scout on a sample
+/// (carried by the prior's dependence on n) before the sample's ratio is corrected for it (see
+/// [`CostModel::aged`]). The prior's own error in how one candidate scales from a sample to its scene is about
+/// ×/÷ 1.35 ([`SAMPLED_SIGMA`]); twice is beyond it.
+pub const AGED_FROM: f64 = 2.0;
+
 /// The prior plus the online corrections, for a fixed list of candidates.
 ///
 /// Predictions are **relative to the active candidate**: `ms_c = ms_active · (prior_c / prior_active) ·
@@ -434,6 +440,9 @@ pub struct CostModel {
     learned: Vec<[Learned; Regime::COUNT]>,
     /// Per candidate: EWMA of `ln(measured build / predicted build)`, 0 until one was measured.
     build_rel: Vec<f64>,
+    /// Per candidate: how much dearer it ran on the whole scene than its fresh scout on a sample said, the last
+    /// time it was the active candidate of a sampled probe (see [`CostModel::aged`]); 1 until found aged.
+    aged: Vec<f64>,
     /// Per candidate: its fit's index in the prior, if the prior knows it.
     fit_of: Vec<Option<usize>>,
     /// The prior's predictions for the features of [`CostModel::prepare`]: per candidate (steady ms, sigma) and
@@ -463,6 +472,7 @@ impl CostModel {
             names: names.to_vec(),
             learned: vec![[Learned::default(); Regime::COUNT]; names.len()],
             build_rel: vec![0.0; names.len()],
+            aged: vec![1.0; names.len()],
             fit_of,
             cached: None,
             cached_base: vec![(0.0, 0.0); names.len()],
@@ -521,6 +531,7 @@ impl CostModel {
         self.corrected_at = None;
         self.learned.iter_mut().for_each(|l| *l = [Learned::default(); Regime::COUNT]);
         self.build_rel.iter_mut().for_each(|b| *b = 0.0);
+        self.aged.iter_mut().for_each(|a| *a = 1.0);
     }
 
     /// The prior's prediction for candidate `c` (ms, sigma); for a candidate it does not know, the geometric
@@ -587,6 +598,15 @@ impl CostModel {
     /// whole scene is `active_ms`. The ratio measured on the sample is carried to the whole scene by half the
     /// change the prior predicts between the sample's size and the scene's (each candidate's dependence on n),
     /// with [`SAMPLED_SIGMA`].
+    ///
+    /// Both scouts are fresh instances built on the sample; the active candidate's instance on the scene may not
+    /// be, when it is a structure that `settles` (one kept from frame to frame, whose calls grow dearer after its
+    /// build: see [`settling_calls`](collide_broadphase::Broadphase::settling_calls)). When it runs far dearer
+    /// there than its scout predicts (see [`CostModel::aged`]), the ratio would carry that difference to `c` as if
+    /// `c` aged alike, so it is taken out: `c` is then carried to the scene by its own scout. And a candidate once
+    /// found aged keeps its factor when it is the one sampled later: its fresh scout flatters it by as much. A
+    /// structure rebuilt every frame is as young on the scene as on the sample, and is never judged aged: what
+    /// its factor shows there is the prior's error in n.
     #[allow(clippy::too_many_arguments)]
     pub fn observe_sample(
         &mut self,
@@ -597,9 +617,28 @@ impl CostModel {
         frame: u64,
         (probe_ms, sample_active_ms): (f64, f64),
         active_ms: f64,
+        active_settles: bool,
     ) {
         let at_sample = Features { n: sample_n, ..*f };
-        self.observe(c, active, f, &at_sample, frame, probe_ms / sample_active_ms, active_ms, SAMPLED_SIGMA);
+        self.aged[active] =
+            if active_settles { self.aged(active, f, &at_sample, sample_active_ms, active_ms) } else { 1.0 };
+        let ratio = probe_ms / sample_active_ms * self.aged[c] / self.aged[active];
+        self.observe(c, active, f, &at_sample, frame, ratio, active_ms, SAMPLED_SIGMA);
+    }
+
+    /// How much dearer candidate `a` runs on the scene of features `f` (`scene_ms`, its typical frame there) than
+    /// its fresh scout on a sample of features `at_sample` (`sample_ms`) says, once the prior has carried the
+    /// scout's frame from the sample's size to the scene's: `(scene_ms / prior(f)) / (sample_ms /
+    /// prior(at_sample))`, the ratio of its common levels there. 1 unless it is at least [`AGED_FROM`].
+    ///
+    /// An incremental structure can be much older on the scene than on the sample: on rapier's free fall at 10⁵ bodies the
+    /// dynamic tree ran 12–19 ms a frame, 120–190 ns a body, where its scout on a sub-box of 3 816 bodies ran
+    /// 0.117 ms, 31 ns a body. Carried by the plain ratio, `kd`'s 0.400 ms beside it on the sub-box made `kd`
+    /// look 3.4× the tree, where on the scene it ran at 0.37×, and `auto` kept the tree for 300 frames.
+    #[must_use]
+    pub fn aged(&self, a: usize, f: &Features, at_sample: &Features, sample_ms: f64, scene_ms: f64) -> f64 {
+        let factor = (scene_ms / self.base(a, f).0) / (sample_ms / self.base(a, at_sample).0);
+        if factor.is_finite() && factor >= AGED_FROM { factor } else { 1.0 }
     }
 
     /// Learn `c`'s offset from a `ratio` of its cost to the `active` one's measured on features `measured_at`

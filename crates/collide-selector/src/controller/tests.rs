@@ -376,3 +376,45 @@ fn a_sample_the_budget_cannot_pay_does_not_hold_back_a_promising_one_it_can() {
     c.budget.spend(-10.0);
     assert_eq!(c.choose(), Order::Sample(1));
 }
+
+/// The active candidate, a structure kept from frame to frame that settles over six calls, runs five times dearer
+/// on the scene than its fresh scout on the sample says (the prior carrying the scout's frame to the scene's
+/// size): an old dynamic tree in a stream. The sampled candidate's
+/// scout takes twice the active scout's time. Carried by the plain ratio it would be predicted at twice the
+/// active frame and left alone; carried by its own scout it is at 0.4 of it, and taken. (On rapier's free fall at
+/// 10⁵ bodies the plain ratio put `kd` at 3.4× the old tree, where it ran at 0.37×.)
+#[test]
+fn a_candidate_sampled_beside_an_aged_active_one_is_judged_by_its_own_scout() {
+    let run = |aged: f64, settles: u32| {
+        let mut c = warmed().with_settling(vec![settles, 1]);
+        c.frame = 100;
+        let f = features(0.2);
+        let bodies = 1_000;
+        let at = Features { n: bodies, ..f };
+        // The active frame on the scene is 1 ms; its scout's, `aged` times less than the prior carries it to.
+        let scout = c.model.base(0, &at).0 / c.model.base(0, &f).0 / aged;
+        assert_eq!(c.start_sample(1, Reason::Forced), Order::Sample(1));
+        let mut orders = Vec::new();
+        for _ in 0..MAX_PROBE_FRAMES + 4 * DECIDE_EVERY as usize {
+            let sample =
+                c.sampling().map(|_| SampleFrame { probe_ms: 2.0 * scout, active_ms: scout, bodies, extra_ms: 0.0 });
+            orders.push(c.after_frame(&f, 1.0, None, sample));
+            if c.active() != 0 {
+                break;
+            }
+        }
+        let sampled = c.log().iter().find(|d| d.kind == DecisionKind::Sampled).expect("logged");
+        let Reason::Sampled { predicted_ms, .. } = sampled.reason else { unreachable!() };
+        (predicted_ms, c.active(), orders)
+    };
+    let (young, active, orders) = run(1.0, 6);
+    assert!((young - 2.0).abs() < 0.05, "a young active: the plain ratio, got {young}");
+    assert_eq!(active, 0, "{orders:?}");
+    let (old, active, orders) = run(5.0, 6);
+    assert!((old - 0.4).abs() < 0.01, "an old active: the candidate's own scout, got {old}");
+    assert_eq!(active, 1, "{orders:?}");
+    // An active candidate rebuilt every frame is as young as its scout: the same frames keep it.
+    let (rebuilt, active, orders) = run(5.0, 1);
+    assert!((rebuilt - 2.0).abs() < 0.05, "got {rebuilt}");
+    assert_eq!(active, 0, "{orders:?}");
+}

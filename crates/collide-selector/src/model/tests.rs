@@ -136,3 +136,51 @@ fn a_prior_found_wrong_on_this_scene_widens_the_candidates_never_measured_here()
     assert_ne!(Regime::of(&slow), Regime::of(&f));
     assert_eq!(model.predict(3, 0, model.base(0, &slow).0, &slow, 20).sigma, model.base(3, &slow).1);
 }
+
+/// Both scouts of a sampled probe are fresh; the active candidate's instance on the scene may be old, when it is
+/// a structure kept from frame to frame (a dynamic tree in a fast stream: on rapier's free fall at 10⁵ bodies it ran 5× dearer a body than its scout on the
+/// sub-box). Its factor is taken out of the sample's ratio, so the sampled candidate is carried to the scene by
+/// its own scout; and when the aged candidate is later the one sampled, its fresh scout is charged the factor.
+#[test]
+fn a_sample_beside_an_aged_active_candidate_carries_the_sampled_one_by_its_own_scout() {
+    let prior = Prior::builtin();
+    let leak = |s: &str| -> &'static str { Box::leak(s.to_owned().into_boxed_str()) };
+    let names = [leak(&prior.fits[0].name), leak(&prior.fits[1].name)];
+    let f = features(100_000, 0.2, 1.0);
+    let at = Features { n: 4_000, ..f };
+    let model = CostModel::new(prior, &names);
+    let (a_scene, a_scout, b_scout) = (model.base(0, &f).0, model.base(0, &at).0, model.base(1, &at).0);
+    // `a` active at `aged` times what its scout says, b's scout at 0.8 of a's.
+    let sampled = |aged: f64, settles: bool| {
+        let mut m = model.clone();
+        m.observe_sample(1, 0, &f, at.n, 10, (0.8 * b_scout, a_scout), aged * a_scene, settles);
+        (m.predict(1, 0, aged * a_scene, &f, 10).ms, m)
+    };
+    let (young, _) = sampled(1.0, true);
+    assert_eq!(model.aged(0, &f, &at, a_scout, a_scene), 1.0);
+    // Just below the threshold the active's frame carries the ratio, as before: b predicted that much dearer.
+    let (near, _) = sampled(0.99 * AGED_FROM, true);
+    assert!((near / young - 0.99 * AGED_FROM).abs() < 1e-9, "{near} against {young}");
+    // Five times: b is what its scout says, whatever the old active costs.
+    let (old, mut m) = sampled(5.0, true);
+    assert!((model.aged(0, &f, &at, a_scout, 5.0 * a_scene) - 5.0).abs() < 1e-9);
+    assert!((old / young - 1.0).abs() < 1e-9, "{old} against {young}");
+    // An active candidate rebuilt every frame is never judged aged: its frame carries the ratio.
+    let (rebuilt, r) = sampled(5.0, false);
+    assert!((rebuilt / young - 5.0).abs() < 1e-9, "{rebuilt} against {young}");
+    assert_eq!(r.aged[0], 1.0);
+    // b active now, at what was predicted; a sampled beside it, its scout as young as before. Its factor stays:
+    // it is predicted dearer by it than a model that never saw it aged predicts.
+    let again = |m: &mut CostModel| {
+        m.observe_sample(0, 1, &f, at.n, 80, (a_scout, 0.8 * b_scout), young, false);
+        m.predict(0, 1, young, &f, 80).ms
+    };
+    assert!((m.aged[0] - 5.0).abs() < 1e-9, "the factor is kept: {}", m.aged[0]);
+    let mut remembered = model.clone();
+    remembered.aged[0] = m.aged[0];
+    let (charged, fresh) = (again(&mut remembered), again(&mut model.clone()));
+    assert!((charged / fresh - 5.0).abs() < 1e-6, "{charged} against {fresh}");
+    // Forgetting the scene forgets the factor.
+    m.forget();
+    assert_eq!(m.aged[0], 1.0);
+}
