@@ -281,6 +281,8 @@ enum Job {
         times: Pairs,
         spent_ms: f64,
         bodies: usize,
+        /// The active candidate's typical frame when the sample began.
+        active_ms: f64,
     },
     /// `candidate` is being built on another thread, then `then`.
     Build {
@@ -685,7 +687,7 @@ impl Controller {
                 *spent_ms += ms;
                 self.last_ran[*candidate] = self.frame;
             }
-            (Job::Sample { times, spent_ms, bodies, candidate }, _, Some(frame)) => {
+            (Job::Sample { times, spent_ms, bodies, candidate, .. }, _, Some(frame)) => {
                 times.push(frame.probe_ms, frame.active_ms);
                 *spent_ms += frame.probe_ms + frame.active_ms + frame.extra_ms;
                 *bodies = frame.bodies;
@@ -1027,8 +1029,9 @@ impl Controller {
     }
 
     fn start_sample(&mut self, c: usize, reason: Reason) -> Order {
-        self.job =
-            Job::Sample { candidate: c, times: Pairs::settling(self.sample_settle(c)), spent_ms: 0.0, bodies: 0 };
+        let times = Pairs::settling(self.sample_settle(c));
+        let active_ms = self.recent.typical();
+        self.job = Job::Sample { candidate: c, times, spent_ms: 0.0, bodies: 0, active_ms };
         self.probes += 1;
         self.last_ran[c] = self.frame;
         self.holding[c] = true;
@@ -1088,13 +1091,18 @@ impl Controller {
 
     /// The sampled probe has run its frames: the model learns the ratio it measured.
     fn finish_sample(&mut self) {
-        let Job::Sample { candidate: c, times, spent_ms, bodies } = self.job else { return };
+        let Job::Sample { candidate: c, times, spent_ms, bodies, active_ms: at_start } = self.job else { return };
         self.job = Job::Idle;
         self.budget.spend(spent_ms);
         let (probe_mean, active_mean) = times.means();
         let active_ms = self.recent.typical().max(1e-9);
         let features = Self::first_features(&self.features);
-        let settles = self.settle[self.active] > 1;
+        // The active candidate is judged old beside its scout (see `CostModel::observe_sample`) only when it
+        // settles over several calls, and only on a steady frame: one that moved by more than a sample's
+        // uncertainty while the sample ran is the scene changing (rapier's free-fall pile falling asleep at 10⁴
+        // bodies took the dynamic tree from 0.6 ms to 5.7 for a dozen frames), not the structure's age.
+        let steady = (active_ms / at_start.max(1e-9)).ln().abs() <= SAMPLED_SIGMA;
+        let settles = self.settle[self.active] > 1 && steady;
         let times = (probe_mean, active_mean);
         self.model.observe_sample(c, self.active, &features, bodies, self.frame, times, active_ms, settles);
         self.last_sampled[c] = Some(LastSample { frame: self.frame, active: self.active, active_ms });

@@ -121,9 +121,10 @@
 //!   candidate's instance on the scene may have run for hundreds of frames: the dynamic tree in rapier's free
 //!   fall at 10⁵ bodies cost 120–190 ns a body on the scene against 31 on its scout, so every sample put `kd` at
 //!   3.4× it, where `kd` ran at 0.37×. For a candidate that settles over several calls, the model compares the
-//!   active one's frame on the scene with its scout's carried there by the prior; at twice or more, the sampled
-//!   candidate is carried by its own scout instead, and the old one's factor is charged to its own later samples
-//!   (see [`CostModel::observe_sample`]).
+//!   active one's steady frame on the scene with its scout's carried there by the prior; at twice or more, the
+//!   sampled candidate is carried by its own scout instead, and the old one's factor is charged to its own later
+//!   samples in the same regime of motion (see [`CostModel::observe_sample`]): once the pile rests, the old tree
+//!   is as cheap as a fresh one.
 //! - **A scene that drifts under the active candidate** (a pile forming, a stream spreading): a candidate is not
 //!   sampled again within 60 frames of its last sample unless the active candidate's typical frame has moved by
 //!   more than a sample's uncertainty since; a dear sample the budget cannot pay yet does not hold back a cheaper

@@ -440,9 +440,12 @@ pub struct CostModel {
     learned: Vec<[Learned; Regime::COUNT]>,
     /// Per candidate: EWMA of `ln(measured build / predicted build)`, 0 until one was measured.
     build_rel: Vec<f64>,
-    /// Per candidate: how much dearer it ran on the whole scene than its fresh scout on a sample said, the last
-    /// time it was the active candidate of a sampled probe (see [`CostModel::aged`]); 1 until found aged.
-    aged: Vec<f64>,
+    /// Per candidate and regime: how much dearer it ran on the whole scene than its fresh scout on a sample said,
+    /// the last time it was the active candidate of a sampled probe in that regime (see [`CostModel::aged`]); 1
+    /// until found aged. Per regime, because what ages a dynamic tree is motion: in rapier's free fall at 10⁴
+    /// bodies the same old tree ran 3 ms a frame while the bodies landed and 0.5 ms once the pile rested, as
+    /// cheap as a fresh one.
+    aged: Vec<[f64; Regime::COUNT]>,
     /// Per candidate: its fit's index in the prior, if the prior knows it.
     fit_of: Vec<Option<usize>>,
     /// The prior's predictions for the features of [`CostModel::prepare`]: per candidate (steady ms, sigma) and
@@ -472,7 +475,7 @@ impl CostModel {
             names: names.to_vec(),
             learned: vec![[Learned::default(); Regime::COUNT]; names.len()],
             build_rel: vec![0.0; names.len()],
-            aged: vec![1.0; names.len()],
+            aged: vec![[1.0; Regime::COUNT]; names.len()],
             fit_of,
             cached: None,
             cached_base: vec![(0.0, 0.0); names.len()],
@@ -531,7 +534,7 @@ impl CostModel {
         self.corrected_at = None;
         self.learned.iter_mut().for_each(|l| *l = [Learned::default(); Regime::COUNT]);
         self.build_rel.iter_mut().for_each(|b| *b = 0.0);
-        self.aged.iter_mut().for_each(|a| *a = 1.0);
+        self.aged.iter_mut().for_each(|a| *a = [1.0; Regime::COUNT]);
     }
 
     /// The prior's prediction for candidate `c` (ms, sigma); for a candidate it does not know, the geometric
@@ -604,7 +607,8 @@ impl CostModel {
     /// build: see [`settling_calls`](collide_broadphase::Broadphase::settling_calls)). When it runs far dearer
     /// there than its scout predicts (see [`CostModel::aged`]), the ratio would carry that difference to `c` as if
     /// `c` aged alike, so it is taken out: `c` is then carried to the scene by its own scout. And a candidate once
-    /// found aged keeps its factor when it is the one sampled later: its fresh scout flatters it by as much. A
+    /// found aged keeps its factor, in the scene's regime, when it is the one sampled later: its fresh scout
+    /// flatters it by as much while the scene moves as it did. A
     /// structure rebuilt every frame is as young on the scene as on the sample, and is never judged aged: what
     /// its factor shows there is the prior's error in n.
     #[allow(clippy::too_many_arguments)]
@@ -620,9 +624,10 @@ impl CostModel {
         active_settles: bool,
     ) {
         let at_sample = Features { n: sample_n, ..*f };
-        self.aged[active] =
+        let r = Regime::of(f).0 as usize;
+        self.aged[active][r] =
             if active_settles { self.aged(active, f, &at_sample, sample_active_ms, active_ms) } else { 1.0 };
-        let ratio = probe_ms / sample_active_ms * self.aged[c] / self.aged[active];
+        let ratio = probe_ms / sample_active_ms * self.aged[c][r] / self.aged[active][r];
         self.observe(c, active, f, &at_sample, frame, ratio, active_ms, SAMPLED_SIGMA);
     }
 

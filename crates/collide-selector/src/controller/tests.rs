@@ -385,7 +385,8 @@ fn a_sample_the_budget_cannot_pay_does_not_hold_back_a_promising_one_it_can() {
 /// 10⁵ bodies the plain ratio put `kd` at 3.4× the old tree, where it ran at 0.37×.)
 #[test]
 fn a_candidate_sampled_beside_an_aged_active_one_is_judged_by_its_own_scout() {
-    let run = |aged: f64, settles: u32| {
+    // The active frame on the scene is 1 ms before the sample and `during` while it runs.
+    let run_while = |aged: f64, settles: u32, during: f64| {
         let mut c = warmed().with_settling(vec![settles, 1]);
         c.frame = 100;
         let f = features(0.2);
@@ -398,7 +399,8 @@ fn a_candidate_sampled_beside_an_aged_active_one_is_judged_by_its_own_scout() {
         for _ in 0..MAX_PROBE_FRAMES + 4 * DECIDE_EVERY as usize {
             let sample =
                 c.sampling().map(|_| SampleFrame { probe_ms: 2.0 * scout, active_ms: scout, bodies, extra_ms: 0.0 });
-            orders.push(c.after_frame(&f, 1.0, None, sample));
+            let active_ms = if c.sampling().is_some() { during } else { 1.0 };
+            orders.push(c.after_frame(&f, active_ms, None, sample));
             if c.active() != 0 {
                 break;
             }
@@ -407,6 +409,7 @@ fn a_candidate_sampled_beside_an_aged_active_one_is_judged_by_its_own_scout() {
         let Reason::Sampled { predicted_ms, .. } = sampled.reason else { unreachable!() };
         (predicted_ms, c.active(), orders)
     };
+    let run = |aged: f64, settles: u32| run_while(aged, settles, 1.0);
     let (young, active, orders) = run(1.0, 6);
     assert!((young - 2.0).abs() < 0.05, "a young active: the plain ratio, got {young}");
     assert_eq!(active, 0, "{orders:?}");
@@ -417,4 +420,10 @@ fn a_candidate_sampled_beside_an_aged_active_one_is_judged_by_its_own_scout() {
     let (rebuilt, active, orders) = run(5.0, 1);
     assert!((rebuilt - 2.0).abs() < 0.05, "got {rebuilt}");
     assert_eq!(active, 0, "{orders:?}");
+    // The old tree's frame jumping while the sample runs is the scene changing, not its age: the plain ratio
+    // holds, and the candidate is predicted at twice the active frame.
+    let (jumped, _, _) = run_while(5.0 / 3.0, 6, 3.0);
+    let (steady, _, _) = run_while(5.0 / 1.2, 6, 1.2);
+    assert!(jumped > 2.0, "got {jumped}");
+    assert!(steady < 1.0, "got {steady}");
 }

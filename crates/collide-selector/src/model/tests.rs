@@ -168,19 +168,29 @@ fn a_sample_beside_an_aged_active_candidate_carries_the_sampled_one_by_its_own_s
     // An active candidate rebuilt every frame is never judged aged: its frame carries the ratio.
     let (rebuilt, r) = sampled(5.0, false);
     assert!((rebuilt / young - 5.0).abs() < 1e-9, "{rebuilt} against {young}");
-    assert_eq!(r.aged[0], 1.0);
+    assert_eq!(r.aged[0], [1.0; Regime::COUNT]);
     // b active now, at what was predicted; a sampled beside it, its scout as young as before. Its factor stays:
     // it is predicted dearer by it than a model that never saw it aged predicts.
     let again = |m: &mut CostModel| {
         m.observe_sample(0, 1, &f, at.n, 80, (a_scout, 0.8 * b_scout), young, false);
         m.predict(0, 1, young, &f, 80).ms
     };
-    assert!((m.aged[0] - 5.0).abs() < 1e-9, "the factor is kept: {}", m.aged[0]);
+    let r = Regime::of(&f).0 as usize;
+    assert!((m.aged[0][r] - 5.0).abs() < 1e-9, "the factor is kept: {}", m.aged[0][r]);
     let mut remembered = model.clone();
     remembered.aged[0] = m.aged[0];
     let (charged, fresh) = (again(&mut remembered), again(&mut model.clone()));
     assert!((charged / fresh - 5.0).abs() < 1e-6, "{charged} against {fresh}");
+    // In another regime (the bodies come to rest) the old tree is as cheap as its scout: nothing is charged.
+    let resting = Features { speed_mean: 0.001, resting: 0.9, ..f };
+    assert_ne!(Regime::of(&resting), Regime::of(&f));
+    let at_rest = |m: &mut CostModel| {
+        m.observe_sample(0, 1, &resting, at.n, 80, (a_scout, 0.8 * b_scout), young, false);
+        m.predict(0, 1, young, &resting, 80).ms
+    };
+    let (charged, fresh) = (at_rest(&mut remembered), at_rest(&mut model.clone()));
+    assert!((charged / fresh - 1.0).abs() < 1e-9, "{charged} against {fresh}");
     // Forgetting the scene forgets the factor.
     m.forget();
-    assert_eq!(m.aged[0], 1.0);
+    assert_eq!(m.aged[0], [1.0; Regime::COUNT]);
 }
