@@ -608,9 +608,8 @@ impl CostModel {
     /// there than its scout predicts (see [`CostModel::aged`]), the ratio would carry that difference to `c` as if
     /// `c` aged alike, so it is taken out: `c` is then carried to the scene by its own scout. And a candidate once
     /// found aged keeps its factor, in the scene's regime, when it is the one sampled later: its fresh scout
-    /// flatters it by as much while the scene moves as it did. A
-    /// structure rebuilt every frame is as young on the scene as on the sample, and is never judged aged: what
-    /// its factor shows there is the prior's error in n.
+    /// flatters it by as much while the scene moves as it did. A structure rebuilt every frame is as young on the
+    /// scene as on the sample, and is never judged aged: what its factor shows there is the prior's error in n.
     #[allow(clippy::too_many_arguments)]
     pub fn observe_sample(
         &mut self,
@@ -636,10 +635,10 @@ impl CostModel {
     /// scout's frame from the sample's size to the scene's: `(scene_ms / prior(f)) / (sample_ms /
     /// prior(at_sample))`, the ratio of its common levels there. 1 unless it is at least [`AGED_FROM`].
     ///
-    /// An incremental structure can be much older on the scene than on the sample: on rapier's free fall at 10⁵ bodies the
-    /// dynamic tree ran 12–19 ms a frame, 120–190 ns a body, where its scout on a sub-box of 3 816 bodies ran
-    /// 0.117 ms, 31 ns a body. Carried by the plain ratio, `kd`'s 0.400 ms beside it on the sub-box made `kd`
-    /// look 3.4× the tree, where on the scene it ran at 0.37×, and `auto` kept the tree for 300 frames.
+    /// An incremental structure can be much older on the scene than on the sample: on rapier's free fall at 10⁵
+    /// bodies the dynamic tree ran 12–19 ms a frame, 120–190 ns a body, where its scout on a sub-box of 3 816
+    /// bodies ran 0.117 ms, 31 ns a body. Carried by the plain ratio, `kd`'s 0.400 ms beside it on the sub-box
+    /// made `kd` look 3.4× the tree, where on the scene it ran at 0.37×, and `auto` kept the tree for 300 frames.
     #[must_use]
     pub fn aged(&self, a: usize, f: &Features, at_sample: &Features, sample_ms: f64, scene_ms: f64) -> f64 {
         let factor = (scene_ms / self.base(a, f).0) / (sample_ms / self.base(a, at_sample).0);
