@@ -149,8 +149,14 @@ impl LastSample {
     /// in rapier's avalanche at 10⁴ bodies kd was sampled at 1.05× the dynamic tree at frame 85 (right then), and
     /// over the next 60 frames the tree went from 0.45 to 1.2 ms a frame while kd went from 0.4 to 0.6.
     fn outdated(&self, active: usize, active_ms: f64) -> bool {
-        self.active == active && (active_ms / self.active_ms).ln().abs() > SAMPLED_SIGMA
+        self.active == active && moved_beyond_a_sample(self.active_ms, active_ms)
     }
+}
+
+/// `true` when a typical frame went from `from` to `to` ms by more than a sample's uncertainty ([`SAMPLED_SIGMA`],
+/// ×/÷ 1.35) either way: the scene changed, and a ratio a sample measured across the change says little.
+fn moved_beyond_a_sample(from: f64, to: f64) -> bool {
+    (to / from).ln().abs() > SAMPLED_SIGMA
 }
 
 /// The last few active frames' times.
@@ -1101,8 +1107,7 @@ impl Controller {
         // settles over several calls, and only on a steady frame: one that moved by more than a sample's
         // uncertainty while the sample ran is the scene changing (rapier's free-fall pile falling asleep at 10⁴
         // bodies took the dynamic tree from 0.6 ms to 5.7 for a dozen frames), not the structure's age.
-        let steady = (active_ms / at_start.max(1e-9)).ln().abs() <= SAMPLED_SIGMA;
-        let settles = self.settle[self.active] > 1 && steady;
+        let settles = self.settle[self.active] > 1 && !moved_beyond_a_sample(at_start.max(1e-9), active_ms);
         let times = (probe_mean, active_mean);
         self.model.observe_sample(c, self.active, &features, bodies, self.frame, times, active_ms, settles);
         self.last_sampled[c] = Some(LastSample { frame: self.frame, active: self.active, active_ms });
