@@ -65,7 +65,10 @@ impl Parallelism {
         if tasks.len() > 1 && self.is_parallel(work) {
             #[cfg(feature = "conformance")]
             probe::record(section);
-            tasks.par_iter_mut().enumerate().for_each(|(i, t)| {
+            // Coarse tasks each become a job of their own (see `ONE_JOB_PER_TASK`); per-item passes keep rayon's
+            // adaptive splitting.
+            let max_len = if tasks.len() <= ONE_JOB_PER_TASK { 1 } else { usize::MAX };
+            tasks.par_iter_mut().with_max_len(max_len).enumerate().for_each(|(i, t)| {
                 #[cfg(feature = "profile")]
                 puffin::profile_scope!("parallel_task", section);
                 task(i, t);
@@ -78,6 +81,18 @@ impl Parallelism {
         }
     }
 }
+
+/// A section of at most this many tasks is split into one rayon job per task.
+///
+/// **Why:** such sections are a caller's coarse tasks (chunks, parts, regions; 64 chunks by convention) of
+/// unequal cost. Rayon's adaptive splitting starts from about one piece per thread and splits a piece again only
+/// when another thread steals it, so a thread that ran out of work found nothing left to steal while the other
+/// still held a run of small chunks behind a large one. Traced on `kd`'s pair search of rapier's Brownian crowd at
+/// 10⁴ bodies on two threads (64 chunks, 2–92 µs each, 460 µs in all): one thread ran its half and stopped at
+/// 186 µs, the other ran its half to 283 µs, each piece of chunks in one job. With one job per task the idle
+/// thread steals single chunks. Sections of more tasks are per-item passes of even cost (a gather, a key per
+/// box), where rayon's own splitting costs less than a job per item.
+const ONE_JOB_PER_TASK: usize = 256;
 
 /// Run `f` on a thread of rayon's pool and return what it returns: at once when the caller is one of the pool's
 /// threads, else by handing `f` to the pool and blocking until it is done.
