@@ -21,8 +21,9 @@
 //! first, both parallel: the pass is cut into subtrees of at most [`REFIT_CUT`] leaves (a subtree's inner nodes
 //! are a contiguous range of the node array, so the pieces write disjoint slices), grouped into at most
 //! [`REFIT_TASKS`] tasks, then the few nodes above them on this thread. On rapier's Brownian crowd of 10⁴ bodies
-//! the serial refit was 120–135 µs of a 740 µs call on two threads, the join the rest. The join: as `lbvh`'s, O(n + k) for small uniform bodies. A rebuild: `lbvh`'s build. Memory: `lbvh`'s,
-//! plus 4 bytes per inner node for the refit order.
+//! the serial refit was 120–135 µs of a 740 µs call on two threads, the join the rest; in parallel it is 88 µs.
+//! The join: as `lbvh`'s, O(n + k) for small uniform bodies. A rebuild: `lbvh`'s build. Memory: `lbvh`'s, plus
+//! 4 bytes per inner node for the refit order and 12 bytes per piece.
 
 use crate::bounds::{area, is_usable};
 use crate::flat::{FlatBvh, Inner, LEAF};
