@@ -265,8 +265,9 @@
 //! is now parallel (`stream.rs`: the gather, and subtrees of at most 512 leaves, each a slice of the node array):
 //! 88 µs on two threads. And the join's chunks, like every section of few coarse tasks, are each a rayon job of
 //! their own (`collide_broadphase::parallel`): before, an idle thread found nothing to steal while the other still
-//! held a run of chunks. Together, 2 threads: 0.72–0.78 → 0.66–0.67 ms a frame on that file; the uniform scene at
-//! 10⁵ (60 frames, two runs each) 5.91 and 5.72 → 5.44 and 5.34 ms.
+//! held a run of chunks. Together, 2 threads: 0.78 ms a frame on that file before (one run), 0.66–0.67 after
+//! (three runs). The job split alone, against a build with the parallel refit only, on the uniform scene at 10⁵
+//! (60 frames, two runs each): 5.91 and 5.72 → 5.44 and 5.34 ms.
 //!
 //! [`Frame::with_moved`]: collide_broadphase::Frame::with_moved
 //! [`Parallelism::DEFAULT_MIN_WORK`]: collide_broadphase::Parallelism::DEFAULT_MIN_WORK

@@ -278,8 +278,8 @@ impl Stream {
 }
 
 /// One of a refit's pieces: the subtree over leaves `first..=last`, whose inner nodes are `order[nodes]`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Piece {
+#[derive(Clone, Debug)]
+struct Piece {
     first: u32,
     last: u32,
     nodes: std::ops::Range<u32>,
