@@ -166,6 +166,7 @@ pub fn show(ui: &mut Ui, selector: &Selector, timeline: &Timeline) {
             DecisionKind::Probe => ("probe", color(index(d.to))),
             DecisionKind::Sample => ("sample", color(index(d.to))),
             DecisionKind::Sampled => ("sampled", color(index(d.to))),
+            DecisionKind::Measured => ("measured", color(index(d.to))),
             DecisionKind::Build => ("build beside", color(index(d.to))),
             DecisionKind::Reject => ("stay", Color32::from_gray(170)),
             DecisionKind::Abandon => ("abandon", Color32::from_gray(170)),

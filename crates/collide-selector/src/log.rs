@@ -26,6 +26,8 @@ pub enum DecisionKind {
     Sampled,
     /// A full probe started: `to` is warm-started and runs beside `from` on whole frames.
     Probe,
+    /// A trial's newcomer `to` ran its first steady frames, measured against the `from` it left.
+    Measured,
     /// A build of `to` started beside `from`, on another thread (for a switch or a probe).
     Build,
     /// `to` took over from `from`.
@@ -49,6 +51,7 @@ impl DecisionKind {
             Self::Sample => "sample",
             Self::Sampled => "sampled",
             Self::Probe => "probe",
+            Self::Measured => "measured",
             Self::Build => "build",
             Self::Switch => "switch",
             Self::Reject => "reject",

@@ -389,6 +389,18 @@ impl Estimate {
     }
 }
 
+/// Two candidates' learned offsets in one regime and the active one's age factor, as [`CostModel::snapshot`]
+/// saved them.
+#[derive(Clone, Copy, Debug)]
+pub struct Snapshot {
+    c: usize,
+    active: usize,
+    r: usize,
+    c_learned: Learned,
+    active_learned: Learned,
+    aged: f64,
+}
+
 /// What one candidate's correction knows in one regime: how much dearer (in `ln ms`) it is than the prior says,
 /// *relative to* the candidates it was measured beside.
 #[derive(Clone, Copy, Debug, Default)]
@@ -628,6 +640,28 @@ impl CostModel {
             if active_settles { self.aged(active, f, &at_sample, sample_active_ms, active_ms) } else { 1.0 };
         let ratio = probe_ms / sample_active_ms * self.aged[c][r] / self.aged[active][r];
         self.observe(c, active, f, &at_sample, frame, ratio, active_ms, SAMPLED_SIGMA);
+    }
+
+    /// What a sampled probe of `c` beside `active` on features `f` may change in the model, to be put back with
+    /// [`CostModel::restore`] when the sample proves unfit to learn from (see the controller's thin samples).
+    #[must_use]
+    pub fn snapshot(&self, c: usize, active: usize, f: &Features) -> Snapshot {
+        let r = Regime::of(f).0 as usize;
+        Snapshot {
+            c,
+            active,
+            r,
+            c_learned: self.learned[c][r],
+            active_learned: self.learned[active][r],
+            aged: self.aged[active][r],
+        }
+    }
+
+    /// Put back what [`CostModel::snapshot`] saved.
+    pub fn restore(&mut self, s: Snapshot) {
+        self.learned[s.c][s.r] = s.c_learned;
+        self.learned[s.active][s.r] = s.active_learned;
+        self.aged[s.active][s.r] = s.aged;
     }
 
     /// How much dearer candidate `a` runs on the scene of features `f` (`scene_ms`, its typical frame there) than

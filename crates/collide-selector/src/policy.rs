@@ -209,6 +209,28 @@ pub enum Reason {
         /// The active candidate's typical frame on the whole scene.
         active_ms: f64,
     },
+    /// A sampled probe found fewer pairs a body on its sample than the scene has (below [`THIN_SAMPLE`] of it):
+    /// the cubes cut off the large bodies' reach, so the sample is not the scene made smaller, and the ratio it
+    /// measured against the candidate is not learned. The prior's figure stands, and the candidate may be tried
+    /// on it (see [`Reason::Trial`]).
+    ///
+    /// [`THIN_SAMPLE`]: crate::controller::THIN_SAMPLE
+    Thin {
+        /// The candidate's ms on the sample.
+        probe_ms: f64,
+        /// The active candidate's ms on the same frames of the sample.
+        active_sample_ms: f64,
+        /// Bodies in the sample.
+        bodies: usize,
+        /// Pairs a body the sample's frames held.
+        sample_pairs_per_body: f64,
+        /// Pairs a body the whole scene holds.
+        scene_pairs_per_body: f64,
+        /// What the sample would have made the candidate on the whole scene.
+        sampled_ms: f64,
+        /// What the model keeps: the prior's figure.
+        predicted_ms: f64,
+    },
     /// The model places the candidate within reach of the margin but not beyond doubt: probe it on whole frames
     /// (or, the model unsure of it and the scene small, probe it whole directly).
     Probe {
@@ -244,6 +266,14 @@ pub enum Reason {
         build_ms: f64,
         /// The frames the saving was counted over.
         remaining: f64,
+    },
+    /// A trial begun on a thin sample has run its first steady frames: the newcomer's typical frame and the one
+    /// it left are both whole-scene measurements, a few frames apart, and the model learns their ratio as a probe's.
+    TrialMeasured {
+        /// The newcomer's typical frame.
+        active_ms: f64,
+        /// The typical frame of the candidate it left, when it left.
+        left_ms: f64,
     },
     /// A full probe measured the candidate cheaper than the active one on the same frames.
     Confirmed {
@@ -296,6 +326,20 @@ impl std::fmt::Display for Reason {
                 "sample of {bodies} bodies: {probe_ms:.3} ms against the active {active_sample_ms:.3} ms, so \
                  {predicted_ms:.3} ms against {active_ms:.3} ms on the whole scene"
             ),
+            Self::Thin {
+                probe_ms,
+                active_sample_ms,
+                bodies,
+                sample_pairs_per_body,
+                scene_pairs_per_body,
+                sampled_ms,
+                predicted_ms,
+            } => write!(
+                f,
+                "sample of {bodies} bodies: {probe_ms:.3} ms against the active {active_sample_ms:.3} ms, but \
+                 {sample_pairs_per_body:.2} pairs a body against the scene's {scene_pairs_per_body:.2}: too thin to \
+                 carry its {sampled_ms:.3} ms; the prior's {predicted_ms:.3} ms stands"
+            ),
             Self::Probe { predicted_ms, sigma, active_ms } => write!(
                 f,
                 "predicted {predicted_ms:.3} ms ×/÷ {:.2} against the active {active_ms:.3} ms: probe it whole",
@@ -314,6 +358,9 @@ impl std::fmt::Display for Reason {
                 sigma.exp(),
                 (active_ms - predicted_ms) * remaining
             ),
+            Self::TrialMeasured { active_ms, left_ms } => {
+                write!(f, "on trial: {active_ms:.3} ms a frame against the {left_ms:.3} ms of the candidate it left")
+            }
             Self::Confirmed { probe_ms, active_ms } => {
                 write!(f, "probe measured {probe_ms:.3} ms against the active {active_ms:.3} ms on the same frames")
             }

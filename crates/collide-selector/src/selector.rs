@@ -552,7 +552,7 @@ impl Selector {
             (active_ms, time(c, &mut self.scratch))
         };
         let extra_ms = gather_ms + std::mem::take(&mut self.sample_draw_ms);
-        SampleFrame { probe_ms, active_ms, bodies: boxes.len(), extra_ms }
+        SampleFrame { probe_ms, pairs: self.scratch.len(), active_ms, bodies: boxes.len(), extra_ms }
     }
 }
 

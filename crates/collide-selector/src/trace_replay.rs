@@ -110,6 +110,8 @@ pub fn replay_trace(trace: &Trace, policy: PolicyConfig, prior: Prior, overhead_
             let share = policy.sample_share;
             SampleFrame {
                 probe_ms: frame.ms[c] * share,
+                // The replayed sample is the whole frame scaled, so it holds the scene's pairs a body.
+                pairs: (frame.features.pairs_per_body * frame.features.n as f64) as usize,
                 active_ms: frame.ms[active] * share,
                 bodies: frame.features.n,
                 extra_ms: 0.0,

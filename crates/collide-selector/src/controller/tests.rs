@@ -264,7 +264,7 @@ fn a_settling_candidate_is_compared_only_after_its_settling_calls() {
             1..=5 => 0.02,
             _ => 0.08,
         };
-        SampleFrame { probe_ms, active_ms: 0.05, bodies: 400, extra_ms: 0.0 }
+        SampleFrame { probe_ms, pairs: 200, active_ms: 0.05, bodies: 400, extra_ms: 0.0 }
     };
     let run = |settle: u32| {
         let mut c = warmed().with_settling(vec![1, settle]);
@@ -397,8 +397,13 @@ fn a_candidate_sampled_beside_an_aged_active_one_is_judged_by_its_own_scout() {
         assert_eq!(c.start_sample(1, Reason::Forced), Order::Sample(1));
         let mut orders = Vec::new();
         for _ in 0..MAX_PROBE_FRAMES + 4 * DECIDE_EVERY as usize {
-            let sample =
-                c.sampling().map(|_| SampleFrame { probe_ms: 2.0 * scout, active_ms: scout, bodies, extra_ms: 0.0 });
+            let sample = c.sampling().map(|_| SampleFrame {
+                probe_ms: 2.0 * scout,
+                pairs: 500,
+                active_ms: scout,
+                bodies,
+                extra_ms: 0.0,
+            });
             let active_ms = if c.sampling().is_some() { during } else { 1.0 };
             orders.push(c.after_frame(&f, active_ms, None, sample));
             if c.active() != 0 {
@@ -426,4 +431,152 @@ fn a_candidate_sampled_beside_an_aged_active_one_is_judged_by_its_own_scout() {
     let (steady, _, _) = run_while(5.0 / 1.2, 6, 1.2);
     assert!(jumped > 2.0, "got {jumped}");
     assert!(steady < 1.0, "got {steady}");
+}
+
+/// Two candidates the prior places at 1 and 0.7 ms (×/÷ 1.35), on a scene of 5 pairs a body; `a` runs, at 1 ms, with
+/// no budget left for a whole probe. `b`'s sample says it runs at twice `a` on the sample.
+fn thin_setup() -> Controller {
+    use crate::model::{Fit, REGRESSOR_NAMES};
+    let fit = |name: &str, ms: f64, build_ms: f64| Fit {
+        name: name.into(),
+        params: String::new(),
+        weights: [ms.ln(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        rmse: 0.3,
+        points: 100,
+        build_weights: [build_ms.ln(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        build_rmse: 0.1,
+        build_points: 10,
+    };
+    let prior = Prior {
+        machine: "test".into(),
+        cpu: "test".into(),
+        threads: 2,
+        commit: "test".into(),
+        date: "today".into(),
+        regressors: REGRESSOR_NAMES.iter().map(|&r| r.to_owned()).collect(),
+        // `b`'s build keeps it from the first frame's pick, and its saving over 100 frames pays for it.
+        fits: vec![fit("a", 1.0, 0.5), fit("b", 0.7, 20.0)],
+        anchors: Vec::new(),
+    };
+    let policy = PolicyConfig { build_beside_from: f64::INFINITY, ..PolicyConfig::default() };
+    let mut c = Controller::new(vec!["a", "b"], policy, prior, 0);
+    let f = dense();
+    assert_eq!(c.start(f), 0, "the first frame runs `a`");
+    for _ in 0..RECENT_FRAMES {
+        let _ = c.after_frame(&f, 1.0, None, None);
+    }
+    c.job = Job::Idle;
+    c.frame = 100;
+    c.budget.spend(1e12);
+    c
+}
+
+/// The scene of [`thin_setup`]: 5 pairs a body.
+fn dense() -> Features {
+    Features { pairs_per_body: 5.0, ..features(0.2) }
+}
+
+/// Run a sample of `b` beside `a` whose frames hold `share` of the scene's pairs a body, `b`'s scout at twice
+/// `a`'s; returns the order of the frame it ended on.
+fn sample_b(c: &mut Controller, share: f64) -> Order {
+    let bodies = 1_000;
+    let pairs = (share * dense().pairs_per_body * bodies as f64) as usize;
+    assert_eq!(c.start_sample(1, Reason::Forced), Order::Sample(1));
+    for _ in 0..MAX_PROBE_FRAMES {
+        let frame = SampleFrame { probe_ms: 0.2, pairs, active_ms: 0.1, bodies, extra_ms: 0.0 };
+        let order = c.after_frame(&dense(), 1.0, None, Some(frame));
+        if c.sampling().is_none() {
+            return order;
+        }
+    }
+    panic!("the sample ends");
+}
+
+/// A sample holding half the scene's pairs a body (`power-law`'s cubes, cut through by its large bodies) says
+/// nothing the model may learn: the candidate keeps the prior's figure and is tried on it, as a fresh sample's would
+/// be. Its trial's own whole frames then measure it against the candidate it left: dearer (1.5 ms against 1), the
+/// left one comes back and `b` is not tried again; cheaper (0.6), it stays. A sample as dense as the scene is
+/// learned, and the same 2× keeps `a`.
+#[test]
+fn a_thin_sample_is_not_learned_and_its_candidate_is_tried_and_judged_on_whole_frames() {
+    // As dense as the scene: learned, `b` at twice `a`, and `a` stays.
+    let mut c = thin_setup();
+    let _ = sample_b(&mut c, 0.95);
+    let sampled = c.log().iter().last().expect("logged");
+    assert!(matches!(sampled.reason, Reason::Sampled { .. }), "{:?}", sampled.reason);
+    assert!(c.estimates[1].ms > 1.5, "learned: {:?}", c.estimates[1]);
+    assert_eq!(c.choose(), Order::Stay);
+    assert_eq!(c.active(), 0);
+
+    let run = |b_ms: f64| {
+        let mut c = thin_setup();
+        let prior_b = c.estimates[1].ms;
+        assert!(prior_b < 0.75, "the prior's figure: {prior_b}");
+        let order = sample_b(&mut c, 0.5);
+        let thin = c.log().iter().find(|d| d.kind == DecisionKind::Sampled).expect("logged");
+        let Reason::Thin { sample_pairs_per_body, scene_pairs_per_body, sampled_ms, predicted_ms, .. } = thin.reason
+        else {
+            panic!("{:?}", thin.reason)
+        };
+        assert!((sample_pairs_per_body - 2.5).abs() < 1e-9 && scene_pairs_per_body == 5.0);
+        assert!(sampled_ms > 1.5, "the sample made it {sampled_ms}");
+        assert!((predicted_ms - prior_b).abs() < 1e-9, "not learned: {predicted_ms} against {prior_b}");
+        // The trial follows on the sample's last frame or the next decision.
+        let order = if order == Order::Stay { c.choose() } else { order };
+        assert_eq!(order, Order::Switch { to: 1, warm: true });
+        assert!(matches!(c.log().iter().last().unwrap().reason, Reason::Trial { .. }));
+        c.warm_started(1, 20.0);
+        let mut back_at = None;
+        for k in 0..40 {
+            let ms = if c.active() == 1 { b_ms } else { 1.0 };
+            let order = c.after_frame(&dense(), ms, None, None);
+            if let Order::Switch { to: 0, warm } = order {
+                if warm {
+                    c.warm_started(0, 0.5);
+                }
+                back_at.get_or_insert(k);
+            }
+            assert_ne!(order, Order::Switch { to: 1, warm: true }, "`b` is not tried again");
+            c.job = Job::Idle;
+        }
+        let measured = c.log().iter().find(|d| d.kind == DecisionKind::Measured).map(|d| (d.from, d.to, d.reason));
+        (back_at, c.active(), measured)
+    };
+    let (back_at, active, measured) = run(1.5);
+    assert_eq!(active, 0, "dearer on trial: `a` comes back");
+    assert!(back_at.is_some_and(|k| k < 12), "soon after the trial measured it: {back_at:?}");
+    let Some(("a", "b", Reason::TrialMeasured { active_ms, left_ms })) = measured else { panic!("{measured:?}") };
+    assert!((active_ms - 1.5).abs() < 1e-9 && (left_ms - 1.0).abs() < 1e-9);
+    let (back_at, active, measured) = run(0.6);
+    assert_eq!((back_at, active), (None, 1), "cheaper on trial: `b` stays");
+    assert!(matches!(measured, Some((_, _, Reason::TrialMeasured { .. }))));
+}
+
+/// A thin sample that makes the candidate cheaper than the model had it is learned, as any sample is (a trial it
+/// leads to is judged on whole frames too); and a sample of a sparse scene (0.5 pairs a body: 200 pairs promised
+/// to a sample of 400, below what [`THIN_JUDGED_FROM`] needs to tell) is never judged thin.
+#[test]
+fn a_thin_sample_in_the_candidates_favour_is_learned_and_a_sparse_one_is_never_thin() {
+    let mut c = thin_setup();
+    let bodies = 1_000;
+    assert_eq!(c.start_sample(1, Reason::Forced), Order::Sample(1));
+    while c.sampling().is_some() {
+        let frame = SampleFrame { probe_ms: 0.03, pairs: 2_500, active_ms: 0.1, bodies, extra_ms: 0.0 };
+        let _ = c.after_frame(&dense(), 1.0, None, Some(frame));
+    }
+    let thin = c.log().iter().find(|d| d.kind == DecisionKind::Sampled).expect("logged");
+    let Reason::Thin { sampled_ms, predicted_ms, .. } = thin.reason else { panic!("{:?}", thin.reason) };
+    assert!(sampled_ms < 0.5 && predicted_ms == sampled_ms, "learned: {sampled_ms}, kept {predicted_ms}");
+
+    let mut c = thin_setup();
+    let (sparse, bodies) = (features(0.2), 400u32);
+    assert!(sparse.pairs_per_body * f64::from(bodies) < THIN_JUDGED_FROM);
+    assert_eq!(c.start_sample(1, Reason::Forced), Order::Sample(1));
+    while c.sampling().is_some() {
+        // A quarter of the scene's pairs a body.
+        let frame = SampleFrame { probe_ms: 0.2, pairs: 50, active_ms: 0.1, bodies: bodies as usize, extra_ms: 0.0 };
+        let _ = c.after_frame(&sparse, 1.0, None, Some(frame));
+    }
+    let sampled = c.log().iter().find(|d| d.kind == DecisionKind::Sampled).expect("logged");
+    assert!(matches!(sampled.reason, Reason::Sampled { .. }), "{:?}", sampled.reason);
 }
