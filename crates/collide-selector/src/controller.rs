@@ -343,8 +343,8 @@ pub struct Controller {
     last_ran: Vec<u64>,
     /// Per candidate: when its last sampled probe ended, and beside what.
     last_sampled: Vec<Option<LastSample>>,
-    /// Per candidate: its last sample was thin and not learned (see [`THIN_SAMPLE`]), so it may be tried on the
-    /// prior's figure; cleared once it runs on whole frames.
+    /// Per candidate: its last sample was thin (see [`THIN_SAMPLE`]; learned only if it made the candidate
+    /// cheaper), so it may be tried on the model's figure; cleared once it runs on whole frames.
     thin: Vec<bool>,
     /// A trial begun on a thin sample: the candidate it left and that one's typical frame then. The newcomer's
     /// first steady frames measure the pair (see [`Reason::TrialMeasured`]).
@@ -623,8 +623,13 @@ impl Controller {
     /// [`Controller::before_frame`]'s choice, on the prior's estimates and builds for the measured features.
     fn choose_on_measured_speed(&mut self) -> Option<usize> {
         let horizon = f64::from(self.config.min_horizon);
-        let active_cost = horizon * self.estimates[self.active].ms;
-        let cost = |c: usize| self.builds[c] + horizon * self.estimates[c].ms * self.estimates[c].sigma.exp();
+        // Every figure here is the prior's, the active candidate's too (it was picked on a speed the boxes belie,
+        // and its first frames were cold): each is charged one residual above its prediction, and the newcomer its
+        // build. Charged to the newcomer alone, the residual kept `kd` on `power-law` at 10⁴ bodies, where the
+        // prior put `hgrid` at 0.75× it at the measured speed (and it ran at 0.75×).
+        let pessimistic = |c: usize| horizon * self.estimates[c].ms * self.estimates[c].sigma.exp();
+        let active_cost = pessimistic(self.active);
+        let cost = |c: usize| self.builds[c] + pessimistic(c);
         let best = (0..self.names.len()).filter(|&c| c != self.active).min_by(|&a, &b| cost(a).total_cmp(&cost(b)))?;
         if cost(best) >= active_cost * (1.0 - self.config.margin) {
             return None;

@@ -72,7 +72,11 @@
 //!    cannot afford the whole probe (at 10⁵ bodies a tree's build and four frames beside are tens of
 //!    milliseconds), a candidate the sample places beyond the margin (a structure that settles over several
 //!    calls, whose sample flatters it, with half its uncertainty against it) is switched to as a **trial** if the saving pays its build: the build is paid once either way, its own
-//!    frames then measure it, and the candidate it left may come back with the plain margin. Below 4096 bodies
+//!    frames then measure it, and the candidate it left may come back with the plain margin. A **thin** sample,
+//!    one whose frames hold under 0.75 of the scene's pairs a body (`power-law`'s large bodies reach across its
+//!    cubes), is not learned when it makes the candidate dearer: the candidate is tried on the prior's figure (one
+//!    that settles at once, on half its uncertainty in its favour), and the trial's first steady frames are
+//!    learned against the candidate it left, as a whole probe's would be. Below 4096 bodies
 //!    whole frames are cheap and probes are whole. While the probe budget holds two samples' worth, candidates
 //!    never measured in the scene's regime are sampled too, so a prior that is confidently wrong is found out.
 //! 4. **A switch pays for itself.** A candidate takes over only when its saving per frame, times the frames
@@ -173,7 +177,7 @@ pub mod trace_replay;
 #[cfg(test)]
 mod tests;
 
-pub use controller::{Controller, DECIDE_EVERY, MAX_PROBE_FRAMES, Order, SampleFrame};
+pub use controller::{Controller, DECIDE_EVERY, MAX_PROBE_FRAMES, Order, SampleFrame, THIN_SAMPLE};
 pub use features::{FeatureSampler, Features};
 pub use log::{Decision, DecisionKind, DecisionLog};
 pub use model::{CostModel, Estimate, Prior};

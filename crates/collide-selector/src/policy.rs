@@ -214,7 +214,7 @@ pub enum Reason {
     /// measured against the candidate is not learned. The prior's figure stands, and the candidate may be tried
     /// on it (see [`Reason::Trial`]).
     ///
-    /// [`THIN_SAMPLE`]: crate::controller::THIN_SAMPLE
+    /// [`THIN_SAMPLE`]: crate::THIN_SAMPLE
     Thin {
         /// The candidate's ms on the sample.
         probe_ms: f64,
@@ -228,7 +228,7 @@ pub enum Reason {
         scene_pairs_per_body: f64,
         /// What the sample would have made the candidate on the whole scene.
         sampled_ms: f64,
-        /// What the model keeps: the prior's figure.
+        /// What the model keeps: its figure before the sample, or the sample's when that is lower (learned).
         predicted_ms: f64,
     },
     /// The model places the candidate within reach of the margin but not beyond doubt: probe it on whole frames
@@ -334,12 +334,18 @@ impl std::fmt::Display for Reason {
                 scene_pairs_per_body,
                 sampled_ms,
                 predicted_ms,
-            } => write!(
-                f,
-                "sample of {bodies} bodies: {probe_ms:.3} ms against the active {active_sample_ms:.3} ms, but \
-                 {sample_pairs_per_body:.2} pairs a body against the scene's {scene_pairs_per_body:.2}: too thin to \
-                 carry its {sampled_ms:.3} ms; the prior's {predicted_ms:.3} ms stands"
-            ),
+            } => {
+                write!(
+                    f,
+                    "sample of {bodies} bodies: {probe_ms:.3} ms against the active {active_sample_ms:.3} ms, but \
+                     {sample_pairs_per_body:.2} pairs a body against the scene's {scene_pairs_per_body:.2}: "
+                )?;
+                if sampled_ms > predicted_ms {
+                    write!(f, "too thin to carry its {sampled_ms:.3} ms; the model's {predicted_ms:.3} ms stands")
+                } else {
+                    write!(f, "thin, and in its favour: {sampled_ms:.3} ms on the whole scene, learned")
+                }
+            }
             Self::Probe { predicted_ms, sigma, active_ms } => write!(
                 f,
                 "predicted {predicted_ms:.3} ms ×/÷ {:.2} against the active {active_ms:.3} ms: probe it whole",

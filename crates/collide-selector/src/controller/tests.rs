@@ -52,10 +52,11 @@ fn a_first_frame_without_speed_picks_a_cheap_build_and_the_second_decides_on_the
     let measured = features(0.001);
     let second = c.before_frame(&measured).unwrap_or(first);
     let horizon = f64::from(c.policy().min_horizon);
-    // A newcomer is charged its build and one residual above its predicted frames; the active one neither.
+    // Every candidate is charged one residual above its predicted frames, and a newcomer its build.
     let cost = |k: usize| {
         let e = c.estimates()[k];
-        if k == first { horizon * e.ms } else { c.builds()[k] + horizon * e.ms * e.sigma.exp() }
+        let build = if k == first { 0.0 } else { c.builds()[k] };
+        build + horizon * e.ms * e.sigma.exp()
     };
     let best = (0..c.names().len()).min_by(|&a, &b| cost(a).total_cmp(&cost(b))).unwrap();
     assert!(
