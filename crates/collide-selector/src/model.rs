@@ -793,5 +793,33 @@ fn drift(a: &Features, b: &Features) -> f64 {
     x.iter().zip(y).zip(WEIGHT).map(|((x, y), w)| w * (x - y).abs()).sum()
 }
 
+/// A prior of constant fits for tests: each `(name, steady ms, rmse, build ms)`, independent of the features.
+#[cfg(test)]
+pub(crate) fn constant_prior(fits: &[(&str, f64, f64, f64)]) -> Prior {
+    let constant = |ms: f64| [ms.ln(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+    Prior {
+        machine: "test".into(),
+        cpu: "test".into(),
+        threads: 2,
+        commit: "test".into(),
+        date: "today".into(),
+        regressors: REGRESSOR_NAMES.iter().map(|&r| r.to_owned()).collect(),
+        fits: fits
+            .iter()
+            .map(|&(name, ms, rmse, build_ms)| Fit {
+                name: name.into(),
+                params: String::new(),
+                weights: constant(ms),
+                rmse,
+                points: 100,
+                build_weights: constant(build_ms),
+                build_rmse: 0.1,
+                build_points: 10,
+            })
+            .collect(),
+        anchors: Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests;

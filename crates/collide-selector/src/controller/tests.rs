@@ -437,28 +437,8 @@ fn a_candidate_sampled_beside_an_aged_active_one_is_judged_by_its_own_scout() {
 /// Two candidates the prior places at 1 and 0.7 ms (×/÷ 1.35), on a scene of 5 pairs a body; `a` runs, at 1 ms, with
 /// no budget left for a whole probe. `b`'s sample says it runs at twice `a` on the sample.
 fn thin_setup() -> Controller {
-    use crate::model::{Fit, REGRESSOR_NAMES};
-    let fit = |name: &str, ms: f64, build_ms: f64| Fit {
-        name: name.into(),
-        params: String::new(),
-        weights: [ms.ln(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        rmse: 0.3,
-        points: 100,
-        build_weights: [build_ms.ln(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        build_rmse: 0.1,
-        build_points: 10,
-    };
-    let prior = Prior {
-        machine: "test".into(),
-        cpu: "test".into(),
-        threads: 2,
-        commit: "test".into(),
-        date: "today".into(),
-        regressors: REGRESSOR_NAMES.iter().map(|&r| r.to_owned()).collect(),
-        // `b`'s build keeps it from the first frame's pick, and its saving over 100 frames pays for it.
-        fits: vec![fit("a", 1.0, 0.5), fit("b", 0.7, 20.0)],
-        anchors: Vec::new(),
-    };
+    // `b`'s build keeps it from the first frame's pick, and its saving over 100 frames pays for it.
+    let prior = crate::model::constant_prior(&[("a", 1.0, 0.3, 0.5), ("b", 0.7, 0.3, 20.0)]);
     let policy = PolicyConfig { build_beside_from: f64::INFINITY, ..PolicyConfig::default() };
     let mut c = Controller::new(vec!["a", "b"], policy, prior, 0);
     let f = dense();

@@ -108,27 +108,7 @@ fn a_confidently_wrong_prior_is_found_out_by_sampled_probes() {
     // The prior says `a` costs 1 ms and `b` two and a half times that, both within ±10%: the truth is the
     // other way round (`b` a third of `a`). No rule that trusts the prior would ever try `b`; exploration of the candidates never measured
     // in the scene's regime does, on a sample, and the switch follows.
-    use crate::model::{Fit, REGRESSOR_NAMES};
-    let fit = |name: &str, ms: f64| Fit {
-        name: name.into(),
-        params: String::new(),
-        weights: [ms.ln(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        rmse: 0.1,
-        points: 100,
-        build_weights: [(0.5 * ms).ln(), 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        build_rmse: 0.1,
-        build_points: 10,
-    };
-    let prior = Prior {
-        machine: "test".into(),
-        cpu: "test".into(),
-        threads: 2,
-        commit: "test".into(),
-        date: "today".into(),
-        regressors: REGRESSOR_NAMES.iter().map(|&r| r.to_owned()).collect(),
-        fits: vec![fit("a", 1.0), fit("b", 2.5)],
-        anchors: Vec::new(),
-    };
+    let prior = crate::model::constant_prior(&[("a", 1.0, 0.1, 0.5), ("b", 2.5, 0.1, 1.25)]);
     let trace = synthetic(&["a", "b"], 600, |c, _| [3.0, 1.0][c], |_| 0.5);
     let r = replay_trace(&trace, PolicyConfig::default(), prior, 0.0);
     assert_eq!(r.frames[0].active, 0, "the prior's pick");
