@@ -298,9 +298,8 @@ enum Job {
         times: Pairs,
         spent_ms: f64,
         bodies: usize,
-        /// The pairs and the bodies of the sample's frames so far, summed: its pairs a body.
+        /// The pairs of the sample's frames so far, summed (over `bodies` times its frames: its pairs a body).
         pairs: u64,
-        body_frames: u64,
         /// The active candidate's typical frame when the sample began.
         active_ms: f64,
     },
@@ -720,12 +719,11 @@ impl Controller {
                 *spent_ms += ms;
                 self.last_ran[*candidate] = self.frame;
             }
-            (Job::Sample { times, spent_ms, bodies, pairs, body_frames, candidate, .. }, _, Some(frame)) => {
+            (Job::Sample { times, spent_ms, bodies, pairs, candidate, .. }, _, Some(frame)) => {
                 times.push(frame.probe_ms, frame.active_ms);
                 *spent_ms += frame.probe_ms + frame.active_ms + frame.extra_ms;
                 *bodies = frame.bodies;
                 *pairs += frame.pairs as u64;
-                *body_frames += frame.bodies as u64;
                 self.last_ran[*candidate] = self.frame;
             }
             _ => {}
@@ -1021,33 +1019,32 @@ impl Controller {
         // frames, and nothing else can tell it apart from the active one. On `power-law` at 10⁴ bodies the prior put
         // `hgrid` within 3% of `grid`, which it ran at 0.8× (thin samples both); the dynamic tree, at 1.45 ms
         // ×/÷ 1.79 beside `hgrid`'s 1.10, is not tried on that hope (it ran at 2.3×).
-        let hoped = |s: &Self, c: usize| s.estimates[c].ms * (-0.5 * s.estimates[c].sigma).exp();
-        let cheap_to_try = |s: &Self, c: usize| {
-            s.thin[c]
-                && !s.estimates[c].measured
-                && s.settle[c] <= 1
-                && hoped(s, c) < active_ms * (1.0 - s.margin_for(c))
-                && s.config.pays(s.frame, active_ms, hoped(s, c), s.build_of(c))
+        //
+        // The figure a candidate is tried on, if it is: its estimate, or that hope.
+        let tried_on = |s: &Self, c: usize| {
+            let e = s.estimates[c];
+            let beats = |ms: f64| {
+                ms < active_ms * (1.0 - s.margin_for(c)) && s.config.pays(s.frame, active_ms, ms, s.build_of(c))
+            };
+            let sampled = e.measured && e.sigma <= RESAMPLE_SIGMA && verdict(s, c) == Verdict::Maybe;
+            let thin = s.thin[c] && matches!(verdict(s, c), Verdict::Maybe | Verdict::Cheaper);
+            let hoped = e.ms * (-0.5 * e.sigma).exp();
+            if (sampled || thin) && beats(likely(s, c)) {
+                Some(e.ms)
+            } else if s.thin[c] && !e.measured && s.settle[c] <= 1 && beats(hoped) {
+                Some(hoped)
+            } else {
+                None
+            }
         };
         let trial = others()
             .filter(|&c| reachable(self, c))
-            .filter(|&c| {
-                let e = self.estimates[c];
-                let sampled = e.measured && e.sigma <= RESAMPLE_SIGMA && verdict(self, c) == Verdict::Maybe;
-                let thin = self.thin[c] && matches!(verdict(self, c), Verdict::Maybe | Verdict::Cheaper);
-                ((sampled || thin)
-                    && likely(self, c) < active_ms * (1.0 - self.margin_for(c))
-                    && self.config.pays(self.frame, active_ms, likely(self, c), self.build_of(c)))
-                    || cheap_to_try(self, c)
-            })
-            .min_by(|a, b| likely(self, *a).total_cmp(&likely(self, *b)));
-        if let Some(c) = trial {
+            .filter_map(|c| tried_on(self, c).map(|ms| (c, ms)))
+            .min_by(|a, b| likely(self, a.0).total_cmp(&likely(self, b.0)));
+        if let Some((c, predicted_ms)) = trial {
             let e = self.estimates[c];
             let build_ms = self.build_of(c);
             let remaining = self.config.remaining(self.frame);
-            // The figure it is tried on: its estimate, or the hope when only that beats the margin.
-            let on_hope = cheap_to_try(self, c) && likely(self, c) >= active_ms * (1.0 - self.margin_for(c));
-            let predicted_ms = if on_hope { hoped(self, c) } else { e.ms };
             let reason = Reason::Trial { predicted_ms, sigma: e.sigma, active_ms, build_ms, remaining };
             return self.take_over(c, Then::Trial, reason);
         }
@@ -1105,7 +1102,7 @@ impl Controller {
     fn start_sample(&mut self, c: usize, reason: Reason) -> Order {
         let times = Pairs::settling(self.sample_settle(c));
         let active_ms = self.recent.typical();
-        self.job = Job::Sample { candidate: c, times, spent_ms: 0.0, bodies: 0, pairs: 0, body_frames: 0, active_ms };
+        self.job = Job::Sample { candidate: c, times, spent_ms: 0.0, bodies: 0, pairs: 0, active_ms };
         self.probes += 1;
         self.last_ran[c] = self.frame;
         self.holding[c] = true;
@@ -1169,13 +1166,13 @@ impl Controller {
 
     /// The sampled probe has run its frames: the model learns the ratio it measured.
     fn finish_sample(&mut self) {
-        let Job::Sample { candidate: c, times, spent_ms, bodies, pairs, body_frames, active_ms: at_start } = self.job
-        else {
+        let Job::Sample { candidate: c, times, spent_ms, bodies, pairs, active_ms: at_start } = self.job else {
             return;
         };
         self.job = Job::Idle;
         self.budget.spend(spent_ms);
         let (probe_mean, active_mean) = times.means();
+        let sample_ppb = pairs as f64 / (bodies * times.frames).max(1) as f64;
         let active_ms = self.recent.typical().max(1e-9);
         let features = Self::first_features(&self.features);
         // The active candidate is judged old beside its scout (see `CostModel::observe_sample`) only when it
@@ -1193,7 +1190,6 @@ impl Controller {
         // the candidate keeps its figure and may be tried on it, and its trial's whole frames tell. One that makes
         // it cheaper is learned, as any sample: a trial it leads to is judged on whole frames too.
         let scene_ppb = self.features.pairs_per_body;
-        let sample_ppb = pairs as f64 / body_frames.max(1) as f64;
         let judged = scene_ppb * bodies as f64 >= THIN_JUDGED_FROM;
         if judged && sample_ppb < THIN_SAMPLE * scene_ppb {
             let sampled_ms = self.estimates[c].ms;
