@@ -66,6 +66,15 @@ impl Proxy {
         }
     }
 
+    /// Where the body's leaf sits in the pools, as one number: its tree in the top bit, its node index below;
+    /// [`NONE`] when it is in no tree. Moves sorted by it are made in the trees' memory order (see
+    /// `DynamicBvh::order_moves`).
+    #[inline(always)]
+    #[must_use]
+    pub(crate) fn pool_order(&self) -> u32 {
+        self.leaf
+    }
+
     /// `true` when the body is in the dynamic tree.
     #[inline(always)]
     #[must_use]
