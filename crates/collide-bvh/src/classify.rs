@@ -39,9 +39,6 @@ pub(crate) enum Target {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Move {
     pub body: u32,
-    /// Its leaf's place in the pools before this call ([`Proxy::pool_order`]), read while the scan has the proxy
-    /// at hand: the key the moves are sorted by before they are made.
-    pub pool_order: u32,
     pub target: Target,
     pub old_fat: Aabb,
     pub fat: Option<Aabb>,
@@ -79,7 +76,7 @@ impl Scan<'_> {
         let (aabbs, proxies) = (&self.aabbs[range.clone()], &self.proxies[range.clone()]);
         let mut budget = (self.share * range.len() as f32).ceil() as usize;
         let mut push = |k: usize, target: Target| {
-            let (i, b, old_fat, pool_order) = (start + k, &aabbs[k], proxies[k].fat, proxies[k].pool_order());
+            let (i, b, old_fat) = (start + k, &aabbs[k], proxies[k].fat);
             let fat = match target {
                 Target::Unplaced => return,
                 Target::Nowhere => Some(Aabb::EMPTY),
@@ -90,7 +87,7 @@ impl Scan<'_> {
                 Target::Static => Some(self.policy.static_box(b)),
             };
             budget = budget.saturating_sub(1);
-            moves.push(Move { body: i as u32, pool_order, target, old_fat, fat, place: None });
+            moves.push(Move { body: i as u32, target, old_fat, fat, place: None });
         };
         let Some(moved) = self.moved else {
             for (k, (b, p)) in aabbs.iter().zip(proxies).enumerate() {

@@ -446,7 +446,8 @@ impl DynamicBvh {
         }
     }
 
-    /// Sort this call's moves by where their leaves sit in the pools ([`Move::pool_order`]; bodies in no tree
+    /// Sort this call's moves by where their leaves sit in the pools ([`Proxy::pool_order`], read before the moves
+    /// change any proxy's place; bodies in no tree
     /// last, in body order), so that the re-insertions and the queries after them visit the trees in memory order.
     ///
     /// **Why.** Body indices say nothing about where bodies are, so moves in body order jump across the tree:
@@ -458,8 +459,13 @@ impl DynamicBvh {
     /// centre gave the same within noise, for a random read of each box.) O(m log m) for m moves.
     fn order_moves(&mut self) {
         self.move_keys.clear();
-        self.move_keys
-            .extend(self.moves.iter().enumerate().map(|(slot, m)| (u64::from(m.pool_order) << 32) | slot as u64));
+        let proxies = &self.proxies;
+        self.move_keys.extend(
+            self.moves
+                .iter()
+                .enumerate()
+                .map(|(slot, m)| (u64::from(proxies[m.body as usize].pool_order()) << 32) | slot as u64),
+        );
         self.move_keys.sort_unstable();
         self.ordered.clear();
         self.ordered.extend(self.move_keys.iter().map(|&k| self.moves[k as u32 as usize]));

@@ -243,7 +243,7 @@
 //! 0.42, the sort 0.02; broadphase 1.70 → 1.48–1.53 ms a frame, old and new binaries interleaved. The peers study
 //! right after (three runs, load 1.4): 1.74, 1.81, 1.73 ms against parry's refit 10.0, 9.4, 9.1, so 0.17–0.19.
 //! Parry ran this file at 6.5–8.1 ms in the runs of the day before; ours at 1.71–2.02 there. In the same
-//! session, on a quiet machine, horizons of 120, 180 and 240 calls gave 1.54, 1.37 and 1.46 ms a frame over
+//! session, headless with every other process stopped, horizons of 120, 180 and 240 calls gave 1.54, 1.37 and 1.46 ms a frame over
 //! frames 400–1000 (880, 640 and 515 re-insertions; 49 k, 77 k and 110 k cached pairs): 180 is faster in the
 //! steady state but was not adopted, as the fat boxes of every slow scene would grow by half.
 //!
