@@ -267,3 +267,53 @@ fn the_kit_sets_and_clears_this_threads_default_threshold() {
     assert_eq!(probe::set_default(None), Some(forced));
     assert_eq!(Parallelism::default().min_work(), Parallelism::DEFAULT_MIN_WORK);
 }
+
+/// The thread that keeps the pool awake knows it, through nested calls, and forgets it when the outer call
+/// returns or unwinds; with one thread or outside a pool nothing is kept awake. A nested call still runs its
+/// closure and returns its value.
+#[test]
+fn keep_awake_marks_its_thread_for_nested_calls_and_clears_the_mark() {
+    assert!(!is_kept_awake());
+    assert!(!keep_awake(is_kept_awake), "outside a pool there are no spinners");
+    in_pool(1, || assert!(!keep_awake(is_kept_awake), "one thread: no spinners"));
+    in_pool(2, || {
+        assert!(!is_kept_awake());
+        let (outer, inner, after) = keep_awake(|| {
+            let outer = is_kept_awake();
+            let inner = keep_awake(|| (is_kept_awake(), 11));
+            (outer, inner, is_kept_awake())
+        });
+        assert!(outer);
+        assert_eq!(inner, (true, 11), "nested: the closure runs, the mark holds");
+        assert!(after, "a nested call leaves the outer mark alone");
+        assert!(!is_kept_awake(), "cleared when the outer call returns");
+        let unwound = std::panic::catch_unwind(|| keep_awake(|| panic!("inside keep_awake")));
+        assert!(unwound.is_err());
+        assert!(!is_kept_awake(), "cleared when the closure unwinds");
+    });
+}
+
+/// A closure that panics after handing out parallel work (so that the other threads are awake and have stolen
+/// their spinners) passes its panic on, and `keep_awake` returns: the spinners are stopped on unwind too. The
+/// rounds run on a watchdog's thread, so that a hang fails the test instead of stalling the suite.
+#[test]
+fn keep_awake_stops_its_spinners_when_the_closure_panics() {
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        in_pool(4, || {
+            for round in 0..200u64 {
+                let unwound = std::panic::catch_unwind(|| {
+                    keep_awake(|| {
+                        let sum: u64 = (0..256u64).into_par_iter().map(|i| (i * 31 + round) % 97).sum();
+                        assert!(sum == u64::MAX, "the closure panics ({sum})");
+                    })
+                });
+                assert!(unwound.is_err(), "round {round}: the panic is passed on");
+            }
+        });
+        done.send(()).expect("the test waits");
+    });
+    finished
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("keep_awake returned after its closure panicked, in every round");
+}
