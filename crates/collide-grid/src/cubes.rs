@@ -25,10 +25,12 @@
 //! **When not.** Cubes are dense over the level's bodies' cells: a level whose cubes would outnumber
 //! [`CUBES_PER_BODY`] per body (far outliers, a sparse world) is not cut, and is scanned by its columns.
 //!
-//! **Cost.** Build O(n_l + cubes): the level's entries read three times (bounds, counts, copy). A coarse body's
+//! **Cost.** Build O(n_l + cubes): the level's entries read twice (counts, copy; the bounds come with the body
+//! pass). A coarse body's
 //! read: O(columns of cubes covered + records within reach). Memory, kept across frames: per body of the level
 //! 28 B (six bounds and the body) and 4 B of cube, 4 B per cube.
 
+use crate::bodies::Corners;
 use crate::part::{Entry, LANES, Part};
 use crate::plan::{Cells, Plan};
 use collide_broadphase::sweep::SweepBox;
@@ -100,11 +102,21 @@ impl Cubes {
         (j * self.dims[1] + k) * self.dims[2] + s
     }
 
-    /// Cut `level`'s `n` bodies — the entries the body pass wrote for its partitions, in `runs` — into cubes, or
-    /// leave the level uncut (`built` false) when they would be more than [`CUBES_PER_BODY`] per body. O(n +
-    /// cubes): the entries read three times (bounds, count, copy), each time run by run in a plain loop (through
-    /// one flattened iterator, each step checked which run it was in: a third of the build at 10⁴ bodies).
-    pub fn build<'a>(&mut self, plan: &Plan, level: usize, n: usize, runs: impl Iterator<Item = &'a [Entry]> + Clone) {
+    /// Cut `level`'s `n` bodies — the entries the body pass wrote for its partitions, in `runs`, whose min
+    /// corners' bounds it kept in `corners` — into cubes, or leave the level uncut (`built` false) when they would
+    /// be more than [`CUBES_PER_BODY`] per body. O(n + cubes): the entries read twice (count, copy), each time run
+    /// by run in a plain loop (through one flattened iterator, each step checked which run it was in: a third of
+    /// the build at 10⁴ bodies). The bounds came with the body pass because a third pass over the entries for them
+    /// was a third of this build, and the build of `power-law`'s finest level at 10⁴ bodies (150 µs) was most of
+    /// the frame's build phase, behind which the other thread waited.
+    pub fn build<'a>(
+        &mut self,
+        plan: &Plan,
+        level: usize,
+        n: usize,
+        corners: Corners,
+        runs: impl Iterator<Item = &'a [Entry]> + Clone,
+    ) {
         self.built = false;
         self.level = level;
         if n == 0 {
@@ -112,17 +124,9 @@ impl Cubes {
         }
         self.shift = level as u32 + CUBE_SHIFT;
         // The bounds: the min corners' cells on y and z, `min.x` on x.
-        let (mut low, mut high) = ([i32::MAX; 2], [i32::MIN; 2]);
-        let (mut x_low, mut x_high) = (f32::INFINITY, f32::NEG_INFINITY);
-        for run in runs.clone() {
-            for r in run.iter().map(|e| &e.record) {
-                let min = r.min::<0>();
-                let c = plan.cells.of_box([min.y, min.z], [min.y, min.z]);
-                let (j, k) = (c.x >> self.shift, c.y >> self.shift);
-                (low[0], low[1], high[0], high[1]) = (low[0].min(j), low[1].min(k), high[0].max(j), high[1].max(k));
-                (x_low, x_high) = (x_low.min(r.lo()), x_high.max(r.lo()));
-            }
-        }
+        let low = corners.low.map(|c| c >> self.shift);
+        let high = corners.high.map(|c| c >> self.shift);
+        let (x_low, x_high) = (corners.x_low, corners.x_high);
         let edge = plan.cells.edge[0] * f64::from(1u32 << self.shift.min(31));
         self.x_cells = Cells::new([edge; 2], [f64::from(x_low); 2]);
         let xs = self.x_cells.of(Vec4::new(x_low, x_high, x_low, x_high));

@@ -1,7 +1,7 @@
 //! [`Grid`]: the uniform and the hierarchical grid behind the [`Broadphase`] trait — the crate's public type, on
 //! top of every other module.
 
-use crate::bodies::BodyChunk;
+use crate::bodies::{BodyChunk, Corners};
 use crate::cubes::Cubes;
 use crate::debug::debug_geometry;
 use crate::output::{gather, lay_out};
@@ -184,86 +184,11 @@ impl Broadphase for Grid {
     /// O(n) for the body pass, the partitions' counting sorts and the sweeps' merges, plus the sorts of crowded
     /// cells and the sweeps' candidates (see the crate docs).
     fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
-        let aabbs = frame.aabbs;
-        let n = aabbs.len();
-        // Not cleared: the blocks reuse last frame's slots (`output.rs`).
-        let out = out.as_mut_vec();
-        let (request, parallel) = self.request(n);
-        let parallelism = self.config.parallelism;
-        self.planner.plan(aabbs, &request, &mut self.plan);
-        let policy = frame.invalid_boxes;
-
-        // The body pass: entries into each chunk's per-partition vectors; again when it met a level the plan lacked.
-        let chunks = if parallel { rayon::current_num_threads() * CHUNKS_PER_THREAD } else { 1 };
-        if self.chunks.len() < chunks {
-            self.chunks.resize_with(chunks, BodyChunk::default);
-        }
-        for (c, chunk) in self.chunks[..chunks].iter_mut().enumerate() {
-            chunk.bodies = c * n / chunks..(c + 1) * n / chunks;
-        }
-        self.active_chunks = chunks;
-        let mut passes = 0;
-        loop {
-            let plan = &self.plan;
-            parallelism.for_each("grid bodies", n, &mut self.chunks[..chunks], |_, chunk| {
-                chunk.scatter(aabbs, plan, policy);
-            });
-            passes += 1;
-            let natural = self.chunks[..chunks].iter().fold(0, |set, c| set | c.natural);
-            if !self.planner.met(natural, &request, &mut self.plan) {
-                break;
-            }
-        }
-
-        // The partitions: gather their entries and build their buckets; then search them.
-        let (plan, parts) = (&self.plan, self.plan.parts());
-        if self.parts.len() < parts {
-            self.parts.resize_with(parts, Part::default);
-            self.searches.resize_with(parts, Search::default);
-        }
-        if self.cubes.len() < crate::plan::MAX_LEVELS {
-            self.cubes.resize_with(crate::plan::MAX_LEVELS, Cubes::default);
-        }
-        let body_chunks = &self.chunks[..chunks];
-        let build_parts = |parts: &mut [Part]| {
-            parallelism.for_each("grid parts", n, parts, |p, part| {
-                let buckets = plan.levels[usize::from(plan.part_level[p])].part_buckets();
-                part.build(buckets, &plan.x_bins, body_chunks.iter().map(|c| &c.parts[p][..]));
-            });
-        };
-        // The levels the plan cuts into cubes too, for the coarser levels' scans (`cubes.rs`), from the same
-        // entries as their partitions, beside their builds.
-        let cut = plan.cut;
-        let build_cubes = |cubes: &mut [Cubes]| {
-            cubes.iter_mut().for_each(|c| c.built = false);
-            if cut != 0 {
-                let top = 32 - cut.leading_zeros() as usize;
-                parallelism.for_each("grid cubes", n, &mut cubes[..top], |l, cubes| {
-                    if cut >> l & 1 == 1 {
-                        let own = plan.level_parts(l);
-                        let n = body_chunks.iter().flat_map(|c| &c.parts[own.clone()]).map(Vec::len).sum();
-                        let runs = body_chunks.iter().flat_map(|c| c.parts[own.clone()].iter().map(Vec::as_slice));
-                        cubes.build(plan, l, n, runs);
-                    }
-                });
-            }
-        };
-        let (parts_now, cubes_now) = (&mut self.parts[..parts], &mut self.cubes[..]);
-        if parallelism.is_parallel(n) {
-            rayon::join(|| build_parts(parts_now), || build_cubes(cubes_now));
+        if self.config.parallelism.is_parallel(frame.aabbs.len()) {
+            collide_broadphase::parallel::keep_awake(|| self.find(frame, out));
         } else {
-            build_parts(parts_now);
-            build_cubes(cubes_now);
+            self.find(frame, out);
         }
-        let built = &self.parts[..parts];
-        let cubes = &self.cubes[..];
-        // Each partition's pairs straight into its block of the output (`output.rs`).
-        let searches = &mut self.searches[..parts];
-        lay_out(searches, out);
-        let task = Task { first: 0, base: 0, searches, out: &mut out[..] };
-        task.run(parallelism, n, &|p, search, block| search_part(p, plan, built, cubes, search, block));
-        gather(&mut self.searches[..parts], out);
-        self.last = self.count(n, passes);
     }
 
     fn stats(&self) -> Stats {
@@ -334,9 +259,17 @@ impl Broadphase for Grid {
     }
 }
 
-/// Partitions `first..` of the search with their part of the output (from slot `base`): split in halves down to
-/// one partition, each half a task of [`Parallelism::for_each`] (two at a time, on the stack: nothing allocated
-/// per frame), so that every partition writes its own block of the output, in parallel.
+/// Partitions `first..` of the search with their part of the output (from slot `base`): split in two halves of
+/// about equal time (as the partitions' searches took in the last frames, [`Search::nanos`]; of equal counts while
+/// none was timed) down to one partition, each half a task of [`Parallelism::for_each`] (two at a time, on the
+/// stack: nothing allocated per frame), so that every partition writes its own block of the output, in parallel.
+///
+/// **Why by time:** a coarse level's partitions scan the finer levels for every body, and cost several times a
+/// fine one's. On `power-law` at 10⁴ bodies on two threads (17 partitions; three coarse ones of 120–220 µs
+/// among fourteen of 1–80 µs, 1.1 ms of searches in all), halves of equal counts put two of the three coarse
+/// ones behind each other on one thread, which ran 0.67 ms while the other stopped at 0.47: the search took
+/// 0.74 ms a frame. The partitions' counters (their `work`) were no guide: per unit, a coarse partition's took
+/// seven times a fine one's time.
 #[derive(Default)]
 struct Task<'a> {
     first: usize,
@@ -347,7 +280,7 @@ struct Task<'a> {
 
 impl Task<'_> {
     /// Run `search(p, search, block)` for each partition of the task, the halves in parallel when `parallelism`
-    /// says so for `n` bodies. O(partitions) of splitting, log₂ partitions deep.
+    /// says so for `n` bodies (and each partition timed then). O(partitions × log₂ partitions) of splitting.
     fn run(self, parallelism: Parallelism, n: usize, search: &(impl Fn(usize, &mut Search, &mut [Pair]) + Sync)) {
         let Task { first, base, searches, out } = self;
         match searches.len() {
@@ -356,10 +289,18 @@ impl Task<'_> {
                 let s = &mut searches[0];
                 let at = s.block.start - base;
                 let block = &mut out[at..at + s.block.capacity];
-                search(first, s, block);
+                if parallelism.is_parallel(n) {
+                    let start = std::time::Instant::now();
+                    search(first, s, block);
+                    let nanos = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+                    // Half the last time and half the one before: a frame's preemption moves the split for a few.
+                    s.nanos = s.nanos / 2 + nanos / 2;
+                } else {
+                    search(first, s, block);
+                }
             }
             len => {
-                let mid = len / 2;
+                let mid = halves_of_time(searches);
                 let cut = searches[mid].block.start - base;
                 let (s1, s2) = searches.split_at_mut(mid);
                 let (o1, o2) = out.split_at_mut(cut);
@@ -367,6 +308,7 @@ impl Task<'_> {
                     Task { first, base, searches: s1, out: o1 },
                     Task { first: first + mid, base: base + cut, searches: s2, out: o2 },
                 ];
+                debug_assert!(mid > 0 && mid < len);
                 parallelism.for_each("grid search", n, &mut halves, |_, half| {
                     std::mem::take(half).run(parallelism, n, search);
                 });
@@ -375,7 +317,119 @@ impl Task<'_> {
     }
 }
 
+/// Where to cut `searches` (at least two) in two: the cut from 1 to `len − 1` whose first half's time
+/// ([`Search::nanos`]) is nearest half the total, the first such; the middle when none has been timed. O(len).
+fn halves_of_time(searches: &[Search]) -> usize {
+    let len = searches.len();
+    let total: u64 = searches.iter().map(|s| s.nanos).sum();
+    if total == 0 {
+        return len / 2;
+    }
+    let (mut best, mut best_gap, mut before) = (1, u64::MAX, 0u64);
+    for (mid, s) in searches[..len - 1].iter().enumerate().map(|(i, s)| (i + 1, s)) {
+        before += s.nanos;
+        let gap = before.abs_diff(total - before);
+        if gap < best_gap {
+            (best, best_gap) = (mid, gap);
+        }
+    }
+    best
+}
+
 impl Grid {
+    /// [`Broadphase::find_pairs`], on a thread whose pool is kept awake when parallel.
+    ///
+    /// **Why awake:** a frame is five parallel sections (plan, body pass, builds, search, gather) with short
+    /// serial stretches between them, and a pool worker that found nothing to do falls asleep and takes 15–25 µs
+    /// to wake on the development VM. Called from a loop that does serial work between frames (the `peers`
+    /// study checks each frame's pairs), every section paid that wake-up: on `power-law` at 10⁴ bodies the body
+    /// pass's two chunks started 15–27 µs apart and ran in series, and the frame took 1.17 ms where the
+    /// simulation, which keeps its pool awake, took 0.92. Kept awake for the frame, the wake-up is paid once:
+    /// the study's `hgrid` went from 1.13–1.14 ms to 1.05–1.06 (load ~1).
+    fn find(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        let aabbs = frame.aabbs;
+        let n = aabbs.len();
+        // Not cleared: the blocks reuse last frame's slots (`output.rs`).
+        let out = out.as_mut_vec();
+        let (request, parallel) = self.request(n);
+        let parallelism = self.config.parallelism;
+        self.planner.plan(aabbs, &request, &mut self.plan);
+        let policy = frame.invalid_boxes;
+
+        // The body pass: entries into each chunk's per-partition vectors; again when it met a level the plan lacked.
+        let chunks = if parallel { rayon::current_num_threads() * CHUNKS_PER_THREAD } else { 1 };
+        if self.chunks.len() < chunks {
+            self.chunks.resize_with(chunks, BodyChunk::default);
+        }
+        for (c, chunk) in self.chunks[..chunks].iter_mut().enumerate() {
+            chunk.bodies = c * n / chunks..(c + 1) * n / chunks;
+        }
+        self.active_chunks = chunks;
+        let mut passes = 0;
+        loop {
+            let plan = &self.plan;
+            parallelism.for_each("grid bodies", n, &mut self.chunks[..chunks], |_, chunk| {
+                chunk.scatter(aabbs, plan, policy);
+            });
+            passes += 1;
+            let natural = self.chunks[..chunks].iter().fold(0, |set, c| set | c.natural);
+            if !self.planner.met(natural, &request, &mut self.plan) {
+                break;
+            }
+        }
+
+        // The partitions: gather their entries and build their buckets; then search them.
+        let (plan, parts) = (&self.plan, self.plan.parts());
+        if self.parts.len() < parts {
+            self.parts.resize_with(parts, Part::default);
+            self.searches.resize_with(parts, Search::default);
+        }
+        if self.cubes.len() < crate::plan::MAX_LEVELS {
+            self.cubes.resize_with(crate::plan::MAX_LEVELS, Cubes::default);
+        }
+        let body_chunks = &self.chunks[..chunks];
+        let build_parts = |parts: &mut [Part]| {
+            parallelism.for_each("grid parts", n, parts, |p, part| {
+                let buckets = plan.levels[usize::from(plan.part_level[p])].part_buckets();
+                part.build(buckets, &plan.x_bins, body_chunks.iter().map(|c| &c.parts[p][..]));
+            });
+        };
+        // The levels the plan cuts into cubes too, for the coarser levels' scans (`cubes.rs`), from the same
+        // entries as their partitions, beside their builds.
+        let cut = plan.cut;
+        let build_cubes = |cubes: &mut [Cubes]| {
+            cubes.iter_mut().for_each(|c| c.built = false);
+            if cut != 0 {
+                let top = 32 - cut.leading_zeros() as usize;
+                parallelism.for_each("grid cubes", n, &mut cubes[..top], |l, cubes| {
+                    if cut >> l & 1 == 1 {
+                        let own = plan.level_parts(l);
+                        let n = body_chunks.iter().flat_map(|c| &c.parts[own.clone()]).map(Vec::len).sum();
+                        let runs = body_chunks.iter().flat_map(|c| c.parts[own.clone()].iter().map(Vec::as_slice));
+                        let corners = body_chunks.iter().fold(Corners::default(), |all, c| all.union(c.corners[l]));
+                        cubes.build(plan, l, n, corners, runs);
+                    }
+                });
+            }
+        };
+        let (parts_now, cubes_now) = (&mut self.parts[..parts], &mut self.cubes[..]);
+        if parallelism.is_parallel(n) {
+            rayon::join(|| build_parts(parts_now), || build_cubes(cubes_now));
+        } else {
+            build_parts(parts_now);
+            build_cubes(cubes_now);
+        }
+        let built = &self.parts[..parts];
+        let cubes = &self.cubes[..];
+        // Each partition's pairs straight into its block of the output (`output.rs`).
+        let searches = &mut self.searches[..parts];
+        lay_out(searches, out);
+        let task = Task { first: 0, base: 0, searches, out: &mut out[..] };
+        task.run(parallelism, n, &|p, search, block| search_part(p, plan, built, cubes, search, block));
+        gather(&mut self.searches[..parts], out);
+        self.last = self.count(n, passes);
+    }
+
     /// The counters of the frame just searched: the tallies and the buckets' shape.
     fn count(&self, n: usize, passes: u64) -> LastStats {
         let cubed_levels = self.cubes.iter().filter(|c| c.built).count() as u64;

@@ -52,6 +52,9 @@ pub struct Search {
     pub max_occupancy: u64,
     /// What this partition's bodies read of the finer levels.
     pub scans: Scans,
+    /// The search's time, in nanoseconds, averaged over the last frames that ran it in parallel: where the
+    /// parallel search splits the partitions in two (`grid.rs`). Only the split depends on it, never the output.
+    pub nanos: u64,
 }
 
 /// What a partition's bodies read of the finer levels: rows of a level's columns, or columns of its cubes.
@@ -601,7 +604,7 @@ fn buckets(s: Span<'_>) -> [Option<Span<'_>>; 3] {
 pub fn search_part(p: usize, plan: &Plan, parts: &[Part], cubes: &[Cubes], search: &mut Search, slots: &mut [Pair]) {
     let level = usize::from(plan.part_level[p]);
     let lv = &plan.levels[level];
-    let Search { block: Block { spill, written, .. }, tally, occupied, max_occupancy, scans } = search;
+    let Search { block: Block { spill, written, .. }, tally, occupied, max_occupancy, scans, .. } = search;
     let pairs = &mut Sink::new(slots, spill);
     let (mut done, mut entries) = (Tally::default(), 0u64);
     let (mut occupied_here, mut most) = (0u64, 0u64);
