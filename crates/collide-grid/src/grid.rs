@@ -450,3 +450,32 @@ impl Grid {
         last
     }
 }
+
+#[cfg(test)]
+mod split_tests {
+    use super::halves_of_time;
+    use crate::search::Search;
+
+    fn timed(nanos: &[u64]) -> Vec<Search> {
+        nanos.iter().map(|&nanos| Search { nanos, ..Search::default() }).collect()
+    }
+
+    /// The cut puts about half the measured time on each side, however the slow partitions lie; untimed
+    /// partitions are cut in the middle; a cut never leaves a side empty.
+    #[test]
+    fn the_search_splits_where_the_measured_times_halve() {
+        // Two slow partitions at the ends: by count the cut is at 3 either way, by time too (220 | 220).
+        assert_eq!(halves_of_time(&timed(&[200, 10, 10, 10, 200, 10])), 3);
+        // Both slow ones first: by count 2 of 4 would put 400 of 430 on one side; by time 200 | 230.
+        assert_eq!(halves_of_time(&timed(&[200, 200, 10, 10, 10])), 1);
+        // Most of the time in the last partition: it goes alone.
+        assert_eq!(halves_of_time(&timed(&[5, 5, 5, 5, 900])), 4);
+        // One partition holds all the time: the cut stays inside (at 1 or len − 1), and of equal gaps the first.
+        assert_eq!(halves_of_time(&timed(&[1000, 0, 0])), 1);
+        assert_eq!(halves_of_time(&timed(&[0, 0, 1000])), 1);
+        assert_eq!(halves_of_time(&timed(&[0, 5, 1000])), 2);
+        // Nothing timed yet (serial frames, or the first parallel one): the middle.
+        assert_eq!(halves_of_time(&timed(&[0; 7])), 3);
+        assert_eq!(halves_of_time(&timed(&[0, 0])), 1);
+    }
+}
