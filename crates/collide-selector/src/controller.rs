@@ -372,6 +372,14 @@ pub struct Controller {
     /// The frame of the last switch and the candidate active before it (the thrash guard).
     last_switch: Option<u64>,
     previous: Option<usize>,
+    /// The frame of the last switch decided on a measurement, from which the cooldown runs. A switch on the
+    /// prior alone (the measured speed's, [`Controller::before_frame`]) starts none: nothing was measured to be
+    /// hysteretic about, and the prior's pick is the one most likely wrong. On rapier's brownian stream at 10⁵
+    /// bodies the prior put `grid` at 2.5 ms on the second frame, where it ran at 6.5 while `kd` ran at 2–4; the
+    /// cooldown held every sample back to frame 16, and `kd` took over at frame 35.
+    cool_from: Option<u64>,
+    /// The switch under way was decided on the prior alone (see `cool_from`).
+    prior_switch: bool,
     /// The last frame's features.
     features: Features,
     /// Probes started (whole and sampled) and switches made.
@@ -434,6 +442,8 @@ impl Controller {
             cold: 0,
             jump: 0,
             last_switch: None,
+            cool_from: None,
+            prior_switch: false,
             previous: None,
             features: Features::default(),
             probes: 0,
@@ -638,6 +648,7 @@ impl Controller {
             build_ms: self.builds[best],
             active_ms: self.estimates[self.active].ms,
         };
+        self.prior_switch = true;
         if self.builds_beside(best) {
             self.hand_over = Some((best, reason));
             return None;
@@ -864,11 +875,15 @@ impl Controller {
             Job::Idle => {}
             _ => return Order::Stay,
         }
-        let cooling = self.last_switch.is_some_and(|s| self.frame < s + u64::from(self.config.cooldown));
-        if cold || cooling || self.recent.len < MIN_RECENT {
+        if cold || self.cooling() || self.recent.len < MIN_RECENT {
             return Order::Stay;
         }
         self.choose()
+    }
+
+    /// `true` within `cooldown` frames of the last switch decided on a measurement (see `cool_from`).
+    fn cooling(&self) -> bool {
+        self.cool_from.is_some_and(|s| self.frame < s + u64::from(self.config.cooldown))
     }
 
     /// Forced-switch mode (testing): every `force_every` frames the next candidate takes over — through a probe
@@ -1161,6 +1176,7 @@ impl Controller {
         self.jump = 0;
         self.switches += 1;
         self.last_switch = Some(self.frame);
+        self.cool_from = if std::mem::take(&mut self.prior_switch) { self.cool_from } else { Some(self.frame) };
         self.previous = if how == Then::Trial { None } else { Some(from) };
     }
 
@@ -1275,6 +1291,7 @@ impl Controller {
         self.cold = COLD_FRAMES;
         self.jump = 0;
         self.on_trial = None;
+        self.prior_switch = false;
         abandoned
     }
 
@@ -1293,6 +1310,8 @@ impl Controller {
         self.cold = 0;
         self.jump = 0;
         self.last_switch = None;
+        self.cool_from = None;
+        self.prior_switch = false;
         self.previous = None;
         self.last_sampled.iter_mut().for_each(|s| *s = None);
         self.thin.iter_mut().for_each(|t| *t = false);

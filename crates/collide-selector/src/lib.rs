@@ -84,8 +84,10 @@
 //!    probe. A build that would make a frame hitch (more than two of the active candidate's frames) is made
 //!    **beside** the active candidate, on a thread of its own, from a copy of one frame's boxes and pairs,
 //!    followed by two catch-up calls on later frames (the dearest calls of an incremental structure after its
-//!    build); the newcomer then takes over with a steady frame. After a switch nothing is decided for 12 frames;
-//!    going back to the candidate left within 600 frames needs twice the margin.
+//!    build); the newcomer then takes over with a steady frame. After a switch on a measurement nothing is
+//!    decided for 12 frames; after one on the prior alone (the second frame's, on the measured speed), sampling
+//!    may start as soon as the newcomer has four steady frames: nothing measured backs that pick, and it is the
+//!    one most likely wrong. Going back to the candidate left within 600 frames needs twice the margin.
 //! 5. **The budget counts real time.** Probes — sampled and whole, their builds, the sub-box's listing and
 //!    gathering included, with no clip — spend milliseconds from a bucket that fills by `probe_share` (3%) of
 //!    every measured frame, starts with two frames, and holds forty; a probe whose candidate is expected to save

@@ -38,8 +38,9 @@
 //! the bucket's future filling: when a scene has just changed, waiting costs more than the probe. The budget
 //! counts wall time as spent, with no clip: a probe that the machine stalled was still paid for.
 //!
-//! **Hysteresis.** After a switch nothing is decided for `cooldown` frames, and going back to the candidate that
-//! was active before within `thrash_window` frames needs twice the margin.
+//! **Hysteresis.** After a switch decided on a measurement nothing is decided for `cooldown` frames (a switch on
+//! the prior alone, the second frame's on the measured speed, starts no cooldown: see the `Controller`), and
+//! going back to the candidate that was active before within `thrash_window` frames needs twice the margin.
 
 use crate::model::Estimate;
 
@@ -48,7 +49,7 @@ use crate::model::Estimate;
 pub struct PolicyConfig {
     /// A candidate must be cheaper than the active one by this fraction to take over (0.1: 10%).
     pub margin: f64,
-    /// Frames after a switch during which nothing is decided.
+    /// Frames after a switch decided on a measurement during which nothing is decided.
     pub cooldown: u32,
     /// The most the probes may cost, as a share of the active candidate's time, amortised.
     pub probe_share: f64,

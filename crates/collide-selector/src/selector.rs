@@ -29,7 +29,7 @@ pub const PARAMS: &[ParamSpec] = &[
         EXCLUDED,
     ),
     ParamSpec::number("margin", "a candidate must be this much cheaper to take over (0.1 = 10%)", 0.1, 0.0, 0.9),
-    ParamSpec::integer("cooldown", "frames after a switch before the next decision", 12.0, 0.0, 100_000.0),
+    ParamSpec::integer("cooldown", "frames after a measured switch before the next decision", 12.0, 0.0, 100_000.0),
     ParamSpec::number("probe_share", "the most probes may cost, as a share of the broadphase's time", 0.03, 0.0, 0.5),
     ParamSpec::integer(
         "force_every",

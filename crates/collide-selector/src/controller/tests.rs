@@ -180,6 +180,43 @@ fn the_second_frame_builds_a_dear_newcomer_beside_the_active_one() {
     }
 }
 
+/// A switch on the prior alone (the second frame's, on the measured speed) starts no cooldown: the next
+/// decision may sample at once, since nothing measured backs the pick. A switch on a measurement does, for
+/// `cooldown` frames. Going back to the candidate left still needs twice the margin after either.
+#[test]
+fn a_switch_on_the_prior_alone_starts_no_cooldown_and_one_on_a_measurement_does() {
+    let prior = Prior::builtin();
+    let names: Vec<&'static str> = prior.fits.iter().map(|f| &*Box::leak(f.name.clone().into_boxed_str())).collect();
+    let measured = features(0.02);
+    let policy = PolicyConfig { build_beside_from: f64::INFINITY, ..PolicyConfig::default() };
+    let mut c = Controller::new(names.clone(), policy, prior, 0);
+    let first = c.start(Features { speed_known: false, speed_mean: 0.0, ..features(0.0) });
+    let _ = c.after_frame(&measured, 1.0, None, None);
+    let k = (first + 1) % names.len();
+    c.features = measured;
+    c.prior_costs(&measured);
+    let active = c.estimates[first].ms;
+    for (i, e) in c.estimates.iter_mut().enumerate() {
+        if i != first {
+            *e = Estimate { ms: 2.0 * active, sigma: 0.1, measured: false };
+        }
+    }
+    c.estimates[k] = Estimate { ms: 0.5 * active, sigma: 0.01, measured: false };
+    c.builds[k] = 0.5 * active;
+    assert_eq!(c.choose_on_measured_speed(), Some(k), "switched on the prior");
+    assert!(!c.cooling(), "no cooldown after a switch on the prior alone");
+    assert_eq!(c.margin_for(first), 2.0 * c.policy().margin, "going back soon still needs twice the margin");
+    // A switch on a measurement (a sample's, a probe's) cools for `cooldown` frames.
+    let back = (k + 1) % names.len();
+    c.switch_to(back, 0, Then::Switch);
+    let from = c.frame;
+    while c.frame < from + u64::from(c.policy().cooldown) {
+        assert!(c.cooling(), "frame {} of the cooldown from {from}", c.frame);
+        c.quiet_frame(1.0);
+    }
+    assert!(!c.cooling(), "over after {} frames", c.policy().cooldown);
+}
+
 #[test]
 fn a_candidate_idle_for_long_is_freed_once() {
     let mut c = warmed();
