@@ -129,7 +129,10 @@ pub struct Args {
     #[arg(long)]
     reuse_pinned: bool,
     /// With the `selector` study: runs of every algorithm on each 10⁴- and 10⁵-body scene, interleaved, each
-    /// algorithm's figures from its run with the median mean (default 3; the tour and 10⁶ bodies run once).
+    /// algorithm's figures from its run with the median mean (default 3; the tour and 10⁶ bodies run once). With
+    /// the `replay` and `peers` studies: runs of every contender on each file or scene, the rounds alternately
+    /// forward and backward through the contenders, each frame's time the median over the rounds (default 1; 3
+    /// on a machine whose speed drifts).
     #[arg(long, value_name = "N")]
     rounds: Option<usize>,
     /// With the `calibrate` study: fit the prior on the rows of an earlier run's `calibrate.csv` instead of
@@ -223,6 +226,8 @@ pub struct Ctx {
     pub selector: selector_scenes::Ask,
     /// `--reuse-pinned`.
     pub selector_reuse_pinned: bool,
+    /// `--rounds` for the replay and peers studies (1 when not given).
+    pub rounds: usize,
     /// `--calibration-csv`.
     pub calibration_csv: Option<PathBuf>,
     /// `--calibrate-scenes`: the scenes the calibrate study measures (empty: all of them).
@@ -309,6 +314,9 @@ pub fn run(args: &Args) -> Result<(), String> {
         // A bad scene name or size stops the bench before anything is measured.
         selector_scenes::plan(&selector)?;
     }
+    if args.rounds == Some(0) {
+        return Err("--rounds 0: a study needs at least one round".into());
+    }
     check_only(&args.only)?;
     if studies.contains(&"calibrate") {
         calibrate::check_scenes(args.quick, &args.calibrate_scenes)?;
@@ -344,6 +352,7 @@ pub fn run(args: &Args) -> Result<(), String> {
         scenes,
         selector,
         selector_reuse_pinned: args.reuse_pinned,
+        rounds: args.rounds.unwrap_or(1),
         calibration_csv: args.calibration_csv.clone(),
         calibrate_scenes: args.calibrate_scenes.clone(),
         only: args.only.clone(),

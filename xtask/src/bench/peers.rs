@@ -11,6 +11,11 @@
 //! recorded ones. Its peak heap above the baseline is its memory (structures and output). Running contenders one
 //! after another, not interleaved, keeps their caches and their allocation peaks apart.
 //!
+//! Rounds (`--rounds N`, default 1): every contender runs N times over the recording, fresh each time, the rounds in
+//! turn forward and backward through the contenders, and each frame's time is the median over its rounds
+//! (`median_run`; the largest peak heap): on a VM whose speed drifts for minutes, one run each puts the drift into
+//! the ratios.
+//!
 //! At 10⁴ and 10⁵ bodies every contender is timed on [`TIMED`] frames (100) after its warm-up: a handful of
 //! frames right after a build says little about a structure that adapts over frames, and the machine's noise
 //! evens out over a hundred. At 10⁶ bodies the recording holds [`MILLION_FRAMES`] frames (two of them warm-up):
@@ -179,7 +184,7 @@ pub fn peers(ctx: &mut Ctx) -> Result<(), String> {
         .filter(|s| ctx.peers_scenes.is_empty() || ctx.peers_scenes.iter().any(|p| p == s))
         .collect();
     let points: usize = scenes.iter().map(|s| sizes(ctx.quick, s).len()).sum();
-    ctx.progress.plan(points * names.len());
+    ctx.progress.plan(points * names.len() * ctx.rounds.max(1));
     let mut rows = Vec::new();
     for &scene in &scenes {
         let mut guards: Vec<SeriesGuard> = names.iter().map(|_| series_guard(ctx)).collect();
@@ -207,11 +212,39 @@ fn scene_point(
     if rec.check.starts_with("MISMATCH") {
         ctx.mismatches.push(format!("peers driver {} {scene} n={n}: {}", rec.driver, rec.check));
     }
-    let mut present: Vec<String> = Vec::new();
-    for mut contender in contenders(ctx, n) {
-        let name = contender.name();
-        present.push(name.clone());
-        let slot = names.iter().position(|x| *x == name).unwrap_or(0);
+    // Rounds (`--rounds`): each a fresh set of contenders, alternately forward and backward; each contender's
+    // frame times the medians over its rounds (`median_run`).
+    let rounds = ctx.rounds.max(1);
+    let present: Vec<String> = contenders(ctx, n).iter().map(|c| c.name()).collect();
+    let mut runs: Vec<Vec<ContenderRun>> = present.iter().map(|_| Vec::new()).collect();
+    let mut skipped: Vec<Option<String>> = present.iter().map(|_| None).collect();
+    for round in 0..rounds {
+        let mut fresh: Vec<Option<Box<dyn Contender>>> = contenders(ctx, n).into_iter().map(Some).collect();
+        let order: Vec<usize> =
+            if round % 2 == 0 { (0..present.len()).collect() } else { (0..present.len()).rev().collect() };
+        for i in order {
+            let Some(mut contender) = fresh[i].take() else { continue };
+            let name = &present[i];
+            let slot = names.iter().position(|x| x == name).unwrap_or(0);
+            if round == 0 {
+                skipped[i] = guards[slot].skip(n);
+            }
+            if skipped[i].is_some() {
+                ctx.progress.finish_one();
+                continue;
+            }
+            let of_rounds = if rounds > 1 { format!(", round {} of {rounds}", round + 1) } else { String::new() };
+            ctx.progress.start(&format!("peers: {name} on {scene} n={n}{of_rounds}"));
+            let started = Instant::now();
+            runs[i].push(run_contender(ctx, contender.as_mut(), &rec, size.warm));
+            guards[slot].charge(started.elapsed());
+            // Dropped before the next contender runs, so that its peak heap is its own.
+            drop(contender);
+            ctx.progress.finish_one();
+        }
+    }
+    for ((name, runs), skipped) in present.iter().zip(runs).zip(skipped) {
+        let slot = names.iter().position(|x| x == name).unwrap_or(0);
         let mut row = Row {
             study: "peers",
             series: name.clone(),
@@ -227,17 +260,12 @@ fn scene_point(
             status: "ok".into(),
             ..Row::default()
         };
-        if let Some(why) = guards[slot].skip(n) {
+        if let Some(why) = skipped {
             row.status = format!("skipped: {why}");
             rows.push(row);
-            ctx.progress.finish_one();
             continue;
         }
-        ctx.progress.start(&format!("peers: {name} on {scene} n={n}"));
-        let started = Instant::now();
-        let run = run_contender(ctx, contender.as_mut(), &rec, size.warm);
-        guards[slot].charge(started.elapsed());
-        drop(contender);
+        let run = median_run(runs);
         guards[slot].record(n, Summary::of(&run.times).mean);
         guards[slot].record_memory(n, run.peak_bytes);
         row.frames = run.times.len();
@@ -248,7 +276,6 @@ fn scene_point(
         row.check = run.check;
         row.status = run.status;
         rows.push(row);
-        ctx.progress.finish_one();
     }
     for name in names.iter().filter(|x| !present.contains(x)) {
         rows.push(Row {
@@ -262,12 +289,43 @@ fn scene_point(
             status: format!("skipped: brute force runs only up to {} bodies", ctx.limits.brute_max),
             ..Row::default()
         });
-        ctx.progress.finish_one();
+        (0..rounds).for_each(|_| ctx.progress.finish_one());
     }
     Ok(())
 }
 
+/// Of one contender's runs over a recording (one a round), what to report: a run whose pairs did not match, so that
+/// no round hides a mismatch; else the run with the median mean (of two, the faster), each of its frames' times
+/// the median of that frame's times over the rounds when every round timed as many frames, and the largest peak
+/// heap of any round. Per frame, because on the development VM a run can go a fifth slower for a stretch: the
+/// median of a frame's times drops such a stretch, the median of whole runs keeps it.
+fn median_run(mut runs: Vec<ContenderRun>) -> ContenderRun {
+    if let Some(i) = runs.iter().position(|r| r.check.starts_with("MISMATCH")) {
+        return runs.swap_remove(i);
+    }
+    let mean = |r: &ContenderRun| Summary::of(&r.times).mean;
+    runs.sort_by(|a, b| mean(a).total_cmp(&mean(b)));
+    let peak = runs.iter().map(|r| r.peak_bytes).max().unwrap_or(0);
+    let same_frames = runs.windows(2).all(|w| w[0].times.len() == w[1].times.len());
+    let per_frame: Option<Vec<f64>> = (runs.len() > 1 && same_frames).then(|| {
+        (0..runs[0].times.len())
+            .map(|f| {
+                let mut times: Vec<f64> = runs.iter().map(|r| r.times[f]).collect();
+                times.sort_by(f64::total_cmp);
+                times[(times.len() - 1) / 2]
+            })
+            .collect()
+    });
+    let mut run = runs.swap_remove((runs.len() - 1) / 2);
+    if let Some(times) = per_frame {
+        run.times = times;
+    }
+    run.peak_bytes = peak;
+    run
+}
+
 /// What one contender did over a recording.
+#[derive(Debug)]
 struct ContenderRun {
     /// ms of each measured frame.
     times: Vec<f64>,
@@ -459,4 +517,36 @@ fn memory_table(ctx: &Ctx, rows: &[Row], names: &[String]) -> String {
         line
     });
     report::table(&header, lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(times: &[f64], check: &str, peak: u64) -> ContenderRun {
+        ContenderRun {
+            times: times.to_vec(),
+            mean_pairs: 0.0,
+            check: check.into(),
+            peak_bytes: peak,
+            status: "ok".into(),
+        }
+    }
+
+    /// Of a contender's rounds: each frame the median round's time (a stretch one round ran slow is dropped), the
+    /// largest peak heap, and a round whose pairs did not match is the one reported, whatever its time.
+    #[test]
+    fn of_several_rounds_each_frame_is_the_median_round_and_a_mismatch_is_never_hidden() {
+        let runs = vec![run(&[1.0, 1.0], "ref ok", 10), run(&[3.0, 9.0], "ref ok", 30), run(&[2.0, 2.0], "ref ok", 20)];
+        let median = median_run(runs);
+        assert_eq!((median.times.as_slice(), median.peak_bytes), (&[2.0, 2.0][..], 30));
+        // Of two, each frame the faster time.
+        let median = median_run(vec![run(&[1.0, 4.0], "ref ok", 0), run(&[3.0, 2.0], "ref ok", 0)]);
+        assert_eq!(median.times, [1.0, 2.0]);
+        // Rounds that timed different frames (a budget cut one short): the median run's own times.
+        let runs = vec![run(&[1.0, 1.0], "ref ok", 0), run(&[5.0], "ref ok", 0), run(&[9.0, 9.0], "ref ok", 0)];
+        assert_eq!(median_run(runs).times, [5.0]);
+        let runs = vec![run(&[1.0], "ref ok", 0), run(&[7.0], "MISMATCH vs octree-dup on 1 frames", 0)];
+        assert!(median_run(runs).check.starts_with("MISMATCH"));
+    }
 }
