@@ -427,5 +427,23 @@ pub fn floor_ms(aabbs: &[Aabb]) -> f64 {
     Summary::of(&samples).p50
 }
 
+/// Each frame's time, the median of its times over several rounds of the same frames (of two, the faster): `None`
+/// when the rounds are fewer than two or did not time as many frames (a budget cut one short). The replay and peers
+/// studies' `--rounds`: on the development VM a run can go a fifth slower for a stretch of a minute, which the
+/// median of a frame's times drops and the median of whole runs keeps.
+#[must_use]
+pub fn per_frame_median(rounds: &[&[f64]]) -> Option<Vec<f64>> {
+    let frames = rounds.first()?.len();
+    if rounds.len() < 2 || rounds.iter().any(|r| r.len() != frames) {
+        return None;
+    }
+    let median = |f: usize| {
+        let mut times: Vec<f64> = rounds.iter().map(|r| r[f]).collect();
+        times.sort_by(f64::total_cmp);
+        times[(times.len() - 1) / 2]
+    };
+    Some((0..frames).map(median).collect())
+}
+
 #[cfg(test)]
 mod tests;

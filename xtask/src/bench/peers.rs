@@ -295,10 +295,9 @@ fn scene_point(
 }
 
 /// Of one contender's runs over a recording (one a round), what to report: a run whose pairs did not match, so that
-/// no round hides a mismatch; else the run with the median mean (of two, the faster), each of its frames' times
-/// the median of that frame's times over the rounds when every round timed as many frames, and the largest peak
-/// heap of any round. Per frame, because on the development VM a run can go a fifth slower for a stretch: the
-/// median of a frame's times drops such a stretch, the median of whole runs keeps it.
+/// no round hides a mismatch; else the run with the median mean (of two, the faster), its frames' times the medians
+/// over the rounds ([`measure::per_frame_median`]) when every round timed as many frames, and the largest peak heap
+/// of any round.
 fn median_run(mut runs: Vec<ContenderRun>) -> ContenderRun {
     if let Some(i) = runs.iter().position(|r| r.check.starts_with("MISMATCH")) {
         return runs.swap_remove(i);
@@ -306,16 +305,7 @@ fn median_run(mut runs: Vec<ContenderRun>) -> ContenderRun {
     let mean = |r: &ContenderRun| Summary::of(&r.times).mean;
     runs.sort_by(|a, b| mean(a).total_cmp(&mean(b)));
     let peak = runs.iter().map(|r| r.peak_bytes).max().unwrap_or(0);
-    let same_frames = runs.windows(2).all(|w| w[0].times.len() == w[1].times.len());
-    let per_frame: Option<Vec<f64>> = (runs.len() > 1 && same_frames).then(|| {
-        (0..runs[0].times.len())
-            .map(|f| {
-                let mut times: Vec<f64> = runs.iter().map(|r| r.times[f]).collect();
-                times.sort_by(f64::total_cmp);
-                times[(times.len() - 1) / 2]
-            })
-            .collect()
-    });
+    let per_frame = measure::per_frame_median(&runs.iter().map(|r| r.times.as_slice()).collect::<Vec<_>>());
     let mut run = runs.swap_remove((runs.len() - 1) / 2);
     if let Some(times) = per_frame {
         run.times = times;

@@ -191,10 +191,8 @@ fn play_all(ctx: &mut Ctx, scene: &Scene) -> Result<Vec<Play>, String> {
 
 /// Of one contender's plays of a file (one a round), what to report: a play whose pairs did not match brute force,
 /// so that no round hides a mismatch; else the play with the median mean over the frames after the first (of two,
-/// the faster), each of its frames' times the median of that frame's times over the rounds when every round played
-/// the same frames (no budget cut one short). Per frame, because on the development VM a round's play can run
-/// a fifth slower for a minute and then not: the median of a frame's three times drops such a stretch, the median
-/// of three whole plays keeps it. Its pairs and the candidates `auto` ran are the median play's.
+/// the faster), its frames' times the medians over the rounds ([`measure::per_frame_median`]) when every round
+/// played the same frames. Its pairs and the candidates `auto` ran are the median play's.
 fn median_play(mut plays: Vec<Play>) -> Play {
     if let Some(i) = plays.iter().position(|p| p.check.starts_with("MISMATCH")) {
         return plays.swap_remove(i);
@@ -205,15 +203,8 @@ fn median_play(mut plays: Vec<Play>) -> Play {
     };
     plays.sort_by(|a, b| mean(a).total_cmp(&mean(b)));
     let same_frames = plays.windows(2).all(|w| w[0].frames == w[1].frames);
-    let per_frame: Option<Vec<f64>> = (plays.len() > 1 && same_frames).then(|| {
-        (0..plays[0].ms.len())
-            .map(|f| {
-                let mut times: Vec<f64> = plays.iter().map(|p| p.ms[f]).collect();
-                times.sort_by(f64::total_cmp);
-                times[(times.len() - 1) / 2]
-            })
-            .collect()
-    });
+    let per_frame =
+        measure::per_frame_median(&plays.iter().map(|p| p.ms.as_slice()).collect::<Vec<_>>()).filter(|_| same_frames);
     let mut play = plays.swap_remove((plays.len() - 1) / 2);
     if let Some(ms) = per_frame {
         play.ms = ms;

@@ -98,3 +98,15 @@ fn a_small_point_runs_checks_and_hashes() {
     let (again, _) = run_sim_point(&point, &limits).unwrap();
     assert_eq!(again.state_hash, row.state_hash, "fixed dt: the same steps give the same state");
 }
+
+/// Each frame the median of its rounds' times (of two, the faster); nothing for one round or rounds of unequal
+/// lengths.
+#[test]
+fn per_frame_medians_drop_a_slow_stretch_of_one_round() {
+    let (a, b, c) = ([1.0, 1.0, 5.0], [2.0, 9.0, 9.0], [3.0, 2.0, 1.0]);
+    assert_eq!(per_frame_median(&[&a, &b, &c]), Some(vec![2.0, 2.0, 5.0]));
+    assert_eq!(per_frame_median(&[&b, &c]), Some(vec![2.0, 2.0, 1.0]));
+    assert_eq!(per_frame_median(&[&a]), None);
+    assert_eq!(per_frame_median(&[&a, &[1.0, 2.0]]), None);
+    assert_eq!(per_frame_median(&[]), None);
+}
