@@ -75,8 +75,9 @@ fn docs() -> Result<(), String> {
 /// registry when several packages are packaged at once), so a crate that would not build from its package fails.
 ///
 /// The verification builds in the workspace's target folder; `--config` gives it the workspace's `dev` profile
-/// (a packaged manifest carries no profile: its optimisation and debug info, kept in step with `Cargo.toml`), so the external dependencies the workspace tests already built are
-/// reused and only the collide crates are compiled again. `--allow-dirty`: a developer's uncommitted work is
+/// (a packaged manifest carries no profile): its optimisation and debug info, kept in step with `Cargo.toml`, so
+/// the external dependencies the workspace tests already built are reused and only the collide crates are compiled
+/// again. `--allow-dirty`: a developer's uncommitted work is
 /// packaged as it is (CI's clone is clean anyway). Cargo's earlier extractions of these crates are removed first
 /// ([`stale_extractions`]).
 fn packages() -> Result<(), String> {

@@ -427,6 +427,26 @@ pub fn floor_ms(aabbs: &[Aabb]) -> f64 {
     Summary::of(&samples).p50
 }
 
+/// The order of a study's `count` contenders in round `round` of `--rounds`: forward in even rounds, backward in
+/// odd ones, so that every contender's runs lie at the same mean distance from the first.
+#[must_use]
+pub fn round_order(round: usize, count: usize) -> Vec<usize> {
+    if round.is_multiple_of(2) { (0..count).collect() } else { (0..count).rev().collect() }
+}
+
+/// What a progress line says of round `round` (from 0) of `rounds`: nothing when there is one.
+#[must_use]
+pub fn round_label(round: usize, rounds: usize) -> String {
+    if rounds > 1 { format!(", round {} of {rounds}", round + 1) } else { String::new() }
+}
+
+/// Sort one contender's runs of several rounds by `mean` and give the index of the one with the median mean (of an
+/// even count, the lower of the two middle ones: of two, the faster), the run that stands for its rounds.
+pub fn sort_to_median<T>(runs: &mut [T], mean: impl Fn(&T) -> f64) -> usize {
+    runs.sort_by(|a, b| mean(a).total_cmp(&mean(b)));
+    runs.len().saturating_sub(1) / 2
+}
+
 /// Each frame's time, the median of its times over several rounds of the same frames (of two, the faster): `None`
 /// when the rounds are fewer than two or did not time as many frames (a budget cut one short). The replay and peers
 /// studies' `--rounds`: on the development VM a run can go a fifth slower for a stretch of a minute, which the

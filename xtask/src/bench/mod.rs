@@ -226,7 +226,7 @@ pub struct Ctx {
     pub selector: selector_scenes::Ask,
     /// `--reuse-pinned`.
     pub selector_reuse_pinned: bool,
-    /// `--rounds` for the replay and peers studies (1 when not given).
+    /// `--rounds` for the replay and peers studies (1 when not given; 0 is refused in `run`).
     pub rounds: usize,
     /// `--calibration-csv`.
     pub calibration_csv: Option<PathBuf>,

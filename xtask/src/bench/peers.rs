@@ -184,7 +184,7 @@ pub fn peers(ctx: &mut Ctx) -> Result<(), String> {
         .filter(|s| ctx.peers_scenes.is_empty() || ctx.peers_scenes.iter().any(|p| p == s))
         .collect();
     let points: usize = scenes.iter().map(|s| sizes(ctx.quick, s).len()).sum();
-    ctx.progress.plan(points * names.len() * ctx.rounds.max(1));
+    ctx.progress.plan(points * names.len() * ctx.rounds);
     let mut rows = Vec::new();
     for &scene in &scenes {
         let mut guards: Vec<SeriesGuard> = names.iter().map(|_| series_guard(ctx)).collect();
@@ -214,15 +214,14 @@ fn scene_point(
     }
     // Rounds (`--rounds`): each a fresh set of contenders, alternately forward and backward; each contender's
     // frame times the medians over its rounds (`median_run`).
-    let rounds = ctx.rounds.max(1);
+    let rounds = ctx.rounds;
     let present: Vec<String> = contenders(ctx, n).iter().map(|c| c.name()).collect();
     let mut runs: Vec<Vec<ContenderRun>> = present.iter().map(|_| Vec::new()).collect();
     let mut skipped: Vec<Option<String>> = present.iter().map(|_| None).collect();
     for round in 0..rounds {
         let mut fresh: Vec<Option<Box<dyn Contender>>> = contenders(ctx, n).into_iter().map(Some).collect();
-        let order: Vec<usize> =
-            if round % 2 == 0 { (0..present.len()).collect() } else { (0..present.len()).rev().collect() };
-        for i in order {
+        let of_rounds = measure::round_label(round, rounds);
+        for i in measure::round_order(round, present.len()) {
             let Some(mut contender) = fresh[i].take() else { continue };
             let name = &present[i];
             let slot = names.iter().position(|x| x == name).unwrap_or(0);
@@ -233,7 +232,6 @@ fn scene_point(
                 ctx.progress.finish_one();
                 continue;
             }
-            let of_rounds = if rounds > 1 { format!(", round {} of {rounds}", round + 1) } else { String::new() };
             ctx.progress.start(&format!("peers: {name} on {scene} n={n}{of_rounds}"));
             let started = Instant::now();
             runs[i].push(run_contender(ctx, contender.as_mut(), &rec, size.warm));
@@ -302,11 +300,10 @@ fn median_run(mut runs: Vec<ContenderRun>) -> ContenderRun {
     if let Some(i) = runs.iter().position(|r| r.check.starts_with("MISMATCH")) {
         return runs.swap_remove(i);
     }
-    let mean = |r: &ContenderRun| Summary::of(&r.times).mean;
-    runs.sort_by(|a, b| mean(a).total_cmp(&mean(b)));
+    let median = measure::sort_to_median(&mut runs, |r| Summary::of(&r.times).mean);
     let peak = runs.iter().map(|r| r.peak_bytes).max().unwrap_or(0);
     let per_frame = measure::per_frame_median(&runs.iter().map(|r| r.times.as_slice()).collect::<Vec<_>>());
-    let mut run = runs.swap_remove((runs.len() - 1) / 2);
+    let mut run = runs.swap_remove(median);
     if let Some(times) = per_frame {
         run.times = times;
     }

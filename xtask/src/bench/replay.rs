@@ -53,6 +53,7 @@ use super::replay_play::{Budgets, Play, Scene, play_ours, play_peer, prepare};
 use super::replay_report;
 use collide_aabbs::{Reader, Writer};
 use collide_algorithms::{ALGORITHMS, Params};
+use collide_sim::Summary;
 use std::path::{Path, PathBuf};
 
 /// Where the scenes come from, found before any study runs so that a bad folder or file stops the bench at once.
@@ -137,7 +138,7 @@ pub fn replay(ctx: &mut Ctx) -> Result<(), String> {
         }
     };
     let names: Vec<String> = contenders::names().into_iter().filter(|n| ctx.runs(n)).collect();
-    ctx.progress.plan(files.len() * names.len() * ctx.rounds.max(1));
+    ctx.progress.plan(files.len() * names.len() * ctx.rounds);
     let mut results = Vec::new();
     for path in &files {
         let scene = prepare(path, Budgets::of(ctx.quick), &mut ctx.progress)?;
@@ -161,14 +162,13 @@ fn play_all(ctx: &mut Ctx, scene: &Scene) -> Result<Vec<Play>, String> {
     let ours: Vec<_> = ALGORITHMS.iter().filter(|a| ctx.runs(a.name)).collect();
     let peer_names: Vec<String> = contenders::peers().iter().map(|p| p.name()).filter(|name| ctx.runs(name)).collect();
     let count = ours.len() + peer_names.len();
-    let rounds = ctx.rounds.max(1);
+    let rounds = ctx.rounds;
     let mut plays: Vec<Vec<Play>> = (0..count).map(|_| Vec::new()).collect();
     for round in 0..rounds {
         // Fresh peers each round: a peer keeps its structures from frame to frame.
         let mut peers: Vec<_> = contenders::peers().into_iter().filter(|p| peer_names.contains(&p.name())).collect();
-        let order: Vec<usize> = if round % 2 == 0 { (0..count).collect() } else { (0..count).rev().collect() };
-        let of_rounds = if rounds > 1 { format!(", round {} of {rounds}", round + 1) } else { String::new() };
-        for i in order {
+        let of_rounds = measure::round_label(round, rounds);
+        for i in measure::round_order(round, count) {
             let play = if let Some(a) = ours.get(i) {
                 if a.name == "brute" && n > ctx.limits.brute_max {
                     let status = format!("skipped: brute force runs only up to {} boxes", ctx.limits.brute_max);
@@ -197,15 +197,12 @@ fn median_play(mut plays: Vec<Play>) -> Play {
     if let Some(i) = plays.iter().position(|p| p.check.starts_with("MISMATCH")) {
         return plays.swap_remove(i);
     }
-    let mean = |p: &Play| {
-        let timed = &p.ms[usize::from(p.ms.len() > 1)..];
-        if timed.is_empty() { f64::INFINITY } else { timed.iter().sum::<f64>() / timed.len() as f64 }
-    };
-    plays.sort_by(|a, b| mean(a).total_cmp(&mean(b)));
+    // The mean `row` reports: the first frame, cold, left out.
+    let median = measure::sort_to_median(&mut plays, |p| Summary::of(&p.ms[usize::from(p.ms.len() > 1)..]).mean);
     let same_frames = plays.windows(2).all(|w| w[0].frames == w[1].frames);
     let per_frame =
         measure::per_frame_median(&plays.iter().map(|p| p.ms.as_slice()).collect::<Vec<_>>()).filter(|_| same_frames);
-    let mut play = plays.swap_remove((plays.len() - 1) / 2);
+    let mut play = plays.swap_remove(median);
     if let Some(ms) = per_frame {
         play.ms = ms;
     }

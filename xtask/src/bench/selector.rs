@@ -127,8 +127,8 @@ pub fn median_run(mut runs: Vec<Run>, label: &str, mismatches: &mut Vec<String>)
         let algorithm = &runs[0].outcome.algorithm;
         mismatches.push(format!("selector {algorithm} {label}: rounds reached hashes {first:016x} and {other:016x}"));
     }
-    runs.sort_by(|a, b| mean(a).total_cmp(&mean(b)));
-    runs.swap_remove((runs.len() - 1) / 2)
+    let median = super::measure::sort_to_median(&mut runs, mean);
+    runs.swap_remove(median)
 }
 
 /// The order of the runs on the `scene`-th scene: every slot once, starting one further on each scene.

@@ -110,3 +110,16 @@ fn per_frame_medians_drop_a_slow_stretch_of_one_round() {
     assert_eq!(per_frame_median(&[&a, &[1.0, 2.0]]), None);
     assert_eq!(per_frame_median(&[]), None);
 }
+
+/// Rounds alternate the contenders' order; the median run of an even count is the faster middle one.
+#[test]
+fn rounds_alternate_their_order_and_the_median_run_is_the_lower_middle() {
+    assert_eq!(
+        (round_order(0, 3), round_order(1, 3), round_order(2, 3)),
+        (vec![0, 1, 2], vec![2, 1, 0], vec![0, 1, 2])
+    );
+    assert_eq!((round_label(0, 1), round_label(1, 3)), (String::new(), ", round 2 of 3".to_owned()));
+    let mut means = [4.0, 1.0, 3.0, 2.0];
+    let median = sort_to_median(&mut means, |&m| m);
+    assert_eq!((means, median), ([1.0, 2.0, 3.0, 4.0], 1));
+}
