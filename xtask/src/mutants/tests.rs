@@ -54,7 +54,7 @@ fn a_malformed_outcomes_file_is_an_error_that_says_what_is_wrong() {
 
 #[test]
 fn the_summary_counts_per_file_and_in_total_and_lists_the_missed() {
-    let text = summary("c", "every mutant", &parse_outcomes(SAMPLE).unwrap());
+    let text = summary("c", "every mutant", &parse_outcomes(SAMPLE).unwrap(), &[]);
     // read.rs: 1 caught, 1 timeout, 1 unviable: 2 of 2 viable noticed. write.rs: 1 of 2. In all: 3 of 4.
     assert!(text.contains("| `crates/c/src/read.rs` | 3 | 1 | 0 | 1 | 1 | 100.0 % |\n"), "{text}");
     assert!(text.contains("| `crates/c/src/write.rs` | 2 | 1 | 1 | 0 | 0 | 50.0 % |\n"), "{text}");
@@ -69,7 +69,7 @@ fn the_summary_counts_per_file_and_in_total_and_lists_the_missed() {
 #[test]
 fn a_summary_with_nothing_missed_says_so_and_one_with_nothing_viable_has_no_percentage() {
     let unviable = Outcome { file: "a.rs".into(), name: "a.rs:1:1: x".into(), kind: Kind::Unviable };
-    let text = summary("c", "every mutant", &[unviable]);
+    let text = summary("c", "every mutant", &[unviable], &[]);
     assert!(text.contains("| **total** | 1 | 0 | 0 | 0 | 1 | – |\n"), "{text}");
     assert!(text.contains("## Missed (0)\n\nNone.\n"), "{text}");
 }
@@ -100,6 +100,137 @@ fn each_crate_is_mutated_with_the_features_that_compile_its_code() {
                 features.lines().any(|l| l.split('=').next().is_some_and(|k| k.trim() == feature)),
                 "{krate} declares no feature `{feature}`"
             );
+        }
+    }
+}
+
+#[test]
+fn the_summary_lists_the_files_not_run_yet() {
+    let caught = Outcome { file: "a.rs".into(), name: "a.rs:1:1: x".into(), kind: Kind::Caught };
+    let text = summary("c", "every mutant", std::slice::from_ref(&caught), &["b.rs".to_owned(), "c.rs".to_owned()]);
+    assert!(text.contains("Not run yet, so not in the total (2):\n\n- `b.rs`\n- `c.rs`\n"), "{text}");
+    assert!(!summary("c", "every mutant", &[caught], &[]).contains("Not run yet"));
+}
+
+#[test]
+fn a_piece_s_folder_names_its_shard_or_its_files() {
+    assert_eq!(Piece::new(&[], None).folder(), "all");
+    assert_eq!(Piece::new(&[], Some((2, 8))).folder(), "shard-2-of-8");
+    let files = ["crates/collide-selector/src/policy.rs".to_owned(), "model.rs".to_owned(), "sweep/*.rs".to_owned()];
+    assert_eq!(Piece::new(&files, None).folder(), "files-policy+model+-");
+}
+
+/// The expression matches its own name and no other: cargo-mutants' names are full of `(`, `->`, `*`, `+`,
+/// `[`, `|` and `.`, any of which unescaped would match other mutants or none.
+#[test]
+fn an_exact_expression_matches_only_the_name_it_was_made_from() {
+    let names = [
+        "crates/c/src/a.rs:12:9: replace a::b -> &[f64] with Vec::leak(Vec::new())",
+        "crates/c/src/a.rs:12:9: replace a::b -> &[f64] with Vec::leak(vec![Default::default()])",
+        "crates/c/src/a.rs:40:21: replace * with + in f",
+        "crates/c/src/a.rs:40:21: replace * with / in f",
+        "crates/c/src/a.rs:41:3: replace | with ^ in key",
+        "crates/c/src/a.rs:41:3: replace || with && in key",
+    ];
+    for name in names {
+        let re = exact_re(name);
+        // Interpreted by hand: each backslash escapes the next character, which then matches itself only.
+        let mut literal = String::new();
+        let mut chars = re.strip_prefix('^').and_then(|r| r.strip_suffix('$')).expect("anchored").chars();
+        while let Some(c) = chars.next() {
+            if "\\.+*?()|[]{}^$#&-~".contains(c) {
+                assert_eq!(c, '\\', "{re}: `{c}` unescaped");
+                literal.push(chars.next().expect("an escaped character"));
+            } else {
+                literal.push(c);
+            }
+        }
+        assert_eq!(literal, name);
+    }
+}
+
+/// Each file comes from the newest piece holding it, whole: an older run's outcomes of a file run again are
+/// dropped even where their names (line numbers) differ from the new ones.
+#[test]
+fn each_file_comes_whole_from_the_newest_piece_that_holds_it() {
+    let o = |file: &str, line: u32, kind| Outcome { file: file.into(), name: format!("{file}:{line}:1: m"), kind };
+    let t = |s| std::time::UNIX_EPOCH + Duration::from_secs(s);
+    let old = vec![o("a.rs", 10, Kind::Missed), o("b.rs", 5, Kind::Missed), o("c.rs", 1, Kind::Caught)];
+    let new_a = vec![o("a.rs", 12, Kind::Caught), o("a.rs", 30, Kind::Caught)];
+    let new_b = vec![o("b.rs", 5, Kind::Caught)];
+    let pieces = vec![
+        (t(20), "files-b".to_owned(), new_b),
+        (t(10), "all".to_owned(), old),
+        (t(30), "files-a".to_owned(), new_a),
+    ];
+    let (outcomes, source) = newest_per_file(pieces);
+    let mut names: Vec<(&str, Kind)> = outcomes.iter().map(|o| (o.name.as_str(), o.kind)).collect();
+    names.sort_by_key(|n| n.0);
+    assert_eq!(
+        names,
+        [
+            ("a.rs:12:1: m", Kind::Caught),
+            ("a.rs:30:1: m", Kind::Caught),
+            ("b.rs:5:1: m", Kind::Caught),
+            ("c.rs:1:1: m", Kind::Caught)
+        ]
+    );
+    assert_eq!(source, "each file from its newest run; `all`: c.rs; `files-a`: a.rs; `files-b`: b.rs");
+}
+
+/// An `outcomes.json` of the given mutants (name, cargo-mutants' summary), in file `crates/c/src/a.rs`.
+fn outcomes_json(mutants: &[(&str, &str)]) -> String {
+    let each: Vec<String> = mutants
+        .iter()
+        .map(|(name, summary)| {
+            format!(
+                r#"{{"scenario": {{"Mutant": {{"name": "crates/c/src/a.rs:{name}", "file": "crates/c/src/a.rs"}}}}, "summary": "{summary}"}}"#
+            )
+        })
+        .collect();
+    format!(r#"{{"outcomes": [{}]}}"#, each.join(", "))
+}
+
+/// Each survivors' run (every test) decides the mutants it ran again, a later run over an earlier one; the
+/// others keep the quick pass's outcome.
+#[test]
+fn a_piece_s_survivors_take_the_outcome_of_their_latest_run() {
+    let dir = std::env::temp_dir().join(format!("collide-mutants-piece-{}", std::process::id()));
+    let write = |sub: &Path, json: &str| {
+        std::fs::create_dir_all(sub.join("mutants.out")).unwrap();
+        std::fs::write(sub.join("mutants.out").join("outcomes.json"), json).unwrap();
+    };
+    // The quick pass: 1 caught, 2 and 3 and 4 missed.
+    let quick = [
+        ("1:1: m", "CaughtMutant"),
+        ("2:1: m", "MissedMutant"),
+        ("3:1: m", "MissedMutant"),
+        ("4:1: m", "MissedMutant"),
+    ];
+    write(&dir, &outcomes_json(&quick));
+    // Every test: 2 caught (by a slow test), 3 and 4 still missed.
+    write(
+        &dir.join("survivors-01"),
+        &outcomes_json(&[("2:1: m", "CaughtMutant"), ("3:1: m", "MissedMutant"), ("4:1: m", "MissedMutant")]),
+    );
+    // After new tests (`--again`, on what was still missed): 3 caught, 4 still missed.
+    write(&dir.join("survivors-02"), &outcomes_json(&[("3:1: m", "CaughtMutant"), ("4:1: m", "MissedMutant")]));
+    let outcomes = read_piece(&dir).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let kinds: Vec<Kind> = outcomes.iter().map(|o| o.kind).collect();
+    assert_eq!(kinds, [Kind::Caught, Kind::Caught, Kind::Caught, Kind::Missed]);
+}
+
+/// Every test left out of the quick pass is one the crate has (by its function's name in the module its path
+/// names), so that a renamed test does not silently join the quick pass and slow every mutant again.
+#[test]
+fn the_slow_tests_named_for_the_quick_pass_exist() {
+    for krate in DEFAULT_CRATES {
+        for path in slow_tests(krate) {
+            let (module, name) = path.rsplit_once("::").expect("module::name");
+            let file = root().join("crates").join(krate).join("src").join(module.replace("::", "/") + ".rs");
+            let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            assert!(text.contains(&format!("fn {name}()")), "{krate}: no `fn {name}()` in {}", file.display());
         }
     }
 }
