@@ -34,8 +34,9 @@
 //!   from the newest piece that holds it (`all/` included), so a file run again after new tests replaces its old
 //!   outcomes, and it lists the crate's files no piece has run yet.
 //!
-//! `--again` runs only the mutants the piece's runs so far missed, with every test, in `survivors-K/` beside the
-//! piece's first run: after new tests, the misses are checked without running the whole piece again.
+//! `--again` runs only the mutants the piece's runs so far missed (the quick tests first, then every test on what
+//! they still miss), in `survivors-K/` beside the piece's first run: after new tests, the misses are checked
+//! without running the whole piece again.
 //! `--report-only` writes the summaries from the outcomes already in `target/mutants/` without running
 //! cargo-mutants.
 
@@ -68,7 +69,7 @@ pub struct Args {
     /// The summaries' folder name under bench-results/ (default: the hostname, as the bench names it).
     #[arg(long)]
     machine: Option<String>,
-    /// Run again, with every test, only the mutants this piece's runs so far missed (after new tests).
+    /// Run again only the mutants this piece's runs so far missed (after new tests): quick tests, then every test.
     #[arg(long, conflicts_with = "report_only")]
     again: bool,
     /// Write the summaries from the outcomes already in target/mutants/, without running cargo-mutants.
@@ -353,10 +354,10 @@ fn slow_tests(krate: &str) -> &'static [&'static str] {
 /// **Quick first.** For a crate with [`slow_tests`], the first pass runs every other test (most mutants are
 /// caught there in a few seconds); the mutants it misses are then run again with every test ([`run_survivors`]),
 /// and that outcome is theirs ([`read_piece`]). So the result is what every test would give, at the cost of the
-/// full tests only for the mutants the quick ones miss. With `again`, only that second pass runs, on what the
-/// piece's runs so far left missed: after new tests, the misses are checked again without the whole piece.
-/// Missed mutants and timeouts are an outcome, not an error (cargo-mutants exits 2 and 3 for them); other
-/// failures are.
+/// full tests only for the mutants the quick ones miss. With `again`, only what the piece's runs so far left
+/// missed is run, quick tests first and then every test: after new tests, the misses are checked again without
+/// the whole piece. Missed mutants and timeouts are an outcome, not an error (cargo-mutants exits 2 and 3 for
+/// them); other failures are.
 fn run_crate(krate: &str, out: &Path, piece: &Piece, again: bool) -> Result<(), String> {
     let select: Vec<String> = match piece {
         Piece::All => Vec::new(),
@@ -364,30 +365,40 @@ fn run_crate(krate: &str, out: &Path, piece: &Piece, again: bool) -> Result<(), 
         Piece::Files(globs) => globs.iter().flat_map(|g| ["--file".to_owned(), g.clone()]).collect(),
     };
     let slow = slow_tests(krate);
-    if !again {
+    let mut quick = Vec::new();
+    if !slow.is_empty() {
+        quick.extend(["--".to_owned(), "--".to_owned()]);
+        quick.extend(slow.iter().flat_map(|t| ["--skip".to_owned(), (*t).to_owned()]));
+    }
+    if again {
+        if !slow.is_empty() {
+            run_survivors(krate, out, &select, &quick)?;
+        }
+    } else {
         for stale in survivor_runs(out)? {
             std::fs::remove_dir_all(&stale).map_err(|e| format!("{}: {e}", stale.display()))?;
         }
-        let mut quick = vec!["--".to_owned(), "--".to_owned()];
-        quick.extend(slow.iter().flat_map(|t| ["--skip".to_owned(), (*t).to_owned()]));
-        cargo_mutants(krate, out, &select, if slow.is_empty() { &[] } else { &quick })?;
+        cargo_mutants(krate, out, &select, &quick)?;
         if slow.is_empty() {
             return Ok(());
         }
     }
-    run_survivors(krate, out, select)
+    run_survivors(krate, out, &select, &[])
 }
 
-/// The piece's mutants still missed, run again with every test, into the next `out/survivors-K/`.
-fn run_survivors(krate: &str, out: &Path, mut select: Vec<String>) -> Result<(), String> {
+/// The piece's mutants still missed, run again with `test_args` (none: every test), into the next
+/// `out/survivors-K/`.
+fn run_survivors(krate: &str, out: &Path, select: &[String], test_args: &[String]) -> Result<(), String> {
     let missed: Vec<Outcome> = read_piece(out)?.into_iter().filter(|o| o.kind == Kind::Missed).collect();
-    eprintln!("mutants: {krate}: {} missed so far; again with every test", missed.len());
+    let tests = if test_args.is_empty() { "every test" } else { "the quick tests" };
+    eprintln!("mutants: {krate}: {} missed so far; again with {tests}", missed.len());
     if missed.is_empty() {
         return Ok(());
     }
+    let mut select = select.to_vec();
     select.extend(missed.iter().flat_map(|o| ["--re".to_owned(), exact_re(&o.name)]));
     let next = out.join(format!("survivors-{:02}", survivor_runs(out)?.len() + 1));
-    cargo_mutants(krate, &next, &select, &[])
+    cargo_mutants(krate, &next, &select, test_args)
 }
 
 /// The piece's runs of its survivors (`survivors-01/`, `survivors-02/`, …), in the order they ran.

@@ -173,7 +173,7 @@ impl Prior {
             ));
         }
         if let Some(f) = prior.fits.iter().find(|f| f.weights.iter().any(|w| !w.is_finite()) || !f.rmse.is_finite()) {
-            return Err(format!("prior: the fit of `{}` has a non-finite weight", f.name));
+            return Err(format!("prior: the fit of `{}` has a non-finite weight or residual", f.name));
         }
         let count = prior.fits.len();
         if let Some(a) = prior.anchors.iter().find(|a| a.steady.len() != count || a.build.len() != count) {

@@ -174,3 +174,162 @@ fn a_permutation_keeps_the_sampled_bodies_and_their_speed() {
     assert!((f.resting - 0.5).abs() < 0.05, "resting {}", f.resting);
     assert!((f.speed_mean - 0.125).abs() < 0.01, "mean {}", f.speed_mean);
 }
+
+/// Boxes of side `size` centred on a 1-spaced lattice `size`-apart cells, so that none overlaps.
+fn lattice(n: usize, size: f32) -> Vec<Aabb> {
+    (0..n)
+        .map(|i| {
+            let c = Vec3::new((i % 40) as f32, (i / 40 % 40) as f32, (i / 1600) as f32) * (3.0 * size);
+            Aabb::from_center_radius(c, 0.5 * size)
+        })
+        .collect()
+}
+
+fn shifted(a: &[Aabb], by: Vec3, every: usize) -> Vec<Aabb> {
+    a.iter().enumerate().map(|(i, b)| if i % every == 0 { Aabb::new(b.min + by, b.max + by) } else { *b }).collect()
+}
+
+/// The model's inputs, exactly: the log of n and its square over ten, the logs of the others offset and clamped.
+#[test]
+fn the_regressors_are_the_documented_logarithms() {
+    let f = Features {
+        n: 1000,
+        pairs_per_body: 3.0,
+        speed_mean: 0.5,
+        speed_known: true,
+        clustering: 2.0,
+        size_spread: 8.0,
+        resting: 0.25,
+    };
+    let ln_n = 1000f64.ln();
+    let expected = [1.0, ln_n, ln_n * ln_n / 10.0, 4f64.ln(), 0.501f64.ln(), 0.25, 8f64.ln(), 2f64.ln()];
+    for (k, (got, want)) in f.regressors().iter().zip(expected).enumerate() {
+        assert!((got - want).abs() < 1e-12, "{}: {got} against {want}", REGRESSOR_NAMES[k]);
+    }
+    // Wild values are clamped to the calibrated range.
+    let wild = Features {
+        n: 0,
+        pairs_per_body: -1.0,
+        speed_mean: 100.0,
+        clustering: 1e9,
+        size_spread: 0.1,
+        resting: 2.0,
+        ..f
+    };
+    let r = wild.regressors();
+    assert_eq!([r[1], r[3], r[5], r[6]], [0.0, 0.0, 1.0, 0.0]);
+    assert!((r[4] - 10.001f64.ln()).abs() < 1e-12 && (r[7] - 1e3f64.ln()).abs() < 1e-12, "{r:?}");
+}
+
+/// Speed is the mean over the sample of each centre's displacement (on all three axes) over its box's size, per
+/// frame passed; resting counts the boxes whose centre did not move, or, with a motion hint, those it marks
+/// unmoved. The returned features are the ones `last` keeps, and they count this frame's bodies.
+#[test]
+fn speed_is_the_mean_displacement_in_three_axes_over_size_per_frame() {
+    let a = lattice(4000, 2.0);
+    let mut s = FeatureSampler::new();
+    let first = s.measure(&Frame::new(&a), Some(0));
+    assert_eq!(first.n, 4000);
+    assert_eq!(*s.last(), first);
+    assert_eq!(s.sample().len(), s.sample_len());
+    assert!(!s.sample().is_empty());
+    // One body in four moves by (0, 0.6, 0.8): a distance of 1, half its size of 2.
+    let b = shifted(&a, Vec3::new(0.0, 0.6, 0.8), 4);
+    let sampled_moving = s.sample().iter().filter(|&&i| i % 4 == 0).count() as f64 / s.sample_len() as f64;
+    let f = s.measure_over(&Frame::new(&b), Some(0), 4);
+    assert_eq!(*s.last(), f);
+    // Per frame over 4 frames: 0.5 / 4 for the moving share of the sample.
+    assert!((f.speed_mean - sampled_moving * 0.5 / 4.0).abs() < 1e-6, "{} ({sampled_moving})", f.speed_mean);
+    assert!((f.resting - (1.0 - sampled_moving)).abs() < 1e-12, "resting {}", f.resting);
+    // A hint marking the first half of the bodies moved: exactly the sampled share below 2000 moved.
+    let moved: Vec<bool> = (0..4000).map(|i| i < 2000).collect();
+    let unmoved = s.sample().iter().filter(|&&i| i >= 2000).count() as f64 / s.sample_len() as f64;
+    let f = s.measure(&Frame::new(&b).with_moved(&moved), Some(0));
+    assert!((f.resting - unmoved).abs() < 1e-12 && unmoved > 0.3 && unmoved < 0.7, "resting {}", f.resting);
+    // Fewer bodies: a new sample, counted.
+    assert_eq!(s.measure(&Frame::new(&b[..3000]), Some(0)).n, 3000);
+}
+
+/// The size spread is the 99th percentile size over the median, measured on the first call and then only every
+/// eighth: a scene that grows keeps its old spread until then. Boxes of no size spread nothing.
+#[test]
+fn the_size_spread_is_measured_every_eighth_call_and_is_one_for_points() {
+    let mut a = lattice(2000, 2.0);
+    for b in a.iter_mut().step_by(10) {
+        *b = Aabb::from_center_radius(b.center(), 8.0); // size 16: eight times the median's 2
+    }
+    let mut s = FeatureSampler::new();
+    assert!((s.measure(&Frame::new(&a), Some(0)).size_spread - 8.0).abs() < 1e-6);
+    let even = lattice(2000, 2.0);
+    for call in 1..SLOW_FEATURES_EVERY {
+        let f = s.measure(&Frame::new(&even), Some(0));
+        assert!((f.size_spread - 8.0).abs() < 1e-6, "call {call}: {}", f.size_spread);
+    }
+    assert!((s.measure(&Frame::new(&even), Some(0)).size_spread - 1.0).abs() < 1e-6, "the eighth call measures");
+    let points = vec![Aabb::from_center_radius(Vec3::ONE, 0.0); 500];
+    assert_eq!(FeatureSampler::new().measure(&Frame::new(&points), Some(0)).size_spread, 1.0);
+}
+
+/// A renumbering that is not a permutation (bodies removed), or one of another count than the sample's, leaves
+/// the sample alone: the next measurement draws it again for the new count.
+#[test]
+fn only_a_permutation_of_the_sampled_count_renames_the_sample() {
+    let a = lattice(3000, 2.0);
+    let mut s = FeatureSampler::new();
+    s.measure(&Frame::new(&a), Some(0));
+    let before = s.sample().to_vec();
+    // Body 0 removed, the others shifted down: old_len 3000, not a permutation.
+    let map: Vec<u32> = (0..3000u32).map(|i| if i == 0 { u32::MAX } else { i - 1 }).collect();
+    s.permute(&Resize { old_to_new: &map, new_len: 2999 });
+    assert_eq!(s.sample(), before);
+    // A permutation of 2000 bodies when 3000 were sampled.
+    let reverse: Vec<u32> = (0..2000u32).rev().collect();
+    s.permute(&Resize { old_to_new: &reverse, new_len: 2000 });
+    assert_eq!(s.sample(), before);
+}
+
+/// With every body sampled (fewer than the sample's floor), the estimate is the exact count: a heap of ten
+/// boxes at one point has 45 pairs, 4.5 a body; two boxes that overlap have one pair, half a body's.
+#[test]
+fn a_fully_sampled_crowd_is_estimated_exactly() {
+    let heap = vec![Aabb::from_center_radius(Vec3::ONE, 0.5); 10];
+    assert_eq!(FeatureSampler::new().measure(&Frame::new(&heap), None).pairs_per_body, 4.5);
+    let two = [Aabb::from_center_radius(Vec3::ZERO, 0.5), Aabb::from_center_radius(Vec3::X * 0.5, 0.5)];
+    assert_eq!(FeatureSampler::new().measure(&Frame::new(&two), None).pairs_per_body, 0.5);
+    let one = [Aabb::from_center_radius(Vec3::ZERO, 0.5)];
+    assert_eq!(FeatureSampler::new().measure(&Frame::new(&one), None).pairs_per_body, 0.0);
+}
+
+/// The clustering grid on a scene small enough to be sampled whole (64 bodies), counted by hand: along x, 32
+/// bodies at 100, 30 at 116 and one each at 107.5 and 108; y flat; on z, one body of the 32 lifted to 5 — beyond
+/// the trimmed span, which is flat there. The grid spans x from 100 to 116 in 16 cells, with the top edge kept
+/// inside the last cell: 100 is cell 0, 107.5 and 108 (exactly on a boundary) cell 7, 116 cell 15; on the flat
+/// axes every centre, the lifted one too, is cell 0. Occupancies 32, 30 and 2: Σk² = 1928, over
+/// `s·(1 + s/4096)` for s = 64.
+#[test]
+fn clustering_counts_the_squares_of_a_grid_over_the_trimmed_span() {
+    let at = |x: f32, z: f32| Aabb::from_center_radius(Vec3::new(x, 0.0, z), 0.5);
+    let mut a = vec![at(100.0, 0.0); 31];
+    a.push(at(100.0, 5.0));
+    a.extend(std::iter::repeat_n(at(116.0, 0.0), 30));
+    a.push(at(107.5, 0.0));
+    a.push(at(108.0, 0.0));
+    let f = FeatureSampler::new().measure(&Frame::new(&a), Some(0));
+    let s = 64.0;
+    let expected = 1928.0 / (s * (1.0 + s / 4096.0));
+    assert_eq!(f.clustering, expected, "Σk² {} against 1928", f.clustering * s * (1.0 + s / 4096.0));
+}
+
+/// The sample spreads over the whole range of indices, not a run of neighbours: in a scene stored in order
+/// (bodies sorted in space, as the simulation sorts them) a run would see one corner.
+#[test]
+fn the_sample_spreads_over_every_tenth_of_the_bodies() {
+    let mut s = FeatureSampler::new();
+    s.draw_sample(100_000);
+    let mut tenths = [0usize; 10];
+    for &i in s.sample() {
+        tenths[i as usize / 10_000] += 1;
+    }
+    let even = s.sample_len() / 10;
+    assert!(tenths.iter().all(|&t| t.abs_diff(even) < even / 5), "{tenths:?}");
+}

@@ -39,3 +39,19 @@ fn csv_has_a_column_pair_per_candidate_and_a_quoted_reason() {
     assert!(row.starts_with("7,probe,sap,mbp,10,"), "{row}");
     assert!(row.contains(",1.5000,0.100,0.5000,1.000,\"predicted 0.500 ms"), "{row}");
 }
+
+/// A new log is empty; one entry makes it not; clearing forgets every entry and the log takes new ones after.
+#[test]
+fn a_log_is_empty_until_an_entry_and_again_once_cleared() {
+    let mut log = DecisionLog::default();
+    assert!(log.is_empty());
+    log.push(entry(1));
+    log.push(entry(2));
+    assert!(!log.is_empty());
+    log.clear();
+    assert!(log.is_empty() && log.iter().next().is_none());
+    assert_eq!(log.len(), 0);
+    log.push(entry(3));
+    assert_eq!(log.iter().map(|d| d.frame).collect::<Vec<_>>(), [3]);
+    assert_eq!(log.to_csv(&["sap", "mbp"]).lines().count(), 2, "the header and one row");
+}

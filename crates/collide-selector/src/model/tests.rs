@@ -194,3 +194,296 @@ fn a_sample_beside_an_aged_active_candidate_carries_the_sampled_one_by_its_own_s
     m.forget();
     assert_eq!(m.aged[0], [1.0; Regime::COUNT]);
 }
+
+/// A prior of two constant fits (`a`: 2 ms, build 8; `b`: 3 ms, build 5) and one anchor at `f`'s coordinates.
+fn anchored_prior(f: &Features, steady: [f64; 2], build: [f64; 2]) -> Prior {
+    let mut prior = constant_prior(&[("a", 2.0, 0.2, 8.0), ("b", 3.0, 0.3, 5.0)]);
+    prior.anchors.push(Anchor { x: Anchor::coordinates(f), steady: steady.to_vec(), build: build.to_vec() });
+    prior
+}
+
+/// An anchor's coordinates are the regressors but the constant and `ln² n`, in order.
+#[test]
+fn anchor_coordinates_are_the_regressors_without_the_constant_and_the_square() {
+    let f = Features { clustering: 2.0, size_spread: 4.0, resting: 0.25, ..features(5_000, 0.3, 2.0) };
+    let r = f.regressors();
+    assert_eq!(Anchor::coordinates(&f), [r[1], r[3], r[4], r[5], r[6], r[7]]);
+}
+
+/// The prior's prediction is the fit times `e^correction`, the correction the anchors' residuals weighted by a
+/// Gaussian kernel of their distance and shrunk by [`ANCHOR_SHRINK`]: at the anchor itself, `r / (1 + 0.1)`;
+/// one scale away along one coordinate, `r·e^−½ / (e^−½ + 0.1)`; beyond √40 scales, nothing. A NaN residual (a
+/// candidate not measured there) corrects nothing. The build is corrected by the build residuals alike.
+#[test]
+fn the_prior_predicts_each_fit_corrected_by_the_anchors_near_the_query() {
+    let f = features(10_000, 0.2, 1.0);
+    let prior = anchored_prior(&f, [0.5, f64::NAN], [-0.3, 0.2]);
+    let close = |got: f64, want: f64| (got / want - 1.0).abs() < 1e-12;
+    let (ms, rmse) = prior.predict("a", &f).unwrap();
+    assert!(close(ms, 2.0 * (0.5f64 / 1.1).exp()) && rmse == 0.2, "{ms} {rmse}");
+    assert!(close(prior.predict("b", &f).unwrap().0, 3.0), "a NaN residual corrects nothing");
+    let (build, build_rmse) = prior.predict_build("a", &f).unwrap();
+    assert!(close(build, 8.0 * (-0.3f64 / 1.1).exp()) && build_rmse == 0.1, "{build} {build_rmse}");
+    assert!(close(prior.predict_build("b", &f).unwrap().0, 5.0 * (0.2f64 / 1.1).exp()));
+    // One scale of ln n away (ln n up by 0.5: n × e^0.5).
+    let g = Features { n: (10_000.0 * 0.5f64.exp()).round() as usize, ..f };
+    let d = (Anchor::coordinates(&g)[0] - Anchor::coordinates(&f)[0]) / 0.5;
+    let w = (-0.5 * d * d).exp();
+    assert!(close(prior.predict("a", &g).unwrap().0, 2.0 * (0.5 * w / (w + 0.1)).exp()));
+    // Far away: the fit alone.
+    let far = features(10_000_000, 0.2, 1.0);
+    assert!(close(prior.predict("a", &far).unwrap().0, 2.0) && close(prior.predict_build("a", &far).unwrap().0, 8.0));
+    // By name: each fit its own, an unknown name none.
+    assert_eq!(prior.fit("b").map(|fit| fit.rmse), Some(0.3));
+    assert_eq!(prior.fit("a").map(|fit| fit.name.as_str()), Some("a"));
+    assert!(prior.fit("c").is_none() && prior.predict("c", &f).is_none() && prior.predict_build("c", &f).is_none());
+    // A model of the candidates reads the same prediction, whether prepared for the features or not.
+    let mut model = CostModel::new(prior.clone(), &["b", "a"]);
+    let unprepared = model.base(1, &f);
+    model.prepare(&f);
+    let prepared = model.base(1, &f);
+    assert!(close(unprepared.0, ms) && close(prepared.0, ms), "{unprepared:?} {prepared:?}");
+    assert!(close(model.build(1, &f, 0.0), build), "{}", model.build(1, &f, 0.0));
+}
+
+/// A prior whose fit has a non-finite weight, or a non-finite residual, or whose anchor has the wrong number of
+/// steady or build residuals, is refused, naming what is wrong.
+#[test]
+fn a_prior_with_a_broken_fit_or_anchor_is_refused() {
+    let f = features(10_000, 0.2, 1.0);
+    let good = anchored_prior(&f, [0.5, 0.1], [0.1, 0.2]);
+    assert!(Prior::parse(&good.to_toml()).is_ok());
+    let mut nan_weight = good.clone();
+    nan_weight.fits[1].weights[3] = f64::NAN;
+    let mut nan_rmse = good.clone();
+    nan_rmse.fits[0].rmse = f64::INFINITY;
+    for broken in [nan_weight, nan_rmse] {
+        let e = Prior::parse(&broken.to_toml()).unwrap_err();
+        assert!(e.contains("has a non-finite weight or residual"), "{e}");
+    }
+    let mut short_steady = good.clone();
+    short_steady.anchors[0].steady.pop();
+    let mut short_build = good;
+    short_build.anchors[0].build.pop();
+    for broken in [short_steady, short_build] {
+        let e = Prior::parse(&broken.to_toml()).unwrap_err();
+        assert!(e.contains("residuals for 2 fits"), "{e}");
+    }
+}
+
+/// The kernel's cut-off keeps an anchor at exactly √40 scales (weight e^−20) and drops one a hair beyond: at
+/// the query `n = 1`, no pairs (both coordinates 0), an anchor 3 along `ln n` (6 scales) and 0.5 along the pairs
+/// (2 scales) is at a squared distance of exactly 40.
+#[test]
+fn an_anchor_at_the_kernel_s_cut_off_still_counts_and_one_beyond_does_not() {
+    let f = Features { n: 1, pairs_per_body: 0.0, ..features(1, 0.2, 0.0) };
+    let prior_at = |x0: f64| {
+        let mut prior = anchored_prior(&f, [3.0, 3.0], [0.0, 0.0]);
+        prior.anchors[0].x[0] = x0;
+        prior.anchors[0].x[1] = 0.5;
+        prior
+    };
+    let w = (-20f64).exp();
+    let at_cut = prior_at(3.0).predict("a", &f).unwrap().0;
+    assert!((at_cut / (2.0 * (3.0 * w / (w + 0.1)).exp()) - 1.0).abs() < 1e-14, "{at_cut}");
+    assert!(at_cut > 2.0);
+    assert_eq!(prior_at(3.0 + 1e-9).predict("a", &f).unwrap().0, 2.0);
+}
+
+/// Rows with only the constant and `ln(1 + pairs per body)` varying (one body, speed 0.999, nothing resting,
+/// no spread, no clustering: the other regressors 0): the ridge fit is the 2 × 2 system `[m, Σx; Σx, Σx² + λ]
+/// w = [Σy, Σxy]` with `λ = 0.01·m`, solved here by Cramer's rule; the other weights are 0. Rows whose ms is not
+/// a positive finite number are left out, and two rows are enough.
+#[test]
+fn the_ridge_fit_solves_the_shrunk_normal_equations() {
+    let row = |ppb: f64, ms: f64| (Features { n: 1, resting: 0.0, ..features(1, 0.999, ppb) }, ms);
+    assert!(row(0.0, 1.0).0.regressors()[4].abs() < 1e-15, "ln(0.999 + 0.001) is 0");
+    let rows = [row(1.0, 2.0), row(3.0, 5.0), row(7.0, 4.0)];
+    let (x, y): (Vec<f64>, Vec<f64>) = rows.iter().map(|(f, ms)| (f.regressors()[3], ms.ln())).unzip();
+    let m = rows.len() as f64;
+    let (sx, sxx) = (x.iter().sum::<f64>(), x.iter().map(|x| x * x).sum::<f64>() + 0.01 * m);
+    let (sy, sxy) = (y.iter().sum::<f64>(), x.iter().zip(&y).map(|(x, y)| x * y).sum::<f64>());
+    let det = m * sxx - sx * sx;
+    let (w0, w3) = ((sy * sxx - sx * sxy) / det, (m * sxy - sx * sy) / det);
+    let (w, rmse) = fit_rows(&rows).unwrap();
+    assert!((w[0] - w0).abs() < 1e-9 && (w[3] - w3).abs() < 1e-9, "{w:?} against {w0}, {w3}");
+    assert!(w.iter().enumerate().filter(|&(k, _)| k != 0 && k != 3).all(|(_, w)| w.abs() < 1e-9), "{w:?}");
+    let sse: f64 = x.iter().zip(&y).map(|(x, y)| (w0 + w3 * x - y).powi(2)).sum();
+    assert!((rmse - (sse / m).sqrt()).abs() < 1e-9, "{rmse}");
+    // Unusable rows change nothing.
+    let mut noisy = rows.to_vec();
+    noisy.extend([row(2.0, 0.0), row(2.0, -1.0), row(2.0, f64::NAN), row(2.0, f64::INFINITY)]);
+    assert_eq!(fit_rows(&noisy), fit_rows(&rows));
+    assert!(fit_rows(&rows[..2]).is_some(), "two rows are enough");
+    assert!(fit_rows(&noisy[3..]).is_none(), "no usable row");
+}
+
+/// Gaussian elimination gives the solution of a dense system (built from a known one), and refuses a pivot
+/// below 1e-12 while taking one of exactly 1e-12.
+#[test]
+fn solve_finds_a_known_solution_and_refuses_a_vanishing_pivot() {
+    let x: [f64; REGRESSORS] = std::array::from_fn(|i| i as f64 - 2.5);
+    let a: [[f64; REGRESSORS]; REGRESSORS] = std::array::from_fn(|i| {
+        std::array::from_fn(|j| if i == j { 10.0 } else { ((i * 7 + j * 3) % 5) as f64 - 2.0 })
+    });
+    let b: [f64; REGRESSORS] = std::array::from_fn(|i| (0..REGRESSORS).map(|j| a[i][j] * x[j]).sum());
+    let got = solve(a, b).unwrap();
+    assert!(got.iter().zip(x).all(|(g, x)| (g - x).abs() < 1e-12), "{got:?} against {x:?}");
+    let diagonal = |d: f64| -> [[f64; REGRESSORS]; REGRESSORS] {
+        std::array::from_fn(|i| std::array::from_fn(|j| if i == j { d } else { 0.0 }))
+    };
+    let ones = [1.0; REGRESSORS];
+    assert_eq!(solve(diagonal(1e-12), ones), Some([1e12; REGRESSORS]));
+    assert_eq!(solve(diagonal(1e-13), ones), None);
+}
+
+/// The regimes' bins: speed below 0.01 slow, below 0.1 moving, else fast; pairs per body below 1 sparse,
+/// below 8 crowded, else packed; resting from a half. Each boundary belongs to the bin above it, and each of
+/// the 18 regimes has its own label.
+#[test]
+fn regimes_bin_at_their_documented_boundaries_and_label_every_bin() {
+    let label =
+        |speed: f64, ppb: f64, resting: f64| Regime::of(&Features { resting, ..features(1000, speed, ppb) }).label();
+    assert_eq!(label(0.0099, 0.99, 0.49), "slow/sparse/moving");
+    assert_eq!(label(0.01, 1.0, 0.5), "moving/crowded/resting");
+    assert_eq!(label(0.0999, 7.99, 0.0), "moving/crowded/moving");
+    assert_eq!(label(0.1, 8.0, 1.0), "fast/packed/resting");
+    let mut labels = Vec::new();
+    for speed in [0.0, 0.05, 1.0] {
+        for ppb in [0.0, 2.0, 20.0] {
+            for resting in [0.0, 1.0] {
+                let r = Regime::of(&Features { resting, ..features(1000, speed, ppb) });
+                assert!(usize::from(r.0) < Regime::COUNT);
+                labels.push(r.label());
+            }
+        }
+    }
+    let speeds = ["slow", "moving", "fast"];
+    let crowds = ["sparse", "crowded", "packed"];
+    let expected: Vec<String> = speeds
+        .iter()
+        .flat_map(|s| crowds.iter().flat_map(move |c| ["moving", "resting"].map(|r| format!("{s}/{c}/{r}"))))
+        .collect();
+    assert_eq!(labels, expected);
+}
+
+/// `prepare` computes the prior's predictions once for a frame's features, the same as asked afresh; the
+/// anchors' corrections are computed again only when the features moved by a tenth of a kernel scale: a
+/// little closer, the last ones are kept (a few percent at most); farther, they are computed anew.
+#[test]
+fn prepared_predictions_match_fresh_ones_and_keep_their_corrections_within_the_drift() {
+    let f = features(10_000, 0.2, 1.0);
+    let prior = anchored_prior(&f, [1.0, 0.5], [0.4, 0.0]);
+    let exact = |g: &Features| (prior.predict("a", g).unwrap().0, prior.predict_build("a", g).unwrap().0);
+    let mut model = CostModel::new(prior.clone(), &["a", "b"]);
+    model.prepare(&f);
+    assert!((model.base(0, &f).0 / exact(&f).0 - 1.0).abs() < 1e-12);
+    assert!((model.build(0, &f, 0.0) / exact(&f).1 - 1.0).abs() < 1e-12);
+    // n × e^0.04: 0.08 scales of ln n, within the drift: the fit moves, the correction does not.
+    let near = Features { n: (10_000.0 * 0.04f64.exp()).round() as usize, ..f };
+    let kept = |g: &Features| {
+        let fit = prior.fit("a").unwrap();
+        fit.steady_ms(g) * (1.0f64 / 1.1).exp()
+    };
+    model.prepare(&near);
+    assert!(
+        (model.base(0, &near).0 / kept(&near) - 1.0).abs() < 1e-12,
+        "{} against {}",
+        model.base(0, &near).0,
+        kept(&near)
+    );
+    assert!((exact(&near).0 / kept(&near) - 1.0).abs() > 1e-4, "the exact correction differs there");
+    // n × e^0.06 from the first: 0.12 scales, beyond the drift: computed anew.
+    let far = Features { n: (10_000.0 * 0.06f64.exp()).round() as usize, ..f };
+    model.prepare(&far);
+    assert!((model.base(0, &far).0 / exact(&far).0 - 1.0).abs() < 1e-12);
+    // A model never prepared answers exactly everywhere.
+    let fresh = CostModel::new(prior.clone(), &["a", "b"]);
+    assert!((fresh.base(0, &near).0 / exact(&near).0 - 1.0).abs() < 1e-12);
+}
+
+/// Builds are predicted at the common level (how much dearer than the prior the active candidate runs), times
+/// what the candidate's measured builds taught: each measurement moves the build's offset half way to what it
+/// measured. A measurement that is not a positive finite number, or at an unknown level, teaches nothing. A
+/// candidate the prior does not know is predicted at the geometric mean of the known ones, its build at two
+/// such frames, prepared or not. The level is the active candidate's own, its learned offset taken out.
+#[test]
+fn builds_are_predicted_at_the_common_level_and_learned_half_way() {
+    let prior = constant_prior(&[("a", 2.0, 0.2, 8.0), ("b", 3.0, 0.3, 5.0)]);
+    let f = features(10_000, 0.2, 1.0);
+    let close = |got: f64, want: f64| (got / want - 1.0).abs() < 1e-12;
+    for prepared in [false, true] {
+        let mut model = CostModel::new(prior.clone(), &["a", "b", "u"]);
+        if prepared {
+            model.prepare(&f);
+        }
+        let level = model.level(0, 4.0, &f);
+        assert!(close(level, 2f64.ln()), "a at twice its prior: {level}");
+        assert!(close(model.build(1, &f, level), 10.0));
+        model.observe_build(1, &f, level, 40.0);
+        assert!(close(model.build(1, &f, level), 20.0), "half way to 4×: {}", model.build(1, &f, level));
+        model.observe_build(1, &f, level, 40.0);
+        assert!(close(model.build(1, &f, level), 10.0 * 2f64.powf(1.5)));
+        for (ms, at) in [(0.0, level), (-1.0, level), (f64::NAN, level), (f64::INFINITY, level), (40.0, f64::NAN)] {
+            model.observe_build(1, &f, at, ms);
+        }
+        assert!(close(model.build(1, &f, level), 10.0 * 2f64.powf(1.5)), "nothing learned from nonsense");
+        // The candidate the prior does not know.
+        let (ms, sigma) = model.base(2, &f);
+        assert!(close(ms, 6f64.sqrt()) && sigma == UNKNOWN_SIGMA, "{ms} {sigma}");
+        assert!(close(model.build(2, &f, 0.0), 2.0 * 6f64.sqrt()));
+        // b measured at twice the prior's ratio to a: b's offset is ln 2, and the level b measures as the active
+        // candidate takes it out.
+        model.observe_probe(1, 0, &f, 10, 6.0, 2.0);
+        assert!(close(model.predict(1, 0, 2.0, &f, 10).ms, 6.0));
+        assert!(model.level(1, 6.0, &f).abs() < 1e-12, "{}", model.level(1, 6.0, &f));
+    }
+}
+
+/// A candidate's learned offset: the first measurement is taken whole; a later one that agrees with it (within
+/// twice their combined uncertainty) is combined by precision, what was known counting with the uncertainty its
+/// age gave it; one that disagrees replaces it. Offsets are relative to the active candidate's own. A ratio or
+/// an active cost that is not a positive finite number, or a candidate measured against itself, teaches nothing.
+#[test]
+fn measurements_that_agree_combine_by_precision_and_one_that_disagrees_replaces() {
+    let prior = constant_prior(&[("a", 2.0, 0.5, 8.0), ("b", 3.0, 0.5, 5.0), ("c", 1.0, 0.5, 1.0)]);
+    let f = features(10_000, 0.2, 1.0);
+    let close = |got: f64, want: f64| (got / want - 1.0).abs() < 1e-12;
+    let mut model = CostModel::new(prior, &["a", "b", "c"]);
+    // b measured at 2× its prior ratio to a (1.5), sure to 0.1.
+    model.observe(1, 0, &f, &f, 10, 3.0, 2.0, 0.1);
+    let first = model.predict(1, 0, 2.0, &f, 10);
+    assert!(close(first.ms, 6.0) && close(first.sigma, 0.1), "{first:?}");
+    // Nonsense changes nothing.
+    for (ratio, active_ms) in
+        [(0.0, 2.0), (-3.0, 2.0), (f64::NAN, 2.0), (f64::INFINITY, 2.0), (3.0, 0.0), (3.0, f64::NAN)]
+    {
+        model.observe(1, 0, &f, &f, 10, ratio, active_ms, 0.1);
+    }
+    model.observe(0, 0, &f, &f, 10, 5.0, 2.0, 0.1);
+    assert_eq!(model.predict(1, 0, 2.0, &f, 10), first);
+    assert!(close(model.predict(0, 0, 2.0, &f, 10).ms, 2.0), "the active one against itself");
+    // 2.4× at 0.3, a frame later (age 1/3600): within 2·√(0.1² + 0.3²) of ln 2, combined by precision.
+    model.observe(1, 0, &f, &f, 11, 3.6, 2.0, 0.3);
+    let known = 0.1f64 + 1.0 / 3600.0;
+    let (p_known, p_new) = (known.powi(-2), 0.3f64.powi(-2));
+    let rel = (2f64.ln() * p_known + 2.4f64.ln() * p_new) / (p_known + p_new);
+    let combined = model.predict(1, 0, 2.0, &f, 11);
+    assert!(close(combined.ms, 3.0 * rel.exp()), "{} against {}", combined.ms, 3.0 * rel.exp());
+    assert!(close(combined.sigma, (p_known + p_new).powf(-0.5)), "{}", combined.sigma);
+    // 20× disagrees: it replaces what was known.
+    model.observe(1, 0, &f, &f, 12, 30.0, 2.0, 0.3);
+    let replaced = model.predict(1, 0, 2.0, &f, 12);
+    assert!(close(replaced.ms, 60.0) && close(replaced.sigma, 0.3), "{replaced:?}");
+    // With b active at the 60 ms predicted, a measured at 0.5× b: relative to b's offset (ln 20), a's is
+    // ln(0.5 / (2/3)) + ln 20.
+    model.observe(0, 1, &f, &f, 13, 0.5, 60.0, 0.1);
+    let a = model.predict(0, 1, 60.0, &f, 13);
+    assert!(close(a.ms, 30.0), "a at half of b's 60 ms: {}", a.ms);
+    assert!(close(model.learned[0][Regime::of(&f).0 as usize].rel, (0.5f64 / (2.0 / 3.0)).ln() + 20f64.ln()));
+    // c, never measured, is as unsure as the prior was found wrong here relative to b: a at 0.75 of its ratio.
+    let c = model.predict(2, 1, 60.0, &f, 13);
+    assert!(close(c.sigma, 0.5f64.hypot(0.75f64.ln())), "{}", c.sigma);
+    // The level b was measured at: its cost over its prior (20×), its own offset (ln 20) taken out.
+    assert!(model.learned[0][Regime::of(&f).0 as usize].level.abs() < 1e-12);
+}
