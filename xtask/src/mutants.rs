@@ -466,9 +466,10 @@ pub fn exact_re(name: &str) -> String {
     re
 }
 
-/// The files cargo-mutants would mutate in `krate` (`cargo mutants --list-files`).
+/// The files of `krate` that have mutants (`cargo mutants --list`: a file of declarations only has none), in the
+/// order cargo-mutants lists them.
 fn list_files(krate: &str) -> Result<Vec<String>, String> {
-    let mut args = vec!["mutants", "--list-files", "--package", krate];
+    let mut args = vec!["mutants", "--list", "--package", krate];
     if let Some(features) = features_of(krate) {
         args.extend(["--features", features]);
     }
@@ -480,7 +481,19 @@ fn list_files(krate: &str) -> Result<Vec<String>, String> {
     if !output.status.success() {
         return Err(format!("`cargo {}` failed ({})", args.join(" "), output.status));
     }
-    Ok(String::from_utf8_lossy(&output.stdout).lines().map(str::to_owned).filter(|l| !l.is_empty()).collect())
+    Ok(files_of_mutants(&String::from_utf8_lossy(&output.stdout)))
+}
+
+/// The distinct files of a `cargo mutants --list` output (`file:line:column: mutation` a line), in first-seen order.
+#[must_use]
+pub fn files_of_mutants(list: &str) -> Vec<String> {
+    let mut files: Vec<String> = Vec::new();
+    for file in list.lines().filter_map(|l| l.split_once(':').map(|(file, _)| file)) {
+        if !files.iter().any(|f| f == file) {
+            files.push(file.to_owned());
+        }
+    }
+    files
 }
 
 /// The features a crate's mutants are tested with: the code they compile in, and the tests that exercise it.

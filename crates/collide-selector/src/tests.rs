@@ -496,3 +496,85 @@ fn the_trace_recorder_follows_permutations_without_marking_a_resize() {
     assert!(!frame.resized, "a permutation is not a resize for the replayed controller");
     assert!(frame.features.speed_known, "the speed is measured across the permutation");
 }
+
+/// Brute force whose `validate` always fails: the recorder must say which candidate is broken.
+struct NeverValid;
+impl Broadphase for NeverValid {
+    fn name(&self) -> &'static str {
+        "never-valid"
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        reference_pairs(frame.aabbs, out);
+    }
+    fn validate(&self) -> Result<(), String> {
+        Err("always broken".into())
+    }
+}
+static NEVER_VALID: collide_broadphase::AlgorithmDescriptor = collide_broadphase::AlgorithmDescriptor {
+    name: "never-valid",
+    summary: "brute force that fails its own check",
+    params: &[],
+    build: |_| Box::new(NeverValid),
+};
+
+/// A few frames recorded quickly: the first candidate's pairs answer (with one candidate too); every candidate
+/// is timed on every frame, in milliseconds (a 300-body frame takes more than 10 ns and less than 100 ms, and
+/// the timings are not all one value); warm starts every other frame and the frames after them are timed on the spares;
+/// a resize that is not a permutation marks the next frame; `take_trace` hands the frames over and keeps the
+/// names; `validate` names a broken candidate.
+#[test]
+fn the_trace_recorder_times_every_candidate_every_frame_and_answers_with_the_first() {
+    for candidates in [&[&SAP, &OCTREE][..], &[&OCTREE][..]] {
+        let mut t = crate::trace::TraceRecorder::new(candidates, 2);
+        assert_eq!(t.name(), "trace-recorder");
+        let (mut out, mut expected) = (PairList::new(), PairList::new());
+        for step in 0..5 {
+            let aabbs = drifting_n(step, 300, 10.0);
+            if step == 3 {
+                t.on_resize(&collide_broadphase::Resize { old_to_new: &[], new_len: aabbs.len() });
+            }
+            t.find_pairs(&Frame::new(&aabbs).with_step(step), &mut out);
+            reference_pairs(&aabbs, &mut expected);
+            out.sort();
+            expected.sort();
+            assert_eq!(out, expected, "step {step}");
+            assert!(!expected.is_empty());
+        }
+        t.validate().unwrap();
+        let trace = t.trace();
+        assert_eq!(trace.names, candidates.iter().map(|d| d.name).collect::<Vec<_>>());
+        assert_eq!(trace.frames.len(), 5);
+        let mut timings = Vec::new();
+        for (i, f) in trace.frames.iter().enumerate() {
+            assert!(f.ms.iter().all(|&ms| ms > 1e-5 && ms < 100.0), "frame {i}: {:?}", f.ms);
+            assert_eq!(f.warm_ms.iter().all(|ms| ms.is_finite()), i % 2 == 0, "frame {i}: {:?}", f.warm_ms);
+            assert_eq!(f.first_ms.iter().all(|ms| ms.is_finite()), i % 2 == 1 && i != 3, "frame {i}: {:?}", f.first_ms);
+            assert_eq!(f.resized, i == 3, "frame {i}");
+            timings.extend(&f.ms);
+        }
+        timings.sort_by(f64::total_cmp);
+        timings.dedup();
+        assert!(timings.len() > 1, "timings are measured, not a constant: {timings:?}");
+        let taken = t.take_trace();
+        assert_eq!(taken.frames.len(), 5);
+        assert!(t.trace().frames.is_empty() && t.trace().names == taken.names);
+    }
+    let broken = crate::trace::TraceRecorder::new(&[&SAP, &NEVER_VALID], 2);
+    assert_eq!(broken.validate().unwrap_err(), "never-valid: always broken");
+}
+
+/// A trace of no candidates (the features only) is written and read back as it was: its header has exactly the
+/// fixed columns.
+#[test]
+fn a_trace_without_candidates_reads_back() {
+    let mut trace = crate::trace::Trace::default();
+    trace.frames.push(crate::trace::TraceFrame {
+        phase: "p".into(),
+        resized: true,
+        features: crate::Features { n: 7, ..crate::Features::default() },
+        ms: Vec::new(),
+        warm_ms: Vec::new(),
+        first_ms: Vec::new(),
+    });
+    assert_eq!(crate::trace::Trace::parse(&trace.to_csv()).unwrap(), trace);
+}

@@ -234,3 +234,12 @@ fn the_slow_tests_named_for_the_quick_pass_exist() {
         }
     }
 }
+
+#[test]
+fn the_files_of_a_mutant_list_are_each_named_once_in_order() {
+    let list = "crates/c/src/b.rs:1:1: replace f -> u32 with 0
+crates/c/src/a.rs:9:3: replace < with <= in g
+crates/c/src/b.rs:4:2: delete ! in h
+";
+    assert_eq!(files_of_mutants(list), ["crates/c/src/b.rs", "crates/c/src/a.rs"]);
+}

@@ -333,3 +333,79 @@ fn the_sample_spreads_over_every_tenth_of_the_bodies() {
     let even = s.sample_len() / 10;
     assert!(tenths.iter().all(|&t| t.abs_diff(even) < even / 5), "{tenths:?}");
 }
+
+/// The pair count behind the estimate, against brute force, on boxes with integer corners (so that many touch
+/// exactly, on every axis: touching counts as overlapping) sorted by their lower x as the estimate sorts them.
+#[test]
+fn the_sweep_counts_the_pairs_brute_force_finds_touching_ones_included() {
+    let mut rng = Rng::new(21);
+    let mut boxes: Vec<Aabb> = (0..400)
+        .map(|_| {
+            let min = Vec3::new(rng.below(12) as f32, rng.below(12) as f32, rng.below(12) as f32);
+            let size = Vec3::new(1.0 + rng.below(2) as f32, 1.0 + rng.below(2) as f32, 1.0 + rng.below(2) as f32);
+            Aabb::new(min, min + size)
+        })
+        .collect();
+    boxes.sort_unstable_by(|a, b| a.min.x.total_cmp(&b.min.x));
+    let mut pairs = collide_broadphase::PairList::new();
+    collide_broadphase::reference_pairs(&boxes, &mut pairs);
+    assert!(pairs.len() > 1000, "a scene with many pairs: {}", pairs.len());
+    assert_eq!(sweep_count(&boxes), pairs.len());
+}
+
+/// The estimate as its documentation states it, recomputed by brute force: the sampled boxes inflated about
+/// their centres by λ = 1, q^(−1/3), 2·q^(−1/3), 4·q^(−1/3) in turn (q the sampled share), the first λ whose
+/// pairs reach an eighth of the sample giving `pairs / (s·q·λ³)`, else the last; and which λ that was (0 to 3).
+fn documented_estimate(a: &[Aabb], sample: &[u32]) -> (f64, usize) {
+    let (n, s) = (a.len() as f64, sample.len() as f64);
+    let q = s / n;
+    let spread = q.powf(-1.0 / 3.0);
+    let mut estimate = (0.0, 0);
+    for (k, lambda) in [1.0, spread, 2.0 * spread, 4.0 * spread].into_iter().enumerate() {
+        let inflated: Vec<Aabb> = sample
+            .iter()
+            .map(|&i| {
+                let b = a[i as usize];
+                let half = b.extents() * (0.5 * lambda as f32);
+                Aabb::new(b.center() - half, b.center() + half)
+            })
+            .collect();
+        let mut pairs = collide_broadphase::PairList::new();
+        collide_broadphase::reference_pairs(&inflated, &mut pairs);
+        estimate = (pairs.len() as f64 / (s * q * lambda.powi(3)), k);
+        if pairs.len() * 8 >= sample.len() {
+            break;
+        }
+    }
+    estimate
+}
+
+/// On a sparse lattice (no sampled boxes overlap until inflated two or three times), a crowd (the first λ
+/// suffices) and a random cloud, the estimate is the documented one.
+#[test]
+fn the_pair_estimate_inflates_the_sample_as_documented() {
+    let mut rng = Rng::new(4);
+    // The lattice's boxes shrunk about their centres: the sparser, the later the λ that finds enough pairs.
+    let shrunk = |radius: f32| -> Vec<Aabb> {
+        lattice(8000, 1.0).iter().map(|b| Aabb::from_center_radius(b.center(), radius)).collect()
+    };
+    let scenes = [
+        ("lattice", lattice(8000, 1.0)),
+        ("sparser lattice", shrunk(0.25)),
+        ("sparsest lattice", shrunk(0.15)),
+        ("crowd", vec![Aabb::from_center_radius(Vec3::ONE, 0.5); 6400]),
+        ("cloud", cloud(&mut rng, 9000, 40.0, 0.5)),
+    ];
+    let mut lambdas_used = Vec::new();
+    for (name, a) in &scenes {
+        let mut s = FeatureSampler::new();
+        let estimate = s.measure(&Frame::new(a), None).pairs_per_body;
+        let (expected, used) = documented_estimate(a, s.sample());
+        lambdas_used.push(used);
+        assert!(expected > 0.0, "{name}: a scene the estimate sees");
+        assert!((estimate / expected - 1.0).abs() < 1e-9, "{name}: {estimate} against {expected}");
+    }
+    lambdas_used.sort_unstable();
+    lambdas_used.dedup();
+    assert_eq!(lambdas_used, [0, 1, 2, 3], "every inflation is the one that answers in some scene: {lambdas_used:?}");
+}

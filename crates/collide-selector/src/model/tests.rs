@@ -397,6 +397,16 @@ fn prepared_predictions_match_fresh_ones_and_keep_their_corrections_within_the_d
     let far = Features { n: (10_000.0 * 0.06f64.exp()).round() as usize, ..f };
     model.prepare(&far);
     assert!((model.base(0, &far).0 / exact(&far).0 - 1.0).abs() < 1e-12);
+    // Exactly a tenth of a scale away (resting 0.015 against 0, at a scale of 0.15): kept; a hair beyond: anew.
+    let mut model = CostModel::new(prior.clone(), &["a", "b"]);
+    model.prepare(&f);
+    let at_drift = Features { resting: 0.015, ..f };
+    model.prepare(&at_drift);
+    assert!((model.base(0, &at_drift).0 / kept(&at_drift) - 1.0).abs() < 1e-12, "at the drift: kept");
+    assert!((exact(&at_drift).0 / kept(&at_drift) - 1.0).abs() > 1e-6);
+    let beyond = Features { resting: 0.0151, ..f };
+    model.prepare(&beyond);
+    assert!((model.base(0, &beyond).0 / exact(&beyond).0 - 1.0).abs() < 1e-12, "beyond the drift: anew");
     // A model never prepared answers exactly everywhere.
     let fresh = CostModel::new(prior.clone(), &["a", "b"]);
     assert!((fresh.base(0, &near).0 / exact(&near).0 - 1.0).abs() < 1e-12);
@@ -486,4 +496,28 @@ fn measurements_that_agree_combine_by_precision_and_one_that_disagrees_replaces(
     assert!(close(c.sigma, 0.5f64.hypot(0.75f64.ln())), "{}", c.sigma);
     // The level b was measured at: its cost over its prior (20×), its own offset (ln 20) taken out.
     assert!(model.learned[0][Regime::of(&f).0 as usize].level.abs() < 1e-12);
+}
+
+/// What was known counts with the uncertainty the features' drift since gave it, and the test of agreement is
+/// twice the combined uncertainty: 0.8 apart at uncertainties of 0.1 and 0.3 (2·√(0.1² + 0.3²) = 0.63)
+/// disagrees, and replaces what was known.
+#[test]
+fn a_measurement_elsewhere_weighs_less_and_one_beyond_twice_the_uncertainty_replaces() {
+    let prior = constant_prior(&[("a", 2.0, 0.5, 8.0), ("b", 3.0, 0.5, 5.0)]);
+    let f = features(10_000, 0.2, 1.0);
+    let close = |got: f64, want: f64| (got / want - 1.0).abs() < 1e-12;
+    let rel = |m: &CostModel| m.learned[1][Regime::of(&f).0 as usize].rel;
+    let mut model = CostModel::new(prior, &["a", "b"]);
+    model.observe(1, 0, &f, &f, 10, 3.0, 2.0, 0.1); // rel ln 2
+    // At 1.5 × e^0.2 bodies (a drift of 0.2 in ln n): known at 0.1 + 0.2, the new one at 0.1.
+    let g = Features { n: (10_000.0 * 0.2f64.exp()).round() as usize, ..f };
+    let drift = (g.regressors()[1] - f.regressors()[1]).abs();
+    model.observe(1, 0, &g, &g, 10, 3.3, 2.0, 0.1); // target ln 2.2
+    let (p_known, p_new) = ((0.1 + drift).powi(-2), 0.1f64.powi(-2));
+    assert!(close(rel(&model), (2f64.ln() * p_known + 2.2f64.ln() * p_new) / (p_known + p_new)), "{}", rel(&model));
+    // 0.8 above a fresh measurement at 0.1, measured at 0.3: replaced.
+    let mut model = CostModel::new(model.prior().clone(), &["a", "b"]);
+    model.observe(1, 0, &f, &f, 10, 3.0, 2.0, 0.1);
+    model.observe(1, 0, &f, &f, 10, 3.0 * 0.8f64.exp(), 2.0, 0.3);
+    assert!(close(rel(&model), 2f64.ln() + 0.8), "{}", rel(&model));
 }

@@ -144,3 +144,80 @@ fn an_even_scene_is_sampled_as_one_dense_cube_and_a_clustered_one_as_several() {
         assert!(extent(&sub) > 1.3 * width, "four cubes span more than one");
     }
 }
+
+/// The sub-box as its documentation states it, recomputed for bodies on a line (centre `x`, all valid): cubes
+/// centred on the sample's bodies from `next` on; each cube's half width the distance to the sampled body ranked
+/// `⌈target · s / (n · count)⌉` (1-based, within 1..s); every body whose centre lies within a half width of a
+/// cube; past four times the target, the cubes shrunk by `∛(target / listed)` and the bodies listed again, then cut
+/// to four times the target.
+fn documented_sub_box(xs: &[f32], sample: &[u32], target: usize, count: usize, next: usize) -> Vec<u32> {
+    let (n, s) = (xs.len() as f64, sample.len());
+    let mut cubes: Vec<(f32, f32)> = (0..count)
+        .map(|c| {
+            let centre = xs[sample[(next + c) % s] as usize];
+            let mut distances: Vec<f32> = sample.iter().map(|&i| (xs[i as usize] - centre).abs()).collect();
+            distances.sort_by(f32::total_cmp);
+            let rank = ((target as f64 / (n * count as f64)) * s as f64).ceil() as usize;
+            (centre, distances[rank.clamp(1, s) - 1])
+        })
+        .collect();
+    let list = |cubes: &[(f32, f32)]| -> Vec<u32> {
+        (0..xs.len() as u32).filter(|&i| cubes.iter().any(|&(c, h)| (xs[i as usize] - c).abs() <= h)).collect()
+    };
+    let mut ids = list(&cubes);
+    if ids.len() > 4 * target {
+        let shrink = (target as f32 / ids.len() as f32).cbrt();
+        cubes.iter_mut().for_each(|c| c.1 *= shrink);
+        ids = list(&cubes);
+    }
+    ids.truncate(4 * target);
+    ids
+}
+
+/// On a line of bodies a unit apart, sampled every other body, and on the same line after a crowd of 400 at 0
+/// (listed past four times the target, so the cubes shrink), and on a line of four bodies a place (more than the
+/// target plus four listed, not yet four times it): the bodies listed are the documented ones, for one cube and
+/// for several, and successive draws start their cubes where the last left off.
+#[test]
+fn a_sub_box_lists_the_bodies_its_documentation_says() {
+    let line: Vec<f32> = (0..101).map(|i| i as f32).collect();
+    let mut crowded = line.clone();
+    crowded.extend(std::iter::repeat_n(0.0, 400));
+    // Each place held by four bodies: a cube lists more than the target plus four, and less than four times it.
+    let quadrupled: Vec<f32> = (0..404).map(|i| (i / 4) as f32).collect();
+    let mut windows = 0;
+    for (name, xs) in [("line", &line), ("crowded line", &crowded), ("quadrupled line", &quadrupled)] {
+        let aabbs: Vec<Aabb> = xs.iter().map(|&x| Aabb::from_center_radius(Vec3::new(x, 0.0, 0.0), 0.25)).collect();
+        let sample: Vec<u32> = (0..xs.len() as u32).step_by(2).collect();
+        for (target, count) in [(10, 1), (10, 2), (6, 3), (30, 4)] {
+            let mut sub = SubBox::default();
+            let mut next = 0;
+            for draw in 0..3 {
+                let listed = sub.draw(&aabbs, &sample, target, count);
+                let expected = documented_sub_box(xs, &sample, target, count, next);
+                assert_eq!(sub.ids(), expected, "{name}, target {target}, {count} cubes, draw {draw}");
+                assert_eq!(listed, expected.len());
+                windows += usize::from(listed > target + 4 && listed <= 4 * target);
+                next += count;
+            }
+        }
+    }
+    assert!(windows > 0, "no draw listed between the target plus four and four times the target");
+}
+
+/// Cubes are centred only on valid bodies, trying each body of the sample at most once: with fewer valid ones than
+/// cubes asked for, fewer cubes are drawn, and the next draw starts after the last body tried.
+#[test]
+fn a_sub_box_tries_each_sampled_body_once_and_skips_invalid_ones() {
+    let mut aabbs: Vec<Aabb> = (0..30).map(|i| Aabb::from_center_radius(Vec3::X * (10 * i) as f32, 0.5)).collect();
+    aabbs[10] = Aabb::new(Vec3::splat(f32::NAN), Vec3::splat(f32::NAN));
+    let sample = [0u32, 10, 20];
+    let mut sub = SubBox::default();
+    // Three cubes asked, two valid centres: bodies 0 and 20, each cube as wide as the distance to the nearest
+    // other valid sampled body (⌈3·3/(30·3)⌉ = 1st: itself, 0), so each holds its own centre.
+    assert_eq!(sub.draw(&aabbs, &sample, 3, 3), 2);
+    assert_eq!(sub.ids(), [0, 20]);
+    // Three bodies were tried: the next cube is centred on sample[3 % 3] = body 0 again, not on body 20.
+    assert_eq!(sub.draw(&aabbs, &sample, 3, 1), 1);
+    assert_eq!(sub.ids(), [0]);
+}
