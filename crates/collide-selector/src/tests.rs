@@ -520,8 +520,8 @@ static NEVER_VALID: collide_broadphase::AlgorithmDescriptor = collide_broadphase
 /// A few frames recorded quickly: the first candidate's pairs answer (with one candidate too); every candidate
 /// is timed on every frame, in milliseconds (a 300-body frame takes more than 10 ns and less than 100 ms, and
 /// the timings are not all one value); warm starts every other frame and the frames after them are timed on the spares;
-/// a resize that is not a permutation marks the next frame; `take_trace` hands the frames over and keeps the
-/// names; `validate` names a broken candidate.
+/// a resize that is not a permutation marks the next frame; the recorder held as a broadphase is reached through
+/// `as_any`; `take_trace` hands the frames over and keeps the names; `validate` names a broken candidate.
 #[test]
 fn the_trace_recorder_times_every_candidate_every_frame_and_answers_with_the_first() {
     for candidates in [&[&SAP, &OCTREE][..], &[&OCTREE][..]] {
@@ -555,6 +555,10 @@ fn the_trace_recorder_times_every_candidate_every_frame_and_answers_with_the_fir
         timings.sort_by(f64::total_cmp);
         timings.dedup();
         assert!(timings.len() > 1, "timings are measured, not a constant: {timings:?}");
+        // A caller holding the recorder as a broadphase (the bench's study) reaches its trace.
+        let as_broadphase: &dyn Broadphase = &t;
+        let recorder = as_broadphase.as_any().and_then(|a| a.downcast_ref::<crate::trace::TraceRecorder>());
+        assert_eq!(recorder.map(|r| r.trace().frames.len()), Some(5));
         let taken = t.take_trace();
         assert_eq!(taken.frames.len(), 5);
         assert!(t.trace().frames.is_empty() && t.trace().names == taken.names);
