@@ -167,3 +167,6 @@ pub fn snapshot(job: &mut Job, frame: &Frame<'_>, pairs: &[Pair]) {
     job.dt = frame.dt;
     job.invalid_boxes = frame.invalid_boxes;
 }
+
+#[cfg(test)]
+mod tests;
