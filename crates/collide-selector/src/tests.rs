@@ -518,7 +518,7 @@ static NEVER_VALID: collide_broadphase::AlgorithmDescriptor = collide_broadphase
 };
 
 /// A few frames recorded quickly: the first candidate's pairs answer (with one candidate too); every candidate
-/// is timed on every frame, in milliseconds (a 300-body frame takes more than 10 ns and less than 100 ms, and
+/// is timed on every frame, in milliseconds (a 300-body frame takes more than 10 ns and less than 500 ms, and
 /// the timings are not all one value); warm starts every other frame and the frames after them are timed on the spares;
 /// a resize that is not a permutation marks the next frame; the recorder held as a broadphase is reached through
 /// `as_any`; `take_trace` hands the frames over and keeps the names; `validate` names a broken candidate.
@@ -546,7 +546,7 @@ fn the_trace_recorder_times_every_candidate_every_frame_and_answers_with_the_fir
         assert_eq!(trace.frames.len(), 5);
         let mut timings = Vec::new();
         for (i, f) in trace.frames.iter().enumerate() {
-            assert!(f.ms.iter().all(|&ms| ms > 1e-5 && ms < 100.0), "frame {i}: {:?}", f.ms);
+            assert!(f.ms.iter().all(|&ms| ms > 1e-5 && ms < 500.0), "frame {i}: {:?}", f.ms);
             assert_eq!(f.warm_ms.iter().all(|ms| ms.is_finite()), i % 2 == 0, "frame {i}: {:?}", f.warm_ms);
             assert_eq!(f.first_ms.iter().all(|ms| ms.is_finite()), i % 2 == 1 && i != 3, "frame {i}: {:?}", f.first_ms);
             assert_eq!(f.resized, i == 3, "frame {i}");
