@@ -37,6 +37,8 @@
 //! `--again` runs only the mutants the piece's runs so far missed (the quick tests first, then every test on what
 //! they still miss), in `survivors-K/` beside the piece's first run: after new tests, the misses are checked
 //! without running the whole piece again.
+//! A piece counts once its first run finished every pass (a `finished` file in its folder): one cut short, or a
+//! quick pass whose full pass never ran, is left out of the summary rather than counted as it stood.
 //! `--report-only` writes the summaries from the outcomes already in `target/mutants/` without running
 //! cargo-mutants.
 
@@ -61,7 +63,7 @@ pub struct Args {
     #[arg(long)]
     minutes: Option<u64>,
     /// Only the mutants of these files (cargo-mutants' `--file` glob, repeatable: `crates/c/src/x.rs` or `x.rs`).
-    #[arg(long = "file", value_name = "GLOB")]
+    #[arg(long = "file", value_name = "GLOB", conflicts_with = "shard")]
     files: Vec<String>,
     /// Only the K-th of N slices of each crate's mutants (cargo-mutants' `--shard K/N`, K from 0).
     #[arg(long, value_name = "K/N")]
@@ -208,9 +210,6 @@ pub fn run(args: &Args) -> Result<(), String> {
     let crates: Vec<String> =
         if args.crates.is_empty() { DEFAULT_CRATES.map(str::to_owned).to_vec() } else { args.crates.clone() };
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
-    if shard.is_some() && !args.files.is_empty() {
-        return Err("--shard and --file: choose one way of cutting a crate into pieces".to_owned());
-    }
     if !args.report_only {
         ensure_installed()?;
     }
@@ -261,7 +260,7 @@ pub enum Piece {
 }
 
 impl Piece {
-    /// From the command line's `--file` globs and `--shard`, which do not go together (checked before).
+    /// From the command line's `--file` globs and `--shard`, which do not go together (clap refuses both).
     #[must_use]
     pub fn new(files: &[String], shard: Option<(u32, u32)>) -> Self {
         match shard {
@@ -371,19 +370,24 @@ fn run_crate(krate: &str, out: &Path, piece: &Piece, again: bool) -> Result<(), 
         quick.extend(slow.iter().flat_map(|t| ["--skip".to_owned(), (*t).to_owned()]));
     }
     if again {
+        if !finished(out) {
+            return Err(format!("{}: the piece's first run did not finish; run it without --again", out.display()));
+        }
         if !slow.is_empty() {
             run_survivors(krate, out, &select, &quick)?;
         }
-    } else {
-        for stale in survivor_runs(out)? {
-            std::fs::remove_dir_all(&stale).map_err(|e| format!("{}: {e}", stale.display()))?;
-        }
-        cargo_mutants(krate, out, &select, &quick)?;
-        if slow.is_empty() {
-            return Ok(());
-        }
+        // A survivors' run cut short is still sound: it decides only the mutants it ran.
+        return run_survivors(krate, out, &select, &[]);
     }
-    run_survivors(krate, out, &select, &[])
+    let _ = std::fs::remove_file(out.join(FINISHED));
+    for stale in survivor_runs(out)? {
+        std::fs::remove_dir_all(&stale).map_err(|e| format!("{}: {e}", stale.display()))?;
+    }
+    cargo_mutants(krate, out, &select, &quick)?;
+    if !slow.is_empty() {
+        run_survivors(krate, out, &select, &[])?;
+    }
+    std::fs::write(out.join(FINISHED), "").map_err(|e| format!("{}: {e}", out.display()))
 }
 
 /// The piece's mutants still missed, run again with `test_args` (none: every test), into the next
@@ -399,6 +403,16 @@ fn run_survivors(krate: &str, out: &Path, select: &[String], test_args: &[String
     select.extend(missed.iter().flat_map(|o| ["--re".to_owned(), exact_re(&o.name)]));
     let next = out.join(format!("survivors-{:02}", survivor_runs(out)?.len() + 1));
     cargo_mutants(krate, &next, &select, test_args)
+}
+
+/// The file a piece's folder holds once its first run finished every pass: cargo-mutants writes `outcomes.json` as
+/// it goes, so a run cut short (or a quick pass whose full pass never ran) leaves outcomes that are not the
+/// piece's. Such a piece is left out of the summary, and `--again` refuses it.
+const FINISHED: &str = "finished";
+
+/// `true` when the piece in `out` finished its first run (see [`FINISHED`]).
+fn finished(out: &Path) -> bool {
+    out.join(FINISHED).exists()
 }
 
 /// The piece's runs of its survivors (`survivors-01/`, `survivors-02/`, …), in the order they ran.
@@ -534,12 +548,18 @@ fn read_piece(dir: &Path) -> Result<Vec<Outcome>, String> {
 ///   (whose line numbers may have moved) whole.
 fn gather(krate_dir: &Path, piece: &Piece) -> Result<(Vec<Outcome>, String), String> {
     match piece {
-        Piece::All => Ok((read_piece(&krate_dir.join("all"))?, "every mutant".to_owned())),
+        Piece::All => {
+            let all = krate_dir.join("all");
+            if !finished(&all) {
+                return Err(format!("{}: the run did not finish; run it again", all.display()));
+            }
+            Ok((read_piece(&all)?, "every mutant".to_owned()))
+        }
         Piece::Shard(_, n) => {
             let (mut outcomes, mut held) = (Vec::new(), Vec::new());
             for k in 0..*n {
                 let folder = krate_dir.join(format!("shard-{k}-of-{n}"));
-                if folder.join("mutants.out").join("outcomes.json").exists() {
+                if finished(&folder) {
                     outcomes.extend(read_piece(&folder)?);
                     held.push(k.to_string());
                 }
@@ -552,7 +572,12 @@ fn gather(krate_dir: &Path, piece: &Piece) -> Result<(Vec<Outcome>, String), Str
             for entry in entries.flatten() {
                 let name = entry.file_name().to_string_lossy().into_owned();
                 let json = entry.path().join("mutants.out").join("outcomes.json");
-                if (name == "all" || name.starts_with("files-")) && json.exists() {
+                if !(name == "all" || name.starts_with("files-")) {
+                    continue;
+                }
+                if !finished(&entry.path()) {
+                    eprintln!("mutants: {}: left out, its first run did not finish", entry.path().display());
+                } else {
                     let when = std::fs::metadata(&json).and_then(|m| m.modified()).map_err(|e| format!("{e}"))?;
                     pieces.push((when, name, read_piece(&entry.path())?));
                 }

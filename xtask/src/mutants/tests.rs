@@ -243,3 +243,26 @@ crates/c/src/b.rs:4:2: delete ! in h
 ";
     assert_eq!(files_of_mutants(list), ["crates/c/src/b.rs", "crates/c/src/a.rs"]);
 }
+
+/// A piece whose first run did not finish (cut short, or a quick pass without its full pass) is left out of the
+/// files' summary; an unfinished run of every mutant is an error.
+#[test]
+fn a_piece_whose_first_run_did_not_finish_is_left_out() {
+    let dir = std::env::temp_dir().join(format!("collide-mutants-unfinished-{}", std::process::id()));
+    let write = |piece: &str, json: &str, done: bool| {
+        let out = dir.join(piece).join("mutants.out");
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(out.join("outcomes.json"), json).unwrap();
+        if done {
+            std::fs::write(dir.join(piece).join(FINISHED), "").unwrap();
+        }
+    };
+    write("files-a", &outcomes_json(&[("1:1: m", "CaughtMutant")]), true);
+    write("files-b", &outcomes_json(&[("2:1: m", "MissedMutant")]).replace("a.rs", "b.rs"), false);
+    write("all", &outcomes_json(&[("3:1: m", "CaughtMutant")]), false);
+    let (outcomes, _) = gather(&dir, &Piece::Files(vec!["a.rs".into()])).unwrap();
+    let all = gather(&dir, &Piece::All);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(outcomes.iter().map(|o| o.name.as_str()).collect::<Vec<_>>(), ["crates/c/src/a.rs:1:1: m"]);
+    assert!(all.unwrap_err().contains("did not finish"));
+}

@@ -12,6 +12,11 @@ fn features(n: usize, speed: f64, ppb: f64) -> Features {
     }
 }
 
+/// `got` equals `want` to a relative 1e-12 (values worked out by other arithmetic than the model's).
+fn close(got: f64, want: f64) -> bool {
+    (got / want - 1.0).abs() < 1e-12
+}
+
 #[test]
 fn the_shipped_prior_parses_and_covers_every_candidate_it_names() {
     let prior = Prior::builtin();
@@ -218,7 +223,6 @@ fn anchor_coordinates_are_the_regressors_without_the_constant_and_the_square() {
 fn the_prior_predicts_each_fit_corrected_by_the_anchors_near_the_query() {
     let f = features(10_000, 0.2, 1.0);
     let prior = anchored_prior(&f, [0.5, f64::NAN], [-0.3, 0.2]);
-    let close = |got: f64, want: f64| (got / want - 1.0).abs() < 1e-12;
     let (ms, rmse) = prior.predict("a", &f).unwrap();
     assert!(close(ms, 2.0 * (0.5f64 / 1.1).exp()) && rmse == 0.2, "{ms} {rmse}");
     assert!(close(prior.predict("b", &f).unwrap().0, 3.0), "a NaN residual corrects nothing");
@@ -421,7 +425,6 @@ fn prepared_predictions_match_fresh_ones_and_keep_their_corrections_within_the_d
 fn builds_are_predicted_at_the_common_level_and_learned_half_way() {
     let prior = constant_prior(&[("a", 2.0, 0.2, 8.0), ("b", 3.0, 0.3, 5.0)]);
     let f = features(10_000, 0.2, 1.0);
-    let close = |got: f64, want: f64| (got / want - 1.0).abs() < 1e-12;
     for prepared in [false, true] {
         let mut model = CostModel::new(prior.clone(), &["a", "b", "u"]);
         if prepared {
@@ -458,7 +461,6 @@ fn builds_are_predicted_at_the_common_level_and_learned_half_way() {
 fn measurements_that_agree_combine_by_precision_and_one_that_disagrees_replaces() {
     let prior = constant_prior(&[("a", 2.0, 0.5, 8.0), ("b", 3.0, 0.5, 5.0), ("c", 1.0, 0.5, 1.0)]);
     let f = features(10_000, 0.2, 1.0);
-    let close = |got: f64, want: f64| (got / want - 1.0).abs() < 1e-12;
     let mut model = CostModel::new(prior, &["a", "b", "c"]);
     // b measured at 2× its prior ratio to a (1.5), sure to 0.1.
     model.observe(1, 0, &f, &f, 10, 3.0, 2.0, 0.1);
@@ -505,7 +507,6 @@ fn measurements_that_agree_combine_by_precision_and_one_that_disagrees_replaces(
 fn a_measurement_elsewhere_weighs_less_and_one_beyond_twice_the_uncertainty_replaces() {
     let prior = constant_prior(&[("a", 2.0, 0.5, 8.0), ("b", 3.0, 0.5, 5.0)]);
     let f = features(10_000, 0.2, 1.0);
-    let close = |got: f64, want: f64| (got / want - 1.0).abs() < 1e-12;
     let rel = |m: &CostModel| m.learned[1][Regime::of(&f).0 as usize].rel;
     let mut model = CostModel::new(prior, &["a", "b"]);
     model.observe(1, 0, &f, &f, 10, 3.0, 2.0, 0.1); // rel ln 2
