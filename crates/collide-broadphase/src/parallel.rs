@@ -82,6 +82,38 @@ impl Parallelism {
     }
 }
 
+impl Parallelism {
+    /// [`for_each`](Self::for_each) for coarse tasks that are shares of data the caller's other sections, and its
+    /// next frame, cut the same way (a tree's node ranges: the pass that writes a range's items, the search that
+    /// reads them): each pool thread runs its own contiguous share of the tasks, the same share every call, and
+    /// then takes single tasks from the backs of the others' shares (`owned.rs`). So the data a thread reads was
+    /// most likely written by itself, and is in its core's cache. In order on this thread when serial.
+    pub fn for_each_owned<T: Send>(
+        self,
+        section: &'static str,
+        work: usize,
+        tasks: &mut [T],
+        task: impl Fn(usize, &mut T) + Sync + Send,
+    ) {
+        if tasks.len() > 1 && self.is_parallel(work) {
+            #[cfg(feature = "conformance")]
+            probe::record(section);
+            owned::run_owned(tasks, &|i, t| {
+                #[cfg(feature = "profile")]
+                puffin::profile_scope!("parallel_task", section);
+                task(i, t);
+            });
+        } else {
+            let _ = section;
+            for (i, t) in tasks.iter_mut().enumerate() {
+                task(i, t);
+            }
+        }
+    }
+}
+
+mod owned;
+
 /// A section of at most this many tasks is split into one rayon job per task.
 ///
 /// **Why:** such sections are a caller's coarse tasks (chunks, parts, regions; 64 chunks by convention) of
@@ -316,7 +348,7 @@ impl<S: Default + Send> PairChunks<S> {
         for (c, chunk) in self.chunks[..count].iter_mut().enumerate() {
             chunk.tasks = c * tasks / count..(c + 1) * tasks / count;
         }
-        parallelism.for_each(section, work, &mut self.chunks[..count], |_, chunk| {
+        parallelism.for_each_owned(section, work, &mut self.chunks[..count], |_, chunk| {
             chunk.pairs.clear();
             chunk.tally = search(chunk.tasks.clone(), &mut chunk.pairs, &mut chunk.scratch);
         });

@@ -170,7 +170,7 @@ impl Updater {
             at = to;
         }
         let work = tasks[..parts].iter().map(|t| t.items.len()).sum();
-        input.parallelism.for_each("kd place", work, &mut tasks[..parts], |_, t| place_chunk(t, input));
+        input.parallelism.for_each_owned("kd place", work, &mut tasks[..parts], |_, t| place_chunk(t, input));
     }
 
     /// Group every mover's item by destination into `arrivals`, counting them in `reinserted`.
@@ -235,7 +235,7 @@ impl Updater {
             at = to;
         }
         let work = at;
-        input.parallelism.for_each("kd write", work, &mut tasks[..parts], |_, t| {
+        input.parallelism.for_each_owned("kd write", work, &mut tasks[..parts], |_, t| {
             write_chunk(t, input, old_items, &self.dest, &self.arrivals, &self.arrival_at, spans);
         });
     }

@@ -317,3 +317,96 @@ fn keep_awake_stops_its_spinners_when_the_closure_panics() {
         .recv_timeout(std::time::Duration::from_secs(60))
         .expect("keep_awake returned after its closure panicked, in every round");
 }
+
+/// `for_each_owned` runs every task exactly once, with its index, on 1, 2 and 4 threads (more threads than tasks
+/// and than this machine's cores included), parallel and serial, from inside a pool and from outside one.
+#[test]
+fn owned_sections_run_every_task_once_with_its_index() {
+    for threads in [1, 2, 4] {
+        for tasks in [1, 2, 3, 7, 64, 300] {
+            for p in [Parallelism::with_min_work(0), Parallelism::SERIAL] {
+                let mut ran = vec![0usize; tasks];
+                in_pool(threads, || p.for_each_owned("test", tasks, &mut ran, |i, r| *r += i + 1));
+                let want: Vec<usize> = (1..=tasks).collect();
+                assert_eq!(ran, want, "{threads} threads, {tasks} tasks, {p:?}");
+            }
+        }
+    }
+    let mut ran = [0usize; 5];
+    Parallelism::with_min_work(0).for_each_owned("test", 5, &mut ran, |i, r| *r = i * 10);
+    assert_eq!(ran, [0, 10, 20, 30, 40], "from outside any pool");
+}
+
+/// With the pool's other thread held, the caller runs every task: its own share from the front, in order, then
+/// the other thread's share from the back, one task at a time — the order a thief takes it in.
+#[test]
+fn an_owned_section_runs_its_share_forward_and_takes_the_others_from_the_back() {
+    let pool = pool(2);
+    let (order, caller) = with_other_thread_held(&pool, |release| {
+        let order = std::sync::Mutex::new(Vec::new());
+        let mut tasks = [(); 8];
+        Parallelism::with_min_work(0).for_each_owned("test", 8, &mut tasks, |i, ()| {
+            order.lock().expect("not poisoned").push(i);
+        });
+        let _ = release.send(());
+        (order.into_inner().expect("not poisoned"), rayon::current_thread_index().expect("a pool thread"))
+    });
+    // Thread k owns the k-th half of the eight tasks.
+    let want = if caller == 0 { [0, 1, 2, 3, 7, 6, 5, 4] } else { [4, 5, 6, 7, 3, 2, 1, 0] };
+    assert_eq!(order, want, "caller is pool thread {caller}");
+}
+
+/// With both threads free, each thread starts on its own share: the caller on the first task of its half, and the
+/// other thread takes part (the tasks wait for each other, so one thread alone could not finish them). The
+/// rounds run on a watchdog's thread, so that a hang fails the test instead of stalling the suite.
+#[test]
+fn each_thread_of_an_owned_section_starts_on_its_own_share() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        in_pool(2, || {
+            for round in 0..20 {
+                let started = AtomicUsize::new(0);
+                let mut threads = [usize::MAX; 2];
+                Parallelism::with_min_work(0).for_each_owned("test", 2, &mut threads, |_, t| {
+                    *t = rayon::current_thread_index().expect("a pool thread");
+                    // Each of the two tasks waits until both have started: they must run on two threads at once.
+                    started.fetch_add(1, Ordering::AcqRel);
+                    while started.load(Ordering::Acquire) < 2 {
+                        std::thread::yield_now();
+                    }
+                });
+                let caller = rayon::current_thread_index().expect("a pool thread");
+                assert_eq!(threads[caller], caller, "round {round}: the caller ran the first task of its own share");
+                assert_eq!(threads[1 - caller], 1 - caller, "round {round}: the other thread ran its share");
+            }
+        });
+        done.send(()).expect("the test waits");
+    });
+    finished.recv_timeout(std::time::Duration::from_secs(60)).expect("both threads took part in every round");
+}
+
+/// A task that panics passes its panic on to the caller, and the section still returns (its wait counts the
+/// panicked task as finished): on 2 and 4 threads, whichever thread the panicking task runs on.
+#[test]
+fn an_owned_section_passes_a_tasks_panic_on_and_returns() {
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for threads in [2, 4] {
+            in_pool(threads, || {
+                for bad in [0, 5, 15] {
+                    let mut tasks = [0u32; 16];
+                    let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        Parallelism::with_min_work(0).for_each_owned("test", 16, &mut tasks, |i, t| {
+                            assert_ne!(i, bad, "task {bad} panics");
+                            *t = 1;
+                        });
+                    }));
+                    assert!(unwound.is_err(), "{threads} threads: task {bad}'s panic is passed on");
+                }
+            });
+        }
+        done.send(()).expect("the test waits");
+    });
+    finished.recv_timeout(std::time::Duration::from_secs(60)).expect("every section returned after its panic");
+}
