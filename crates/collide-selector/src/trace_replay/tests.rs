@@ -136,3 +136,160 @@ fn the_csv_round_trips() {
     assert_eq!(back.start, trace.start);
     assert!(Trace::parse("frame,phase\n").unwrap_err().contains("line 1"));
 }
+
+/// A one-candidate trace whose candidate costs `1 + t / 100` ms on frame `t`, with its first frame after a warm
+/// start measured only where `first` says (as a multiple of that frame's steady time).
+fn one_candidate(frames: usize, first: &[(usize, f64)]) -> Trace {
+    let mut trace = synthetic(&["only"], frames, |_, t| 1.0 + t as f64 / 100.0, |_| 0.5);
+    for &(t, times) in first {
+        trace.frames[t].first_ms[0] = times * trace.frames[t].ms[0];
+    }
+    trace
+}
+
+/// The ratio to the steady frame is taken at the measured frame nearest the one asked about: looking back
+/// before looking ahead at equal distance, skipping frames not measured (NaN) or with no steady time, and 1 when
+/// the trace never measured it.
+#[test]
+fn a_first_frames_ratio_comes_from_the_nearest_measured_frame() {
+    let trace = one_candidate(12, &[(2, 4.0), (6, 2.0)]);
+    let first = |i: usize| trace.frames[i].first_ms[0];
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    assert!(close(ratio(&trace, 2, 0, first), 4.0), "measured on the frame itself");
+    assert!(close(ratio(&trace, 3, 0, first), 4.0), "one back, three ahead");
+    assert!(close(ratio(&trace, 5, 0, first), 2.0), "one ahead, three back");
+    assert!(close(ratio(&trace, 4, 0, first), 4.0), "two back and two ahead: back first");
+    assert!(close(ratio(&trace, 0, 0, first), 4.0), "before the first measurement");
+    assert!(close(ratio(&trace, 11, 0, first), 2.0), "after the last");
+    let never = one_candidate(5, &[]);
+    assert!(close(ratio(&never, 3, 0, |i| never.frames[i].first_ms[0]), 1.0), "never measured: 1");
+    let mut idle = one_candidate(5, &[(1, 3.0), (4, 5.0)]);
+    idle.frames[1].ms[0] = 0.0;
+    assert!(close(ratio(&idle, 1, 0, |i| idle.frames[i].first_ms[0]), 5.0), "a frame without a steady time is skipped");
+}
+
+/// With one candidate nothing is probed or switched: each frame costs the candidate's recorded frame plus the
+/// overhead, except frame 0, its first, charged at the first-frame ratio measured nearest (frame 3: 2.5×); and
+/// `total_ms` sums exactly the frames of its range.
+#[test]
+fn a_replay_charges_the_recorded_frames_the_first_ones_ratio_and_the_overhead() {
+    let trace = one_candidate(40, &[(3, 2.5), (30, 9.0)]);
+    let overhead = 0.125;
+    let r = replay_trace(&trace, PolicyConfig::default(), Prior::builtin(), overhead);
+    assert_eq!((r.probes, r.switches), (0, 0));
+    assert_eq!(r.frames.len(), 40);
+    for (t, f) in r.frames.iter().enumerate() {
+        let steady = trace.frames[t].ms[0];
+        let want = if t == 0 { 2.5 * steady } else { steady } + overhead;
+        assert!((f.ms - want).abs() < 1e-9, "frame {t}: {} ms, want {want}", f.ms);
+        assert_eq!((f.active, f.probe_ms), (0, 0.0), "frame {t}");
+    }
+    let by_hand = |range: std::ops::Range<usize>| range.map(|t| r.frames[t].ms).sum::<f64>();
+    assert!((r.total_ms(0..40) - by_hand(0..40)).abs() < 1e-9);
+    assert!((r.total_ms(5..9) - (4.0 * overhead + 1.05 + 1.06 + 1.07 + 1.08)).abs() < 1e-9);
+    assert_eq!(r.total_ms(7..7), 0.0);
+}
+
+/// Two candidates over two phases: `a` 1 ms a frame in phase "a" (frames 0–9) and 5 in "b" (10–29), except 0.5 on
+/// frame 20; `b` 3 ms in "a" and 2 in "b".
+fn two_phases() -> Trace {
+    let mut trace = synthetic(
+        &["a", "b"],
+        30,
+        |c, t| match (c, t < 10) {
+            (0, true) => 1.0,
+            (0, false) => 5.0,
+            (_, true) => 3.0,
+            (_, false) => 2.0,
+        },
+        |_| 0.5,
+    );
+    for (t, frame) in trace.frames.iter_mut().enumerate() {
+        frame.phase = if t < 10 { "a" } else { "b" }.to_string();
+    }
+    trace.frames[20].ms[0] = 0.5;
+    trace
+}
+
+/// A replay written by hand: `a` answers frames 0–11 but 5 (`b` there), `b` from 12 on; 1 ms a frame, but 4 and
+/// 6 around the switch at 12, and 2 after it; 0.5 ms of probing on frame 11.
+fn by_hand(trace: &Trace) -> TraceReplay {
+    let frames = (0..30)
+        .map(|t| ReplayedFrame {
+            active: usize::from(t == 5 || t >= 12),
+            ms: match t {
+                11 => 4.0,
+                12 => 6.0,
+                t if t > 12 => 2.0,
+                _ => 1.0,
+            },
+            probe_ms: if t == 11 { 0.5 } else { 0.0 },
+        })
+        .collect();
+    let controller = Controller::new(trace.names.clone(), PolicyConfig::default(), Prior::builtin(), 0);
+    TraceReplay { frames, probes: 0, switches: 0, controller }
+}
+
+/// The verdict's figures against sums done by hand: every candidate pinned, the best of them, the oracle that
+/// picks the best candidate per phase and the one that picks it per frame, auto's total, the switches and the
+/// probing in the range, and the worst switch's spike over the median of the ten frames before it (switches
+/// before frame 11 have no ten frames before them and are left out of it).
+#[test]
+fn a_verdict_adds_up_as_worked_out_by_hand() {
+    let trace = two_phases();
+    let replay = by_hand(&trace);
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+    let v = judge(&trace, &replay, 0..30);
+    assert!(close(v.pinned_ms[0], 10.0 + 19.0 * 5.0 + 0.5) && close(v.pinned_ms[1], 30.0 + 40.0), "{v:?}");
+    assert_eq!(v.best_pinned, 1);
+    assert!(close(v.per_phase_oracle_ms, 10.0 + 40.0), "phase a: `a` 10; phase b: `b` 40 ({v:?})");
+    assert!(close(v.per_frame_oracle_ms, 10.0 + 19.0 * 2.0 + 0.5), "{v:?}");
+    assert!(close(v.auto_ms, 11.0 + 4.0 + 6.0 + 17.0 * 2.0), "{v:?}");
+    assert_eq!(v.switches, 3, "at 5, 6 and 12");
+    assert!(close(v.probe_ms, 0.5));
+    assert!(close(v.worst_switch_spike, 6.0), "max(4, 6) over a median of 1 ({v:?})");
+    assert_eq!(v.probes, 0, "the log is empty");
+
+    // From the switch on: one phase, the switch at 12 still compared with the frames before the range.
+    let late = judge(&trace, &replay, 12..30);
+    assert!(close(late.pinned_ms[0], 17.0 * 5.0 + 0.5) && close(late.pinned_ms[1], 36.0), "{late:?}");
+    assert!(close(late.per_phase_oracle_ms, 36.0) && close(late.per_frame_oracle_ms, 17.0 * 2.0 + 0.5));
+    assert_eq!((late.switches, late.best_pinned), (1, 1));
+    assert!(close(late.probe_ms, 0.0) && close(late.worst_switch_spike, 6.0));
+    // Without a switch in the range there is no spike.
+    assert!(close(judge(&trace, &replay, 13..30).worst_switch_spike, 0.0));
+}
+
+/// The median is the middle value of an odd count and the upper of the two middle ones of an even count; 0 for
+/// nothing.
+#[test]
+fn the_median_takes_the_middle_or_the_upper_middle() {
+    assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+    assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 3.0);
+    assert_eq!(median(&mut [7.5]), 7.5);
+    assert_eq!(median(&mut []), 0.0);
+}
+
+/// Whatever the controller decides, a frame costs the active candidate's recorded frame (its first frames
+/// after a warm start cost the same here: the trace never measured them, ratio 1) plus what was spent on probes
+/// and warm starts plus the overhead; a sampled frame spends the sample's share of both candidates' frames
+/// (share × (1 + 3) ms), and a warm start two steady frames of its candidate.
+#[test]
+fn every_replayed_frame_is_the_active_frame_plus_what_was_spent_beside_it() {
+    let prior = crate::model::constant_prior(&[("a", 1.0, 0.1, 0.5), ("b", 2.5, 0.1, 1.25)]);
+    let trace = synthetic(&["a", "b"], 600, |c, _| [3.0, 1.0][c], |_| 0.5);
+    let overhead = 0.25;
+    let policy = PolicyConfig::default();
+    let r = replay_trace(&trace, policy, prior, overhead);
+    for (t, f) in r.frames.iter().enumerate() {
+        let active = trace.frames[t].ms[f.active];
+        assert!((f.ms - f.probe_ms - overhead - active).abs() < 1e-9, "frame {t}: {f:?}");
+    }
+    // The frames that spent anything: sampled ones, then the last sampled frame, on which the switch to `b`
+    // warm-started it too (two of its 1 ms frames).
+    let spent: Vec<f64> = r.frames.iter().map(|f| f.probe_ms).filter(|&p| p > 0.0).collect();
+    let sampled = policy.sample_share * (1.0 + 3.0);
+    let (last, before) = spent.split_last().expect("something was spent");
+    assert!(!before.is_empty() && before.iter().all(|p| (p - sampled).abs() < 1e-12), "{spent:?}, sample {sampled}");
+    assert!((last - (sampled + 2.0)).abs() < 1e-12, "{spent:?}");
+}
