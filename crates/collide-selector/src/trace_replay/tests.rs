@@ -293,3 +293,25 @@ fn every_replayed_frame_is_the_active_frame_plus_what_was_spent_beside_it() {
     assert!(!before.is_empty() && before.iter().all(|p| (p - sampled).abs() < 1e-12), "{spent:?}, sample {sampled}");
     assert!((last - (sampled + 2.0)).abs() < 1e-12, "{spent:?}");
 }
+
+/// A newcomer whose build the prior puts far above two of the active candidate's frames is built beside: the
+/// frames the build spans are charged nothing beyond the active candidate's, and it is ready after as many of
+/// them as its recorded cost (a warm start of 18.5 ms, then `CATCH_UP_CALLS` first frames of 3 ms: 24.5 ms)
+/// fills with the active candidate's 6 ms frames: ⌈24.5 / 6⌉ = 5, from the frame after the order.
+#[test]
+fn a_build_beside_is_free_while_it_runs_and_ready_after_the_frames_its_cost_spans() {
+    let prior = crate::model::constant_prior(&[("a", 1.0, 0.1, 0.5), ("b", 2.5, 0.1, 40.0)]);
+    let mut trace = synthetic(&["a", "b"], 600, |c, _| [6.0, 3.0][c], |_| 0.5);
+    for frame in &mut trace.frames {
+        frame.warm_ms[1] = 18.5;
+    }
+    let r = replay_trace(&trace, PolicyConfig::default(), prior, 0.0);
+    let log = r.controller.log();
+    let build = log.iter().find(|d| d.kind == crate::DecisionKind::Build).expect("b is built beside");
+    assert_eq!(build.to, "b");
+    let ordered = build.frame as usize;
+    let plain = |f: &ReplayedFrame| f.active == 0 && f.ms == 6.0 && f.probe_ms == 0.0;
+    let ready = ordered + 1 + r.frames[ordered + 1..].iter().position(|f| !plain(f)).expect("b takes part");
+    let cost = 18.5 + f64::from(CATCH_UP_CALLS) * 3.0;
+    assert_eq!(ready - ordered - 1, (cost / 6.0).ceil() as usize, "ordered at {ordered}, ready at {ready}");
+}
