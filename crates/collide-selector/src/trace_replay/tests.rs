@@ -315,3 +315,40 @@ fn a_build_beside_is_free_while_it_runs_and_ready_after_the_frames_its_cost_span
     let cost = 18.5 + f64::from(CATCH_UP_CALLS) * 3.0;
     assert_eq!(ready - ordered - 1, (cost / 6.0).ceil() as usize, "ordered at {ordered}, ready at {ready}");
 }
+
+/// A replayed sample is the whole frame scaled, so it holds the scene's pairs a body and is never thin: in a
+/// crowd of 20 pairs a body, the wrong prior's `b` is sampled, learned (not set aside as a thin sample) and
+/// switched to.
+#[test]
+fn a_replayed_sample_holds_the_scenes_pairs_and_is_never_thin() {
+    let prior = crate::model::constant_prior(&[("a", 1.0, 0.1, 0.5), ("b", 2.5, 0.1, 1.25)]);
+    let trace = synthetic(&["a", "b"], 600, |c, _| [3.0, 1.0][c], |_| 20.0);
+    let r = replay_trace(&trace, PolicyConfig::default(), prior, 0.0);
+    let log = r.controller.log();
+    assert!(log.iter().all(|d| !matches!(d.reason, crate::Reason::Thin { .. })), "{log:?}");
+    assert!(log.iter().any(|d| d.to == "b" && matches!(d.reason, crate::Reason::Sampled { .. })), "{log:?}");
+    assert_eq!(r.frames[599].active, 1);
+}
+
+/// The verdict counts the whole probes (not samples, builds or switches) whose decision falls in its range.
+#[test]
+fn a_verdict_counts_the_whole_probes_started_in_its_range() {
+    // Five candidates near each other in a small scene (not sampled): the policy probes them whole.
+    let frames = 6000;
+    let mut trace = synthetic(&["a", "b", "c", "d", "e"], frames, |c, _| 1.0 + c as f64 / 20.0, |_| 0.5);
+    trace.start.n = 1000;
+    for frame in &mut trace.frames {
+        frame.features.n = 1000;
+    }
+    let r = run(&trace);
+    let log = r.controller.log();
+    let at: Vec<usize> =
+        log.iter().filter(|d| d.kind == crate::DecisionKind::Probe).map(|d| d.frame as usize).collect();
+    assert!(!at.is_empty() && at.len() < log.len(), "probes among other decisions: {log:?}");
+    assert_eq!(judge(&trace, &r, 0..frames).probes, at.len() as u64);
+    let first = at[0];
+    let at_first = at.iter().filter(|&&f| f == first).count() as u64;
+    assert_eq!(judge(&trace, &r, first..first + 1).probes, at_first);
+    assert_eq!(judge(&trace, &r, first + 1..frames).probes, at.len() as u64 - at_first);
+    assert_eq!(judge(&trace, &r, 0..first).probes, 0, "none before the first");
+}
