@@ -211,19 +211,20 @@ fn two_phases() -> Trace {
     trace
 }
 
-/// A replay written by hand: `a` answers frames 0–11 but 5 (`b` there), `b` from 12 on; 1 ms a frame, but 4 and
-/// 6 around the switch at 12, and 2 after it; 0.5 ms of probing on frame 11.
+/// A replay written by hand: `a` answers frames 0–23 but 5 (`b` there), `b` from 24 on; 1 ms a frame but 3 on
+/// frames 18–22, 0.5 and 0.25 around the switch at 24, and 2 after it; 0.5 ms of probing on frame 23.
 fn by_hand(trace: &Trace) -> TraceReplay {
     let frames = (0..30)
         .map(|t| ReplayedFrame {
-            active: usize::from(t == 5 || t >= 12),
+            active: usize::from(t == 5 || t >= 24),
             ms: match t {
-                11 => 4.0,
-                12 => 6.0,
-                t if t > 12 => 2.0,
+                18..=22 => 3.0,
+                23 => 0.5,
+                24 => 0.25,
+                25.. => 2.0,
                 _ => 1.0,
             },
-            probe_ms: if t == 11 { 0.5 } else { 0.0 },
+            probe_ms: if t == 23 { 0.5 } else { 0.0 },
         })
         .collect();
     let controller = Controller::new(trace.names.clone(), PolicyConfig::default(), Prior::builtin(), 0);
@@ -232,8 +233,9 @@ fn by_hand(trace: &Trace) -> TraceReplay {
 
 /// The verdict's figures against sums done by hand: every candidate pinned, the best of them, the oracle that
 /// picks the best candidate per phase and the one that picks it per frame, auto's total, the switches and the
-/// probing in the range, and the worst switch's spike over the median of the ten frames before it (switches
-/// before frame 11 have no ten frames before them and are left out of it).
+/// probing in the range, and the worst switch's spike: the larger of its two frames (the last of the old
+/// candidate, the first of the new) over the median of the ten frames before them (13–22: five of 1 ms, five of
+/// 3, so 3). Switches before frame 11 have no ten frames before them and are left out of it.
 #[test]
 fn a_verdict_adds_up_as_worked_out_by_hand() {
     let trace = two_phases();
@@ -244,20 +246,20 @@ fn a_verdict_adds_up_as_worked_out_by_hand() {
     assert_eq!(v.best_pinned, 1);
     assert!(close(v.per_phase_oracle_ms, 10.0 + 40.0), "phase a: `a` 10; phase b: `b` 40 ({v:?})");
     assert!(close(v.per_frame_oracle_ms, 10.0 + 19.0 * 2.0 + 0.5), "{v:?}");
-    assert!(close(v.auto_ms, 11.0 + 4.0 + 6.0 + 17.0 * 2.0), "{v:?}");
-    assert_eq!(v.switches, 3, "at 5, 6 and 12");
+    assert!(close(v.auto_ms, 18.0 + 5.0 * 3.0 + 0.5 + 0.25 + 5.0 * 2.0), "{v:?}");
+    assert_eq!(v.switches, 3, "at 5, 6 and 24");
     assert!(close(v.probe_ms, 0.5));
-    assert!(close(v.worst_switch_spike, 6.0), "max(4, 6) over a median of 1 ({v:?})");
+    assert!(close(v.worst_switch_spike, 0.5 / 3.0), "max(0.5, 0.25) over a median of 3 ({v:?})");
     assert_eq!(v.probes, 0, "the log is empty");
 
-    // From the switch on: one phase, the switch at 12 still compared with the frames before the range.
-    let late = judge(&trace, &replay, 12..30);
-    assert!(close(late.pinned_ms[0], 17.0 * 5.0 + 0.5) && close(late.pinned_ms[1], 36.0), "{late:?}");
-    assert!(close(late.per_phase_oracle_ms, 36.0) && close(late.per_frame_oracle_ms, 17.0 * 2.0 + 0.5));
+    // From the switch on: one phase, the switch at 24 still compared with the frames before the range.
+    let late = judge(&trace, &replay, 24..30);
+    assert!(close(late.pinned_ms[0], 30.0) && close(late.pinned_ms[1], 12.0), "{late:?}");
+    assert!(close(late.per_phase_oracle_ms, 12.0) && close(late.per_frame_oracle_ms, 12.0), "{late:?}");
     assert_eq!((late.switches, late.best_pinned), (1, 1));
-    assert!(close(late.probe_ms, 0.0) && close(late.worst_switch_spike, 6.0));
+    assert!(close(late.probe_ms, 0.0) && close(late.worst_switch_spike, 0.5 / 3.0), "{late:?}");
     // Without a switch in the range there is no spike.
-    assert!(close(judge(&trace, &replay, 13..30).worst_switch_spike, 0.0));
+    assert!(close(judge(&trace, &replay, 25..30).worst_switch_spike, 0.0));
 }
 
 /// The median is the middle value of an odd count and the upper of the two middle ones of an even count; 0 for
