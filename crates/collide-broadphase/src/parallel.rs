@@ -62,23 +62,7 @@ impl Parallelism {
         tasks: &mut [T],
         task: impl Fn(usize, &mut T) + Sync + Send,
     ) {
-        if tasks.len() > 1 && self.is_parallel(work) {
-            #[cfg(feature = "conformance")]
-            probe::record(section);
-            // Coarse tasks each become a job of their own (see `ONE_JOB_PER_TASK`); per-item passes keep rayon's
-            // adaptive splitting.
-            let max_len = if tasks.len() <= ONE_JOB_PER_TASK { 1 } else { usize::MAX };
-            tasks.par_iter_mut().with_max_len(max_len).enumerate().for_each(|(i, t)| {
-                #[cfg(feature = "profile")]
-                puffin::profile_scope!("parallel_task", section);
-                task(i, t);
-            });
-        } else {
-            let _ = section;
-            for (i, t) in tasks.iter_mut().enumerate() {
-                task(i, t);
-            }
-        }
+        self.run_tasks(section, work, tasks, &task, Split::OneJobPerTask);
     }
 }
 
@@ -95,14 +79,36 @@ impl Parallelism {
         tasks: &mut [T],
         task: impl Fn(usize, &mut T) + Sync + Send,
     ) {
+        self.run_tasks(section, work, tasks, &task, Split::Owned);
+    }
+
+    /// The two `for_each`s: in parallel as `split` says when [`is_parallel(work)`](Self::is_parallel) and there
+    /// are several tasks, else in order on this thread.
+    fn run_tasks<T: Send>(
+        self,
+        section: &'static str,
+        work: usize,
+        tasks: &mut [T],
+        task: &(impl Fn(usize, &mut T) + Sync),
+        split: Split,
+    ) {
         if tasks.len() > 1 && self.is_parallel(work) {
             #[cfg(feature = "conformance")]
             probe::record(section);
-            owned::run_owned(tasks, &|i, t| {
+            let task = |i: usize, t: &mut T| {
                 #[cfg(feature = "profile")]
                 puffin::profile_scope!("parallel_task", section);
                 task(i, t);
-            });
+            };
+            match split {
+                Split::Owned => owned::run_owned(tasks, &task),
+                // Coarse tasks each become a job of their own (see `ONE_JOB_PER_TASK`); per-item passes keep
+                // rayon's adaptive splitting.
+                Split::OneJobPerTask => {
+                    let max_len = if tasks.len() <= ONE_JOB_PER_TASK { 1 } else { usize::MAX };
+                    tasks.par_iter_mut().with_max_len(max_len).enumerate().for_each(|(i, t)| task(i, t));
+                }
+            }
         } else {
             let _ = section;
             for (i, t) in tasks.iter_mut().enumerate() {
@@ -110,6 +116,15 @@ impl Parallelism {
             }
         }
     }
+}
+
+/// How [`Parallelism::run_tasks`] shares tasks out.
+#[derive(Clone, Copy)]
+enum Split {
+    /// Rayon's splitting, one job per task in sections of up to [`ONE_JOB_PER_TASK`].
+    OneJobPerTask,
+    /// Each thread its own share first (`owned.rs`).
+    Owned,
 }
 
 mod owned;
