@@ -236,20 +236,23 @@ fn nest<R: Send>(
         while !stop.load(Acquire) {
             match rayon::yield_now() {
                 Some(rayon::Yield::Executed) => idle = 0,
-                // Nothing to run: a pause, and now and then the core to another thread that wants it (pools larger
-                // than the machine, as in tests) — not every time, as a system call per round costs the caller too.
-                _ => {
-                    idle = idle.wrapping_add(1);
-                    if idle.is_multiple_of(64) {
-                        std::thread::yield_now();
-                    } else {
-                        std::hint::spin_loop();
-                    }
-                }
+                _ => back_off(&mut idle),
             }
         }
     };
     rayon::join(|| nest(spinners - 1, stop, caller, f), spin).0
+}
+
+/// One round of a spin-wait with nothing to run: a pause, and every 64th round the core to another thread that
+/// wants it (pools larger than the machine, as in tests) — not every round, as a system call per round costs the
+/// spinning thread's neighbours too.
+fn back_off(idle: &mut u32) {
+    *idle = idle.wrapping_add(1);
+    if idle.is_multiple_of(64) {
+        std::thread::yield_now();
+    } else {
+        std::hint::spin_loop();
+    }
 }
 
 impl Default for Parallelism {

@@ -79,13 +79,7 @@ pub(super) fn run_owned<T: Send>(tasks: &mut [T], task: &(impl Fn(usize, &mut T)
         // Every task is taken; wait for the ones other threads are still running.
         let mut idle = 0u32;
         while done.load(Ordering::Acquire) < len {
-            idle = idle.wrapping_add(1);
-            // Now and then the core to a thread that wants it (pools larger than the machine, as in tests).
-            if idle.is_multiple_of(64) {
-                std::thread::yield_now();
-            } else {
-                std::hint::spin_loop();
-            }
+            super::back_off(&mut idle);
         }
     });
 }
