@@ -32,7 +32,9 @@
 //!   shards it holds;
 //! - `--file GLOB` (repeatable): the mutants of those files, in `files-<stems>/`. The summary takes each file
 //!   from the newest piece that holds it (`all/` included), so a file run again after new tests replaces its old
-//!   outcomes, and it lists the crate's files no piece has run yet.
+//!   outcomes, and it lists the crate's files no piece has run yet. The committed summary counts as the oldest
+//!   piece ([`parse_summary`]): `target/` is not committed, so a sitting on a fresh checkout keeps the rows of
+//!   the files run in earlier ones and replaces only those it runs again.
 //!
 //! `--again` runs only the mutants the piece's runs so far missed (the quick tests first, then every test on what
 //! they still miss), in `survivors-K/` beside the piece's first run: after new tests, the misses are checked
@@ -228,7 +230,9 @@ pub fn run(args: &Args) -> Result<(), String> {
         if !args.report_only {
             run_crate(krate, &krate_dir.join(piece.folder()), &piece, args.again)?;
         }
-        let (outcomes, source) = gather(&krate_dir, &piece)?;
+        let dir = root().join("bench-results").join(&machine).join("mutants");
+        let path = dir.join(format!("{krate}.md"));
+        let (outcomes, source) = gather(&krate_dir, &piece, &path)?;
         let not_run = match list_files(krate) {
             Ok(files) => files.into_iter().filter(|f| !outcomes.iter().any(|o| &o.file == f)).collect(),
             Err(e) => {
@@ -236,9 +240,7 @@ pub fn run(args: &Args) -> Result<(), String> {
                 Vec::new()
             }
         };
-        let dir = root().join("bench-results").join(&machine).join("mutants");
         std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        let path = dir.join(format!("{krate}.md"));
         std::fs::write(&path, summary(krate, &source, &outcomes, &not_run))
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         let missed = outcomes.iter().filter(|o| o.kind == Kind::Missed).count();
@@ -545,8 +547,9 @@ fn read_piece(dir: &Path) -> Result<Vec<Outcome>, String> {
 /// - shards: every `shard-*-of-N/` present for this N;
 /// - files: each file's outcomes from the newest of `all/` and the `files-*/` pieces that hold it, so that
 ///   a crate is covered file by file over several sittings, and a file run again replaces its older outcomes
-///   (whose line numbers may have moved) whole.
-fn gather(krate_dir: &Path, piece: &Piece) -> Result<(Vec<Outcome>, String), String> {
+///   (whose line numbers may have moved) whole; `committed`, the summary committed from earlier sittings (read
+///   when present), counts as the oldest piece.
+fn gather(krate_dir: &Path, piece: &Piece, committed: &Path) -> Result<(Vec<Outcome>, String), String> {
     match piece {
         Piece::All => {
             let all = krate_dir.join("all");
@@ -567,9 +570,13 @@ fn gather(krate_dir: &Path, piece: &Piece) -> Result<(Vec<Outcome>, String), Str
             Ok((outcomes, format!("shards {} of {n}", held.join(", "))))
         }
         Piece::Files(_) => {
-            let entries = std::fs::read_dir(krate_dir).map_err(|e| format!("{}: {e}", krate_dir.display()))?;
+            let entries = match std::fs::read_dir(krate_dir) {
+                Ok(entries) => entries.flatten().collect(),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+                Err(e) => return Err(format!("{}: {e}", krate_dir.display())),
+            };
             let mut pieces = Vec::new();
-            for entry in entries.flatten() {
+            for entry in entries {
                 let name = entry.file_name().to_string_lossy().into_owned();
                 let json = entry.path().join("mutants.out").join("outcomes.json");
                 if !(name == "all" || name.starts_with("files-")) {
@@ -582,9 +589,70 @@ fn gather(krate_dir: &Path, piece: &Piece) -> Result<(Vec<Outcome>, String), Str
                     pieces.push((when, name, read_piece(&entry.path())?));
                 }
             }
+            // The committed summary stands for the sittings whose outcomes this checkout no longer holds
+            // (`target/` is not committed): the oldest piece, so every file run here replaces its rows.
+            match std::fs::read_to_string(committed) {
+                Ok(md) => pieces.push((
+                    std::time::UNIX_EPOCH,
+                    EARLIER.to_owned(),
+                    parse_summary(&md).map_err(|e| format!("{}: {e}", committed.display()))?,
+                )),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(format!("cannot read {}: {e}", committed.display())),
+            }
             Ok(newest_per_file(pieces))
         }
     }
+}
+
+/// The name the committed summary's rows go by, as a piece, in a new summary's source line.
+const EARLIER: &str = "the committed summary";
+
+/// The outcomes a summary written by [`summary`] stands for: per file, its missed mutants by name, and its
+/// caught, timed-out and unviable ones by count (a summary names only the missed; the others get a name saying
+/// so). Lets a crate run in sittings across checkouts: the summary is committed, `target/mutants/` is not. An
+/// error names the line that is not a summary's.
+pub fn parse_summary(md: &str) -> Result<Vec<Outcome>, String> {
+    let mut counts: Vec<(String, Counts)> = Vec::new();
+    let mut missed: Vec<String> = Vec::new();
+    let mut in_missed = false;
+    for (i, line) in md.lines().enumerate() {
+        let bad = |what: &str| format!("line {}: {what}: `{line}`", i + 1);
+        if line.starts_with("## Missed") {
+            in_missed = true;
+        } else if in_missed && line.starts_with("- `") {
+            missed.push(line.trim_start_matches("- `").trim_end_matches('`').to_owned());
+        } else if !in_missed && line.starts_with("| `") {
+            let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+            let [file, _, caught, miss, timeout, unviable, _] = cells[..] else {
+                return Err(bad("a file's row has 7 cells"));
+            };
+            let number = |cell: &str| cell.parse::<usize>().map_err(|_| bad("a count is not a number"));
+            let c = Counts {
+                caught: number(caught)?,
+                missed: number(miss)?,
+                timeout: number(timeout)?,
+                unviable: number(unviable)?,
+            };
+            counts.push((file.trim_matches('`').to_owned(), c));
+        }
+    }
+    let mut out = Vec::new();
+    for (file, c) in counts {
+        let names: Vec<&String> = missed.iter().filter(|m| m.split(':').next() == Some(file.as_str())).collect();
+        if names.len() != c.missed {
+            return Err(format!("{file}: its row counts {} missed, the list names {}", c.missed, names.len()));
+        }
+        out.extend(names.into_iter().map(|n| Outcome { file: file.clone(), name: n.clone(), kind: Kind::Missed }));
+        for (kind, n) in [(Kind::Caught, c.caught), (Kind::Timeout, c.timeout), (Kind::Unviable, c.unviable)] {
+            out.extend((0..n).map(|k| Outcome {
+                file: file.clone(),
+                name: format!("{file}: {kind:?} #{k} in an earlier sitting"),
+                kind,
+            }));
+        }
+    }
+    Ok(out)
 }
 
 /// Each file's outcomes from the newest piece holding it, and which pieces gave which files.

@@ -260,9 +260,73 @@ fn a_piece_whose_first_run_did_not_finish_is_left_out() {
     write("files-a", &outcomes_json(&[("1:1: m", "CaughtMutant")]), true);
     write("files-b", &outcomes_json(&[("2:1: m", "MissedMutant")]).replace("a.rs", "b.rs"), false);
     write("all", &outcomes_json(&[("3:1: m", "CaughtMutant")]), false);
-    let (outcomes, _) = gather(&dir, &Piece::Files(vec!["a.rs".into()])).unwrap();
-    let all = gather(&dir, &Piece::All);
+    let none = dir.join("no-summary-committed.md");
+    let (outcomes, _) = gather(&dir, &Piece::Files(vec!["a.rs".into()]), &none).unwrap();
+    let all = gather(&dir, &Piece::All, &none);
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(outcomes.iter().map(|o| o.name.as_str()).collect::<Vec<_>>(), ["crates/c/src/a.rs:1:1: m"]);
     assert!(all.unwrap_err().contains("did not finish"));
+}
+
+/// A summary read back stands for the same outcomes: written again from them, it has the same table and the
+/// same missed mutants, so a sitting on a fresh checkout keeps what earlier ones found.
+#[test]
+fn a_committed_summary_read_back_gives_the_same_summary() {
+    let outcomes = parse_outcomes(SAMPLE).unwrap();
+    let md = summary("c", "every mutant", &outcomes, &[]);
+    let back = parse_summary(&md).unwrap();
+    assert_eq!(summary("c", "every mutant", &back, &[]), md);
+    let missed: Vec<&str> = back.iter().filter(|o| o.kind == Kind::Missed).map(|o| o.name.as_str()).collect();
+    assert_eq!(missed, ["crates/c/src/write.rs:120:5: replace file_bytes -> u64 with 0"]);
+    assert_eq!(back.iter().filter(|o| o.file == "crates/c/src/read.rs").count(), 3);
+}
+
+/// A file run in this sitting replaces the committed summary's rows for it; the others are kept.
+#[test]
+fn a_file_run_again_replaces_the_committed_rows_and_the_others_stay() {
+    let earlier = parse_summary(&summary("c", "every mutant", &parse_outcomes(SAMPLE).unwrap(), &[])).unwrap();
+    let now = vec![Outcome {
+        file: "crates/c/src/write.rs".into(),
+        name: "crates/c/src/write.rs:120:5: replace file_bytes -> u64 with 0".into(),
+        kind: Kind::Caught,
+    }];
+    let pieces = vec![
+        (std::time::UNIX_EPOCH, EARLIER.to_owned(), earlier),
+        (std::time::SystemTime::now(), "files-write".to_owned(), now),
+    ];
+    let (merged, source) = newest_per_file(pieces);
+    assert_eq!(merged.iter().filter(|o| o.kind == Kind::Missed).count(), 0, "{merged:?}");
+    assert_eq!(merged.iter().filter(|o| o.file == "crates/c/src/write.rs").count(), 1);
+    assert_eq!(merged.iter().filter(|o| o.file == "crates/c/src/read.rs").count(), 3);
+    assert!(
+        source.contains("`the committed summary`: read.rs") && source.contains("`files-write`: write.rs"),
+        "{source}"
+    );
+}
+
+/// A summary whose row and list disagree, or whose counts are not numbers, is an error naming the file or line.
+#[test]
+fn a_summary_that_does_not_add_up_is_an_error_naming_where() {
+    let md = summary("c", "every mutant", &parse_outcomes(SAMPLE).unwrap(), &[]);
+    let short = md.replace("- `crates/c/src/write.rs:120:5: replace file_bytes -> u64 with 0`\n", "");
+    let e = parse_summary(&short).unwrap_err();
+    assert!(e.contains("crates/c/src/write.rs") && e.contains("1 missed"), "{e}");
+    let garbled = md.replace("| `crates/c/src/read.rs` | 3 | 1 |", "| `crates/c/src/read.rs` | 3 | one |");
+    let e = parse_summary(&garbled).unwrap_err();
+    assert!(e.starts_with("line ") && e.contains("not a number"), "{e}");
+}
+
+/// On a fresh checkout (no `target/mutants/` at all) a `--file` piece's summary is the committed one's rows.
+#[test]
+fn a_fresh_checkout_summarises_the_committed_rows() {
+    let dir = std::env::temp_dir().join(format!("collide-mutants-fresh-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let md = summary("c", "every mutant", &parse_outcomes(SAMPLE).unwrap(), &[]);
+    let committed = dir.join("c.md");
+    std::fs::write(&committed, &md).unwrap();
+    let got = gather(&dir.join("target-mutants-c"), &Piece::Files(vec!["x.rs".into()]), &committed);
+    std::fs::remove_dir_all(&dir).unwrap();
+    let (outcomes, source) = got.unwrap();
+    assert_eq!(outcomes.len(), 5);
+    assert!(source.contains("`the committed summary`: read.rs, write.rs"), "{source}");
 }

@@ -354,3 +354,25 @@ fn a_verdict_counts_the_whole_probes_started_in_its_range() {
     assert_eq!(judge(&trace, &r, first + 1..frames).probes, at.len() as u64 - at_first);
     assert_eq!(judge(&trace, &r, 0..first).probes, 0, "none before the first");
 }
+
+/// A first frame without a speed picks among the candidates cheap to build; the second frame, with the speed
+/// measured, switches to the one the prior finds cheaper, and that frame pays its warm start on top of the
+/// newcomer's own frame: here `b` (1 ms, a warm start of two of its frames) replaces `a` (3 ms) on frame 1,
+/// which costs 1 + 2 ms, of which 2 ms were spent beside the answer.
+#[test]
+fn the_second_frames_switch_on_the_measured_speed_is_charged_its_warm_start() {
+    // `b` builds in 0.8 ms, above one of its 0.5 ms frames: not cheap, so not a first choice without a speed.
+    let prior = crate::model::constant_prior(&[("a", 1.0, 0.1, 0.5), ("b", 0.5, 0.1, 0.8)]);
+    let mut trace = synthetic(&["a", "b"], 50, |c, _| [3.0, 1.0][c], |_| 0.5);
+    trace.start.speed_known = false;
+    trace.frames[0].features.speed_known = false;
+    let r = replay_trace(&trace, PolicyConfig::default(), prior, 0.0);
+    let log: Vec<_> = r.controller.log().iter().collect();
+    assert_eq!(log[0].to, "a", "{log:?}");
+    let switch = log[1];
+    assert_eq!((switch.kind, switch.to, switch.frame), (crate::DecisionKind::Switch, "b", 1), "{log:?}");
+    assert!(matches!(switch.reason, crate::Reason::SpeedMeasured { .. }), "{log:?}");
+    assert_eq!(r.frames[0], ReplayedFrame { active: 0, ms: 3.0, probe_ms: 0.0 });
+    assert_eq!(r.frames[1], ReplayedFrame { active: 1, ms: 3.0, probe_ms: 2.0 });
+    assert_eq!(r.frames[2], ReplayedFrame { active: 1, ms: 1.0, probe_ms: 0.0 });
+}
