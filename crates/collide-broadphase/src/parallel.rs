@@ -352,6 +352,25 @@ impl<S: Default + Send> PairChunks<S> {
         out: &mut Vec<Pair>,
         search: impl Fn(Range<usize>, &mut Vec<Pair>, &mut S) -> Tally + Sync + Send,
     ) -> Tally {
+        self.run_cut(parallelism, section, work, tasks, |c, count| c * tasks / count, out, search)
+    }
+
+    /// [`PairChunks::run`] with the chunks' bounds from `cut(c, count)`: chunk `c` of `count` is
+    /// `cut(c, count)..cut(c + 1, count)`. `cut` must rise (not strictly) from `cut(0, count) == 0` to
+    /// `cut(count, count) == tasks`. For tasks of unequal data, cut where the caller's last parallel pass cut its
+    /// data, so that each thread searches what it just wrote (the owned shares of
+    /// [`Parallelism::for_each_owned`] give thread k the k-th run of chunks).
+    #[allow(clippy::too_many_arguments)]
+    pub fn run_cut(
+        &mut self,
+        parallelism: Parallelism,
+        section: &'static str,
+        work: usize,
+        tasks: usize,
+        cut: impl Fn(usize, usize) -> usize,
+        out: &mut Vec<Pair>,
+        search: impl Fn(Range<usize>, &mut Vec<Pair>, &mut S) -> Tally + Sync + Send,
+    ) -> Tally {
         let count = if tasks >= 2 && parallelism.is_parallel(work) {
             (CHUNKS_PER_THREAD * rayon::current_num_threads()).min(tasks)
         } else {
@@ -364,8 +383,10 @@ impl<S: Default + Send> PairChunks<S> {
             return search(0..tasks, out, &mut self.chunks[0].scratch);
         }
         for (c, chunk) in self.chunks[..count].iter_mut().enumerate() {
-            chunk.tasks = c * tasks / count..(c + 1) * tasks / count;
+            chunk.tasks = cut(c, count)..cut(c + 1, count);
+            debug_assert!(chunk.tasks.start <= chunk.tasks.end && chunk.tasks.end <= tasks, "{:?}", chunk.tasks);
         }
+        debug_assert_eq!((cut(0, count), cut(count, count)), (0, tasks), "the cuts cover every task");
         parallelism.for_each_owned(section, work, &mut self.chunks[..count], |_, chunk| {
             chunk.pairs.clear();
             chunk.tally = search(chunk.tasks.clone(), &mut chunk.pairs, &mut chunk.scratch);

@@ -257,9 +257,16 @@ impl Broadphase for KdTree {
         }
         let mut tally = self.update(frame);
         let (nodes, spans, items) = (&self.nodes[..], &self.spans[..], &self.items[..]);
-        tally += self.search.run(self.config.parallelism, "kd pairs", items.len(), nodes.len(), out, |r, o, s| {
-            pairs(nodes, spans, items, r, o, s)
-        });
+        // Chunks of about equal items, as the update's write pass cut them: each thread searches the nodes whose
+        // items it has just written.
+        let cut = |c: usize, count: usize| {
+            let target = (c * items.len() / count) as u32;
+            if c == count { nodes.len() } else { spans.partition_point(|s| s.start < target) }
+        };
+        tally +=
+            self.search.run_cut(self.config.parallelism, "kd pairs", items.len(), nodes.len(), cut, out, |r, o, s| {
+                pairs(nodes, spans, items, r, o, s)
+            });
         self.last.tally = tally;
     }
 

@@ -176,6 +176,11 @@ fn sort_layer(
     layer: &mut Vec<SweepBox>,
 ) -> Tally {
     let m = kept as u64;
+    // The gather wrote each key's coordinate as its raw bits: made order-preserving here, for the kept keys only.
+    for key in &mut keys[..kept] {
+        let min = f32::from_bits((*key >> 32) as u32);
+        *key = u64::from(float_key(min)) << 32 | (*key & 0xFFFF_FFFF);
+    }
     if kept >= RADIX_MIN {
         keys.truncate(kept);
         sort_by_high_bits(keys, scratch, 32);
@@ -189,7 +194,8 @@ fn sort_layer(
 }
 
 /// Write to `keys` from `kept` on a sort key for each item of `those` (the items from `first` on in the item
-/// array): `min` on sweep axis `A` as order-preserving bits, then the item's index. The count advances only for the
+/// array): `min` on sweep axis `A` as its raw bits (made order-preserving in [`sort_layer`], for the kept keys
+/// only), then the item's index. The count advances only for the
 /// items that reach the straddlers' slab `(lo, hi)` on the plane's axis `P`; returns the new count.
 ///
 /// - **Keys, not records:** a key is 8 bytes where a record is 28, and most items read are dropped (in the rapier
@@ -201,7 +207,9 @@ fn sort_layer(
 /// - **No branch:** every item is written and the count advances without one: whether a body near a plane
 ///   reaches the slab is a coin flip, and a filter's branch mispredicted on it (tried again: 11% fewer
 ///   instructions, 13% slower). `keys` has room for all of `those` past `kept`.
-#[inline]
+/// - **Not inlined:** inlined into [`pairs`], the loop ran out of registers and reloaded the slab and the items'
+///   base from the stack on every item (20 instructions an item, 14 on its own).
+#[inline(never)]
 fn gather<const A: usize, const P: usize>(
     those: &[Item],
     first: u32,
@@ -211,7 +219,7 @@ fn gather<const A: usize, const P: usize>(
 ) -> usize {
     let mut k = kept;
     for (i, it) in (first..).zip(those) {
-        keys[k] = u64::from(float_key(it.aabb.min[A])) << 32 | u64::from(i);
+        keys[k] = u64::from(it.aabb.min[A].to_bits()) << 32 | u64::from(i);
         k += usize::from((it.aabb.min[P] <= hi) & (lo <= it.aabb.max[P]));
     }
     k

@@ -179,6 +179,37 @@ fn parallel_pair_chunks_cover_every_task_once_in_several_chunks() {
     }
 }
 
+/// `run_cut` takes its chunks' bounds from the caller: uneven cuts (here every task below 900 in the first
+/// half of the chunks, empty chunks included), each task searched once, in a chunk of its own bounds, the pairs
+/// appended in task order as with even cuts.
+#[test]
+fn pair_chunks_cut_where_the_caller_says_and_keep_the_task_order() {
+    let tasks = 1000;
+    // Chunk c of count: the first half share tasks 0..900, the second half 900..1000; chunk count - 1 and
+    // count - 2 meet at the same bound (an empty chunk).
+    let cut = |c: usize, count: usize| {
+        let half = count / 2;
+        let bound = if c <= half { c * 900 / half } else { 900 + (c - half) * 100 / (count - half) };
+        if c == count - 1 { tasks } else { bound.min(tasks) }
+    };
+    let calls = std::sync::Mutex::new(Vec::new());
+    let mut chunks = PairChunks::<usize>::default();
+    let mut out = Vec::new();
+    let p = Parallelism::with_min_work(0);
+    let tally = in_pool(2, || chunks.run_cut(p, "test", 1 << 20, tasks, cut, &mut out, recording_search(&calls)));
+    let mut calls = calls.into_inner().expect("not poisoned");
+    calls.sort_by_key(|(r, _)| (r.start, r.end));
+    let count = calls.len();
+    assert!(count > 2, "{calls:?}");
+    for (c, (r, _)) in calls.iter().enumerate() {
+        assert_eq!((r.start, r.end), (cut(c, count), cut(c + 1, count)), "chunk {c} of {count}: {calls:?}");
+    }
+    assert!(calls.iter().any(|(r, _)| r.is_empty()), "the empty chunk ran too: {calls:?}");
+    let want: Vec<Pair> = (0..tasks as u32).map(|t| Pair::new(t, t + 1)).collect();
+    assert_eq!(out, want);
+    assert_eq!(tally.pair_tests, tasks as u64);
+}
+
 /// Runs `f` on `pool` while another of its two threads is held in a job until `f` returns; returns what `f`
 /// returns. The held thread steals nothing, so the spinners `keep_awake` pushes stay on the caller's queue.
 fn with_other_thread_held<R: Send>(
