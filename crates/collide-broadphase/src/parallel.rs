@@ -2,8 +2,8 @@
 //!
 //! Every algorithm of the workspace decides "parallel or serial" with a [`Parallelism`] value it holds, from an
 //! estimate of the work at hand, and runs parallel sections through [`Parallelism::for_each`] (independent tasks
-//! over a slice) or [`PairChunks::run`] (a range of tasks cut into chunks, each with its own pair buffer and
-//! scratch, appended in chunk order so that the output does not depend on the scheduling). With the `profile`
+//! over a slice) or [`PairChunks::run`] (a range of tasks cut into chunks, evenly or where the caller says with
+//! [`PairChunks::run_cut`], each with its own pair buffer and scratch, appended in chunk order so that the output does not depend on the scheduling). With the `profile`
 //! feature each parallel task opens a puffin scope `parallel_task` whose data names the section, so that rayon's
 //! worker threads show up in a puffin view beside the thread that called the broadphase.
 //!

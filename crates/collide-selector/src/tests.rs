@@ -582,3 +582,38 @@ fn a_trace_without_candidates_reads_back() {
     });
     assert_eq!(crate::trace::Trace::parse(&trace.to_csv()).unwrap(), trace);
 }
+
+/// A stand-in candidate that answers like brute force and takes at least `SLOW_MS` a frame.
+struct Slow(BruteForce);
+
+const SLOW_MS: u64 = 3;
+
+impl Broadphase for Slow {
+    fn name(&self) -> &'static str {
+        "slow"
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        std::thread::sleep(std::time::Duration::from_millis(SLOW_MS));
+        self.0.find_pairs(frame, out);
+    }
+}
+
+/// The selector's timings are wall-clock milliseconds: a candidate that sleeps 3 ms a frame is charged at least
+/// 3 ms for each of its frames, in the totals and in its report, and not seconds (the bound above is loose enough
+/// for a stalled machine, tight enough for a time kept in the wrong unit).
+#[test]
+fn a_candidate_is_charged_its_frames_in_milliseconds() {
+    let candidates = vec![Candidate::new("slow", || Box::new(Slow(BruteForce::new())))];
+    let mut s = Selector::new(candidates, PolicyConfig::default(), Prior::builtin(), 0);
+    let frames = 4;
+    run_checked(&mut s, frames);
+    let least = (frames * SLOW_MS) as f64;
+    let totals = s.totals();
+    assert_eq!(totals.frames, frames);
+    assert!(totals.active_ms >= least && totals.active_ms < 2000.0, "{totals:?}");
+    let report: Vec<_> = s.candidates().collect();
+    assert_eq!(report.len(), 1);
+    assert_eq!(report[0].frames, frames);
+    assert!(report[0].ms >= least && report[0].ms < 2000.0, "{:?}", report[0].ms);
+    assert!(totals.overhead_ms >= 0.0 && totals.overhead_ms < 2000.0, "{totals:?}");
+}
