@@ -3,9 +3,10 @@
 //! Every algorithm of the workspace decides "parallel or serial" with a [`Parallelism`] value it holds, from an
 //! estimate of the work at hand, and runs parallel sections through [`Parallelism::for_each`] (independent tasks
 //! over a slice) or [`PairChunks::run`] (a range of tasks cut into chunks, evenly or where the caller says with
-//! [`PairChunks::run_cut`], each with its own pair buffer and scratch, appended in chunk order so that the output does not depend on the scheduling). With the `profile`
-//! feature each parallel task opens a puffin scope `parallel_task` whose data names the section, so that rayon's
-//! worker threads show up in a puffin view beside the thread that called the broadphase.
+//! [`PairChunks::run_cut`], each with its own pair buffer and scratch, appended in chunk order so that the output
+//! does not depend on the scheduling). With the `profile` feature each parallel task opens a puffin scope
+//! `parallel_task` whose data names the section, so that rayon's worker threads show up in a puffin view beside
+//! the thread that called the broadphase.
 //!
 //! **Work** is counted in *items*: the boxes, bodies or stored entries a section reads once (an algorithm whose
 //! unit costs several items' worth, such as the octree's walk of a moving body, scales its count and says why).

@@ -6,7 +6,7 @@ use crate::edit::{EditCounts, EditRules, Editor, OldTree};
 use crate::plan::PlanRules;
 use crate::search::{SearchScratch, pairs};
 use crate::tree::{Item, MAX_DEPTH_LIMIT, Node, Span, is_valid};
-use crate::update::{UpdateInput, Updater};
+use crate::update::{UpdateInput, Updater, item_cut};
 use collide_broadphase::parallel::PairChunks;
 use collide_broadphase::{
     Aabb, Broadphase, DebugBox, DebugGeometry, Frame, PairList, Parallelism, Params, Resize, Stats, Tally,
@@ -257,12 +257,9 @@ impl Broadphase for KdTree {
         }
         let mut tally = self.update(frame);
         let (nodes, spans, items) = (&self.nodes[..], &self.spans[..], &self.items[..]);
-        // Chunks of about equal items, as the update's write pass cut them: each thread searches the nodes whose
-        // items it has just written.
-        let cut = |c: usize, count: usize| {
-            let target = (c * items.len() / count) as u32;
-            if c == count { nodes.len() } else { spans.partition_point(|s| s.start < target) }
-        };
+        // Chunks of about equal items, cut as the update's write pass cut its own (fewer) chunks: each thread's
+        // share of the search holds the nodes whose items it has just written.
+        let cut = |c: usize, count: usize| item_cut(spans, items.len(), c, count);
         tally +=
             self.search.run_cut(self.config.parallelism, "kd pairs", items.len(), nodes.len(), cut, out, |r, o, s| {
                 pairs(nodes, spans, items, r, o, s)

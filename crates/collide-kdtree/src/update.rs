@@ -253,12 +253,21 @@ fn chunk_count(parallelism: Parallelism, items: usize) -> usize {
 /// Cut the nodes of `spans` (pre-order, their own items tiling `0..total`) into `parts` runs of about equal
 /// items: `bounds[c]..bounds[c + 1]` is run `c`.
 fn cut_by_items(spans: &[Span], total: usize, parts: usize, bounds: &mut [usize; MAX_CHUNKS + 1]) {
-    bounds[0] = 0;
-    for c in 1..parts {
-        let target = (c * total / parts) as u32;
-        bounds[c] = spans.partition_point(|s| s.start < target).max(bounds[c - 1]);
+    for (c, bound) in bounds[..=parts].iter_mut().enumerate() {
+        *bound = item_cut(spans, total, c, parts);
     }
-    bounds[parts] = spans.len();
+}
+
+/// The first node of run `c` of `parts` runs of about equal items (`spans` pre-order, their own items tiling
+/// `0..total`): the first node whose items start at or past `c · total / parts`; `spans.len()` for `c == parts`.
+/// Rises with `c`, from 0. The update's passes and the pair search cut their chunks here, so that a thread's
+/// share of one pass holds the items of its share of the others.
+pub(crate) fn item_cut(spans: &[Span], total: usize, c: usize, parts: usize) -> usize {
+    if c == parts {
+        return spans.len();
+    }
+    let target = (c * total / parts) as u32;
+    spans.partition_point(|s| s.start < target)
 }
 
 /// Pass 1 for one chunk (see the module docs).

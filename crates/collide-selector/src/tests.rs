@@ -599,8 +599,8 @@ impl Broadphase for Slow {
 }
 
 /// The selector's timings are wall-clock milliseconds: a candidate that sleeps 3 ms a frame is charged at least
-/// 3 ms for each of its frames, in the totals and in its report, and not seconds (the bound above is loose enough
-/// for a stalled machine, tight enough for a time kept in the wrong unit).
+/// 3 ms for each of its frames, in the totals and in its report, and not seconds (the upper bound, 2 s for four
+/// frames, is loose enough for a stalled machine and tight enough for a time kept in the wrong unit).
 #[test]
 fn a_candidate_is_charged_its_frames_in_milliseconds() {
     let candidates = vec![Candidate::new("slow", || Box::new(Slow(BruteForce::new())))];
