@@ -74,10 +74,10 @@ fn docs() -> Result<(), String> {
 /// workspace siblings taken from their own `.crate` files (cargo ≥ 1.90 overlays them on crates.io as a local
 /// registry when several packages are packaged at once), so a crate that would not build from its package fails.
 ///
-/// The verification builds in the workspace's target folder; `--config` gives it the workspace's `dev` profile
-/// (a packaged manifest carries no profile): its optimisation and debug info, kept in step with `Cargo.toml`, so
-/// the external dependencies the workspace tests already built are reused and only the collide crates are compiled
-/// again. `--allow-dirty`: a developer's uncommitted work is
+/// The verification builds in the workspace's target folder; `--config` gives the external dependencies the
+/// workspace's `dev` profile (a packaged manifest carries no profile): their optimisation and debug info, kept in
+/// step with `Cargo.toml`, so those the workspace tests already built are reused and only the collide crates are
+/// compiled again, unoptimised. `--allow-dirty`: a developer's uncommitted work is
 /// packaged as it is (CI's clone is clean anyway). Cargo's earlier extractions of these crates are removed first
 /// ([`stale_extractions`]).
 fn packages() -> Result<(), String> {
@@ -90,23 +90,41 @@ fn packages() -> Result<(), String> {
             std::fs::remove_dir_all(&stale).map_err(|e| format!("{}: {e}", stale.display()))?;
         }
     }
-    let mut args = vec![
+    let mut args: Vec<String> = [
         "package",
         "--allow-dirty",
         "--config",
-        "profile.dev.opt-level=1",
-        "--config",
         "profile.dev.package.\"*\".opt-level=2",
         "--config",
-        "profile.dev.debug=\"line-tables-only\"",
-        "--config",
         "profile.dev.package.\"*\".debug=false",
-    ];
-    for name in &crates {
-        args.extend(["--package", name.as_str()]);
+        // The crate verified and its siblings are built only to see that they build: unoptimised and without
+        // debug info, so the dependencies keep the test build's settings (above) and are reused, and the collide
+        // crates compile fastest (each is built twice: as the package verified, and from its `.crate` file as a
+        // sibling of the others, which `"*"` would optimise).
+        "--config",
+        "profile.dev.opt-level=0",
+        "--config",
+        "profile.dev.debug=false",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    // wgpu and naga too: `collide-render` alone enables fewer of their features than the workspace does (the
+    // app's egui-wgpu), so the verification compiles them again anyway. The step took 333 s on CI's 2-core VM
+    // with every crate optimised; locally, 221 s with the collide crates unoptimised, and a second run, with
+    // these four unoptimised too and the rest already built, 53 s for them and the collide crates.
+    for name in crates.iter().map(String::as_str).chain(RECOMPILED_DEPENDENCIES) {
+        args.extend(["--config".to_owned(), format!("profile.dev.package.{name}.opt-level=0")]);
     }
+    for name in &crates {
+        args.extend(["--package".to_owned(), name.clone()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     run_command("cargo", &args, &[])
 }
+
+/// Dependencies the packaging step compiles again whatever their profile (their features differ from the
+/// workspace's): compiled unoptimised there.
+const RECOMPILED_DEPENDENCIES: [&str; 4] = ["naga", "wgpu", "wgpu-core", "wgpu-hal"];
 
 /// The earlier extractions of the crates `names` (`NAME-VERSION` folders) under cargo's `registry/src`, one folder
 /// per registry.
