@@ -90,40 +90,43 @@ fn packages() -> Result<(), String> {
             std::fs::remove_dir_all(&stale).map_err(|e| format!("{}: {e}", stale.display()))?;
         }
     }
-    let mut args: Vec<String> = [
+    // The crates verified and their siblings are built only to see that they build: unoptimised and without
+    // debug info. Each collide crate is built twice, as the package verified (`profile.dev`) and from its
+    // `.crate` file as a sibling of the others (a registry package, which `"*"` would optimise: hence one
+    // override per name). The external dependencies keep the test build's settings (`"*"`), so those it built are
+    // reused — but for [`RECOMPILED_DEPENDENCIES`]. The step took 333 s on CI's 2-core VM with every crate
+    // optimised; locally, 221 s with the collide crates unoptimised, and a second run, with those four
+    // unoptimised too and the rest already built, 53 s for them and the collide crates.
+    let unoptimised: Vec<String> = crates
+        .iter()
+        .map(String::as_str)
+        .chain(RECOMPILED_DEPENDENCIES)
+        .map(|name| format!("profile.dev.package.{name}.opt-level=0"))
+        .collect();
+    let mut args = vec![
         "package",
         "--allow-dirty",
         "--config",
         "profile.dev.package.\"*\".opt-level=2",
         "--config",
         "profile.dev.package.\"*\".debug=false",
-        // The crate verified and its siblings are built only to see that they build: unoptimised and without
-        // debug info, so the dependencies keep the test build's settings (above) and are reused, and the collide
-        // crates compile fastest (each is built twice: as the package verified, and from its `.crate` file as a
-        // sibling of the others, which `"*"` would optimise).
         "--config",
         "profile.dev.opt-level=0",
         "--config",
         "profile.dev.debug=false",
-    ]
-    .map(str::to_owned)
-    .to_vec();
-    // wgpu and naga too: `collide-render` alone enables fewer of their features than the workspace does (the
-    // app's egui-wgpu), so the verification compiles them again anyway. The step took 333 s on CI's 2-core VM
-    // with every crate optimised; locally, 221 s with the collide crates unoptimised, and a second run, with
-    // these four unoptimised too and the rest already built, 53 s for them and the collide crates.
-    for name in crates.iter().map(String::as_str).chain(RECOMPILED_DEPENDENCIES) {
-        args.extend(["--config".to_owned(), format!("profile.dev.package.{name}.opt-level=0")]);
+    ];
+    for setting in &unoptimised {
+        args.extend(["--config", setting.as_str()]);
     }
     for name in &crates {
-        args.extend(["--package".to_owned(), name.clone()]);
+        args.extend(["--package", name.as_str()]);
     }
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     run_command("cargo", &args, &[])
 }
 
-/// Dependencies the packaging step compiles again whatever their profile (their features differ from the
-/// workspace's): compiled unoptimised there.
+/// Dependencies the packaging step compiles again whatever their profile: CI's log shows them compiled in that
+/// step after the workspace tests had built them (the verified crates resolve their features apart from the
+/// workspace). Compiled unoptimised there.
 const RECOMPILED_DEPENDENCIES: [&str; 4] = ["naga", "wgpu", "wgpu-core", "wgpu-hal"];
 
 /// The earlier extractions of the crates `names` (`NAME-VERSION` folders) under cargo's `registry/src`, one folder

@@ -612,31 +612,26 @@ impl Controller {
         if !features.speed_known || self.force_every > 0 {
             return None;
         }
-        let second_frame = matches!(self.redecide, Redecide::OnMeasuredSpeed);
-        let belied = match self.redecide {
-            Redecide::No => return None,
-            Redecide::IfHintWrong(_) if self.frame < DECIDE_EVERY => return None,
-            Redecide::IfHintWrong(hint) => {
-                !(hint / HINT_TOLERANCE..=hint * HINT_TOLERANCE).contains(&features.speed_mean)
-            }
-            Redecide::OnMeasuredSpeed => true,
-        };
-        self.redecide = Redecide::No;
-        if !belied {
-            return None;
-        }
         // On the second frame the pair count is the first frame's alone, while the first frame's estimate is the
         // density of the whole scene (sparse samples inflated until they meet, see
         // `FeatureSampler::estimate_pairs_per_body`): bodies created apart on a lattice have no pair yet, and
         // meet within the horizon the choice is made for. Rapier's brownian gas at 10⁵ bodies has none on its
         // first frame and 0.7–1 a body from frame 20 on; the prior at 0 pairs chose `grid` there (2.1× `kd`), and
-        // `auto` ran at 1.36× `kd` over 110 frames, 1.13× with the estimate kept.
-        let pairs_per_body = if second_frame {
-            features.pairs_per_body.max(self.features.pairs_per_body)
-        } else {
-            features.pairs_per_body
+        // `auto` ran at 1.36× `kd` over 110 frames, 1.13× with the estimate kept. So that estimate is the floor
+        // of the second frame's pairs per body; a belied hint is judged on the frame's count alone.
+        let (belied, pairs_floor) = match self.redecide {
+            Redecide::No => return None,
+            Redecide::IfHintWrong(_) if self.frame < DECIDE_EVERY => return None,
+            Redecide::IfHintWrong(hint) => {
+                (!(hint / HINT_TOLERANCE..=hint * HINT_TOLERANCE).contains(&features.speed_mean), 0.0)
+            }
+            Redecide::OnMeasuredSpeed => (true, self.features.pairs_per_body),
         };
-        self.features = Features { pairs_per_body, ..*features };
+        self.redecide = Redecide::No;
+        if !belied {
+            return None;
+        }
+        self.features = Features { pairs_per_body: features.pairs_per_body.max(pairs_floor), ..*features };
         let features = self.features;
         self.prior_costs(&features);
         self.choose_on_measured_speed()

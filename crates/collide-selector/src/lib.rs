@@ -39,8 +39,8 @@
 //!    structure rebuilt every frame) is picked, and the second frame, which measures the speed from the
 //!    displacement of the sample's centres, decides again over every candidate ([`Controller::before_frame`]),
 //!    on the first frame's estimate of pairs per body when the first frame's count was lower (bodies created
-//!    apart meet within the horizon), and runs the newcomer cold (or builds it beside the active one, when its build would make a frame hitch) —
-//!    before any costly structure was built for nothing. A hint the boxes belie
+//!    apart meet within the horizon), and runs the newcomer cold (or builds it beside the active one, when its
+//!    build would make a frame hitch) — before any costly structure was built for nothing. A hint the boxes belie
 //!    (they move more than twice or less than half as fast, measured from the second frame to the fourth) is
 //!    decided again the same way: in `power-law` the big bodies' contacts push the small ones every frame, which
 //!    no velocity tells.
