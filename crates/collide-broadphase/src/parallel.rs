@@ -65,6 +65,28 @@ impl Parallelism {
     ) {
         self.run_tasks(section, work, tasks, &task, Split::OneJobPerTask);
     }
+
+    /// Run `a` and `b`, on two of rayon's threads when [`is_parallel(work)`](Self::is_parallel) (`rayon::join`),
+    /// else `a` then `b` on this thread: the two halves of a divide-and-conquer pass, such as a tree built one
+    /// side per thread. `section` names it as in [`for_each`](Self::for_each).
+    pub fn join<A: Send, B: Send>(
+        self,
+        section: &'static str,
+        work: usize,
+        a: impl FnOnce() -> A + Send,
+        b: impl FnOnce() -> B + Send,
+    ) -> (A, B) {
+        if self.is_parallel(work) {
+            #[cfg(feature = "conformance")]
+            probe::record(section);
+            #[cfg(feature = "profile")]
+            puffin::profile_scope!("parallel_join", section);
+            rayon::join(a, b)
+        } else {
+            let _ = section;
+            (a(), b())
+        }
+    }
 }
 
 impl Parallelism {

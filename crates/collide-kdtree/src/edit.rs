@@ -20,6 +20,7 @@
 
 use crate::plan::{PlanRules, Planner};
 use crate::tree::{Item, Node, Span, spread_axis};
+use collide_broadphase::Parallelism;
 use std::ops::Range;
 
 /// The rules of the adjustment.
@@ -88,14 +89,6 @@ impl Mapping {
             a as usize..b as usize
         }
     }
-
-    /// The map of a tree that had no nodes: every new node starts empty.
-    pub fn fresh(&mut self, new_len: usize) {
-        self.identity = false;
-        self.start.clear();
-        self.sources.clear();
-        self.sources.resize(new_len, [0, 0]);
-    }
 }
 
 /// Last frame's tree, as the edits read it: its nodes, and its items (with last frame's boxes) as `spans` says.
@@ -127,22 +120,27 @@ pub(crate) struct Editor {
 }
 
 impl Editor {
-    /// The map of the last [`Editor::adjust`] (or [`Editor::fresh`]).
+    /// The map of the last [`Editor::adjust`].
     pub fn mapping(&self) -> &Mapping {
         &self.mapping
     }
 
-    /// Plan a whole tree for `items` (the first frame, or after a reset): `out` becomes its nodes, every one new.
-    pub fn fresh(&mut self, items: &[Item], rules: &EditRules, out: &mut Vec<Node>) {
+    /// Plan a whole tree for `items` (the first frame, or after a reset), laid out as the tree stores it (see
+    /// [`Planner::plan_tree`]): `nodes` and `spans` become the tree's.
+    pub fn fresh(
+        &mut self,
+        items: &mut [Item],
+        rules: &EditRules,
+        parallelism: Parallelism,
+        nodes: &mut Vec<Node>,
+        spans: &mut Vec<Span>,
+    ) {
         self.counts = EditCounts::default();
         self.planner.reset_count();
-        self.scratch.clear();
-        self.scratch.extend_from_slice(items);
-        out.clear();
-        let whole = (Node::root().lo, Node::root().hi);
-        self.planner.plan(&mut self.scratch, whole, 0, crate::tree::NONE, &rules.plan, out);
+        self.planner.plan_tree(items, &rules.plan, parallelism, nodes, spans);
         self.counts.planned = self.planner.planned;
-        self.mapping.fresh(out.len());
+        // Room for the largest re-plan (the whole tree's), so that the later frames' re-plans do not grow it.
+        self.scratch.reserve(items.len());
     }
 
     /// Decide this frame's edits of `old` and, when there are any, write the edited tree into `out` and return

@@ -6,7 +6,7 @@ use crate::edit::{EditCounts, EditRules, Editor, OldTree};
 use crate::plan::PlanRules;
 use crate::search::{SearchScratch, pairs};
 use crate::tree::{Item, MAX_DEPTH_LIMIT, Node, Span, is_valid};
-use crate::update::{UpdateInput, Updater, item_cut};
+use crate::update::{UpdateInput, Updater, check, item_cut};
 use collide_broadphase::parallel::PairChunks;
 use collide_broadphase::{
     Aabb, Broadphase, DebugBox, DebugGeometry, Frame, PairList, Parallelism, Params, Resize, Stats, Tally,
@@ -140,23 +140,32 @@ impl KdTree {
         (!root.is_leaf()).then(|| (self.spans[1].population(), self.spans[root.right as usize].population()))
     }
 
-    /// The first frame (or the first after a reset): plan the tree from every valid box; all bodies arrive from
-    /// the root.
-    fn plan_fresh(&mut self, aabbs: &[Aabb]) {
-        self.next_items.clear();
-        for (i, b) in aabbs.iter().enumerate() {
-            if is_valid(b) {
-                self.next_items.push(Item { aabb: *b, id: i as u32 });
+    /// The first frame (or the first after a reset): plan the tree from every valid box, laid out as the tree
+    /// stores it, so that no body is placed again from the root. Returns the work done.
+    fn plan_fresh(&mut self, frame: &Frame<'_>) -> Tally {
+        self.items.clear();
+        self.excluded.clear();
+        for (i, b) in frame.aabbs.iter().enumerate() {
+            if check(frame.invalid_boxes, i as u32, b) {
+                self.items.push(Item { aabb: *b, id: i as u32 });
+            } else {
+                self.excluded.push(i as u32);
             }
         }
-        self.editor.fresh(&self.next_items, &self.rules, &mut self.nodes);
-        self.items.clear();
-        self.spans.clear();
+        let parallelism = self.config.parallelism;
+        self.editor.fresh(&mut self.items, &self.rules, parallelism, &mut self.nodes, &mut self.spans);
+        self.updater.reserve(self.items.len());
+        self.next_items.reserve(self.items.len());
+        self.next_spans.reserve(self.spans.len());
         self.pending.clear();
-        self.pending.extend(0..aabbs.len() as u32);
-        self.excluded.clear();
         self.elapsed = 0.0;
         self.fresh = false;
+        self.last.balance_check = false;
+        self.last.edits = self.editor.counts;
+        self.last.reinserted = self.items.len() as u64;
+        let (n, planned) = (frame.aabbs.len() as u64, self.editor.counts.planned);
+        // Each box read and copied into its item; the planner's passes read and write each item once a level.
+        Tally::work(n + planned, n * (24 + crate::tree::ITEM_BYTES) + planned * 2 * crate::tree::ITEM_BYTES)
     }
 
     /// Whether the balance check is due, accumulating `dt` (a non-finite or negative step counts as none). The
@@ -175,28 +184,24 @@ impl KdTree {
         }
     }
 
-    /// Adjust the shape, then re-place every body into `next_*`, and swap them in.
+    /// Adjust the shape, then re-place every body into `next_*`, and swap them in (on the first frame, plan the
+    /// tree instead).
     fn update(&mut self, frame: &Frame<'_>) -> Tally {
-        let mut rebalance = false;
-        let old_spans_len;
         if self.fresh {
-            self.plan_fresh(frame.aabbs);
-            old_spans_len = 0;
-        } else {
-            rebalance = self.balance_due(frame.dt);
-            let old = OldTree { nodes: &self.nodes, spans: &self.spans, items: &self.items };
-            let edited = self.editor.adjust(&old, &self.rules, rebalance, &mut self.next_nodes);
-            if edited {
-                std::mem::swap(&mut self.nodes, &mut self.next_nodes);
-            }
-            old_spans_len = self.spans.len();
+            return self.plan_fresh(frame);
+        }
+        let rebalance = self.balance_due(frame.dt);
+        let old = OldTree { nodes: &self.nodes, spans: &self.spans, items: &self.items };
+        let edited = self.editor.adjust(&old, &self.rules, rebalance, &mut self.next_nodes);
+        if edited {
+            std::mem::swap(&mut self.nodes, &mut self.next_nodes);
         }
         self.last.balance_check = rebalance;
         self.last.edits = self.editor.counts;
         let input = UpdateInput {
             aabbs: frame.aabbs,
             nodes: &self.nodes,
-            old_spans: &self.spans[..old_spans_len],
+            old_spans: &self.spans,
             mapping: self.editor.mapping(),
             invalid: frame.invalid_boxes,
             parallelism: self.config.parallelism,

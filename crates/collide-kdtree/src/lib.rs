@@ -43,6 +43,14 @@
 //! hull: the node's **layer**, gathered by one walk of the subtree that skips every region the hull misses. This
 //! is octree-nodup's search with one plane per node instead of three. Each pair is found once.
 //!
+//! The **first frame** (or the first after a reset) has no tree to re-place bodies in: the planner (`plan.rs`)
+//! chooses the planes and, as it partitions the bodies, lays them out as the tree stores them — each node's own
+//! bodies, then its left subtree's, then its right's, each node's own sorted for its sweep — so the frame goes
+//! straight to the search, with no body placed again from the root. The two sides of a node of more bodies than
+//! the parallel threshold are planned on two threads. On rapier's brownian gas at 10⁵ bodies (headless, 2 threads)
+//! that took the cold first frame from 32–40 ms (the plan, then an update placing every body from the root,
+//! grouping and sorting them all) to 15 ms, against 3 ms for a steady frame.
+//!
 //! # What breaks next
 //!
 //! - **Straddlers.** A binary tree has many planes, and a body crosses one with a probability about its width over

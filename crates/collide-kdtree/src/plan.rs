@@ -15,7 +15,8 @@
 //! [`SAMPLE`] bodies: the full partition at every level is O(n) anyway, and choosing on a sample keeps the first
 //! build of 10⁵ bodies (17 levels) from paying three selections of all of them per level.
 
-use crate::tree::{Item, NONE, Node, centre, spread_axis};
+use crate::tree::{Item, NONE, Node, Span, centre, spread_axis};
+use collide_broadphase::Parallelism;
 use collide_math::Vec3;
 
 /// Above this many bodies the planner chooses its cut on a sample.
@@ -58,8 +59,20 @@ pub(crate) struct Planner {
     centres: Vec<f32>,
     /// The sample of a large node.
     sample: Vec<Item>,
+    /// Per node laid out by the last call, in its order, how many of the items are the node's own (all of a
+    /// leaf's, the straddlers of an inner node's plane).
+    own: Vec<u32>,
     /// Bodies the planner has laid out since [`Planner::reset_count`]: the work of re-planning.
     pub planned: u64,
+}
+
+/// How one call lays out what it plans.
+#[derive(Clone, Copy, Debug)]
+struct Layout {
+    /// Each node's own items sorted on its sweep axis, as the tree stores them.
+    sorted: bool,
+    /// When a node's two sides are planned on two threads.
+    parallelism: Parallelism,
 }
 
 impl Planner {
@@ -69,7 +82,8 @@ impl Planner {
     }
 
     /// Append to `out`, in pre-order, the nodes of a fresh subtree for `items` (reordered in place) over the
-    /// region `[lo, hi)`, its root at `depth` under `parent`. Returns the root's index. O(n · depth).
+    /// region `[lo, hi)`, its root at `depth` under `parent`. Returns the root's index. O(n · depth), on this
+    /// thread: an edit's re-plan, whose bodies the frame's update then places.
     pub fn plan(
         &mut self,
         items: &mut [Item],
@@ -80,11 +94,46 @@ impl Planner {
         out: &mut Vec<Node>,
     ) -> u32 {
         let root = out.len() as u32;
-        self.plan_node(items, (lo, hi), depth, parent, rules, out);
+        self.own.clear();
+        let layout = Layout { sorted: false, parallelism: Parallelism::SERIAL };
+        self.plan_node(items, (lo, hi), depth, parent, rules, layout, out);
         root
     }
 
-    /// One node of [`Planner::plan`] and, recursively, its subtree (the depth is bounded by `max_depth`).
+    /// A whole tree for `items`, as the tree stores it: `nodes` becomes its nodes, `items` is reordered into the
+    /// tree's item order (each node's own items, then its left subtree's, then its right's, in pre-order; each
+    /// node's own sorted on its sweep axis) and `spans` says where each node's are. So the first frame needs no
+    /// update: no body is placed from the root after its plane was chosen. The two sides of a node of at least
+    /// `parallelism`'s threshold are planned on two threads (at 10⁵ bodies, the top four levels: most of the work).
+    /// O(n · depth) work.
+    pub fn plan_tree(
+        &mut self,
+        items: &mut [Item],
+        rules: &PlanRules,
+        parallelism: Parallelism,
+        nodes: &mut Vec<Node>,
+        spans: &mut Vec<Span>,
+    ) {
+        nodes.clear();
+        self.own.clear();
+        let whole = (Node::root().lo, Node::root().hi);
+        self.plan_node(items, whole, 0, NONE, rules, Layout { sorted: true, parallelism }, nodes);
+        spans.clear();
+        let mut at = 0;
+        spans.extend(self.own.iter().map(|&own| {
+            let start = at;
+            at += own;
+            Span { start, own_end: at, sub_end: 0 }
+        }));
+        for n in (0..nodes.len()).rev() {
+            let end = nodes[n].end as usize;
+            spans[n].sub_end = if end < nodes.len() { spans[end].start } else { at };
+        }
+    }
+
+    /// One node of a plan and, recursively, its subtree (the depth is bounded by `max_depth`). `items` become
+    /// `[own | left subtree | right subtree]`.
+    #[allow(clippy::too_many_arguments)]
     fn plan_node(
         &mut self,
         items: &mut [Item],
@@ -92,42 +141,73 @@ impl Planner {
         depth: u32,
         parent: u32,
         rules: &PlanRules,
+        layout: Layout,
         out: &mut Vec<Node>,
     ) {
         self.planned += items.len() as u64;
         let i = out.len() as u32;
-        let leaf = |items: &[Item], refused: usize| Node {
-            refused: refused as u32,
-            end: i + 1,
-            ..Node::leaf(lo, hi, depth, parent, spread_axis(items, None))
+        let leaf = |items: &mut [Item], refused: usize, own: &mut Vec<u32>| {
+            let sweep = spread_axis(items, None);
+            if layout.sorted {
+                sort_on(items, sweep);
+            }
+            own.push(items.len() as u32);
+            Node { refused: refused as u32, end: i + 1, ..Node::leaf(lo, hi, depth, parent, sweep) }
         };
         if items.len() <= rules.max_leaf as usize || depth >= rules.max_depth {
-            out.push(leaf(items, 0));
+            out.push(leaf(items, 0, &mut self.own));
             return;
         }
         let Some(cut) = self.choose(items, rules) else {
-            out.push(leaf(items, items.len()));
+            out.push(leaf(items, items.len(), &mut self.own));
             return;
         };
-        let (left, stay) = partition(items, cut.axis, cut.plane);
-        if left == 0 || left + stay == items.len() {
+        let (stay, left) = partition(items, cut.axis, cut.plane);
+        if left == 0 || stay + left == items.len() {
             // The sample promised two sides the whole set does not have: nothing would go down one side.
-            out.push(leaf(items, items.len()));
+            out.push(leaf(items, items.len(), &mut self.own));
             return;
         }
-        let node = Node {
-            plane: cut.plane,
-            axis: cut.axis as u8,
-            sweep: spread_axis(&items[left..left + stay], Some(cut.axis)),
-            right: NONE,
-            end: NONE,
-            ..Node::leaf(lo, hi, depth, parent, 0)
-        };
+        let (stays, rest) = items.split_at_mut(stay);
+        let sweep = spread_axis(stays, Some(cut.axis));
+        if layout.sorted {
+            sort_on(stays, sweep);
+        }
+        self.own.push(stay as u32);
+        let node = Node { plane: cut.plane, axis: cut.axis as u8, sweep, ..Node::leaf(lo, hi, depth, parent, 0) };
         out.push(node);
-        let (lefts, rest) = items.split_at_mut(left);
-        self.plan_node(lefts, node.left_region(), depth + 1, i, rules, out);
-        out[i as usize].right = out.len() as u32;
-        self.plan_node(&mut rest[stay..], node.right_region(), depth + 1, i, rules, out);
+        let work = rest.len();
+        let (lefts, rights) = rest.split_at_mut(left);
+        let (left_region, right_region) = (node.left_region(), node.right_region());
+        if layout.parallelism.is_parallel(work) {
+            // The right side on another thread, into nodes of its own numbered from 0 (its root's parent is this
+            // node, already in `out`), appended after the left side with its indices moved.
+            let (mut other, mut other_out) = (Planner::default(), Vec::new());
+            layout.parallelism.join(
+                "kd plan",
+                work,
+                || self.plan_node(lefts, left_region, depth + 1, i, rules, layout, out),
+                || other.plan_node(rights, right_region, depth + 1, i, rules, layout, &mut other_out),
+            );
+            let offset = out.len() as u32;
+            out[i as usize].right = offset;
+            out.extend(other_out.into_iter().enumerate().map(|(k, mut n)| {
+                if k > 0 {
+                    n.parent += offset;
+                }
+                if n.right != NONE {
+                    n.right += offset;
+                }
+                n.end += offset;
+                n
+            }));
+            self.own.extend_from_slice(&other.own);
+            self.planned += other.planned;
+        } else {
+            self.plan_node(lefts, left_region, depth + 1, i, rules, layout, out);
+            out[i as usize].right = out.len() as u32;
+            self.plan_node(rights, right_region, depth + 1, i, rules, layout, out);
+        }
         out[i as usize].end = out.len() as u32;
     }
 
@@ -174,25 +254,32 @@ fn count(items: &[Item], axis: usize, plane: f32) -> Cut {
     Cut { axis, plane, left, stay: items.len() - left - right, right }
 }
 
-/// Reorder `items` as `[left | stay | right]` by the plane `x[axis] = plane` (the rule of [`Node::side`]);
-/// returns the sizes of the first two groups.
+/// Reorder `items` as `[stay | left | right]` by the plane `x[axis] = plane` (the rule of [`Node::side`]), the
+/// order of the tree's item array: a node's own items before its subtree's. Returns the sizes of the first two
+/// groups.
 fn partition(items: &mut [Item], axis: usize, plane: f32) -> (usize, usize) {
-    // Dutch national flag: [0, lt) left, [lt, i) stay, [i, gt) unseen, [gt, len) right.
-    let (mut lt, mut i, mut gt) = (0, 0, items.len());
+    // Dutch national flag: [0, st) stay, [st, i) left, [i, gt) unseen, [gt, len) right.
+    let (mut st, mut i, mut gt) = (0, 0, items.len());
     while i < gt {
         let b = &items[i].aabb;
         if b.max[axis] < plane {
-            items.swap(lt, i);
-            lt += 1;
             i += 1;
         } else if b.min[axis] >= plane {
             gt -= 1;
             items.swap(i, gt);
         } else {
+            items.swap(st, i);
+            st += 1;
             i += 1;
         }
     }
-    (lt, gt - lt)
+    (st, gt - st)
+}
+
+/// Sort `items` by `min` on axis `sweep`, the order a node's own items are stored and swept in.
+fn sort_on(items: &mut [Item], sweep: u8) {
+    let a = sweep as usize;
+    items.sort_unstable_by(|x, y| x.aabb.min[a].total_cmp(&y.aabb.min[a]));
 }
 
 #[cfg(test)]

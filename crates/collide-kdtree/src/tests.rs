@@ -1,7 +1,7 @@
 use crate::{KdConfig, KdTree};
 use collide_broadphase::InvalidBoxes;
 use collide_broadphase::conformance::reorder::permutation_frames;
-use collide_broadphase::conformance::{assert_conforms, pair_snapshot, snapshot_scenes};
+use collide_broadphase::conformance::{assert_conforms, assert_parallel_paths, pair_snapshot, snapshot_scenes};
 use collide_broadphase::{Aabb, Broadphase, Frame, PairList, Parallelism, reference_pairs};
 use collide_math::{Rng, Vec3};
 
@@ -43,6 +43,14 @@ fn conforms_with_small_leaves_shallow_depths_and_forced_parallelism() {
             assert_conforms(|| Box::new(KdTree::new(config(leaf, depth))));
         }
     });
+}
+
+/// Every parallel section of the tree runs under the kit, at its forced threshold and at the shipped one (its
+/// large sequence), on a pool of three threads: the first frame's plan, one side of a node per thread; the
+/// update's place and write passes; the search.
+#[test]
+fn parallel_paths_run_under_the_kit() {
+    assert_parallel_paths(&|| Box::new(KdTree::default()), &["kd plan", "kd place", "kd write", "kd pairs"]);
 }
 
 /// A period of one frame and the tightest ratio: the balance check runs every frame and moves planes whenever the
@@ -271,7 +279,7 @@ fn stats_count_what_the_tree_did() {
 
     // Two far groups of 20 small boxes, and 5 long boxes across the gap between them as thick as the groups: only
     // a plane on x in the gap cuts no small box, so the root splits the groups there and keeps the 5 long boxes,
-    // which straddle it; every body arrives from the root on the first frame.
+    // which straddle it; the first frame's plan places every body (counted as re-inserted).
     let mut rng = Rng::new(2);
     let mut aabbs: Vec<Aabb> = (0..40)
         .map(|i| {

@@ -95,6 +95,15 @@ pub(crate) struct Updater {
 }
 
 impl Updater {
+    /// Room for a tree of `bodies` bodies in every buffer that can come to hold them all (all bodies arriving in
+    /// new nodes: a re-plan of the whole tree), reserved on the first frame, which plans the tree and runs no
+    /// update: the buffers then reach their size without growing on later frames. Reserved, not written, so
+    /// the pages cost nothing until used.
+    pub fn reserve(&mut self, bodies: usize) {
+        self.dest.reserve(bodies);
+        self.arrivals.reserve(bodies);
+    }
+
     /// Re-place every body of `old_items` (last frame's items, as `input.old_spans` says) and of `pending` (bodies
     /// with no item: added, or excluded until now, which `excluded` lists and receives anew) into `items` and
     /// `spans`, under `input.nodes`. Returns the work done.
@@ -336,7 +345,7 @@ fn write_chunk(
 
 /// `true` when `b` may be stored; otherwise, by `policy`, panic naming body `id` and its box, or `false`.
 #[inline]
-fn check(policy: InvalidBoxes, id: u32, b: &Aabb) -> bool {
+pub(crate) fn check(policy: InvalidBoxes, id: u32, b: &Aabb) -> bool {
     if is_valid(b) {
         return true;
     }

@@ -2,10 +2,14 @@
 //! planner's scratch and the search's layers and pair buffers are all kept across frames. Its own test binary,
 //! because it counts every allocation of the process with a global allocator.
 //!
-//! The scene cycles through the same configurations, so that after one cycle every buffer has met its largest
-//! demand — including the edits: the cloud breathes between its full size and a dense quarter, so leaves split
-//! and collapse and the balance check re-plans nodes, every cycle. rayon's job queue may still allocate a block
-//! now and then, so the bound is a few hundred bytes per frame, where rebuilding the buffers would cost
+//! The scene cycles through the same configurations, so that every buffer meets its largest demand within a few
+//! cycles — including the edits: the cloud breathes between its full size and a dense quarter, so leaves split
+//! and collapse and the balance check re-plans nodes, every cycle. The tree's edits follow the cloud from a
+//! history of their own (a re-plan's sample is taken in the order its bodies were left in), so the shape, and
+//! with it the search's pair buffer per chunk, settles after a few cycles, not always after the first: the
+//! warm-up runs cycles until [`QUIET_CYCLES`] in a row allocate nothing, within [`MAX_WARMUP_CYCLES`]. A tree that
+//! allocates per frame or per edit never gets there. rayon's job queue may still allocate a block now and then,
+//! so the bound after the warm-up is a few hundred bytes per frame, where rebuilding the buffers would cost
 //! megabytes.
 
 use collide_broadphase::conformance::{CountingAllocator, PermutingRun};
@@ -30,6 +34,10 @@ fn frame(base: &[Vec3], f: usize, period: usize, out: &mut Vec<Aabb>) {
     }));
 }
 
+/// The most warm-up cycles before a test gives up, and the quiet cycles in a row that end the warm-up.
+const MAX_WARMUP_CYCLES: usize = 20;
+const QUIET_CYCLES: usize = 2;
+
 /// The tests of this binary count the allocations of the whole process: one at a time.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
@@ -45,9 +53,16 @@ fn a_warm_kd_tree_allocates_nothing_per_frame() {
         // A balance check every other frame, so that re-plans happen within every cycle.
         let mut bp = KdTree::new(KdConfig { period: 1.0 / 30.0, ..KdConfig::default() });
         let (mut aabbs, mut out) = (Vec::new(), PairList::new());
-        for f in 0..3 * period {
-            frame(&base, f, period, &mut aabbs);
-            bp.find_pairs(&Frame::new(&aabbs).with_step(f as u64), &mut out);
+        let (mut quiet, mut cycles) = (0, 0);
+        while quiet < QUIET_CYCLES {
+            assert!(cycles < MAX_WARMUP_CYCLES, "still allocating after {cycles} cycles of warm-up");
+            let before = CountingAllocator::bytes();
+            for f in 0..period {
+                frame(&base, f, period, &mut aabbs);
+                bp.find_pairs(&Frame::new(&aabbs).with_step((cycles * period + f) as u64), &mut out);
+            }
+            quiet = if CountingAllocator::bytes() == before { quiet + 1 } else { 0 };
+            cycles += 1;
         }
         let frames = 4 * period;
         let (mut rebalanced, mut splits) = (0.0, 0.0);
@@ -92,7 +107,8 @@ fn a_warm_kd_tree_follows_permutations_without_allocating() {
         for hinted in [false, true] {
             let mut bp = KdTree::new(KdConfig { period: 1.0 / 30.0, ..KdConfig::default() });
             let mut run = PermutingRun::new(base.len(), 6, hinted);
-            run.run(&mut bp, 4 * period, &scene);
+            let warm = run.run_until_quiet(&mut bp, (period, QUIET_CYCLES, MAX_WARMUP_CYCLES), &scene);
+            warm.unwrap_or_else(|last| panic!("hinted {hinted}: still allocating: {last:?}"));
             let calls = 4 * period;
             let seen = run.run(&mut bp, calls, &scene);
             assert_eq!(seen.permutations, 8, "hinted {hinted}");

@@ -441,3 +441,32 @@ fn an_owned_section_passes_a_tasks_panic_on_and_returns() {
     });
     finished.recv_timeout(std::time::Duration::from_secs(60)).expect("every section returned after its panic");
 }
+
+/// `join` returns both results either way; serial, it runs `a` before `b` on the calling thread; parallel, the
+/// probe counts it under its section (and a serial join is not counted).
+#[test]
+fn join_runs_both_halves_serial_in_order_and_parallel_when_large() {
+    let order = std::sync::Mutex::new(Vec::new());
+    let (a, b) = Parallelism::SERIAL.join(
+        "serial join",
+        1 << 20,
+        || {
+            order.lock().unwrap().push('a');
+            1
+        },
+        || {
+            order.lock().unwrap().push('b');
+            2
+        },
+    );
+    assert_eq!((a, b, order.into_inner().unwrap()), (1, 2, vec!['a', 'b']));
+    in_pool(2, || {
+        #[cfg(feature = "conformance")]
+        let _ = probe::take();
+        let parallel = Parallelism::with_min_work(100);
+        assert_eq!(parallel.join("small join", 99, || 3, || 4), (3, 4));
+        assert_eq!(parallel.join("large join", 100, || 5, || 6), (5, 6));
+        #[cfg(feature = "conformance")]
+        assert_eq!(probe::take(), [("large join", 1)]);
+    });
+}

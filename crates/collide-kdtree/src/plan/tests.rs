@@ -13,10 +13,10 @@ fn partition_follows_the_side_rule() {
     let mut rng = Rng::new(3);
     let mut v = items((0..200).map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(10.0)), 0.7)));
     let node = Node { plane: 5.0, axis: 2, right: 1, ..Node::root() };
-    let (l, s) = partition(&mut v, 2, 5.0);
-    assert!(v[..l].iter().all(|it| node.side(&it.aabb) == Side::Left));
-    assert!(v[l..l + s].iter().all(|it| node.side(&it.aabb) == Side::Stay));
-    assert!(v[l + s..].iter().all(|it| node.side(&it.aabb) == Side::Right));
+    let (s, l) = partition(&mut v, 2, 5.0);
+    assert!(v[..s].iter().all(|it| node.side(&it.aabb) == Side::Stay));
+    assert!(v[s..s + l].iter().all(|it| node.side(&it.aabb) == Side::Left));
+    assert!(v[s + l..].iter().all(|it| node.side(&it.aabb) == Side::Right));
     let c = count(&v, 2, 5.0);
     assert_eq!((c.left, c.stay), (l, s));
 }
@@ -72,4 +72,37 @@ fn a_planned_subtree_is_well_formed() {
         assert!(n < 5 || leaves >= n / RULES.max_leaf as usize / 2, "{n} bodies, {leaves} leaves");
         assert!(planner.planned >= n as u64);
     }
+}
+
+/// A whole tree laid out by the planner is a valid tree as it stands (every body where a descent from the root
+/// puts it, each node's own items sorted for its sweep, the spans tiling the items in pre-order), and planning
+/// its large nodes' two sides on two threads lays out the same tree as planning them on one.
+#[test]
+fn a_planned_tree_is_laid_out_as_the_tree_stores_it_on_one_thread_or_two() {
+    let mut rng = Rng::new(21);
+    let boxes: Vec<Aabb> = (0..6000)
+        .map(|_| Aabb::from_center_radius(rng.point_in(Vec3::ZERO, Vec3::splat(80.0)), rng.range_f32(0.1, 2.0)))
+        .collect();
+    let rules = PlanRules { max_leaf: 16, max_depth: 32 };
+    let plan = |parallelism: Parallelism| {
+        let (mut v, mut nodes, mut spans) = (items(boxes.iter().copied()), Vec::new(), Vec::new());
+        let mut planner = Planner::default();
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().expect("a rayon pool");
+        pool.install(|| planner.plan_tree(&mut v, &rules, parallelism, &mut nodes, &mut spans));
+        let view = crate::validate::TreeView {
+            nodes: &nodes,
+            spans: &spans,
+            items: &v,
+            bodies: boxes.len(),
+            excluded: &[],
+            pending: &[],
+            max_depth: rules.max_depth,
+        };
+        crate::validate::validate(&view).unwrap_or_else(|e| panic!("{parallelism:?}: {e}"));
+        assert!(nodes.len() > 300, "{} nodes", nodes.len());
+        (nodes, spans, v, planner.planned)
+    };
+    let serial = plan(Parallelism::SERIAL);
+    let parallel = plan(Parallelism::with_min_work(500));
+    assert!(serial == parallel, "the two threads' tree differs from the one thread's");
 }
