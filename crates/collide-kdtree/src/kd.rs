@@ -5,7 +5,7 @@
 use crate::edit::{EditCounts, EditRules, Editor, OldTree};
 use crate::plan::PlanRules;
 use crate::search::{SearchScratch, pairs};
-use crate::tree::{Item, MAX_DEPTH_LIMIT, Node, Span, is_valid};
+use crate::tree::{Item, MAX_DEPTH_LIMIT, Node, Span, is_valid, set_sub_ends};
 use crate::update::{UpdateInput, Updater, check, item_cut};
 use collide_broadphase::parallel::PairChunks;
 use collide_broadphase::{
@@ -154,6 +154,8 @@ impl KdTree {
         }
         let parallelism = self.config.parallelism;
         self.editor.fresh(&mut self.items, &self.rules, parallelism, &mut self.nodes, &mut self.spans);
+        // The buffers the update fills on later frames, sized as a first update would have left them, so that a
+        // frame on which every body moves (a whole-tree re-plan) does not grow them.
         self.updater.reserve(self.items.len());
         self.next_items.reserve(self.items.len());
         self.next_spans.reserve(self.spans.len());
@@ -324,10 +326,7 @@ impl Broadphase for KdTree {
             self.spans[n].own_end = w as u32;
         }
         self.items.truncate(w);
-        for n in (0..self.nodes.len()).rev() {
-            let end = self.nodes[n].end as usize;
-            self.spans[n].sub_end = if end < self.nodes.len() { self.spans[end].start } else { w as u32 };
-        }
+        set_sub_ends(&self.nodes, &mut self.spans, w as u32);
         for list in [&mut self.pending, &mut self.excluded] {
             list.retain_mut(|id| {
                 *id = map(*id);

@@ -15,7 +15,7 @@
 //! [`SAMPLE`] bodies: the full partition at every level is O(n) anyway, and choosing on a sample keeps the first
 //! build of 10⁵ bodies (17 levels) from paying three selections of all of them per level.
 
-use crate::tree::{Item, NONE, Node, Span, centre, spread_axis};
+use crate::tree::{Item, NONE, Node, Span, centre, set_sub_ends, spread_axis};
 use collide_broadphase::Parallelism;
 use collide_math::Vec3;
 
@@ -125,10 +125,7 @@ impl Planner {
             at += own;
             Span { start, own_end: at, sub_end: 0 }
         }));
-        for n in (0..nodes.len()).rev() {
-            let end = nodes[n].end as usize;
-            spans[n].sub_end = if end < nodes.len() { spans[end].start } else { at };
-        }
+        set_sub_ends(nodes, spans, at);
     }
 
     /// One node of a plan and, recursively, its subtree (the depth is bounded by `max_depth`). `items` become
@@ -181,7 +178,8 @@ impl Planner {
         let (left_region, right_region) = (node.left_region(), node.right_region());
         if layout.parallelism.is_parallel(work) {
             // The right side on another thread, into nodes of its own numbered from 0 (its root's parent is this
-            // node, already in `out`), appended after the left side with its indices moved.
+            // node, already in `out`), appended after the left side with its indices moved. Its planner and node
+            // vector are allocated here: only the first frame's plan is parallel, never an edit's.
             let (mut other, mut other_out) = (Planner::default(), Vec::new());
             layout.parallelism.join(
                 "kd plan",

@@ -164,6 +164,16 @@ impl Span {
     }
 }
 
+/// Set every span's `sub_end` from the starts: a subtree's items end where the next node after it (`end`, in
+/// pre-order) starts, or at `total` for the subtrees that reach the end of the array. The spans' `start`s must
+/// already tile the items in pre-order.
+pub(crate) fn set_sub_ends(nodes: &[Node], spans: &mut [Span], total: u32) {
+    for n in (0..nodes.len()).rev() {
+        let end = nodes[n].end as usize;
+        spans[n].sub_end = if end < nodes.len() { spans[end].start } else { total };
+    }
+}
+
 /// `true` when `b` is a box the tree may store: the contract's
 /// [`is_valid_box`](collide_broadphase::is_valid_box) (finite corners, `min <= max` on every axis).
 pub(crate) use collide_broadphase::is_valid_box as is_valid;

@@ -19,7 +19,7 @@
 
 use crate::edit::Mapping;
 use crate::place::{descend, place};
-use crate::tree::{ITEM_BYTES, Item, Node, Span, is_valid};
+use crate::tree::{ITEM_BYTES, Item, Node, Span, is_valid, set_sub_ends};
 use collide_broadphase::{Aabb, InvalidBoxes, Parallelism, Tally};
 
 /// `dest` of an item that is dropped (its box is invalid).
@@ -95,12 +95,10 @@ pub(crate) struct Updater {
 }
 
 impl Updater {
-    /// Room for a tree of `bodies` bodies in every buffer that can come to hold them all (all bodies arriving in
-    /// new nodes: a re-plan of the whole tree), reserved on the first frame, which plans the tree and runs no
-    /// update: the buffers then reach their size without growing on later frames. Reserved, not written, so
-    /// the pages cost nothing until used.
+    /// Room for all of `bodies` among the arrivals (every body moving: a re-plan of the whole tree), reserved by
+    /// the first frame, which plans the tree and runs no update. Reserved, not written: the pages cost nothing
+    /// until used. (`dest` needs none: every update sizes it to the items, the same count each frame.)
     pub fn reserve(&mut self, bodies: usize) {
-        self.dest.reserve(bodies);
         self.arrivals.reserve(bodies);
     }
 
@@ -220,10 +218,7 @@ impl Updater {
             at += stayed + arrived;
             span.own_end = at;
         }
-        for n in (0..nodes.len()).rev() {
-            let end = nodes[n].end as usize;
-            spans[n].sub_end = if end < nodes.len() { spans[end].start } else { at };
-        }
+        set_sub_ends(nodes, spans, at);
         at as usize
     }
 
