@@ -20,7 +20,9 @@
 //! **Pairs without a test.** A cube strictly inside `X`'s cells on all three axes — its x cell between those of
 //! `X.lo` and `X.hi`, exclusive, and so on y and z — holds only min corners strictly inside `X` (the cell
 //! functions are monotone), so every body there overlaps `X`: its pairs are written without reading the boxes.
-//! The others are tested whole, four at a time, from a plain array per bound.
+//! A cube strictly inside `X` on y and z only holds bodies that overlap it there: they are tested along x alone.
+//! The others are tested whole. Either way four at a time, from blocks of four records bound by bound
+//! ([`Quad`]).
 //!
 //! **When not.** Cubes are dense over the level's bodies' cells: a level whose cubes would outnumber
 //! [`CUBES_PER_BODY`] per body (far outliers, a sparse world) is not cut, and is scanned by its columns.
@@ -31,7 +33,7 @@
 //! 28 B (six bounds and the body) and 4 B of cube, 4 B per cube.
 
 use crate::bodies::Corners;
-use crate::part::{Entry, LANES, Part};
+use crate::part::{Entry, Part};
 use crate::plan::{Cells, Plan};
 use collide_broadphase::sweep::SweepBox;
 use glam::{IVec4, Vec4};
@@ -62,16 +64,35 @@ pub struct Cubes {
     dims: [usize; 3],
     /// The most x cells a record spans: `cell(max.x) − cell(min.x)`, at most.
     x_reach: i32,
-    /// The records cube by cube (x fastest, then z, then y), a plain array per bound, each with [`LANES`] − 1
-    /// more at its end (`+∞`, an empty box): `min.x`, `min.y`, `min.z`, `−max.x`, `−max.y`, `−max.z` — negated
-    /// so that every test of a box against another reads "this bound ≤ that one".
-    pub bounds: [Vec<f32>; 6],
-    /// The records' bodies, as `bounds` (padded with 0).
-    pub ids: Vec<u32>,
+    /// The records cube by cube (x fastest, then z, then y), four to a [`Quad`]: record `i` is lane `i % 4` of
+    /// quad `i / 4`; the lanes past the last record are an empty box of body 0.
+    pub quads: Vec<Quad>,
     /// Cube `c` is records `offsets[c]..offsets[c + 1]`.
     pub offsets: Vec<u32>,
     /// Each record's cube, between the count and the copy.
     cube_of: Vec<u32>,
+}
+
+/// Four consecutive records of the cubes, bound by bound — `min.x`, `min.y`, `min.z`, `−max.x`, `−max.y`,
+/// `−max.z`, negated so that every test of a box against another reads "this bound ≤ that one" — and their
+/// bodies: 112 bytes that a scan reads through one pointer.
+///
+/// **Why four to a block, not an array per bound:** the scan of a run of records (`search.rs`) walked seven
+/// arrays, and with seven pointers, the output's and its counters live it spilled the pointers to the stack and
+/// loaded them again on every block of four. A run starting inside a quad reads its first lanes in vain (about
+/// one and a half a run): cheaper than the reloads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(16))]
+pub struct Quad {
+    /// Bound `a` of lane `k` is `bounds[a][k]`.
+    pub bounds: [[f32; 4]; 6],
+    /// Lane `k`'s body.
+    pub ids: [u32; 4],
+}
+
+impl Quad {
+    /// Four empty boxes (`+∞` bounds, overlapping nothing) of body 0.
+    pub const EMPTY: Quad = Quad { bounds: [[f32::INFINITY; 4]; 6], ids: [0; 4] };
 }
 
 /// The cubes a box reaches, relative to the lowest cube: `from..=to` per axis `[y, z, x]`, within the cubes;
@@ -154,12 +175,10 @@ impl Cubes {
         for c in 1..=cubes {
             offsets[c] += offsets[c - 1];
         }
-        // The copy advances each cube's start to its end, the next cube's start: moved back by one after.
-        for b in &mut self.bounds {
-            b.resize(n + LANES - 1, f32::INFINITY);
-        }
-        self.ids.resize(n + LANES - 1, 0);
-        let [b0, b1, b2, b3, b4, b5] = &mut self.bounds;
+        // The copy advances each cube's start to its end, the next cube's start: moved back by one after. The
+        // last quad's lanes past the records stay empty.
+        self.quads.resize(n.div_ceil(4), Quad::EMPTY);
+        self.quads[n.div_ceil(4) - 1] = Quad::EMPTY;
         let mut cube_of = self.cube_of.as_slice();
         for run in runs {
             let here;
@@ -168,17 +187,16 @@ impl Cubes {
                 let at = &mut offsets[cube as usize];
                 let i = *at as usize;
                 let (min, max) = (r.min::<0>(), r.max::<0>());
-                (b0[i], b1[i], b2[i], b3[i], b4[i], b5[i]) = (min.x, min.y, min.z, -max.x, -max.y, -max.z);
-                self.ids[i] = r.id();
+                let (q, k) = (&mut self.quads[i / 4], i % 4);
+                for (a, v) in [min.x, min.y, min.z, -max.x, -max.y, -max.z].into_iter().enumerate() {
+                    q.bounds[a][k] = v;
+                }
+                q.ids[k] = r.id();
                 *at += 1;
             }
         }
         offsets.copy_within(0..cubes, 1);
         offsets[0] = 0;
-        for b in &mut self.bounds {
-            b[n..].fill(f32::INFINITY);
-        }
-        self.ids[n..].fill(0);
         self.offsets = offsets;
         self.built = true;
     }
@@ -219,6 +237,23 @@ impl Cubes {
         self.offsets[column + s0 as usize] as usize..self.offsets[column + s1 as usize + 1] as usize
     }
 
+    /// Record `i`'s six bounds (as [`Quad`] keeps them) and body.
+    #[must_use]
+    pub fn record(&self, i: usize) -> ([f32; 6], u32) {
+        let q = &self.quads[i / 4];
+        (std::array::from_fn(|a| q.bounds[a][i % 4]), q.ids[i % 4])
+    }
+
+    /// Write record `i`'s six bounds and body (the tests make cubes that lie with it).
+    #[cfg(test)]
+    pub fn set_record(&mut self, i: usize, (bounds, id): ([f32; 6], u32)) {
+        let q = &mut self.quads[i / 4];
+        for (a, v) in bounds.into_iter().enumerate() {
+            q.bounds[a][i % 4] = v;
+        }
+        q.ids[i % 4] = id;
+    }
+
     /// Check the cubes against the level's records in `parts`: every record once, in the cube of its min corner,
     /// with its bounds and body; the offsets ascend to the count; the padding is an empty box; the reach along x
     /// covers every record.
@@ -230,16 +265,17 @@ impl Cubes {
         if offsets.len() != cubes + 1 || offsets[0] != 0 || offsets.windows(2).any(|w| w[0] > w[1]) {
             return Err(format!("{} offsets for {cubes} cubes, or not ascending from 0", offsets.len()));
         }
-        if offsets[cubes] as usize != n || self.ids.len() != n + LANES - 1 {
-            return Err(format!("{} records and {} ids for the level's {n}", offsets[cubes], self.ids.len()));
+        if offsets[cubes] as usize != n || self.quads.len() != n.div_ceil(4) {
+            return Err(format!("{} records and {} quads for the level's {n}", offsets[cubes], self.quads.len()));
         }
-        if self.bounds.iter().any(|b| b.len() != n + LANES - 1 || b[n..].iter().any(|&v| v != f32::INFINITY)) {
-            return Err("a bound array of the wrong length, or its padding not an empty box".into());
+        let padding = (n..4 * self.quads.len()).map(|i| self.record(i));
+        if padding.clone().any(|(bounds, id)| bounds != [f32::INFINITY; 6] || id != 0) {
+            return Err("the last quad's lanes past the records are not an empty box of body 0".into());
         }
         let mut at = std::collections::HashMap::new();
         for c in 0..cubes {
             for i in offsets[c] as usize..offsets[c + 1] as usize {
-                at.insert(self.ids[i], (c, i));
+                at.insert(self.record(i).1, (c, i));
             }
         }
         for r in records {
@@ -252,7 +288,7 @@ impl Cubes {
             }
             let (min, max) = (r.min::<0>(), r.max::<0>());
             let want = [min.x, min.y, min.z, -max.x, -max.y, -max.z];
-            if (0..6).any(|a| self.bounds[a][i] != want[a]) {
+            if self.record(i).0 != want {
                 return Err(format!("body {}'s bounds in its cube do not match its record", r.id()));
             }
         }

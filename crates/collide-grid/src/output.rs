@@ -109,20 +109,18 @@ impl<'a> Sink<'a> {
         }
     }
 
-    /// Write the pair of body `a` with each body of `others` (none of them `a`): one bounds check for the run
-    /// while the block has room for it all.
+    /// The block's next `n` slots, when it has room for them all: a run writes them in order from the first, its
+    /// count in a register, and takes what it kept with [`Sink::take`] (`search.rs`'s cube runs).
     #[inline(always)]
-    pub fn push_with(&mut self, a: u32, others: &[u32]) {
-        if let Some(slots) = self.block.get_mut(self.len..self.len + others.len()) {
-            for (slot, &b) in slots.iter_mut().zip(others) {
-                *slot = Pair::new(a, b);
-            }
-            self.len += others.len();
-        } else {
-            for &b in others {
-                self.push_if(Pair::new(a, b), true);
-            }
-        }
+    pub fn room(&mut self, n: usize) -> Option<&mut [Pair]> {
+        self.block.get_mut(self.len..self.len + n)
+    }
+
+    /// Take the first `n` of the slots [`Sink::room`] gave: the pairs written there are kept.
+    #[inline(always)]
+    pub fn take(&mut self, n: usize) {
+        debug_assert!(self.len + n <= self.block.len(), "taking more slots than the block has");
+        self.len += n;
     }
 
     /// The pairs written into the block.

@@ -53,3 +53,23 @@ fn a_first_frame_spills_everything_into_a_grown_output() {
     let ids: Vec<u32> = out.iter().map(|p| p.a).collect();
     assert_eq!(ids, [0, 2, 4, 6, 8]);
 }
+
+/// A run's slots: the block's next ones when it has room for them all, none when it has not (the run then
+/// writes pair by pair, spilling); only the slots taken count, in order after those written before.
+#[test]
+fn a_run_takes_the_slots_it_kept_and_none_past_the_block() {
+    let (mut block, mut spill) = (vec![Pair::default(); 6], Vec::new());
+    let mut sink = Sink::new(&mut block, &mut spill);
+    sink.push(Pair::new(0, 1));
+    let slots = sink.room(4).expect("room for 4 of the 5 slots left");
+    slots[0] = Pair::new(1, 2);
+    slots[1] = Pair::new(2, 3);
+    slots[2] = Pair::new(7, 8);
+    sink.take(2);
+    assert!(sink.room(4).is_none(), "3 slots left");
+    assert_eq!(sink.room(3).map(|s| s.len()), Some(3));
+    assert_eq!((sink.written(), sink.len()), (3, 3));
+    sink.push(Pair::new(3, 4));
+    assert_eq!(sink.written(), 4);
+    assert_eq!(&block[..4], &[Pair::new(0, 1), Pair::new(1, 2), Pair::new(2, 3), Pair::new(3, 4)]);
+}
