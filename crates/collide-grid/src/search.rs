@@ -439,6 +439,8 @@ fn cube_pairs(x: &SweepBox, c: IVec4, cubes: &Cubes, out: &mut Sink<'_>) -> (Tal
     let (min, max) = (x.min::<0>(), x.max::<0>());
     let splat = [max.x, max.y, max.z, -min.x, -min.y, -min.z].map(Vec4::splat);
     let (mut tested, mut written) = (0u64, 0u64);
+    // The runs write their pairs unordered; from here on they are put smaller index first at the end.
+    let first_slot = out.written();
     // The run along x inside the box, when there is one.
     let (s0, s1) = (w.from[2], w.to[2]);
     let (i0, i1) = (w.inside_from[2].max(s0), w.inside_to[2].min(s1));
@@ -461,6 +463,7 @@ fn cube_pairs(x: &SweepBox, c: IVec4, cubes: &Cubes, out: &mut Sink<'_>) -> (Tal
             }
         }
     }
+    out.order_from(first_slot);
     let cube_columns = ((w.to[0] - w.from[0] + 1) * (w.to[1] - w.from[1] + 1)) as u64;
     let work = tested.div_ceil(4) + written + cube_columns;
     let tally = Tally { pair_tests: tested, work, bytes_touched: tested * 28 + written * 4 + cube_columns * 8 };
@@ -526,13 +529,14 @@ fn cube_run<const TEST: u8>(
     let mut taken = 0;
     for (i, q) in quads.iter().enumerate() {
         let m = kept(i, q);
-        // Lane `k`'s pair goes to the slot after the lanes kept before it: overwritten unless kept.
+        // Lane `k`'s pair goes to the slot after the lanes kept before it: overwritten unless kept. Written as
+        // (scanning body, record), smaller index not first: [`cube_pairs`] orders the pairs it kept at its end.
         let (t1, t2, t3) = (m & 1, (m & 1) + (m >> 1 & 1), (m & 1) + (m >> 1 & 1) + (m >> 2 & 1));
         let Some(w) = slots[taken..].first_chunk_mut::<4>() else { unreachable!("4 slots a quad") };
-        w[0] = pair(q.ids[0]);
-        w[t1 as usize & 3] = pair(q.ids[1]);
-        w[t2 as usize & 3] = pair(q.ids[2]);
-        w[t3 as usize & 3] = pair(q.ids[3]);
+        w[0] = Pair { a: id, b: q.ids[0] };
+        w[t1 as usize & 3] = Pair { a: id, b: q.ids[1] };
+        w[t2 as usize & 3] = Pair { a: id, b: q.ids[2] };
+        w[t3 as usize & 3] = Pair { a: id, b: q.ids[3] };
         taken += (t3 + (m >> 3)) as usize;
     }
     out.take(taken);

@@ -73,3 +73,22 @@ fn a_run_takes_the_slots_it_kept_and_none_past_the_block() {
     assert_eq!(sink.written(), 4);
     assert_eq!(&block[..4], &[Pair::new(0, 1), Pair::new(1, 2), Pair::new(2, 3), Pair::new(3, 4)]);
 }
+
+/// The pairs a run wrote as (its body, the other) come out smaller index first, from the slot asked for on; the
+/// pairs before it are left as they are, and the spill is not touched.
+#[test]
+fn order_from_puts_the_smaller_index_first_from_the_slot_on() {
+    let (mut block, mut spill) = (vec![Pair::default(); 4], vec![]);
+    let mut sink = Sink::new(&mut block, &mut spill);
+    sink.push(Pair { a: 9, b: 3 });
+    let slots = sink.room(3).expect("room for 3");
+    slots[0] = Pair { a: 5, b: 2 };
+    slots[1] = Pair { a: 5, b: 8 };
+    slots[2] = Pair { a: 5, b: 0 };
+    sink.take(3);
+    sink.push(Pair { a: 7, b: 1 });
+    sink.order_from(1);
+    assert_eq!(sink.len(), 5);
+    assert_eq!(block, [Pair { a: 9, b: 3 }, Pair::new(2, 5), Pair::new(5, 8), Pair::new(0, 5)]);
+    assert_eq!(spill, [Pair { a: 7, b: 1 }]);
+}
