@@ -617,3 +617,167 @@ fn a_candidate_is_charged_its_frames_in_milliseconds() {
     assert!(report[0].ms >= least && report[0].ms < 2000.0, "{:?}", report[0].ms);
     assert!(totals.overhead_ms >= 0.0 && totals.overhead_ms < 2000.0, "{totals:?}");
 }
+
+fn brute_from_params(_: &collide_broadphase::Params) -> Box<dyn Broadphase> {
+    Box::new(BruteForce::new())
+}
+
+/// A registry of five rows for [`Selector::from_params`]: the three it leaves out by default and two others.
+static TABLE: [collide_broadphase::AlgorithmDescriptor; 5] = {
+    const fn row(name: &'static str) -> collide_broadphase::AlgorithmDescriptor {
+        collide_broadphase::AlgorithmDescriptor { name, summary: "", params: &[], build: brute_from_params }
+    }
+    [row("brute"), row("one"), row("pair-count"), row("two"), row(crate::NAME)]
+};
+
+/// From the registry's parameters: by default every row but brute force, the pair counter and `auto` itself, in
+/// the table's order; with `candidates`, exactly those named; and the policy's three knobs from their
+/// parameters, every other knob at its default.
+#[test]
+fn from_params_takes_the_candidates_and_the_policy_knobs_it_is_given() {
+    let defaults = collide_broadphase::Params::defaults(crate::PARAMS);
+    let s = Selector::from_params(&TABLE, &defaults);
+    assert_eq!(s.candidate_names(), ["one", "two"]);
+    let mut params = defaults.clone();
+    params.set_value("candidates", collide_broadphase::ParamValue::Algorithms(vec!["two", "brute"]));
+    params.set("margin", 0.25);
+    params.set("cooldown", 7.0);
+    params.set("probe_share", 0.11);
+    let s = Selector::from_params(&TABLE, &params);
+    assert_eq!(s.candidate_names(), ["brute", "two"], "the table's order");
+    let want = PolicyConfig { margin: 0.25, cooldown: 7, probe_share: 0.11, ..PolicyConfig::default() };
+    assert_eq!(*s.policy(), want);
+    assert_ne!(want, PolicyConfig::default(), "the knobs set differ from the defaults");
+}
+
+/// After every frame, what the selector names in each role — the candidate that runs next, the one probed on
+/// whole frames, on a sample, built beside — is what the decision log last said of that role (a build beside
+/// that finished is probed under its build's decision), and what its
+/// per-candidate report flags; and each role was filled at least once in the run (`seen`).
+fn check_roles(s: &Selector, seen: &mut [bool; 3]) {
+    use crate::DecisionKind::{Build, Forced, Initial, Probe, Sample, Switch};
+    let last = |kinds: &[crate::DecisionKind]| s.decisions().iter().rfind(|d| kinds.contains(&d.kind));
+    let active = last(&[Initial, Switch, Forced]).expect("a first choice").to;
+    assert_eq!(s.active(), active, "{:?}", timeline(s));
+    let reports: Vec<_> = s.candidates().collect();
+    assert_eq!(reports.iter().map(|r| r.name).collect::<Vec<_>>(), s.candidate_names());
+    let flagged = |flag: fn(&crate::CandidateReport) -> bool| -> Vec<&str> {
+        reports.iter().filter(|r| flag(r)).map(|r| r.name).collect()
+    };
+    assert_eq!(flagged(|r| r.active), [active]);
+    // The one that runs and the one being built are held, whatever else is.
+    let held = flagged(|r| r.held);
+    assert!(held.contains(&active) && s.building().is_none_or(|b| held.contains(&b)), "held: {held:?}");
+    // A build beside that finishes is probed on whole frames with no decision of its own.
+    let roles: [(&str, Option<&str>, &[crate::DecisionKind]); 3] = [
+        ("probing", s.probing(), &[Probe, Build]),
+        ("sampling", s.sampling(), &[Sample]),
+        ("building", s.building(), &[Build]),
+    ];
+    for (k, (role, name, kinds)) in roles.into_iter().enumerate() {
+        let flags = match k {
+            0 => flagged(|r| r.probing),
+            1 => flagged(|r| r.sampling),
+            _ => flagged(|r| r.building),
+        };
+        assert_eq!(flags, name.into_iter().collect::<Vec<_>>(), "{role}");
+        if let Some(name) = name {
+            assert_eq!(last(kinds).map(|d| d.to), Some(name), "{role}: {:?}", timeline(s));
+            seen[k] = true;
+        }
+    }
+}
+
+#[test]
+fn the_roles_the_selector_names_are_the_ones_its_decisions_gave() {
+    let mut seen = [false; 3];
+    // Whole-frame probes: two candidates forced to hand over every six frames through a probe.
+    let mut s = selector(&["a", "b"], 6);
+    let aabbs: Vec<Aabb> =
+        (0..40).map(|i| Aabb::from_center_radius(collide_math::Vec3::splat(i as f32 * 0.5), 0.4)).collect();
+    let mut out = PairList::new();
+    for step in 0..24 {
+        s.find_pairs(&Frame::new(&aabbs).with_step(step), &mut out);
+        check_roles(&s, &mut seen);
+    }
+    // Sampled probes, as in `sampled_probes_run_on_a_sub_box_and_never_change_the_pairs`.
+    let policy = PolicyConfig { sample_from: 500, probe_share: 0.2, ..PolicyConfig::default() };
+    let named = |name: &'static str| Candidate::new(name, move || Box::new(Named(name, BruteForce::new())));
+    let mut s = Selector::new(["a", "b", "c"].map(named).into(), policy, Prior::builtin(), 0);
+    for step in 0..60 {
+        s.find_pairs(&Frame::new(&drifting(step)).with_step(step), &mut out);
+        check_roles(&s, &mut seen);
+    }
+    // Builds beside: forced hand-overs every nine frames through a build on the builder's thread.
+    let policy = PolicyConfig { build_beside_from: 0.0, ..PolicyConfig::default() };
+    let mut s = Selector::new(["a", "b", "c"].map(named).into(), policy, Prior::builtin(), 9);
+    for step in 0..80 {
+        s.find_pairs(&Frame::new(&drifting(step)).with_step(step), &mut out);
+        check_roles(&s, &mut seen);
+    }
+    assert_eq!(seen, [true; 3], "probing, sampling and building each seen");
+}
+
+/// A stand-in candidate that answers like brute force, under its own name, and takes at least [`SLOW_MS`] a
+/// frame and as long again to warm-start.
+struct Sleepy(&'static str, BruteForce);
+
+impl Broadphase for Sleepy {
+    fn name(&self) -> &'static str {
+        self.0
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        std::thread::sleep(std::time::Duration::from_millis(SLOW_MS));
+        self.1.find_pairs(frame, out);
+    }
+    fn warm_start(&mut self, _: &Frame<'_>, _: &[collide_broadphase::Pair]) {
+        std::thread::sleep(std::time::Duration::from_millis(SLOW_MS));
+    }
+}
+
+/// Run a selector over Sleepy candidates `names` for `frames` drifting frames, and check its time accounting
+/// against the clock and against what its decisions made it run: every probe charged to its candidate at least
+/// one sleep a probed frame or warm start (two a sampled frame: both scouts run), the probes' counts summing to
+/// the totals', the totals' probe time and time beside at least the candidates' (a build beside is charged to
+/// its candidate and, done on the builder's thread, to the time beside; the probe time also holds what no
+/// candidate is charged: warm starts of switches, the copies for builds beside), and what ran on this thread
+/// within the run's wall time.
+fn check_accounting(policy: PolicyConfig, force_every: u64, frames: u64) -> Selector {
+    let names = ["a", "b", "c"];
+    let candidates = names.map(|n| Candidate::new(n, move || Box::new(Sleepy(n, BruteForce::new())))).into();
+    let mut s = Selector::new(candidates, policy, Prior::builtin(), force_every);
+    let start = std::time::Instant::now();
+    run_checked(&mut s, frames);
+    let wall = start.elapsed().as_secs_f64() * 1e3;
+    let (t, reports): (_, Vec<_>) = (*s.totals(), s.candidates().collect());
+    let sleep = SLOW_MS as f64;
+    assert!(t.active_ms >= frames as f64 * sleep && t.active_ms <= wall, "{t:?}, {wall} ms in all");
+    assert_eq!(reports.iter().map(|r| r.frames).sum::<u64>(), frames);
+    assert!(reports.iter().all(|r| r.ms >= r.frames as f64 * sleep), "{reports:?}");
+    assert_eq!(reports.iter().map(|r| r.probes).sum::<u64>(), t.probes, "{t:?}");
+    let charged: f64 = reports.iter().map(|r| r.probe_ms).sum();
+    assert!(t.probe_ms + t.beside_ms >= charged - 1e-9 && t.active_ms + t.probe_ms <= wall, "{t:?}, {charged} charged");
+    assert!(t.overhead_ms >= 0.0 && t.active_ms + t.probe_ms + t.overhead_ms <= wall + 1e-6, "{t:?}, {wall}");
+    for r in &reports {
+        use crate::DecisionKind::{Build, Probe, Sample};
+        let count = |kind| s.decisions().iter().filter(|d| d.kind == kind && d.to == r.name).count() as f64;
+        let least = (count(Probe) + count(Build)) * sleep + count(Sample) * 2.0 * sleep;
+        assert!(r.probe_ms >= least, "{}: {} ms charged, {least} at least: {:?}", r.name, r.probe_ms, timeline(&s));
+    }
+    s
+}
+
+#[test]
+fn probes_samples_and_builds_are_charged_what_they_ran() {
+    // Whole-frame probes, warm-started: forced hand-overs every six frames through a probe.
+    let s = check_accounting(PolicyConfig::default(), 6, 24);
+    assert!(s.totals().probes >= 3 && s.totals().switches >= 3, "{:?}", s.totals());
+    // Sampled probes (a few hundred bodies sample, as in `sampled_probes_run_on_a_sub_box_and_never_change_the_pairs`).
+    let s = check_accounting(PolicyConfig { sample_from: 500, probe_share: 0.5, ..PolicyConfig::default() }, 0, 60);
+    assert!(s.totals().sampled > 0, "{:?}", s.totals());
+    // Builds beside, then probed: forced hand-overs every nine frames through a build on the builder's thread;
+    // the build's own time is charged to the candidate and to the totals' time beside.
+    let s = check_accounting(PolicyConfig { build_beside_from: 0.0, ..PolicyConfig::default() }, 9, 60);
+    let t = s.totals();
+    assert!(t.builds_beside >= 2 && t.beside_ms >= t.builds_beside as f64 * SLOW_MS as f64, "{t:?}");
+}
