@@ -781,3 +781,67 @@ fn probes_samples_and_builds_are_charged_what_they_ran() {
     let t = s.totals();
     assert!(t.builds_beside >= 2 && t.beside_ms >= t.builds_beside as f64 * SLOW_MS as f64, "{t:?}");
 }
+
+/// A candidate that remembers each body's last box by index and counts the bodies a frame finds far from where
+/// the last one left them: zero as long as every permutation is followed (the scene drifts a few hundredths of a
+/// unit a frame; a body renamed wrongly is another body, units away), taking [`SLOW_MS`] a frame. Its answer is
+/// brute force's, so only
+/// [`Broadphase::validate`] tells (sweep-and-prune and the octree, the other tests' incremental candidates, heal
+/// a missed renaming with the next frame's boxes).
+struct Tracker(&'static str, Vec<Aabb>, usize);
+
+impl Broadphase for Tracker {
+    fn name(&self) -> &'static str {
+        self.0
+    }
+    fn find_pairs(&mut self, frame: &Frame<'_>, out: &mut PairList) {
+        if self.1.len() == frame.len() {
+            let far = |a: &Aabb, b: &Aabb| (a.center() - b.center()).length() > 1.0;
+            self.2 += self.1.iter().zip(frame.aabbs).filter(|(a, b)| far(a, b)).count();
+        }
+        self.1.clear();
+        self.1.extend_from_slice(frame.aabbs);
+        // Slow enough that a build step is still on the builder's thread when the next permutation comes.
+        std::thread::sleep(std::time::Duration::from_millis(SLOW_MS));
+        BruteForce::new().find_pairs(frame, out);
+    }
+    fn on_resize(&mut self, resize: &collide_broadphase::Resize<'_>) {
+        if resize.is_permutation() && self.1.len() == resize.old_len() {
+            resize.permute(&mut self.1, &mut Vec::new());
+        } else {
+            self.1.clear();
+        }
+    }
+    fn reset(&mut self) {
+        self.1.clear();
+    }
+    fn validate(&self) -> Result<(), String> {
+        match self.2 {
+            0 => Ok(()),
+            far => Err(format!("{}: {far} bodies far from their last boxes: a permutation not followed", self.0)),
+        }
+    }
+}
+
+/// The permutations announced while a build beside is on the builder's thread are remembered, composed, and
+/// applied to the built candidate when it comes back (`Beside::remember`, `Beside::catch_up`): a candidate that
+/// keeps its bodies' boxes by index finds each body where it left it.
+#[test]
+fn a_build_beside_is_renamed_by_the_permutations_made_while_it_was_away() {
+    let policy = PolicyConfig { build_beside_from: 0.0, ..PolicyConfig::default() };
+    let tracker = |name: &'static str| Candidate::new(name, move || Box::new(Tracker(name, Vec::new(), 0)));
+    let mut s = Selector::new(vec![tracker("a"), tracker("b")], policy, Prior::builtin(), 9);
+    let mut away = 0;
+    let maps = |s: &Selector, last: &[Aabb], step: u64| {
+        let started = s.decisions().iter().last().is_some_and(|d| d.kind == crate::DecisionKind::Build);
+        if !started || s.building().is_none() || last.is_empty() {
+            return Vec::new();
+        }
+        away += 1;
+        vec![reorder(last, false, step), reorder(last, true, 0)]
+    };
+    run_permuted(&mut s, 120, maps, |_, _, _| {});
+    assert!(away >= 3, "{away} builds beside with permutations while away");
+    let answered: std::collections::BTreeSet<_> = s.candidates().filter(|c| c.frames > 0).map(|c| c.name).collect();
+    assert_eq!(answered.len(), 2, "both built candidates answered: {answered:?}");
+}
