@@ -410,6 +410,13 @@ fn a_permutation_keeps_the_probe_the_candidates_in_sync_and_the_history() {
     assert_eq!(timeline(&s), FORCED_EVERY_SIX);
 }
 
+/// The frame just run sent a build beside to the builder's thread, which is still on it, and a frame came before
+/// (`last`, the boxes a permutation is drawn from).
+fn build_just_sent(s: &Selector, last: &[Aabb]) -> bool {
+    let started = s.decisions().iter().last().is_some_and(|d| d.kind == crate::DecisionKind::Build);
+    started && s.building().is_some() && !last.is_empty()
+}
+
 #[test]
 fn a_build_beside_follows_the_permutations_made_while_it_runs() {
     // Every build beside: forced hand-overs every 9 frames through a build on the builder's thread, then a probe.
@@ -419,8 +426,7 @@ fn a_build_beside_follows_the_permutations_made_while_it_runs() {
     let mut s = stateful(policy, 9);
     let mut starts = 0;
     let maps = |s: &Selector, last: &[Aabb], step: u64| {
-        let started = s.decisions().iter().last().is_some_and(|d| d.kind == crate::DecisionKind::Build);
-        if !started || s.building().is_none() || last.is_empty() {
+        if !build_just_sent(s, last) {
             return Vec::new();
         }
         starts += 1;
@@ -833,8 +839,7 @@ fn a_build_beside_is_renamed_by_the_permutations_made_while_it_was_away() {
     let mut s = Selector::new(vec![tracker("a"), tracker("b")], policy, Prior::builtin(), 9);
     let mut away = 0;
     let maps = |s: &Selector, last: &[Aabb], step: u64| {
-        let started = s.decisions().iter().last().is_some_and(|d| d.kind == crate::DecisionKind::Build);
-        if !started || s.building().is_none() || last.is_empty() {
+        if !build_just_sent(s, last) {
             return Vec::new();
         }
         away += 1;
