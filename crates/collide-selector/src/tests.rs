@@ -40,11 +40,15 @@ fn conforms_when_forced_to_switch_every_frame_and_every_seventh() {
     }
 }
 
+/// `n` boxes along the diagonal, each overlapping its neighbours: a static scene for the forced modes.
+fn diagonal(n: usize) -> Vec<Aabb> {
+    (0..n).map(|i| Aabb::from_center_radius(collide_math::Vec3::splat(i as f32 * 0.5), 0.4)).collect()
+}
+
 #[test]
 fn forced_mode_cycles_through_every_candidate_and_logs_each_switch() {
     let mut s = selector(&["a", "b", "c"], 2);
-    let aabbs: Vec<Aabb> =
-        (0..50).map(|i| Aabb::from_center_radius(collide_math::Vec3::splat(i as f32 * 0.5), 0.4)).collect();
+    let aabbs = diagonal(50);
     let mut out = PairList::new();
     let mut expected = PairList::new();
     reference_pairs(&aabbs, &mut expected);
@@ -87,8 +91,7 @@ fn timeline(s: &Selector) -> Vec<(u64, crate::DecisionKind, &'static str)> {
 #[test]
 fn forced_mode_with_room_for_a_probe_probes_then_switches() {
     let mut s = selector(&["a", "b"], 6);
-    let aabbs: Vec<Aabb> =
-        (0..40).map(|i| Aabb::from_center_radius(collide_math::Vec3::splat(i as f32 * 0.5), 0.4)).collect();
+    let aabbs = diagonal(40);
     let mut out = PairList::new();
     for step in 0..24 {
         s.find_pairs(&Frame::new(&aabbs).with_step(step), &mut out);
@@ -675,18 +678,14 @@ fn check_roles(s: &Selector, seen: &mut [bool; 3]) {
     let held = flagged(|r| r.held);
     assert!(held.contains(&active) && s.building().is_none_or(|b| held.contains(&b)), "held: {held:?}");
     // A build beside that finishes is probed on whole frames with no decision of its own.
-    let roles: [(&str, Option<&str>, &[crate::DecisionKind]); 3] = [
-        ("probing", s.probing(), &[Probe, Build]),
-        ("sampling", s.sampling(), &[Sample]),
-        ("building", s.building(), &[Build]),
+    type Role<'a> = (&'a str, Option<&'a str>, &'a [crate::DecisionKind], fn(&crate::CandidateReport) -> bool);
+    let roles: [Role; 3] = [
+        ("probing", s.probing(), &[Probe, Build], |r| r.probing),
+        ("sampling", s.sampling(), &[Sample], |r| r.sampling),
+        ("building", s.building(), &[Build], |r| r.building),
     ];
-    for (k, (role, name, kinds)) in roles.into_iter().enumerate() {
-        let flags = match k {
-            0 => flagged(|r| r.probing),
-            1 => flagged(|r| r.sampling),
-            _ => flagged(|r| r.building),
-        };
-        assert_eq!(flags, name.into_iter().collect::<Vec<_>>(), "{role}");
+    for (k, (role, name, kinds, flag)) in roles.into_iter().enumerate() {
+        assert_eq!(flagged(flag), name.into_iter().collect::<Vec<_>>(), "{role}");
         if let Some(name) = name {
             assert_eq!(last(kinds).map(|d| d.to), Some(name), "{role}: {:?}", timeline(s));
             seen[k] = true;
@@ -699,8 +698,7 @@ fn the_roles_the_selector_names_are_the_ones_its_decisions_gave() {
     let mut seen = [false; 3];
     // Whole-frame probes: two candidates forced to hand over every six frames through a probe.
     let mut s = selector(&["a", "b"], 6);
-    let aabbs: Vec<Aabb> =
-        (0..40).map(|i| Aabb::from_center_radius(collide_math::Vec3::splat(i as f32 * 0.5), 0.4)).collect();
+    let aabbs = diagonal(40);
     let mut out = PairList::new();
     for step in 0..24 {
         s.find_pairs(&Frame::new(&aabbs).with_step(step), &mut out);
