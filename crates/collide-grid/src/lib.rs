@@ -142,7 +142,7 @@
 //!   a frame on one thread where the columns took 47, 16.2–17.4 ms at two threads against 25.3–26.8 side by
 //!   side; four records tested per pair became under two, and about a fifth of the pairs are written untested.
 //!   Counted at 10⁵ bodies (one thread, 30 recorded frames), the scans then ran 322 000 runs and 4.3 million
-//!   records a frame, three quarters of them in columns on the boundary of the scanning box on y or z, where a
+//!   records tested a frame, nine in ten of them in columns on the boundary of the scanning box on y or z, where a
 //!   quarter of the records tested overlap it; a block of four cost about 85 instructions, the seven arrays'
 //!   pointers reloaded from the stack and the output's count stored on every block. Records kept four to a block
 //!   (`Quad`), the run's output slots taken at once, and the columns inside the box on y and z tested along x
